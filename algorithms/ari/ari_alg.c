@@ -1,0 +1,289 @@
+/* The ari algorithm's table: parameters, variants, boundary-biased generator, instance (labels +
+ * reference), checker and work model.
+ *
+ * A case is P pairs of partitions of n objects with k_a and k_b clusters, drawn from one label
+ * distribution. When P >= 4 the last three pairs are derived from pair 0, so the invariants are
+ * checked on the variant's own output in the same launch: pair P-3 is (b0, a0) (symmetry),
+ * pair P-2 is (a0 relabelled by a permutation, b0) (relabelling), pair P-1 is (a0, a0) (= 1).
+ * Pair 0 then uses min(k_a, k_b) clusters in both partitions so that it can be swapped.
+ *
+ * Tolerance: 1e-12 absolute. The GPU counts are exact 64-bit integers; only the products
+ * tp*tn, fn*fp and the denominator are formed in double, each within 2^-53 relative, and both
+ * products are at most half the denominator, so the ARI is within ~1e-15 of the exact value. The
+ * historical bug is off by 1e-3 to 1e1. */
+#include "ari_alg.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ari.h"
+#include "check.h"
+#include "gr.h"
+#include "reference/ari.h"
+
+#define ARI_TOL 1e-12
+
+/* Nominal per-block shared-memory limit used for the generator's anchors (H100/H200: 227 KiB).
+ * The generator runs in the parent, which never touches CUDA; the variants query the real one. */
+#define NOMINAL_SMEM_CELLS (232448 / 4)
+
+static const char *const dist_names[] = {"uniform", "skewed", "singletons", "one_cluster",
+                                         "all_distinct", NULL};
+enum { DIST_UNIFORM, DIST_SKEWED, DIST_SINGLETONS, DIST_ONE, DIST_DISTINCT };
+
+enum { P_N, P_KA, P_KB, P_PAIRS, P_DIST };
+static const struct param_spec ari_params[] = {
+    [P_N] = {"n", PARAM_INT, 1, 100000000, NULL, "objects per partition"},
+    [P_KA] = {"k_a", PARAM_INT, 1, 32767, NULL, "clusters of the first partition of each pair"},
+    [P_KB] = {"k_b", PARAM_INT, 1, 32767, NULL, "clusters of the second partition"},
+    [P_PAIRS] = {"pairs", PARAM_INT, 1, 1000000, NULL, "pairs in one launch (one block each)"},
+    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, dist_names, "label distribution"},
+};
+
+/* reference "variant": the CPU reference itself, checked against the invariants */
+static enum run_status ari_run_reference(const struct variant *v, const struct gr_instance *inst,
+                                         void *out, struct run_ctx *ctx)
+{
+  (void)v;
+  (void)ctx;
+  const struct ari_data *d = inst->priv;
+  double *o = out;
+  for (int p = 0; p < d->pairs; p++)
+    o[p] = ari_reference(d->a + (size_t)p * d->n, d->b + (size_t)p * d->n, (size_t)d->n, d->k_a,
+                         d->k_b);
+  return RUN_OK;
+}
+
+#define GPU(fn) ((void (*)(void))(fn))
+static const struct variant ari_variants[] = {
+    {"reference", VARIANT_REFERENCE, 0, ari_run_reference, NULL,
+     "exact 64-bit contingency, 128-bit pair-confusion products"},
+    {"v1_shared_uninit", VARIANT_HISTORICAL, VARIANT_GPU, ari_run_gpu,
+     GPU(ari_v1_shared_uninit_launch),
+     "shared table zeroed only where tid < k_a*k_b: stale counts from earlier blocks (ccc-gpu)"},
+    {"v2_shared", VARIANT_FIXED, VARIANT_GPU, ari_run_gpu, GPU(ari_v2_shared_launch),
+     "shared table zeroed by a loop strided by the block size (the fix)"},
+    {"v3_global", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, ari_run_gpu,
+     GPU(ari_v3_global_launch), "table in global memory for any k, pairs chunked to a scratch budget"},
+    {"dispatch", VARIANT_FIXED, VARIANT_GPU, ari_run_gpu, GPU(ari_launch),
+     "the public entry: v2_shared when the table fits the device's shared memory, else v3_global"},
+};
+
+static void ari_fixup(struct gr_case *c)
+{
+  /* keep a generated case cheap enough for the CPU reference: pairs * (n + cells) <= 4e7 */
+  int64_t per_pair = c->v[P_N] + c->v[P_KA] * c->v[P_KB];
+  int64_t max_pairs = 40000000 / (per_pair > 0 ? per_pair : 1);
+  if (max_pairs < 1)
+    max_pairs = 1;
+  if (c->v[P_PAIRS] > max_pairs)
+    c->v[P_PAIRS] = max_pairs;
+}
+
+static void ari_generate(struct gr_case *c, struct rng *r)
+{
+  static const int64_t n_edges[] = {1, 2, 3, 31, 32, 33, 127, 128, 129, 891, 1000, 4096, 65536, 100000};
+  static const int64_t pair_edges[] = {1, 2, 3, 4, 5, 132, 264, 2000, 4000};
+  c->v[P_N] = rng_boundary(r, 1, 100000, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+  int mode = (int)rng_range(r, 0, 9);
+  if (mode < 4) { /* table around the block size */
+    int64_t ka = rng_range(r, 1, ARI_BLOCK);
+    c->v[P_KA] = ka;
+    c->v[P_KB] = (ARI_BLOCK + ka - 1) / ka + rng_range(r, -1, 1);
+  } else if (mode < 6) { /* table around the shared-memory capacity */
+    int64_t ka = rng_range(r, 100, 1000);
+    c->v[P_KA] = ka;
+    c->v[P_KB] = NOMINAL_SMEM_CELLS / ka + rng_range(r, -1, 1);
+  } else {
+    static const int64_t k_edges[] = {1, 2, 11, 12, 20, 50, 128, 241, 1000};
+    c->v[P_KA] = rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
+    c->v[P_KB] = rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
+  }
+  if (rng_chance(r, 0.5)) { /* swap so either side may be the large one */
+    int64_t t = c->v[P_KA];
+    c->v[P_KA] = c->v[P_KB];
+    c->v[P_KB] = t;
+  }
+  for (int i = P_KA; i <= P_KB; i++)
+    c->v[i] = c->v[i] < 1 ? 1 : c->v[i] > 1000 ? 1000 : c->v[i];
+  c->v[P_PAIRS] = rng_boundary(r, 1, 4000, pair_edges, sizeof pair_edges / sizeof *pair_edges, 0.5);
+  c->v[P_DIST] = rng_chance(r, 0.4) ? DIST_UNIFORM : rng_range(r, 1, 4);
+}
+
+static int ari_validate(const struct gr_case *c, char *why, size_t len)
+{
+  if (c->v[P_PAIRS] * c->v[P_N] > (int64_t)1 << 40) {
+    gr_fmt(why, len, "'pairs*n' = %lld labels is beyond what one launch can address",
+           (long long)(c->v[P_PAIRS] * c->v[P_N]));
+    return -1;
+  }
+  return 0;
+}
+
+static size_t ari_device_bytes(const struct gr_case *c)
+{
+  size_t labels = (size_t)c->v[P_PAIRS] * (size_t)c->v[P_N] * 2 * sizeof(int16_t);
+  size_t table = (size_t)c->v[P_KA] * (size_t)c->v[P_KB] * sizeof(unsigned);
+  size_t scratch = table > ARI_GLOBAL_SCRATCH_BYTES ? table : ARI_GLOBAL_SCRATCH_BYTES;
+  return labels + (size_t)c->v[P_PAIRS] * sizeof(double) + scratch;
+}
+
+static void ari_work(const struct gr_case *c, double *bytes, double *items)
+{
+  double labels = (double)c->v[P_PAIRS] * (double)c->v[P_N];
+  *bytes = labels * 2 * sizeof(int16_t) + (double)c->v[P_PAIRS] * sizeof(double);
+  *items = labels;
+}
+
+/* Labels of one partition of n objects into k clusters drawn from dist. */
+static void draw_labels(int16_t *x, int n, int k, int dist, struct rng *r)
+{
+  switch (dist) {
+  case DIST_UNIFORM:
+    for (int i = 0; i < n; i++)
+      x[i] = (int16_t)rng_range(r, 0, k - 1);
+    return;
+  case DIST_SKEWED: /* cluster j with probability ~ decreasing like u^3 */
+    for (int i = 0; i < n; i++) {
+      double u = rng_unit(r);
+      x[i] = (int16_t)(int)(u * u * u * k);
+    }
+    return;
+  case DIST_SINGLETONS: /* clusters 1..k-1 hold one object each, the rest is cluster 0 */
+  case DIST_DISTINCT:   /* round-robin: every cluster as equal as n allows */
+    for (int i = 0; i < n; i++)
+      x[i] = (int16_t)(dist == DIST_DISTINCT ? i % k : (i + 1 < k ? i + 1 : 0));
+    for (int i = n - 1; i > 0; i--) {
+      int j = (int)rng_range(r, 0, i);
+      int16_t t = x[i];
+      x[i] = x[j];
+      x[j] = t;
+    }
+    return;
+  case DIST_ONE:
+  default:
+    memset(x, 0, (size_t)n * sizeof *x);
+    return;
+  }
+}
+
+static void ari_instance_free(struct gr_instance *inst)
+{
+  if (!inst)
+    return;
+  struct ari_data *d = inst->priv;
+  if (d) {
+    free(d->a);
+    free(d->b);
+    free(d->ref);
+    free(d);
+  }
+  free(inst);
+}
+
+static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+{
+  struct gr_instance *inst = calloc(1, sizeof *inst);
+  struct ari_data *d = calloc(1, sizeof *d);
+  if (!inst || !d) {
+    free(inst);
+    free(d);
+    gr_fmt(why, len, "out of host memory");
+    return -1;
+  }
+  inst->c = c;
+  inst->priv = d;
+  d->n = (int)c->v[P_N];
+  d->k_a = (int)c->v[P_KA];
+  d->k_b = (int)c->v[P_KB];
+  d->pairs = (int)c->v[P_PAIRS];
+  size_t labels = (size_t)d->pairs * (size_t)d->n;
+  d->a = malloc(labels * sizeof *d->a);
+  d->b = malloc(labels * sizeof *d->b);
+  d->ref = malloc((size_t)d->pairs * sizeof *d->ref);
+  if (!d->a || !d->b || !d->ref) {
+    gr_fmt(why, len, "cannot allocate %zu MiB of host memory for the labels",
+           (labels * 4) >> 20);
+    ari_instance_free(inst);
+    return -1;
+  }
+  struct rng r;
+  rng_seed(&r, c->seed);
+  int dist = (int)c->v[P_DIST], n = d->n;
+  d->derived = d->pairs >= 4;
+  for (int p = 0; p < d->pairs - 3 * d->derived; p++) {
+    int ka = d->k_a, kb = d->k_b;
+    if (p == 0 && d->derived)
+      ka = kb = d->k_a < d->k_b ? d->k_a : d->k_b;
+    draw_labels(d->a + (size_t)p * n, n, ka, dist, &r);
+    draw_labels(d->b + (size_t)p * n, n, kb, dist, &r);
+  }
+  if (d->derived) {
+    int P = d->pairs, k = d->k_a < d->k_b ? d->k_a : d->k_b;
+    int16_t *a0 = d->a, *b0 = d->b;
+    int16_t perm[32768];
+    for (int i = 0; i < k; i++)
+      perm[i] = (int16_t)i;
+    for (int i = k - 1; i > 0; i--) {
+      int j = (int)rng_range(&r, 0, i);
+      int16_t t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (int i = 0; i < n; i++) {
+      d->a[(size_t)(P - 3) * n + i] = b0[i];
+      d->b[(size_t)(P - 3) * n + i] = a0[i];
+      d->a[(size_t)(P - 2) * n + i] = perm[a0[i]];
+      d->b[(size_t)(P - 2) * n + i] = b0[i];
+      d->a[(size_t)(P - 1) * n + i] = a0[i];
+      d->b[(size_t)(P - 1) * n + i] = a0[i];
+    }
+  }
+  for (int p = 0; p < d->pairs; p++)
+    d->ref[p] = ari_reference(d->a + (size_t)p * n, d->b + (size_t)p * n, (size_t)n, d->k_a, d->k_b);
+  inst->out_bytes = (size_t)d->pairs * sizeof(double);
+  inst->elem_size = sizeof(double);
+  *out = inst;
+  return 0;
+}
+
+static int ari_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+{
+  const struct ari_data *d = inst->priv;
+  const double *x = out;
+  if (check_range_f64(x, d->ref, (size_t)d->pairs, -0.5 - ARI_TOL, 1.0 + ARI_TOL, "pair", rep))
+    return 1;
+  if (check_close_f64(x, d->ref, (size_t)d->pairs, ARI_TOL, 0.0, "pair", rep))
+    return 1;
+  if (d->derived) {
+    int P = d->pairs;
+    if (x[P - 3] != x[0])
+      return check_fail(rep, "invariant", "symmetry: ARI(b0, a0) = %.17g but ARI(a0, b0) = %.17g",
+                        x[P - 3], x[0]);
+    if (x[P - 2] != x[0])
+      return check_fail(rep, "invariant",
+                        "relabelling: ARI(perm(a0), b0) = %.17g but ARI(a0, b0) = %.17g", x[P - 2],
+                        x[0]);
+    if (x[P - 1] != 1.0)
+      return check_fail(rep, "invariant", "ARI(a0, a0) = %.17g, not 1", x[P - 1]);
+  }
+  return 0;
+}
+
+const struct algorithm ari_algorithm = {
+    .name = "ari",
+    .summary = "Adjusted Rand Index of many partition pairs in one launch (the CCC building block)",
+    .params = ari_params,
+    .n_params = sizeof ari_params / sizeof *ari_params,
+    .variants = ari_variants,
+    .n_variants = sizeof ari_variants / sizeof *ari_variants,
+    .generate = ari_generate,
+    .fixup = ari_fixup,
+    .validate = ari_validate,
+    .device_bytes = ari_device_bytes,
+    .instance_new = ari_instance_new,
+    .instance_free = ari_instance_free,
+    .check = ari_check,
+    .work = ari_work,
+};

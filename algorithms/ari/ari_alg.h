@@ -1,0 +1,30 @@
+/* The ari algorithm as the harness sees it (its table lives in ari_alg.c). */
+#ifndef GR_ALGORITHMS_ARI_ALG_H
+#define GR_ALGORITHMS_ARI_ALG_H
+
+#include <stdint.h>
+
+#include "alg.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const struct algorithm ari_algorithm;
+
+/* The input and reference answer of one case. */
+struct ari_data {
+  int n, k_a, k_b, pairs;
+  int16_t *a, *b; /* pairs x n labels each */
+  double *ref;    /* pairs reference ARIs */
+  int derived;    /* 1 when the last 3 pairs are swapped / relabelled / self copies of pair 0 */
+};
+
+enum run_status ari_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
+                            struct run_ctx *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,67 @@
+/* Device code shared by the ARI variants: the reduction of a filled contingency table to the
+ * pair-confusion counts and the ARI. Every variant builds the table its own way (that is where
+ * they differ) and ends with ari_finish. */
+#pragma once
+
+#include <stdint.h>
+
+/* Sum of v over the block; the result is valid in every thread. blockDim.x <= 1024, a multiple
+ * of 32. red has one slot per warp. */
+__device__ static inline unsigned long long ari_block_sum(unsigned long long v,
+                                                          unsigned long long *red)
+{
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(0xffffffffu, v, off);
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps = blockDim.x / 32;
+  __syncthreads(); /* red may still be read by a previous call */
+  if (lane == 0)
+    red[warp] = v;
+  __syncthreads();
+  v = 0;
+  for (int w = 0; w < warps; w++)
+    v += red[w];
+  return v;
+}
+
+/* table: k_a x k_b counts of one pair (shared or global), complete and visible to the block.
+ * Writes the ARI of the pair to *out from thread 0. Counts are exact in 64 bits; the products
+ * tp*tn etc. exceed 64 bits for n > ~55,000, so they are formed in double (53-bit mantissa):
+ * the result differs from the exact reference by a few ulps of 1 at most. */
+__device__ static inline void ari_finish(const unsigned *table, int n, int k_a, int k_b,
+                                         double *out)
+{
+  __shared__ unsigned long long red[32];
+  unsigned long long s = 0, sa = 0, sb = 0;
+  int cells = k_a * k_b;
+  for (int c = threadIdx.x; c < cells; c += blockDim.x) {
+    unsigned long long x = table[c];
+    s += x * x;
+  }
+  for (int i = threadIdx.x; i < k_a; i += blockDim.x) {
+    unsigned long long row = 0;
+    for (int j = 0; j < k_b; j++)
+      row += table[i * k_b + j];
+    sa += row * row;
+  }
+  for (int j = threadIdx.x; j < k_b; j += blockDim.x) {
+    unsigned long long col = 0;
+    for (int i = 0; i < k_a; i++)
+      col += table[i * k_b + j];
+    sb += col * col;
+  }
+  s = ari_block_sum(s, red);
+  sa = ari_block_sum(sa, red);
+  sb = ari_block_sum(sb, red);
+  if (threadIdx.x != 0)
+    return;
+  unsigned long long nn = (unsigned long long)n;
+  unsigned long long tp = s - nn, fp = sb - s, fn = sa - s, tn = nn * nn - sa - sb + s;
+  if (fn == 0 && fp == 0) {
+    *out = 1.0;
+    return;
+  }
+  double dtp = (double)tp, dfp = (double)fp, dfn = (double)fn, dtn = (double)tn;
+  double num = 2.0 * (dtp * dtn - dfn * dfp);
+  double den = (dtp + dfn) * (dfn + dtn) + (dtp + dfp) * (dfp + dtn);
+  *out = num / den;
+}

@@ -1,0 +1,38 @@
+/* The harness side of the ARI GPU variants: copy a case's labels to the device, poison the
+ * output, call the variant's launcher, copy the ARIs back. */
+#include <cuda_runtime.h>
+#include <stdlib.h>
+
+#include "ari.h"
+#include "ari_alg.h"
+#include "gpu.h"
+#include "gr.h"
+
+extern "C" enum run_status ari_run_gpu(const struct variant *v, const struct gr_instance *inst,
+                                       void *out, struct run_ctx *ctx)
+{
+  const struct ari_data *d = (const struct ari_data *)inst->priv;
+  ari_launch_fn launch = (ari_launch_fn)v->impl;
+  size_t label_bytes = (size_t)d->pairs * (size_t)d->n * sizeof(int16_t);
+  int16_t *da, *db;
+  double *dout;
+  GR_CUDA_CHECK(cudaMalloc((void **)&da, label_bytes));
+  GR_CUDA_CHECK(cudaMalloc((void **)&db, label_bytes));
+  GR_CUDA_CHECK(cudaMalloc((void **)&dout, inst->out_bytes));
+  GR_CUDA_CHECK(cudaMemcpy(da, d->a, label_bytes, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemcpy(db, d->b, label_bytes, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemset(dout, ctx->poison, inst->out_bytes));
+  enum run_status st = RUN_OK;
+  if (launch(da, db, d->n, d->k_a, d->k_b, d->pairs, dout, 0)) {
+    gr_fmt(ctx->why, sizeof ctx->why, "table of %d x %d cells does not fit in shared memory",
+           d->k_a, d->k_b);
+    st = RUN_UNSUPPORTED;
+  } else {
+    GR_CUDA_CHECK(cudaDeviceSynchronize());
+    GR_CUDA_CHECK(cudaMemcpy(out, dout, inst->out_bytes, cudaMemcpyDeviceToHost));
+  }
+  GR_CUDA_CHECK(cudaFree(da));
+  GR_CUDA_CHECK(cudaFree(db));
+  GR_CUDA_CHECK(cudaFree(dout));
+  return st;
+}

@@ -1,0 +1,141 @@
+/* The contract between the harness and an algorithm.
+ *
+ * An algorithm is one `struct algorithm` table: its parameters (the axes a case varies along),
+ * its variants (reference, fixed, historical, peer), a boundary-biased case generator, the
+ * reference and checker (bundled in instance_new/check), and a work model. The harness never
+ * names an algorithm in its own code: it iterates these tables. Adding an algorithm is adding a
+ * folder under algorithms/ and one line in harness/registry.c.
+ *
+ * Life of a case inside a worker process (harness/worker.c):
+ *   instance_new(case)         host input, drawn from case->seed, plus the reference answer
+ *   v->run(..., out, ctx)      twice, with different output poison and (GPU variants) shared
+ *                              memory filled with different patterns before each run
+ *   check(instance, out)       parity with the reference and the algorithm's invariants
+ *   the two outputs must be bit-identical (determinism, every element written, no reads of
+ *   uninitialised shared memory)
+ *   instance_free(instance)
+ */
+#ifndef GR_ALG_H
+#define GR_ALG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GR_MAX_PARAMS 12
+#define GR_WHY_LEN 512
+
+enum variant_kind {
+  VARIANT_REFERENCE,  /* CPU reference, checked against the invariants only */
+  VARIANT_FIXED,      /* must pass every check */
+  VARIANT_HISTORICAL, /* a known bug kept on purpose: must be caught */
+  VARIANT_PEER,       /* a library baseline: timed, checked where comparable */
+};
+
+/* variant flags */
+#define VARIANT_GPU 0x1u      /* needs a CUDA device; skipped (with the reason) without one */
+#define VARIANT_NONDET 0x2u   /* output may legitimately differ run to run: no bit-identity */
+#define VARIANT_NOSHMEM 0x4u  /* does not use shared memory itself: skip differential poison */
+
+/* algorithm flags */
+#define ALG_HIDDEN 0x1u /* test-only: never selected by default, only when named */
+
+enum param_type { PARAM_INT, PARAM_ENUM };
+
+struct param_spec {
+  const char *name;
+  enum param_type type;
+  int64_t min, max;           /* PARAM_INT: inclusive bounds a case may take */
+  const char *const *choices; /* PARAM_ENUM: NULL-terminated, simplest first (shrinking order) */
+  const char *help;           /* one line for `gpuregress list ALG` */
+};
+
+struct algorithm;
+
+/* A case: algorithm + parameter values + data seed. Text form: "ari n=891 k_a=50 ... seed=7". */
+struct gr_case {
+  const struct algorithm *alg;
+  int64_t v[GR_MAX_PARAMS]; /* in the order of alg->params; PARAM_ENUM holds the choice index */
+  uint64_t seed;            /* drives the input data only */
+};
+
+/* What a variant's run gets besides input and output. */
+struct run_ctx {
+  unsigned char poison; /* fill the device (or host) output with this byte before computing */
+  int trial;            /* 0 or 1: which of the two runs this is */
+  char why[GR_WHY_LEN]; /* filled on RUN_UNSUPPORTED / RUN_ERROR */
+};
+
+enum run_status {
+  RUN_OK = 0,
+  RUN_UNSUPPORTED = 1, /* this variant cannot take this case (e.g. table beyond shared memory): skip */
+  RUN_ERROR = 2,       /* a CUDA or internal error: reported as a crash of the case */
+};
+
+/* An instance: the input and reference answer of one case, owned by the algorithm. */
+struct gr_instance {
+  const struct gr_case *c;
+  size_t out_bytes; /* size of the flat output buffer a variant fills completely */
+  size_t elem_size; /* bytes per output element, to name the index of a difference */
+  void *priv;       /* algorithm data: input, reference output, scratch */
+};
+
+struct variant {
+  const char *name;
+  enum variant_kind kind;
+  unsigned flags;
+  /* Compute the case on inst into out (out_bytes), honouring ctx->poison. */
+  enum run_status (*run)(const struct variant *v, const struct gr_instance *inst, void *out,
+                         struct run_ctx *ctx);
+  void (*impl)(void); /* the algorithm's launcher for this variant, cast back by its run */
+  const char *story;  /* one line: what changed, which bug it carries or fixes */
+};
+
+/* The result of a check: empty why means pass. tag names the class of failure (shrinking keeps
+ * a candidate only while it fails with the same tag). */
+struct check_report {
+  const char *tag; /* "parity", "bounds", "invariant", "determinism", ... (static string) */
+  double err;      /* the largest error metric seen (algorithm-defined), 0 if exact */
+  char why[GR_WHY_LEN];
+};
+
+struct algorithm {
+  const char *name;
+  const char *summary;
+  unsigned flags;
+  const struct param_spec *params;
+  size_t n_params;
+  const struct variant *variants;
+  size_t n_variants;
+  /* Draw the params of one case (boundary-biased); the harness set c->alg and c->seed. */
+  void (*generate)(struct gr_case *c, struct rng *r);
+  /* Repair cross-parameter constraints after a change (clamp k to n ...). May be NULL. */
+  void (*fixup)(struct gr_case *c);
+  /* Reject a case whose params are inconsistent: 0 ok, else -1 with why. May be NULL. */
+  int (*validate)(const struct gr_case *c, char *why, size_t len);
+  /* Device memory a GPU variant needs for the case, in bytes. */
+  size_t (*device_bytes)(const struct gr_case *c);
+  /* Build input + reference. 0 ok, else -1 with why. */
+  int (*instance_new)(const struct gr_case *c, struct gr_instance **out, char *why, size_t len);
+  void (*instance_free)(struct gr_instance *inst);
+  /* Compare out with the reference and check invariants: 0 pass, 1 fail (rep filled). */
+  int (*check)(const struct gr_instance *inst, const void *out, struct check_report *rep);
+  /* Work model: bytes a kernel must move and items it processes, for throughput and % of peak. */
+  void (*work)(const struct gr_case *c, double *bytes, double *items);
+};
+
+/* Helpers every algorithm uses (harness/case.c). */
+const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index);
+const struct variant *alg_variant(const struct algorithm *a, const char *name);
+const char *variant_kind_name(enum variant_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,373 @@
+/* Cases: text form, validation, generation and shrinking candidates. See case.h. */
+#include "case.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr.h"
+
+const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index)
+{
+  for (size_t i = 0; i < a->n_params; i++)
+    if (strcmp(a->params[i].name, name) == 0) {
+      if (index)
+        *index = i;
+      return &a->params[i];
+    }
+  return NULL;
+}
+
+const struct variant *alg_variant(const struct algorithm *a, const char *name)
+{
+  for (size_t i = 0; i < a->n_variants; i++)
+    if (strcmp(a->variants[i].name, name) == 0)
+      return &a->variants[i];
+  return NULL;
+}
+
+const char *variant_kind_name(enum variant_kind k)
+{
+  static const char *const names[] = {"reference", "fixed", "historical", "peer"};
+  return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+int64_t case_get(const struct gr_case *c, const char *name)
+{
+  size_t i;
+  return alg_param(c->alg, name, &i) ? c->v[i] : -1;
+}
+
+void case_set(struct gr_case *c, const char *name, int64_t value)
+{
+  size_t i;
+  if (alg_param(c->alg, name, &i))
+    c->v[i] = value;
+}
+
+static int parse_i64(const char *s, int64_t *out)
+{
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+  char *end;
+  errno = 0;
+  if (*s == '-')
+    return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+static int choice_index(const struct param_spec *p, const char *s)
+{
+  for (int i = 0; p->choices[i]; i++)
+    if (strcmp(p->choices[i], s) == 0)
+      return i;
+  return -1;
+}
+
+static size_t choice_count(const struct param_spec *p)
+{
+  size_t n = 0;
+  while (p->choices[n])
+    n++;
+  return n;
+}
+
+static void choices_list(const struct param_spec *p, char *buf, size_t len)
+{
+  size_t used = 0;
+  buf[0] = 0;
+  for (int i = 0; p->choices[i] && used + 1 < len; i++)
+    used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->choices[i]);
+}
+
+/* Parse value text for parameter p. 0 ok, -1 with why. */
+static int param_value(const struct param_spec *p, const char *val, int64_t *out, char *why,
+                       size_t len)
+{
+  if (p->type == PARAM_ENUM) {
+    int idx = choice_index(p, val);
+    if (idx < 0) {
+      char list[256];
+      choices_list(p, list, sizeof list);
+      gr_fmt(why, len, "unknown value '%s' for '%s' (one of: %s)", val, p->name, list);
+      return -1;
+    }
+    *out = idx;
+    return 0;
+  }
+  if (parse_i64(val, out)) {
+    gr_fmt(why, len, "'%s=%s' is not an integer", p->name, val);
+    return -1;
+  }
+  return 0;
+}
+
+int case_validate(const struct gr_case *c, char *why, size_t len)
+{
+  const struct algorithm *a = c->alg;
+  for (size_t i = 0; i < a->n_params; i++) {
+    const struct param_spec *p = &a->params[i];
+    if (p->type == PARAM_ENUM) {
+      if (c->v[i] < 0 || (size_t)c->v[i] >= choice_count(p)) {
+        gr_fmt(why, len, "'%s' has no choice number %lld", p->name, (long long)c->v[i]);
+        return -1;
+      }
+    } else if (c->v[i] < p->min || c->v[i] > p->max) {
+      gr_fmt(why, len, "'%s=%lld' is out of range: %s must be in [%lld, %lld]", p->name,
+             (long long)c->v[i], p->name, (long long)p->min, (long long)p->max);
+      return -1;
+    }
+  }
+  if (a->validate)
+    return a->validate(c, why, len);
+  return 0;
+}
+
+int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
+{
+  extern const struct algorithm *registry_find(const char *name);
+  char buf[GR_CASE_TEXT_LEN * 2];
+  if (strlen(text) >= sizeof buf) {
+    gr_fmt(why, len, "case text is too long (%zu characters)", strlen(text));
+    return -1;
+  }
+  strcpy(buf, text);
+  memset(c, 0, sizeof *c);
+  char *save = NULL;
+  char *tok = strtok_r(buf, " \t\n", &save);
+  if (!tok) {
+    gr_fmt(why, len, "empty case text: expected 'ALG name=value ... seed=N'");
+    return -1;
+  }
+  c->alg = registry_find(tok);
+  if (!c->alg) {
+    gr_fmt(why, len, "unknown algorithm '%s' (see 'gpuregress list')", tok);
+    return -1;
+  }
+  unsigned char seen[GR_MAX_PARAMS + 1] = {0}; /* last slot: seed */
+  while ((tok = strtok_r(NULL, " \t\n", &save))) {
+    char *eq = strchr(tok, '=');
+    if (!eq || eq == tok || !eq[1]) {
+      gr_fmt(why, len, "malformed token '%s': expected name=value", tok);
+      return -1;
+    }
+    *eq = 0;
+    const char *name = tok, *val = eq + 1;
+    size_t idx;
+    if (strcmp(name, "seed") == 0) {
+      if (seen[GR_MAX_PARAMS]++) {
+        gr_fmt(why, len, "'seed' given twice");
+        return -1;
+      }
+      if (parse_u64(val, &c->seed)) {
+        gr_fmt(why, len, "'seed=%s' is not an unsigned integer", val);
+        return -1;
+      }
+      continue;
+    }
+    const struct param_spec *p = alg_param(c->alg, name, &idx);
+    if (!p) {
+      gr_fmt(why, len, "unknown parameter '%s' for algorithm '%s'", name, c->alg->name);
+      return -1;
+    }
+    if (seen[idx]++) {
+      gr_fmt(why, len, "'%s' given twice", name);
+      return -1;
+    }
+    if (param_value(p, val, &c->v[idx], why, len))
+      return -1;
+  }
+  for (size_t i = 0; i < c->alg->n_params; i++)
+    if (!seen[i]) {
+      gr_fmt(why, len, "missing parameter '%s' (a case names every parameter and the seed)",
+             c->alg->params[i].name);
+      return -1;
+    }
+  if (!seen[GR_MAX_PARAMS]) {
+    gr_fmt(why, len, "missing 'seed='");
+    return -1;
+  }
+  return case_validate(c, why, len);
+}
+
+char *case_format(const struct gr_case *c, char *buf, size_t len)
+{
+  const struct algorithm *a = c->alg;
+  size_t used = (size_t)snprintf(buf, len, "%s", a->name);
+  for (size_t i = 0; i < a->n_params && used < len; i++) {
+    const struct param_spec *p = &a->params[i];
+    if (p->type == PARAM_ENUM)
+      used += (size_t)snprintf(buf + used, len - used, " %s=%s", p->name, p->choices[c->v[i]]);
+    else
+      used += (size_t)snprintf(buf + used, len - used, " %s=%lld", p->name, (long long)c->v[i]);
+  }
+  if (used < len)
+    snprintf(buf + used, len - used, " seed=%llu", (unsigned long long)c->seed);
+  return buf;
+}
+
+int case_limits_add(const struct algorithm *a, struct case_limits *lim, const char *spec, char *why,
+                    size_t len)
+{
+  char name[64];
+  const char *eq = strchr(spec, '=');
+  if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof name) {
+    gr_fmt(why, len, "malformed range '%s': expected NAME=LO..HI or NAME=VALUE", spec);
+    return -1;
+  }
+  memcpy(name, spec, (size_t)(eq - spec));
+  name[eq - spec] = 0;
+  size_t idx;
+  const struct param_spec *p = alg_param(a, name, &idx);
+  if (!p) {
+    gr_fmt(why, len, "unknown parameter '%s' for algorithm '%s'", name, a->name);
+    return -1;
+  }
+  if (lim->n >= GR_MAX_PARAMS) {
+    gr_fmt(why, len, "too many ranges");
+    return -1;
+  }
+  int64_t lo, hi;
+  const char *dots = strstr(eq + 1, "..");
+  if (dots && p->type == PARAM_INT) {
+    char a_txt[32], b_txt[32];
+    size_t la = (size_t)(dots - (eq + 1));
+    if (la >= sizeof a_txt || strlen(dots + 2) >= sizeof b_txt) {
+      gr_fmt(why, len, "malformed range '%s'", spec);
+      return -1;
+    }
+    memcpy(a_txt, eq + 1, la);
+    a_txt[la] = 0;
+    strcpy(b_txt, dots + 2);
+    if (parse_i64(a_txt, &lo) || parse_i64(b_txt, &hi) || lo > hi) {
+      gr_fmt(why, len, "malformed range '%s': expected NAME=LO..HI with LO <= HI", spec);
+      return -1;
+    }
+  } else {
+    if (param_value(p, eq + 1, &lo, why, len))
+      return -1;
+    hi = lo;
+  }
+  if (p->type == PARAM_INT && (lo < p->min || hi > p->max)) {
+    gr_fmt(why, len, "range '%s' leaves [%lld, %lld], the range of '%s'", spec, (long long)p->min,
+           (long long)p->max, name);
+    return -1;
+  }
+  lim->index[lim->n] = idx;
+  lim->lo[lim->n] = lo;
+  lim->hi[lim->n] = hi;
+  lim->n++;
+  return 0;
+}
+
+static void apply_limits(struct gr_case *c, const struct case_limits *lim, struct rng *r)
+{
+  if (!lim)
+    return;
+  for (size_t i = 0; i < lim->n; i++) {
+    int64_t *v = &c->v[lim->index[i]];
+    if (*v < lim->lo[i] || *v > lim->hi[i]) {
+      /* redraw inside the range, keeping its edges likely */
+      int64_t edges[2] = {lim->lo[i], lim->hi[i]};
+      *v = rng_boundary(r, lim->lo[i], lim->hi[i], edges, 2, 0.3);
+    }
+  }
+}
+
+static int limits_ok(const struct gr_case *c, const struct case_limits *lim)
+{
+  if (!lim)
+    return 1;
+  for (size_t i = 0; i < lim->n; i++)
+    if (c->v[lim->index[i]] < lim->lo[i] || c->v[lim->index[i]] > lim->hi[i])
+      return 0;
+  return 1;
+}
+
+void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+                   const struct case_limits *lim, struct gr_case *c)
+{
+  struct rng r;
+  rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ull * (index + 1)));
+  char why[GR_WHY_LEN];
+  for (int attempt = 0;; attempt++) {
+    memset(c, 0, sizeof *c);
+    c->alg = a;
+    c->seed = rng_u64(&r) >> 16; /* short enough to type */
+    a->generate(c, &r);
+    apply_limits(c, lim, &r);
+    if (a->fixup)
+      a->fixup(c);
+    if (limits_ok(c, lim) && case_validate(c, why, sizeof why) == 0)
+      return;
+    if (attempt > 1000) {
+      /* limits that no fixed-up case can meet: take the lower edges, valid or not; the caller's
+       * validate of the result reports it */
+      for (size_t i = 0; lim && i < lim->n; i++)
+        c->v[lim->index[i]] = lim->lo[i];
+      return;
+    }
+  }
+}
+
+static int case_equal(const struct gr_case *a, const struct gr_case *b)
+{
+  return a->alg == b->alg && a->seed == b->seed &&
+         memcmp(a->v, b->v, sizeof(int64_t) * a->alg->n_params) == 0;
+}
+
+size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max)
+{
+  const struct algorithm *a = c->alg;
+  size_t n = 0;
+  char why[GR_WHY_LEN];
+  for (size_t i = 0; i < a->n_params && n < max; i++) {
+    const struct param_spec *p = &a->params[i];
+    int64_t tries[64];
+    size_t nt = 0;
+    if (p->type == PARAM_ENUM) {
+      for (int64_t j = 0; j < c->v[i] && nt < 64; j++)
+        tries[nt++] = j;
+    } else {
+      int64_t v = c->v[i], lo = p->min < 0 ? 0 : p->min;
+      if (v > lo) {
+        tries[nt++] = lo;
+        int64_t gap = v - lo;
+        /* v - gap/2, v - gap/4, ...: binary descent towards the minimum */
+        for (int64_t d = gap / 2; d >= 1 && nt < 62; d /= 2)
+          tries[nt++] = v - d;
+        if (nt < 64)
+          tries[nt++] = v - 1;
+      }
+    }
+    for (size_t t = 0; t < nt && n < max; t++) {
+      struct gr_case cand = *c;
+      cand.v[i] = tries[t];
+      if (a->fixup)
+        a->fixup(&cand);
+      if (case_equal(&cand, c) || case_validate(&cand, why, sizeof why))
+        continue;
+      int dup = 0;
+      for (size_t k = 0; k < n && !dup; k++)
+        dup = case_equal(&out[k], &cand);
+      if (!dup)
+        out[n++] = cand;
+    }
+  }
+  return n;
+}

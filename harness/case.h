@@ -1,0 +1,56 @@
+/* Cases: parse and format the one-line text form, validate, generate from a seed stream, and
+ * propose simpler candidates for shrinking. The text form round-trips: case_format(case_parse(s))
+ * gives back a canonical s. */
+#ifndef GR_CASE_H
+#define GR_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alg.h"
+#include "rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GR_CASE_TEXT_LEN 512
+
+/* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
+ * too. 0 ok; -1 with why naming the offending token ("unknown parameter 'q' in ..."). */
+int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
+/* Canonical text form; returns buf. */
+char *case_format(const struct gr_case *c, char *buf, size_t len);
+/* Range and cross-parameter checks (alg->validate). 0 ok, -1 with why. */
+int case_validate(const struct gr_case *c, char *why, size_t len);
+
+/* Restrictions on generated cases from `fuzz` ranges such as "n=1..1000" or "dist=skewed". */
+struct case_limits {
+  size_t n;
+  size_t index[GR_MAX_PARAMS];
+  int64_t lo[GR_MAX_PARAMS], hi[GR_MAX_PARAMS];
+};
+/* Parse one "NAME=LO..HI" or "NAME=VALUE" and add it to lim. 0 ok, -1 with why. */
+int case_limits_add(const struct algorithm *a, struct case_limits *lim, const char *spec, char *why,
+                    size_t len);
+
+/* Case number `index` of the stream of `seed`: params boundary-biased by alg->generate, the data
+ * seed derived from (seed, index), limits applied, fixed up and valid. Deterministic. */
+void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+                   const struct case_limits *lim, struct gr_case *c);
+
+/* Simpler candidates of c for shrinking, most aggressive first: per parameter the minimum, half,
+ * value - 1 (integers) and earlier choices (enums); each fixed up, valid and different from c.
+ * Returns how many were written (at most max). */
+size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max);
+
+/* Value of a parameter by name (enum: choice index); -1 if the algorithm has no such param. */
+int64_t case_get(const struct gr_case *c, const char *name);
+/* Set a parameter by name; no-op if absent. */
+void case_set(struct gr_case *c, const char *name, int64_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,50 @@
+/* Shared vocabulary of the harness: exit codes, verdicts, small utilities. */
+#ifndef GR_GR_H
+#define GR_GR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Exit codes of the gpuregress binary (documented in README.md). */
+enum {
+  GR_EXIT_OK = 0,    /* everything passed, every historical bug was caught */
+  GR_EXIT_FAIL = 1,  /* a check failed, a historical bug escaped, or a regression was found */
+  GR_EXIT_USAGE = 2, /* bad command line, bad case text, bad input file, unusable database */
+  GR_EXIT_ENV = 3,   /* environment: no CUDA device where one is required, ... */
+};
+
+/* Exit code of a worker that hit a CUDA error (GR_CUDA_CHECK): the parent reports a crash. */
+#define GR_WORKER_EXIT_CUDA 70
+
+enum verdict {
+  VERDICT_PASS,
+  VERDICT_FAIL,
+  VERDICT_CRASH,
+  VERDICT_TIMEOUT,
+  VERDICT_SKIP,
+  VERDICT_CAUGHT,  /* historical variant: the bug was found */
+  VERDICT_ESCAPED, /* historical variant: the bug survived the whole budget */
+  VERDICT_ERROR,   /* the case itself is unusable here (needs more device memory than free) */
+  VERDICT_COUNT_
+};
+
+const char *verdict_name(enum verdict v);
+/* -1 if unknown */
+int verdict_parse(const char *s);
+/* fail, crash and timeout: the variant computed something wrong or did not finish */
+int verdict_is_failure(enum verdict v);
+
+double now_seconds(void); /* monotonic clock */
+
+/* snprintf that always terminates and never overflows; returns dst */
+char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,192 @@
+/* The `selftest` algorithm: test-only CPU variants that misbehave on purpose, so the tests can
+ * prove that the runner turns each kind of misbehaviour into the right verdict (a wrong answer
+ * into fail, a segfault or abort into crash, a hang into timeout, an output never written into
+ * fail) and carries on with a fresh worker. Hidden: selected only when named. The computation is
+ * an inclusive prefix sum of n uint32 values. Misbehaviour starts at a threshold of n so that
+ * shrinking has a known minimal case to find (the threshold itself). */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "alg.h"
+#include "check.h"
+#include "gr.h"
+
+#define SELFTEST_THRESHOLD 37 /* misbehaving variants misbehave for n >= this */
+
+static const char *const selftest_dists[] = {"ones", "random", NULL};
+
+static const struct param_spec selftest_params[] = {
+    {"n", PARAM_INT, 0, 10000000, NULL, "values to prefix-sum"},
+    {"dist", PARAM_ENUM, 0, 0, selftest_dists, "input values"},
+};
+
+struct selftest_data {
+  uint32_t *x, *ref;
+};
+
+static void prefix_sum(const uint32_t *x, uint32_t *out, size_t n)
+{
+  uint32_t s = 0;
+  for (size_t i = 0; i < n; i++)
+    out[i] = s += x[i];
+}
+
+static enum run_status run_ok(const struct variant *v, const struct gr_instance *inst, void *out,
+                              struct run_ctx *ctx)
+{
+  (void)v;
+  (void)ctx;
+  const struct selftest_data *d = inst->priv;
+  prefix_sum(d->x, out, inst->out_bytes / 4);
+  return RUN_OK;
+}
+
+static int misbehaves(const struct gr_instance *inst) { return inst->out_bytes / 4 >= SELFTEST_THRESHOLD; }
+
+static enum run_status run_wrong(const struct variant *v, const struct gr_instance *inst, void *out,
+                                 struct run_ctx *ctx)
+{
+  run_ok(v, inst, out, ctx);
+  if (misbehaves(inst))
+    ((uint32_t *)out)[SELFTEST_THRESHOLD - 1] += 1;
+  return RUN_OK;
+}
+
+static enum run_status run_segfault(const struct variant *v, const struct gr_instance *inst,
+                                    void *out, struct run_ctx *ctx)
+{
+  if (misbehaves(inst))
+    raise(SIGSEGV);
+  return run_ok(v, inst, out, ctx);
+}
+
+static enum run_status run_abort(const struct variant *v, const struct gr_instance *inst, void *out,
+                                 struct run_ctx *ctx)
+{
+  if (misbehaves(inst))
+    abort();
+  return run_ok(v, inst, out, ctx);
+}
+
+static enum run_status run_hang(const struct variant *v, const struct gr_instance *inst, void *out,
+                                struct run_ctx *ctx)
+{
+  if (misbehaves(inst))
+    for (;;)
+      pause();
+  return run_ok(v, inst, out, ctx);
+}
+
+/* writes nothing at all for large n: the output keeps the harness's poison */
+static enum run_status run_silent(const struct variant *v, const struct gr_instance *inst, void *out,
+                                  struct run_ctx *ctx)
+{
+  if (misbehaves(inst)) {
+    memset(out, ctx->poison, inst->out_bytes);
+    return RUN_OK;
+  }
+  return run_ok(v, inst, out, ctx);
+}
+
+/* leaves the last element unwritten (poison) only on the second run: caught by the two-run
+ * comparison alone, the first run's output being right */
+static enum run_status run_unwritten(const struct variant *v, const struct gr_instance *inst,
+                                     void *out, struct run_ctx *ctx)
+{
+  run_ok(v, inst, out, ctx);
+  if (misbehaves(inst) && ctx->trial == 1)
+    memset((char *)out + inst->out_bytes - 4, ctx->poison, 4);
+  return RUN_OK;
+}
+
+static const struct variant selftest_variants[] = {
+    {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
+    {"ok", VARIANT_FIXED, 0, run_ok, NULL, "correct: must pass"},
+    {"wrong", VARIANT_FIXED, 0, run_wrong, NULL, "element 36 off by one when n >= 37"},
+    {"segfault", VARIANT_FIXED, 0, run_segfault, NULL, "SIGSEGV when n >= 37"},
+    {"abort", VARIANT_FIXED, 0, run_abort, NULL, "abort() when n >= 37"},
+    {"hang", VARIANT_FIXED, 0, run_hang, NULL, "never returns when n >= 37"},
+    {"silent", VARIANT_FIXED, 0, run_silent, NULL, "writes no output when n >= 37"},
+    {"unwritten", VARIANT_FIXED, 0, run_unwritten, NULL,
+     "leaves the last element unwritten on the second run when n >= 37"},
+    {"bug_caught", VARIANT_HISTORICAL, 0, run_wrong, NULL, "historical: wrong when n >= 37"},
+    {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
+};
+
+static void selftest_generate(struct gr_case *c, struct rng *r)
+{
+  static const int64_t edges[] = {0, 1, 36, 37, 38, 1000};
+  c->v[0] = rng_boundary(r, 0, 5000, edges, sizeof edges / sizeof *edges, 0.5);
+  c->v[1] = rng_range(r, 0, 1);
+}
+
+static size_t selftest_device_bytes(const struct gr_case *c) { return (size_t)c->v[0] * 8; }
+
+static void selftest_work(const struct gr_case *c, double *bytes, double *items)
+{
+  *bytes = (double)c->v[0] * 8;
+  *items = (double)c->v[0];
+}
+
+static void selftest_free(struct gr_instance *inst)
+{
+  if (!inst)
+    return;
+  struct selftest_data *d = inst->priv;
+  if (d) {
+    free(d->x);
+    free(d->ref);
+    free(d);
+  }
+  free(inst);
+}
+
+static int selftest_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+{
+  size_t n = (size_t)c->v[0];
+  struct gr_instance *inst = calloc(1, sizeof *inst);
+  struct selftest_data *d = calloc(1, sizeof *d);
+  if (inst)
+    inst->priv = d;
+  if (!inst || !d || !(d->x = malloc(n * 4 + 4)) || !(d->ref = malloc(n * 4 + 4))) {
+    selftest_free(inst);
+    if (!inst)
+      free(d);
+    gr_fmt(why, len, "out of host memory");
+    return -1;
+  }
+  struct rng r;
+  rng_seed(&r, c->seed);
+  for (size_t i = 0; i < n; i++)
+    d->x[i] = c->v[1] ? rng_u32(&r) : 1u;
+  prefix_sum(d->x, d->ref, n);
+  inst->c = c;
+  inst->out_bytes = n * 4;
+  inst->elem_size = 4;
+  *out = inst;
+  return 0;
+}
+
+static int selftest_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+{
+  const struct selftest_data *d = inst->priv;
+  return check_exact(out, d->ref, inst->out_bytes / 4, ELEM_U32, "sum", rep);
+}
+
+const struct algorithm selftest_algorithm = {
+    .name = "selftest",
+    .summary = "test-only CPU variants that fail, crash, hang and stay silent on purpose",
+    .flags = ALG_HIDDEN,
+    .params = selftest_params,
+    .n_params = sizeof selftest_params / sizeof *selftest_params,
+    .variants = selftest_variants,
+    .n_variants = sizeof selftest_variants / sizeof *selftest_variants,
+    .generate = selftest_generate,
+    .device_bytes = selftest_device_bytes,
+    .instance_new = selftest_new,
+    .instance_free = selftest_free,
+    .check = selftest_check,
+    .work = selftest_work,
+};
