@@ -127,6 +127,19 @@ struct algorithm {
   int (*check)(const struct gr_instance *inst, const void *out, struct check_report *rep);
   /* Work model: bytes a kernel must move and items it processes, for throughput and % of peak. */
   void (*work)(const struct gr_case *c, double *bytes, double *items);
+
+  /* Timing (gpuregress bench). The size sweep is a list of case texts; for each (variant, case)
+   * the timer calls bench_setup once (inputs uploaded, outputs allocated: everything that is not
+   * the kernel), bench_launch many times (enqueue the timed work on the default stream, no
+   * synchronisation, no allocation), bench_fetch once after the timing loop (output to the host,
+   * checked again), bench_teardown. bench_setup returns NULL with why when the variant cannot
+   * take the case. Any of these NULL: the algorithm is not timed. */
+  const char *const *bench_cases; /* NULL-terminated, smallest first */
+  void *(*bench_setup)(const struct variant *v, const struct gr_instance *inst, char *why,
+                       size_t len);
+  void (*bench_launch)(void *state);
+  void (*bench_fetch)(void *state, void *out);
+  void (*bench_teardown)(void *state);
 };
 
 /* Helpers every algorithm uses (harness/case.c). */

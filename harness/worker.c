@@ -1,0 +1,125 @@
+/* Running one case of one variant in this process. See worker.h. */
+#include "worker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "check.h"
+#include "gpu.h"
+
+#define POISON_A 0xA5
+#define POISON_B 0x5A
+
+static int gpu_state = -1; /* -1 unknown, 0 none, 1 ready */
+static char gpu_why[GR_WHY_LEN];
+
+int worker_gpu_ready(char *why, size_t len)
+{
+  if (gpu_state < 0)
+    gpu_state = gpu_device_count(gpu_why, sizeof gpu_why) > 0;
+  if (!gpu_state)
+    gr_fmt(why, len, "%s", gpu_why);
+  return gpu_state;
+}
+
+static void set_result(struct case_result *res, enum verdict v, const char *tag, const char *why)
+{
+  res->verdict = v;
+  res->tag = tag;
+  gr_fmt(res->why, sizeof res->why, "%s", why);
+}
+
+static const char *gib(double bytes, char *buf, size_t len)
+{
+  return gr_fmt(buf, len, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+}
+
+void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res)
+{
+  const struct algorithm *a = c->alg;
+  double t0 = now_seconds();
+  struct gr_instance *inst = NULL;
+  unsigned char *out[2] = {NULL, NULL};
+  struct run_ctx ctx;
+  struct check_report rep;
+  char why[GR_WHY_LEN];
+  int gpu = (v->flags & VARIANT_GPU) != 0;
+
+  memset(res, 0, sizeof *res);
+  res->tag = "";
+  if (gpu) {
+    if (!worker_gpu_ready(why, sizeof why)) {
+      set_result(res, VERDICT_SKIP, "", why);
+      goto out;
+    }
+    size_t free_b, total_b, need = a->device_bytes(c);
+    gpu_mem_info(&free_b, &total_b);
+    if (need > free_b) {
+      char n1[32], n2[32], n3[32];
+      gr_fmt(res->why, sizeof res->why,
+             "case needs %s of device memory, %s free of %s: use smaller sizes",
+             gib((double)need, n1, sizeof n1), gib((double)free_b, n2, sizeof n2),
+             gib((double)total_b, n3, sizeof n3));
+      res->verdict = VERDICT_ERROR;
+      res->tag = "memory";
+      goto out;
+    }
+  }
+  if (a->instance_new(c, &inst, why, sizeof why)) {
+    set_result(res, VERDICT_ERROR, "input", why);
+    goto out;
+  }
+  size_t bytes = inst->out_bytes ? inst->out_bytes : 1;
+  for (int t = 0; t < 2; t++) {
+    out[t] = malloc(bytes);
+    if (!out[t]) {
+      set_result(res, VERDICT_ERROR, "memory", "out of host memory for the output");
+      goto out;
+    }
+  }
+  for (int t = 0; t < 2; t++) {
+    memset(&ctx, 0, sizeof ctx);
+    ctx.poison = t ? POISON_B : POISON_A;
+    ctx.trial = t;
+    memset(out[t], ctx.poison, bytes);
+    if (gpu && !(v->flags & VARIANT_NOSHMEM))
+      gpu_poison_shared(t ? 0x5a5a0001u : 0xa5a50002u);
+    enum run_status st = v->run(v, inst, out[t], &ctx);
+    if (st == RUN_UNSUPPORTED) {
+      set_result(res, VERDICT_SKIP, "", ctx.why);
+      goto out;
+    }
+    if (st != RUN_OK) {
+      set_result(res, VERDICT_CRASH, "error", ctx.why[0] ? ctx.why : "variant reported an error");
+      goto out;
+    }
+    if (t == 0) {
+      memset(&rep, 0, sizeof rep);
+      int failed = a->check(inst, out[0], &rep);
+      res->err = rep.err;
+      if (failed) {
+        set_result(res, VERDICT_FAIL, rep.tag ? rep.tag : "check", rep.why);
+        goto out;
+      }
+    }
+  }
+  if (!(v->flags & VARIANT_NONDET) && memcmp(out[0], out[1], inst->out_bytes) != 0) {
+    size_t i = check_first_diff(out[0], out[1], inst->out_bytes, inst->elem_size);
+    gr_fmt(res->why, sizeof res->why,
+           "two runs differ from output element %zu on (the first was right): nondeterministic, an "
+           "element left unwritten, or a read of stale %s memory",
+           i, gpu ? "shared" : "");
+    res->verdict = VERDICT_FAIL;
+    res->tag = "determinism";
+    goto out;
+  }
+  res->verdict = VERDICT_PASS;
+out:
+  free(out[0]);
+  free(out[1]);
+  if (inst)
+    a->instance_free(inst);
+  res->seconds = now_seconds() - t0;
+}

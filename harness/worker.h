@@ -1,0 +1,37 @@
+/* Running one case of one variant inside the current process: the core of a worker. The runner
+ * (runner.c) wraps it in a forked child so that a crash or hang ends only that child; tests call
+ * it directly. */
+#ifndef GR_WORKER_H
+#define GR_WORKER_H
+
+#include "alg.h"
+#include "gr.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct case_result {
+  enum verdict verdict; /* PASS, FAIL, SKIP or ERROR here; CRASH and TIMEOUT come from the runner */
+  const char *tag;      /* failure class (check_report.tag), "" on pass */
+  double err;           /* the algorithm's error metric */
+  double seconds;       /* wall time of the whole case: input, reference, two runs, checks */
+  char why[GR_WHY_LEN];
+};
+
+/* 1 if this process can run GPU variants (this initialises CUDA), else 0 with why. */
+int worker_gpu_ready(char *why, size_t len);
+
+/* Run case c on variant v: build the instance (input + reference); run the variant twice, with
+ * output poison 0xA5 then 0x5A and, for GPU variants, shared memory filled with a different
+ * pattern before each run; check the first output against the reference and the invariants; ask
+ * the two outputs to be bit-identical (determinism, every element written, no read of stale
+ * shared memory). A GPU variant without a GPU is skipped with the reason; a case that needs more
+ * device memory than is free is an error that says both sizes. */
+void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
