@@ -1,2 +1,650 @@
+/* gpuregress: the command line. One table of subcommands; each parses its own options, prints
+ * and chooses the exit code (0 ok, 1 a check failed / a bug escaped / a regression, 2 usage or
+ * input error, 3 environment). Library code below this layer returns codes and never exits. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
-int main(void) { return 0; }
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "cli.h"
+#include "gpu.h"
+#include "registry.h"
+#include "runner.h"
+#include "store.h"
+
+#ifndef GR_GIT_COMMIT
+#define GR_GIT_COMMIT "unknown"
+#endif
+
+/* ---- shared option helpers ---------------------------------------------------------------- */
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "gpuregress %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(see 'gpuregress %s --help')\n", cmd);
+  return GR_EXIT_USAGE;
+}
+
+int cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_parse_u64(const char *s, uint64_t *out)
+{
+  char *end;
+  errno = 0;
+  if (*s == '-')
+    return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* ---- run metadata ------------------------------------------------------------------------- */
+
+struct probe {
+  int ok;
+  struct gpu_info info;
+  char why[GR_WHY_LEN];
+};
+
+/* Ask a child process about the GPU: the parent never initialises CUDA. */
+static void probe_gpu(struct probe *p)
+{
+  int fd[2];
+  memset(p, 0, sizeof *p);
+  if (pipe(fd)) {
+    gr_fmt(p->why, sizeof p->why, "pipe: %s", strerror(errno));
+    return;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    struct probe q;
+    memset(&q, 0, sizeof q);
+    if (gpu_device_count(q.why, sizeof q.why) > 0)
+      q.ok = gpu_query(&q.info, q.why, sizeof q.why) == 0;
+    ssize_t k = write(fd[1], &q, sizeof q);
+    _exit(k == (ssize_t)sizeof q ? 0 : 1);
+  }
+  close(fd[1]);
+  if (pid < 0) {
+    close(fd[0]);
+    gr_fmt(p->why, sizeof p->why, "fork: %s", strerror(errno));
+    return;
+  }
+  struct pollfd pf = {fd[0], POLLIN, 0};
+  size_t got = 0;
+  while (got < sizeof *p && poll(&pf, 1, 60000) > 0) {
+    ssize_t k = read(fd[0], (char *)p + got, sizeof *p - got);
+    if (k <= 0)
+      break;
+    got += (size_t)k;
+  }
+  close(fd[0]);
+  if (got != sizeof *p) {
+    kill(pid, SIGKILL);
+    memset(p, 0, sizeof *p);
+    gr_fmt(p->why, sizeof p->why, "the GPU probe did not answer");
+  }
+  waitpid(pid, NULL, 0);
+}
+
+static void read_cmd(const char *cmd, char *buf, size_t len)
+{
+  buf[0] = 0;
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return;
+  if (!fgets(buf, (int)len, f))
+    buf[0] = 0;
+  buf[strcspn(buf, "\n")] = 0;
+  pclose(f);
+}
+
+struct run_meta {
+  struct probe gpu;
+  char commit[64], host[128], command[1024], cc[16];
+  int dirty;
+};
+
+static void collect_meta(struct run_meta *m, int argc, char **argv)
+{
+  memset(m, 0, sizeof *m);
+  read_cmd("git rev-parse HEAD 2>/dev/null", m->commit, sizeof m->commit);
+  if (m->commit[0]) {
+    char st[8];
+    read_cmd("git status --porcelain --untracked-files=no 2>/dev/null | head -1", st, sizeof st);
+    m->dirty = st[0] != 0;
+  } else {
+    gr_fmt(m->commit, sizeof m->commit, "%s", GR_GIT_COMMIT); /* built from; not a checkout */
+  }
+  gethostname(m->host, sizeof m->host - 1);
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
+    used += (size_t)snprintf(m->command + used, sizeof m->command - used, "%s%s", i ? " " : "",
+                             argv[i]);
+  probe_gpu(&m->gpu);
+  if (m->gpu.ok)
+    gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
+}
+
+/* ---- selection ---------------------------------------------------------------------------- */
+
+struct selection {
+  const struct algorithm *alg[256];
+  const struct variant *v[256];
+  size_t n;
+};
+
+/* Select by a comma-separated filter of ALG or ALG/VARIANT patterns (fnmatch); NULL selects every
+ * visible algorithm. Hidden algorithms are taken only when a pattern names them without
+ * wildcards. 0 ok; -1 with why naming the pattern that matched nothing. */
+static int select_variants(const char *filter, struct selection *sel, char *why, size_t len)
+{
+  char buf[1024];
+  sel->n = 0;
+  gr_fmt(buf, sizeof buf, "%s", filter ? filter : "*");
+  char *save = NULL;
+  for (char *pat = strtok_r(buf, ",", &save); pat; pat = strtok_r(NULL, ",", &save)) {
+    char apat[256], vpat[256] = "*";
+    char *slash = strchr(pat, '/');
+    gr_fmt(apat, sizeof apat, "%.*s", slash ? (int)(slash - pat) : (int)strlen(pat), pat);
+    if (slash)
+      gr_fmt(vpat, sizeof vpat, "%s", slash + 1);
+    size_t before = sel->n;
+    int alg_hit = 0;
+    for (size_t i = 0; i < registry_count; i++) {
+      const struct algorithm *a = registry[i];
+      if (fnmatch(apat, a->name, 0) != 0)
+        continue;
+      if ((a->flags & ALG_HIDDEN) && strcmp(apat, a->name) != 0)
+        continue;
+      alg_hit = 1;
+      for (size_t j = 0; j < a->n_variants; j++) {
+        if (fnmatch(vpat, a->variants[j].name, 0) != 0)
+          continue;
+        int dup = 0;
+        for (size_t k = 0; k < sel->n && !dup; k++)
+          dup = sel->v[k] == &a->variants[j];
+        if (!dup && sel->n < sizeof sel->v / sizeof *sel->v) {
+          sel->alg[sel->n] = a;
+          sel->v[sel->n++] = &a->variants[j];
+        }
+      }
+    }
+    if (!alg_hit) {
+      gr_fmt(why, len, "unknown algorithm '%s' (see 'gpuregress list')", apat);
+      return -1;
+    }
+    if (sel->n == before) {
+      gr_fmt(why, len, "no variant of '%s' matches '%s' (see 'gpuregress list %s')", apat, vpat,
+             apat);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- summary ------------------------------------------------------------------------------ */
+
+static int outcome_is_bad(const struct outcome *o)
+{
+  return o->verdict == VERDICT_ESCAPED ||
+         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
+}
+
+static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
+                          uint64_t seed, int64_t run_id)
+{
+  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
+          (unsigned long long)seed,
+          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
+  fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
+          "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char catch_txt[64] = "";
+    if (o->verdict == VERDICT_CAUGHT)
+      gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
+             o->seconds_to_catch);
+    fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
+            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
+            o->skipped, o->failed, o->seconds, catch_txt);
+  }
+  int details = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    if (o->verdict == VERDICT_PASS || (o->verdict == VERDICT_SKIP && i > 0 &&
+                                       strcmp(out[i - 1].reason, o->reason) == 0 &&
+                                       out[i - 1].verdict == VERDICT_SKIP))
+      continue;
+    if (!details++)
+      fprintf(f, "\n");
+    fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
+            o->reason[0] ? o->reason : "-");
+    if (o->shrunk_case[0]) {
+      char repro[GR_CASE_TEXT_LEN + 64];
+      struct gr_case sc;
+      char why[GR_WHY_LEN];
+      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried)\n  reason: %s\n",
+              o->first_case, o->shrunk_case, o->shrink_steps, o->shrunk_reason);
+      if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0)
+        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, repro, sizeof repro));
+    } else if (o->first_case[0]) {
+      fprintf(f, "  case:   %s\n", o->first_case);
+    }
+  }
+}
+
+static void store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char repro[GR_CASE_TEXT_LEN + 64] = "";
+    struct gr_case sc;
+    char why[GR_WHY_LEN];
+    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
+    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
+      runner_reproducer(&sc, o->v, repro, sizeof repro);
+    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
+                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
+                              o->cases_to_catch, o->seconds_to_catch, o->reason,
+                              o->first_case[0] ? o->first_case : NULL,
+                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
+    if (store_add_outcome(st, run, &row))
+      fprintf(stderr, "gpuregress: cannot record an outcome: %s\n", store_errmsg(st));
+  }
+  store_commit(st);
+}
+
+static void on_signal(int sig)
+{
+  (void)sig;
+  runner_interrupted = 1;
+}
+
+/* ---- run / fuzz --------------------------------------------------------------------------- */
+
+struct run_args {
+  const char *filter, *db;
+  double budget, watchdog, shrink_budget;
+  uint64_t seed;
+  int seed_given, verbose, quiet, no_shrink;
+  long max_cases;
+  struct case_limits limits;
+};
+
+static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
+{
+  char why[GR_WHY_LEN];
+  struct selection sel;
+  if (select_variants(ra->filter, &sel, why, sizeof why))
+    return cli_usage_error(cmd, "%s", why);
+  if (!ra->seed_given)
+    ra->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  struct store *st = NULL;
+  if (store_open(ra->db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  struct run_meta meta;
+  collect_meta(&meta, argc, argv);
+  struct run_info ri = {meta.command, meta.commit, meta.dirty, meta.host,
+                        meta.gpu.ok ? meta.gpu.info.name : NULL, meta.gpu.info.sm_count, meta.cc,
+                        meta.gpu.info.driver_version, meta.gpu.info.runtime_version,
+                        meta.gpu.info.sm_clock_khz / 1000, meta.gpu.info.mem_clock_khz / 1000,
+                        (int64_t)meta.gpu.info.total_mem, ra->seed, ra->budget};
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  if (run < 0) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    store_close(st);
+    return GR_EXIT_USAGE;
+  }
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  struct runner_opts o = {
+      .seed = ra->seed,
+      .watchdog = ra->watchdog,
+      .max_cases = ra->max_cases,
+      .shrink_budget = ra->shrink_budget,
+      .shrink = !ra->no_shrink,
+      .progress = !ra->quiet && isatty(STDERR_FILENO),
+      .log = ra->verbose ? stdout : NULL,
+      .limits = ra->limits.n ? &ra->limits : NULL,
+      .store = st,
+      .run_id = run,
+  };
+  struct outcome *out = calloc(sel.n, sizeof *out);
+  if (!out) {
+    store_close(st);
+    return GR_EXIT_ENV;
+  }
+  double t0 = now_seconds();
+  size_t done = 0;
+  for (size_t i = 0; i < sel.n && !runner_interrupted; i++) {
+    double left = ra->budget - (now_seconds() - t0);
+    double share = left / (double)(sel.n - i);
+    runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
+    store_outcomes(st, run, &out[i], 1);
+    done++;
+  }
+  int rc = GR_EXIT_OK;
+  for (size_t i = 0; i < done; i++)
+    if (outcome_is_bad(&out[i]))
+      rc = GR_EXIT_FAIL;
+  print_summary(stdout, out, done, &meta, ra->seed, run);
+  int n_fixed = 0, n_caught = 0, n_bad = 0, n_skip = 0;
+  for (size_t i = 0; i < done; i++) {
+    n_fixed += out[i].verdict == VERDICT_PASS;
+    n_caught += out[i].verdict == VERDICT_CAUGHT;
+    n_skip += out[i].verdict == VERDICT_SKIP;
+    n_bad += outcome_is_bad(&out[i]);
+  }
+  if (runner_interrupted) {
+    printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
+    rc = 130;
+  }
+  printf("\nresult: %s (%d passed, %d historical caught, %d skipped, %d failed or escaped) exit %d\n",
+         rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted", n_fixed, n_caught, n_skip, n_bad, rc);
+  store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc);
+  store_close(st);
+  free(out);
+  return rc;
+}
+
+enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET };
+
+/* Options common to run and fuzz. Returns 0 if handled, 1 if not ours, -1 on a bad value. */
+static int common_option(int c, struct run_args *ra)
+{
+  switch (c) {
+  case 'b': return cli_parse_double(optarg, 0, 1e7, &ra->budget) ? -1 : 0;
+  case 's': ra->seed_given = 1; return cli_parse_u64(optarg, &ra->seed) ? -1 : 0;
+  case 'd': ra->db = optarg; return 0;
+  case 'v': ra->verbose = 1; return 0;
+  case OPT_QUIET: ra->quiet = 1; return 0;
+  case OPT_WATCHDOG: return cli_parse_double(optarg, 0.1, 1e6, &ra->watchdog) ? -1 : 0;
+  case OPT_SHRINK_BUDGET: return cli_parse_double(optarg, 0, 1e6, &ra->shrink_budget) ? -1 : 0;
+  case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
+  case 'n': {
+    uint64_t n;
+    if (cli_parse_u64(optarg, &n) || n == 0)
+      return -1;
+    ra->max_cases = (long)n;
+    ra->budget = 1e7;
+    return 0;
+  }
+  default: return 1;
+  }
+}
+
+#define COMMON_LONG_OPTS                                                                           \
+  {"budget", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},               \
+      {"db", required_argument, NULL, 'd'}, {"verbose", no_argument, NULL, 'v'},                  \
+      {"quiet", no_argument, NULL, OPT_QUIET}, {"watchdog", required_argument, NULL, OPT_WATCHDOG}, \
+      {"no-shrink", no_argument, NULL, OPT_NO_SHRINK},                                            \
+      {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
+      {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'}
+
+static const char common_help[] =
+    "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
+    "  -n, --cases N           N cases per variant instead of a time budget\n"
+    "  -s, --seed N            seed of the case stream (default: from the clock, printed)\n"
+    "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "      --watchdog SECONDS  a case running longer is a timeout (default 60)\n"
+    "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
+    "      --no-shrink         report the first failing case as it is\n"
+    "  -v, --verbose           one line per case once it is stored\n"
+    "      --quiet             no progress line\n";
+
+static void run_defaults(struct run_args *ra)
+{
+  memset(ra, 0, sizeof *ra);
+  ra->db = STORE_DEFAULT_PATH;
+  ra->budget = 60;
+  ra->watchdog = 60;
+  ra->shrink_budget = 30;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'}, COMMON_LONG_OPTS,
+                                       {0, 0, 0, 0}};
+  struct run_args ra;
+  run_defaults(&ra);
+  int c;
+  while ((c = getopt_long(argc, argv, "f:n:b:s:d:vh", opts, NULL)) != -1) {
+    if (c == 'h') {
+      printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
+             "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
+             "historical ones must be caught. Verdicts, cases and shrunk reproducers go to the\n"
+             "database; a summary table goes to stdout. Exit 0 ok, 1 a fixed variant failed or a\n"
+             "historical bug escaped, 2 usage or database error.\n\n"
+             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n");
+      printf(common_help, 60.0);
+      return 0;
+    }
+    if (c == 'f') {
+      ra.filter = optarg;
+      continue;
+    }
+    int r = common_option(c, &ra);
+    if (r < 0)
+      return cli_usage_error("run", "bad value '%s' for an option", optarg);
+    if (r > 0)
+      return cli_usage_error("run", "unknown option");
+  }
+  if (optind < argc)
+    return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+  return execute("run", &ra, argc, argv);
+}
+
+static int cmd_fuzz(int argc, char **argv)
+{
+  static const struct option opts[] = {COMMON_LONG_OPTS, {0, 0, 0, 0}};
+  struct run_args ra;
+  run_defaults(&ra);
+  int c;
+  while ((c = getopt_long(argc, argv, "n:b:s:d:vh", opts, NULL)) != -1) {
+    if (c == 'h') {
+      printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
+             "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"
+             "the parameters). Stops at the first failure and shrinks it. Exit codes as for run.\n\n");
+      printf(common_help, 60.0);
+      return 0;
+    }
+    int r = common_option(c, &ra);
+    if (r < 0)
+      return cli_usage_error("fuzz", "bad value '%s' for an option", optarg);
+    if (r > 0)
+      return cli_usage_error("fuzz", "unknown option");
+  }
+  if (optind >= argc)
+    return cli_usage_error("fuzz", "missing ALG/VARIANT");
+  const char *target = argv[optind++];
+  char why[GR_WHY_LEN];
+  struct selection sel;
+  if (!strchr(target, '/'))
+    return cli_usage_error("fuzz", "'%s' names no variant: use ALG/VARIANT", target);
+  if (select_variants(target, &sel, why, sizeof why))
+    return cli_usage_error("fuzz", "%s", why);
+  ra.filter = target;
+  for (; optind < argc; optind++)
+    if (case_limits_add(sel.alg[0], &ra.limits, argv[optind], why, sizeof why))
+      return cli_usage_error("fuzz", "%s", why);
+  return execute("fuzz", &ra, argc, argv);
+}
+
+/* ---- repro -------------------------------------------------------------------------------- */
+
+static int cmd_repro(int argc, char **argv)
+{
+  static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
+                                       {"watchdog", required_argument, NULL, OPT_WATCHDOG},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+  const char *vname = NULL;
+  double watchdog = 60;
+  int c;
+  while ((c = getopt_long(argc, argv, "V:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h':
+      printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n\n"
+             "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
+             "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
+             "algorithm, in a worker process, and print each verdict with its reason.\n"
+             "Exit 0 all passed, 1 a variant failed, crashed or timed out, 2 bad case text,\n"
+             "3 the variant needs a GPU and there is none.\n");
+      return 0;
+    case 'V': vname = optarg; break;
+    case OPT_WATCHDOG:
+      if (cli_parse_double(optarg, 0.1, 1e6, &watchdog))
+        return cli_usage_error("repro", "bad value '%s' for --watchdog", optarg);
+      break;
+    default: return cli_usage_error("repro", "unknown option");
+    }
+  }
+  if (optind >= argc)
+    return cli_usage_error("repro", "missing the case text");
+  if (optind + 1 < argc)
+    return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
+  char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN];
+  struct gr_case cs;
+  if (case_parse(argv[optind], &cs, why, sizeof why))
+    return cli_usage_error("repro", "%s", why);
+  const struct variant *only = NULL;
+  if (vname && !(only = alg_variant(cs.alg, vname)))
+    return cli_usage_error("repro", "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
+                           cs.alg->name, cs.alg->name);
+  struct runner_opts o = {.watchdog = watchdog};
+  signal(SIGINT, on_signal);
+  printf("case: %s\n", case_format(&cs, text, sizeof text));
+  int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
+  for (size_t i = 0; i < cs.alg->n_variants; i++) {
+    const struct variant *v = &cs.alg->variants[i];
+    if (only && v != only)
+      continue;
+    double err = 0;
+    enum verdict vd = runner_one_case(&o, &cs, v, why, sizeof why, &err);
+    printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd), why);
+    ran += vd != VERDICT_SKIP;
+    skipped_gpu += vd == VERDICT_SKIP && (v->flags & VARIANT_GPU) && strstr(why, "CUDA");
+    if (verdict_is_failure(vd))
+      rc = GR_EXIT_FAIL;
+    else if (vd == VERDICT_ERROR && rc == GR_EXIT_OK)
+      rc = GR_EXIT_USAGE;
+  }
+  if (rc == GR_EXIT_OK && !ran && skipped_gpu)
+    rc = GR_EXIT_ENV;
+  return rc;
+}
+
+/* ---- list --------------------------------------------------------------------------------- */
+
+static int cmd_list(int argc, char **argv)
+{
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    printf("usage: gpuregress list [PATTERN]\n\n"
+           "Algorithms and their variants (kind and story); with a pattern (ALG, ALG/VARIANT,\n"
+           "shell wildcards), also each algorithm's case parameters. Test-only algorithms appear\n"
+           "when named.\n");
+    return 0;
+  }
+  const char *pat = argc > 1 ? argv[1] : NULL;
+  struct selection sel;
+  char why[GR_WHY_LEN];
+  if (select_variants(pat, &sel, why, sizeof why))
+    return cli_usage_error("list", "%s", why);
+  const struct algorithm *last = NULL;
+  for (size_t i = 0; i < sel.n; i++) {
+    const struct algorithm *a = sel.alg[i];
+    if (a != last) {
+      printf("%s%s  %s\n", last ? "\n" : "", a->name, a->summary);
+      if (pat) {
+        for (size_t p = 0; p < a->n_params; p++) {
+          const struct param_spec *ps = &a->params[p];
+          if (ps->type == PARAM_INT)
+            printf("  param %-10s %lld..%lld  %s\n", ps->name, (long long)ps->min,
+                   (long long)ps->max, ps->help);
+          else {
+            printf("  param %-10s ", ps->name);
+            for (int k = 0; ps->choices[k]; k++)
+              printf("%s%s", k ? "|" : "", ps->choices[k]);
+            printf("  %s\n", ps->help);
+          }
+        }
+      }
+      last = a;
+    }
+    const struct variant *v = sel.v[i];
+    printf("  %-20s %-10s %-4s %s\n", v->name, variant_kind_name(v->kind),
+           (v->flags & VARIANT_GPU) ? "gpu" : "cpu", v->story);
+  }
+  return 0;
+}
+
+/* ---- the table ---------------------------------------------------------------------------- */
+
+static const struct command {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+} commands[] = {
+    {"list", cmd_list, "algorithms, variants and case parameters"},
+    {"run", cmd_run, "fuzz every selected variant within a budget; summary table"},
+    {"fuzz", cmd_fuzz, "fuzz one variant, optionally within parameter ranges"},
+    {"repro", cmd_repro, "run one case (as printed by a failure) on its variants"},
+};
+
+static void usage(FILE *f)
+{
+  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n\n");
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
+             "2 usage or input error, 3 environment (no CUDA device where one is required)\n");
+}
+
+int main(int argc, char **argv)
+{
+  signal(SIGPIPE, SIG_IGN);
+  if (argc < 2) {
+    usage(stderr);
+    return GR_EXIT_USAGE;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "gpuregress: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return GR_EXIT_USAGE;
+}

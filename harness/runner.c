@@ -1,0 +1,547 @@
+/* The runner: forked workers, watchdog, verdicts, shrinking. See runner.h.
+ *
+ * Protocol on the pipes (one line each, tab-separated, reasons with tabs and newlines flattened):
+ *   worker -> parent, once at start:  "READY" or "SKIP\t<why>"
+ *   parent -> worker, per case:       "<case text>"
+ *   worker -> parent, per case:       "R\t<verdict>\t<tag>\t<err>\t<seconds>\t<why>"
+ * The worker's stderr is a third pipe; its last line explains a crash. */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "worker.h"
+
+volatile int runner_interrupted;
+
+struct wproc {
+  pid_t pid;                  /* 0 when no worker is alive */
+  int to, from, err;          /* parent ends of the pipes */
+  char line[GR_WHY_LEN * 2];  /* partial line from the worker */
+  size_t line_len;
+  char errtail[1024];         /* the worker's last stderr bytes */
+  size_t err_len;
+};
+
+/* ---- worker side ------------------------------------------------------------------------- */
+
+static void flatten(char *s)
+{
+  for (; *s; s++)
+    if (*s == '\t' || *s == '\n' || *s == '\r')
+      *s = ' ';
+}
+
+static void write_all(int fd, const char *buf, size_t len)
+{
+  while (len > 0) {
+    ssize_t k = write(fd, buf, len);
+    if (k < 0 && errno == EINTR)
+      continue;
+    if (k <= 0)
+      _exit(3);
+    buf += k;
+    len -= (size_t)k;
+  }
+}
+
+static void worker_main(int in, int out, const struct algorithm *a, const struct variant *v)
+{
+  char why[GR_WHY_LEN], line[GR_CASE_TEXT_LEN * 2], msg[GR_WHY_LEN * 2];
+  if ((v->flags & VARIANT_GPU) && !worker_gpu_ready(why, sizeof why)) {
+    flatten(why);
+    snprintf(msg, sizeof msg, "SKIP\t%s\n", why);
+    write_all(out, msg, strlen(msg));
+    _exit(0);
+  }
+  write_all(out, "READY\n", 6);
+  FILE *fin = fdopen(in, "r");
+  if (!fin)
+    _exit(3);
+  while (fgets(line, sizeof line, fin)) {
+    struct gr_case c;
+    struct case_result r;
+    line[strcspn(line, "\n")] = 0;
+    if (case_parse(line, &c, why, sizeof why) || c.alg != a) {
+      memset(&r, 0, sizeof r);
+      r.verdict = VERDICT_ERROR;
+      r.tag = "input";
+      gr_fmt(r.why, sizeof r.why, "%s", c.alg != a ? "case of another algorithm" : why);
+    } else {
+      worker_run_case(&c, v, &r);
+    }
+    flatten(r.why);
+    snprintf(msg, sizeof msg, "R\t%s\t%s\t%.9g\t%.6f\t%s\n", verdict_name(r.verdict),
+             r.tag && r.tag[0] ? r.tag : "-", r.err, r.seconds, r.why);
+    write_all(out, msg, strlen(msg));
+  }
+  _exit(0);
+}
+
+/* ---- parent side ------------------------------------------------------------------------- */
+
+static void close_fd(int *fd)
+{
+  if (*fd >= 0)
+    close(*fd);
+  *fd = -1;
+}
+
+static int wproc_start(struct wproc *w, const struct algorithm *a, const struct variant *v,
+                       char *why, size_t len)
+{
+  int to[2], from[2], err[2];
+  memset(w, 0, sizeof *w);
+  w->to = w->from = w->err = -1;
+  if (pipe2(to, O_CLOEXEC))
+    goto fail;
+  if (pipe2(from, O_CLOEXEC)) {
+    close(to[0]), close(to[1]);
+    goto fail;
+  }
+  if (pipe2(err, O_CLOEXEC)) {
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
+    goto fail;
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(to[0]), close(to[1]), close(from[0]), close(from[1]), close(err[0]), close(err[1]);
+    goto fail;
+  }
+  if (pid == 0) {
+    setpgid(0, 0); /* its own group: the watchdog kills whatever it started too */
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
+    dup2(err[1], 2);
+    close(to[1]), close(from[0]), close(err[0]), close(err[1]);
+    worker_main(to[0], from[1], a, v);
+  }
+  setpgid(pid, pid);
+  close(to[0]), close(from[1]), close(err[1]);
+  w->pid = pid;
+  w->to = to[1];
+  w->from = from[0];
+  w->err = err[0];
+  return 0;
+fail:
+  gr_fmt(why, len, "cannot start a worker: %s", strerror(errno));
+  return -1;
+}
+
+/* The last non-empty line of the worker's stderr, or "". */
+static const char *err_last_line(struct wproc *w, char *buf, size_t len)
+{
+  size_t end = w->err_len;
+  while (end > 0 && (w->errtail[end - 1] == '\n' || w->errtail[end - 1] == '\r'))
+    end--;
+  size_t start = end;
+  while (start > 0 && w->errtail[start - 1] != '\n')
+    start--;
+  size_t n = end - start < len - 1 ? end - start : len - 1;
+  memcpy(buf, w->errtail + start, n);
+  buf[n] = 0;
+  return buf;
+}
+
+static void drain_err(struct wproc *w)
+{
+  char buf[4096];
+  ssize_t k = read(w->err, buf, sizeof buf);
+  if (k <= 0)
+    return;
+  /* keep the tail only */
+  if ((size_t)k >= sizeof w->errtail) {
+    memcpy(w->errtail, buf + k - (sizeof w->errtail - 1), sizeof w->errtail - 1);
+    w->err_len = sizeof w->errtail - 1;
+  } else {
+    if (w->err_len + (size_t)k >= sizeof w->errtail) {
+      size_t drop = w->err_len + (size_t)k - (sizeof w->errtail - 1);
+      memmove(w->errtail, w->errtail + drop, w->err_len - drop);
+      w->err_len -= drop;
+    }
+    memcpy(w->errtail + w->err_len, buf, (size_t)k);
+    w->err_len += (size_t)k;
+  }
+  w->errtail[w->err_len] = 0;
+}
+
+/* Reap the worker; describe how it ended in why. */
+static void wproc_reap(struct wproc *w, int kill_it, char *why, size_t len)
+{
+  int status = 0;
+  char last[512];
+  if (w->pid > 0) {
+    if (kill_it)
+      kill(-w->pid, SIGKILL);
+    /* pick up what it wrote to stderr before dying */
+    if (w->err >= 0) {
+      struct pollfd p = {w->err, POLLIN, 0};
+      while (poll(&p, 1, kill_it ? 0 : 200) > 0 && (p.revents & POLLIN)) {
+        size_t before = w->err_len;
+        drain_err(w);
+        if (w->err_len == before)
+          break;
+      }
+    }
+    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+      ;
+    if (!kill_it && len) {
+      err_last_line(w, last, sizeof last);
+      if (WIFSIGNALED(status))
+        gr_fmt(why, len, "worker killed by signal %d (%s)%s%s", WTERMSIG(status),
+               strsignal(WTERMSIG(status)), last[0] ? ": " : "", last);
+      else if (WIFEXITED(status) && WEXITSTATUS(status) == GR_WORKER_EXIT_CUDA)
+        gr_fmt(why, len, "%s", last[0] ? last : "cuda error");
+      else
+        gr_fmt(why, len, "worker exited with status %d%s%s", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+               last[0] ? ": " : "", last);
+    }
+  }
+  close_fd(&w->to);
+  close_fd(&w->from);
+  close_fd(&w->err);
+  w->pid = 0;
+}
+
+/* Read one line from the worker within timeout seconds. 1: line in buf; 0: the worker is gone
+ * (why says how); -1: timeout (the worker was killed). */
+static int wproc_line(struct wproc *w, double timeout, char *buf, size_t len, char *why,
+                      size_t why_len)
+{
+  double deadline = now_seconds() + timeout;
+  for (;;) {
+    char *nl = memchr(w->line, '\n', w->line_len);
+    if (nl) {
+      size_t n = (size_t)(nl - w->line);
+      size_t c = n < len - 1 ? n : len - 1;
+      memcpy(buf, w->line, c);
+      buf[c] = 0;
+      memmove(w->line, nl + 1, w->line_len - n - 1);
+      w->line_len -= n + 1;
+      return 1;
+    }
+    double left = deadline - now_seconds();
+    if (left <= 0 || runner_interrupted) {
+      wproc_reap(w, 1, NULL, 0);
+      gr_fmt(why, why_len, runner_interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
+             timeout);
+      return -1;
+    }
+    struct pollfd p[2] = {{w->from, POLLIN, 0}, {w->err, POLLIN, 0}};
+    int k = poll(p, 2, left > 0.25 ? 250 : (int)(left * 1000) + 1);
+    if (k < 0 && errno != EINTR) {
+      wproc_reap(w, 1, NULL, 0);
+      gr_fmt(why, why_len, "poll: %s", strerror(errno));
+      return 0;
+    }
+    if (k <= 0)
+      continue;
+    if (p[1].revents & (POLLIN | POLLHUP))
+      drain_err(w);
+    if (p[0].revents & (POLLIN | POLLHUP)) {
+      if (w->line_len + 1 >= sizeof w->line) /* a line longer than any we write: drop it */
+        w->line_len = 0;
+      ssize_t r = read(w->from, w->line + w->line_len, sizeof w->line - 1 - w->line_len);
+      if (r > 0) {
+        w->line_len += (size_t)r;
+      } else if (r == 0 || errno != EINTR) {
+        wproc_reap(w, 0, why, why_len);
+        return 0;
+      }
+    }
+  }
+}
+
+/* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here (why); -1 the
+ * worker could not start (why). */
+static int wproc_open(struct wproc *w, const struct algorithm *a, const struct variant *v,
+                      double timeout, char *why, size_t len)
+{
+  char line[GR_WHY_LEN + 16];
+  if (wproc_start(w, a, v, why, len))
+    return -1;
+  int r = wproc_line(w, timeout, line, sizeof line, why, len);
+  if (r != 1)
+    return -1;
+  if (strcmp(line, "READY") == 0)
+    return 1;
+  wproc_reap(w, 0, NULL, 0);
+  gr_fmt(why, len, "%s", strncmp(line, "SKIP\t", 5) == 0 ? line + 5 : line);
+  return 0;
+}
+
+/* Run one case in the worker, starting a worker first if none is alive. */
+static void wproc_case(struct wproc *w, const struct algorithm *a, const struct variant *v,
+                       const struct gr_case *c, double watchdog, struct case_result *res)
+{
+  char text[GR_CASE_TEXT_LEN + 2], line[GR_WHY_LEN * 2];
+  memset(res, 0, sizeof *res);
+  res->tag = "";
+  double t0 = now_seconds();
+  if (!w->pid) {
+    int r = wproc_open(w, a, v, watchdog, res->why, sizeof res->why);
+    if (r <= 0) {
+      res->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
+      res->tag = r == 0 ? "" : "crash";
+      return;
+    }
+  }
+  case_format(c, text, GR_CASE_TEXT_LEN);
+  strcat(text, "\n");
+  size_t len = strlen(text);
+  if (write(w->to, text, len) != (ssize_t)len) {
+    wproc_reap(w, 0, res->why, sizeof res->why);
+    res->verdict = VERDICT_CRASH;
+    res->tag = "crash";
+    return;
+  }
+  int r = wproc_line(w, watchdog, line, sizeof line, res->why, sizeof res->why);
+  res->seconds = now_seconds() - t0;
+  if (r == -1) {
+    res->verdict = VERDICT_TIMEOUT;
+    res->tag = "timeout";
+    return;
+  }
+  if (r == 0) {
+    res->verdict = VERDICT_CRASH;
+    res->tag = "crash";
+    return;
+  }
+  /* R \t verdict \t tag \t err \t seconds \t why */
+  char *save = NULL, *f[6] = {0};
+  f[0] = strtok_r(line, "\t", &save);
+  for (int i = 1; i < 5 && f[i - 1]; i++)
+    f[i] = strtok_r(NULL, "\t", &save);
+  f[5] = save;
+  int vd = f[1] ? verdict_parse(f[1]) : -1;
+  if (!f[0] || strcmp(f[0], "R") != 0 || vd < 0 || !f[4]) {
+    wproc_reap(w, 1, NULL, 0);
+    gr_fmt(res->why, sizeof res->why, "worker sent a malformed line");
+    res->verdict = VERDICT_CRASH;
+    res->tag = "crash";
+    return;
+  }
+  static const char *const tags[] = {"parity", "bounds", "invariant", "determinism", "memory",
+                                     "input", "error", "check"};
+  res->verdict = (enum verdict)vd;
+  res->tag = "other";
+  for (size_t i = 0; i < sizeof tags / sizeof *tags; i++)
+    if (strcmp(f[2], tags[i]) == 0)
+      res->tag = tags[i];
+  if (strcmp(f[2], "-") == 0)
+    res->tag = "";
+  res->err = strtod(f[3], NULL);
+  gr_fmt(res->why, sizeof res->why, "%s", f[5] ? f[5] : "");
+}
+
+/* ---- recording --------------------------------------------------------------------------- */
+
+struct recorder {
+  const struct runner_opts *o;
+  const struct algorithm *a;
+  const struct variant *v;
+  char pending[64][GR_CASE_TEXT_LEN + GR_WHY_LEN / 2]; /* log lines waiting for the commit */
+  size_t n_pending;
+  double last_commit, last_progress, t0;
+  long cases;
+};
+
+static void recorder_commit(struct recorder *r)
+{
+  if (r->o->store && store_commit(r->o->store))
+    fprintf(stderr, "gpuregress: cannot commit to the database: %s\n", store_errmsg(r->o->store));
+  for (size_t i = 0; i < r->n_pending && r->o->log; i++)
+    fprintf(r->o->log, "%s\n", r->pending[i]);
+  if (r->o->log)
+    fflush(r->o->log);
+  r->n_pending = 0;
+  r->last_commit = now_seconds();
+}
+
+static void record(struct recorder *r, const struct gr_case *c, const char *phase, long index,
+                   const struct case_result *res)
+{
+  char text[GR_CASE_TEXT_LEN];
+  case_format(c, text, sizeof text);
+  if (r->o->store) {
+    /* params: the text between the algorithm name and " seed=" */
+    char params[GR_CASE_TEXT_LEN];
+    const char *p = text + strlen(c->alg->name);
+    p += *p == ' ';
+    gr_fmt(params, sizeof params, "%s", p);
+    char *s = strstr(params, " seed=");
+    if (s)
+      *s = 0;
+    else if (strncmp(params, "seed=", 5) == 0)
+      params[0] = 0;
+    struct case_row row = {r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
+                           params, c->seed, res->verdict, res->tag, res->why, res->err,
+                           res->seconds};
+    if (store_add_case(r->o->store, r->o->run_id, &row))
+      fprintf(stderr, "gpuregress: cannot record a case: %s\n", store_errmsg(r->o->store));
+  }
+  if (r->o->log) {
+    if (r->n_pending == sizeof r->pending / sizeof *r->pending)
+      recorder_commit(r);
+    snprintf(r->pending[r->n_pending++], sizeof r->pending[0], "%s/%s %s %s: %s%s%.200s",
+             r->a->name, r->v->name, phase, verdict_name(res->verdict), text, res->why[0] ? ": " : "",
+             res->why);
+  }
+  r->cases++;
+  double now = now_seconds();
+  if (r->n_pending >= 64 || now - r->last_commit >= 0.5)
+    recorder_commit(r);
+  if (r->o->progress && now - r->last_progress >= 0.2) {
+    fprintf(stderr, "\r\033[K  %s/%s: %ld cases, %.0f s", r->a->name, r->v->name, r->cases,
+            now - r->t0);
+    r->last_progress = now;
+  }
+}
+
+/* ---- fuzzing and shrinking --------------------------------------------------------------- */
+
+static int same_failure(const struct case_result *a, const struct case_result *b)
+{
+  return a->verdict == b->verdict && strcmp(a->tag, b->tag) == 0;
+}
+
+char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *buf, size_t len)
+{
+  char text[GR_CASE_TEXT_LEN];
+  return gr_fmt(buf, len, "gpuregress repro '%s' --variant %s", case_format(c, text, sizeof text),
+                v->name);
+}
+
+static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *first,
+                   const struct case_result *first_res, struct outcome *out)
+{
+  const struct runner_opts *o = rec->o;
+  struct gr_case best = *first, cands[256];
+  struct case_result best_res = *first_res, res;
+  double deadline = now_seconds() + o->shrink_budget;
+  for (int improved = 1; improved && !runner_interrupted;) {
+    improved = 0;
+    size_t n = case_shrink_candidates(&best, cands, sizeof cands / sizeof *cands);
+    for (size_t i = 0; i < n && now_seconds() < deadline && !runner_interrupted; i++) {
+      wproc_case(w, rec->a, rec->v, &cands[i], o->watchdog, &res);
+      record(rec, &cands[i], "shrink", -1, &res);
+      out->shrink_steps++;
+      if (same_failure(&res, &best_res)) {
+        best = cands[i];
+        best_res = res;
+        improved = 1;
+        break;
+      }
+    }
+  }
+  case_format(&best, out->shrunk_case, sizeof out->shrunk_case);
+  gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", best_res.why);
+}
+
+void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
+                         const struct variant *v, double budget, struct outcome *out)
+{
+  struct wproc w = {.pid = 0, .to = -1, .from = -1, .err = -1};
+  struct recorder *rec = calloc(1, sizeof *rec);
+  struct case_result res;
+  struct gr_case c, failing;
+  int failed = 0;
+  memset(out, 0, sizeof *out);
+  out->alg = a;
+  out->v = v;
+  double t0 = now_seconds();
+  if (!rec) {
+    out->verdict = VERDICT_CRASH;
+    gr_fmt(out->reason, sizeof out->reason, "out of memory");
+    return;
+  }
+  *rec = (struct recorder){.o = o, .a = a, .v = v, .t0 = t0, .last_commit = t0};
+  int r = wproc_open(&w, a, v, o->watchdog, out->reason, sizeof out->reason);
+  if (r <= 0) {
+    out->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
+    goto done;
+  }
+  for (long i = 0; !runner_interrupted; i++) {
+    if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
+      break;
+    case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
+    wproc_case(&w, a, v, &c, o->watchdog, &res);
+    record(rec, &c, "fuzz", i, &res);
+    out->cases++;
+    switch (res.verdict) {
+    case VERDICT_PASS: out->passed++; break;
+    case VERDICT_SKIP: out->skipped++; break;
+    case VERDICT_ERROR: out->errors++; break;
+    default: break;
+    }
+    if (verdict_is_failure(res.verdict)) {
+      out->failed++;
+      failed = 1;
+      failing = c;
+      out->cases_to_catch = i + 1;
+      out->seconds_to_catch = now_seconds() - t0;
+      out->verdict = res.verdict;
+      case_format(&c, out->first_case, sizeof out->first_case);
+      gr_fmt(out->reason, sizeof out->reason, "%s", res.why);
+      break;
+    }
+  }
+  if (failed && o->shrink)
+    shrink(rec, &w, &failing, &res, out);
+  if (failed)
+    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
+  else if (out->passed > 0) {
+    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    if (out->verdict == VERDICT_ESCAPED)
+      gr_fmt(out->reason, sizeof out->reason,
+             "the known bug survived %ld cases in %.1f s: the checks lost the power to find it",
+             out->cases, now_seconds() - t0);
+  }
+  else {
+    out->verdict = VERDICT_SKIP;
+    if (!out->reason[0])
+      gr_fmt(out->reason, sizeof out->reason, "%s",
+             out->cases ? "no case this variant can take (all skipped or errors)" : "no case ran");
+  }
+done:
+  if (w.pid) {
+    close_fd(&w.to); /* EOF: the worker ends by itself */
+    struct pollfd p = {w.from, POLLIN, 0};
+    poll(&p, 1, 2000);
+    wproc_reap(&w, 1, NULL, 0);
+  }
+  recorder_commit(rec);
+  if (o->progress)
+    fprintf(stderr, "\r\033[K");
+  out->seconds = now_seconds() - t0;
+  free(rec);
+}
+
+enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *c,
+                             const struct variant *v, char *why, size_t len, double *err)
+{
+  struct wproc w = {.pid = 0, .to = -1, .from = -1, .err = -1};
+  struct case_result res;
+  wproc_case(&w, c->alg, v, c, o->watchdog, &res);
+  if (w.pid) {
+    close_fd(&w.to);
+    struct pollfd p = {w.from, POLLIN, 0};
+    poll(&p, 1, 2000);
+    wproc_reap(&w, 1, NULL, 0);
+  }
+  gr_fmt(why, len, "%s", res.why);
+  if (err)
+    *err = res.err;
+  return res.verdict;
+}

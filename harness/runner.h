@@ -1,0 +1,71 @@
+/* The runner: drives the variants of a run from the parent process, which never initialises CUDA.
+ *
+ * Each (algorithm, variant) gets a forked worker process that reads case texts on a pipe and
+ * answers each with a verdict line. A signal, a CUDA error (the worker exits) or a hang (the
+ * parent's watchdog kills it) becomes a crash / timeout verdict naming the case that was running,
+ * and the variant carries on with a fresh worker. The parent draws the cases from the seed
+ * stream, writes every verdict to the store, stops a variant at its first failure, and shrinks
+ * that case while it keeps failing the same way. */
+#ifndef GR_RUNNER_H
+#define GR_RUNNER_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alg.h"
+#include "case.h"
+#include "gr.h"
+#include "store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct runner_opts {
+  uint64_t seed;                    /* the case stream */
+  double watchdog;                  /* seconds one case may take before it is a timeout */
+  long max_cases;                   /* per variant; 0 = until the budget is spent */
+  double shrink_budget;             /* seconds the shrinking of one failure may take */
+  int shrink;                       /* 0: report the first failing case as it is */
+  int progress;                     /* 1: a progress line on stderr (a terminal) */
+  FILE *log;                        /* per-case lines once stored, or NULL */
+  const struct case_limits *limits; /* fuzz ranges, or NULL */
+  struct store *store;              /* NULL: nothing recorded */
+  int64_t run_id;
+};
+
+struct outcome {
+  const struct algorithm *alg;
+  const struct variant *v;
+  enum verdict verdict;
+  long cases, passed, failed, skipped, errors;
+  double seconds;
+  long cases_to_catch;     /* cases run up to the first failure, inclusive */
+  double seconds_to_catch; /* seconds from the variant's start to the first failure */
+  char reason[GR_WHY_LEN]; /* skip reason or the first failure's */
+  char first_case[GR_CASE_TEXT_LEN];
+  char shrunk_case[GR_CASE_TEXT_LEN]; /* empty when not shrunk */
+  char shrunk_reason[GR_WHY_LEN];
+  long shrink_steps; /* candidates tried */
+};
+
+/* Fuzz one variant for up to budget seconds (or opts->max_cases cases). */
+void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm *a,
+                         const struct variant *v, double budget, struct outcome *out);
+
+/* Run one given case on one variant in a worker (repro). Returns the case verdict; why gets the
+ * reason. */
+enum verdict runner_one_case(const struct runner_opts *opts, const struct gr_case *c,
+                             const struct variant *v, char *why, size_t len, double *err);
+
+/* The command line that reproduces case c on variant v. */
+char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *buf, size_t len);
+
+/* Set by the CLI's SIGINT/SIGTERM handler: the runner stops at the next case. */
+extern volatile int runner_interrupted;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,322 @@
+/* The SQLite store. See store.h. */
+#include "store.h"
+
+#include "alg.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct store {
+  sqlite3 *db;
+  int in_batch;
+  sqlite3_stmt *add_case, *add_outcome;
+};
+
+/* Forward migrations: migrations[i] takes user_version i to i + 1. Never edit a landed entry:
+ * append a new one. */
+static const char *const migrations[] = {
+    /* 0 -> 1: runs, cases, outcomes */
+    "CREATE TABLE runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  started_at TEXT NOT NULL,"          /* UTC, ISO 8601 */
+    "  finished_at TEXT,"
+    "  status TEXT NOT NULL DEFAULT 'running'," /* running | finished | interrupted */
+    "  exit_code INTEGER,"
+    "  command TEXT NOT NULL,"
+    "  git_commit TEXT, git_dirty INTEGER,"
+    "  host TEXT,"
+    "  gpu_name TEXT, gpu_sms INTEGER, gpu_cc TEXT, gpu_mem_bytes INTEGER,"
+    "  driver_version INTEGER, runtime_version INTEGER,"
+    "  sm_clock_mhz INTEGER, mem_clock_mhz INTEGER,"
+    "  seed INTEGER NOT NULL, budget_s REAL);"
+    "CREATE TABLE cases ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
+    "  phase TEXT NOT NULL,"               /* fuzz | shrink | repro */
+    "  case_index INTEGER,"                /* position in the run's seed stream */
+    "  params TEXT NOT NULL, seed INTEGER NOT NULL,"
+    "  verdict TEXT NOT NULL, tag TEXT, reason TEXT,"
+    "  err REAL,"                          /* the algorithm's error metric */
+    "  seconds REAL);"
+    "CREATE INDEX cases_by_run ON cases(run_id, algorithm, variant);"
+    "CREATE TABLE outcomes ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
+    "  verdict TEXT NOT NULL,"
+    "  cases INTEGER, passed INTEGER, failed INTEGER, skipped INTEGER, errors INTEGER,"
+    "  seconds REAL,"
+    "  cases_to_catch INTEGER, seconds_to_catch REAL,"
+    "  reason TEXT, first_case TEXT, shrunk_case TEXT, reproducer TEXT,"
+    "  PRIMARY KEY (run_id, algorithm, variant));",
+};
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
+
+int store_schema_version(void) { return N_MIGRATIONS; }
+
+sqlite3 *store_db(struct store *st) { return st->db; }
+
+const char *store_errmsg(struct store *st) { return sqlite3_errmsg(st->db); }
+
+static int exec(struct store *st, const char *sql, char *why, size_t len)
+{
+  char *msg = NULL;
+  if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    gr_fmt(why, len, "%s", msg ? msg : sqlite3_errmsg(st->db));
+    sqlite3_free(msg);
+    return -1;
+  }
+  return 0;
+}
+
+static int user_version(struct store *st, int *v, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
+    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+    return -1;
+  }
+  int rc = sqlite3_step(s);
+  if (rc != SQLITE_ROW) {
+    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+    sqlite3_finalize(s);
+    return -1;
+  }
+  *v = sqlite3_column_int(s, 0);
+  sqlite3_finalize(s);
+  return 0;
+}
+
+static int migrate(struct store *st, char *why, size_t len)
+{
+  int v;
+  if (user_version(st, &v, why, len))
+    return -1;
+  if (v > N_MIGRATIONS) {
+    gr_fmt(why, len, "schema version %d is newer than this build of gpuregress (%d): use a newer build",
+           v, N_MIGRATIONS);
+    return -1;
+  }
+  for (; v < N_MIGRATIONS; v++) {
+    char sql[64];
+    if (exec(st, "BEGIN IMMEDIATE", why, len))
+      return -1;
+    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+    if (exec(st, migrations[v], why, len) || exec(st, sql, why, len) ||
+        exec(st, "COMMIT", why, len)) {
+      sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+int store_open(const char *path, struct store **out, char *why, size_t len)
+{
+  char msg[GR_WHY_LEN] = "";
+  struct store *st = calloc(1, sizeof *st);
+  if (!st) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  /* results/ is the default home: create the directory of the default path only */
+  if (strcmp(path, STORE_DEFAULT_PATH) == 0)
+    mkdir("results", 0777);
+  int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  if (rc != SQLITE_OK) {
+    gr_fmt(msg, sizeof msg, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+    goto out_close;
+  }
+  sqlite3_busy_timeout(st->db, 10000);
+  sqlite3_extended_result_codes(st->db, 1);
+  /* the first statement that reads the file tells a corrupt or foreign file apart */
+  if (exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
+      exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
+      exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg))
+    goto out_close;
+  static const char add_case[] =
+      "INSERT INTO cases (run_id, algorithm, variant, kind, phase, case_index, params, seed, verdict,"
+      " tag, reason, err, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_outcome[] =
+      "INSERT OR REPLACE INTO outcomes (run_id, algorithm, variant, kind, verdict, cases, passed,"
+      " failed, skipped, errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
+      " shrunk_case, reproducer) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK) {
+    gr_fmt(msg, sizeof msg, "%s", sqlite3_errmsg(st->db));
+    goto out_close;
+  }
+  *out = st;
+  return 0;
+out_close:
+  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
+         strstr(msg, "not a database") ? ": move the file away or pass --db with another path"
+         : strstr(msg, "unable to open") || strstr(msg, "readonly")
+             ? ": check that the directory exists and is writable, or pass --db"
+             : "");
+  store_close(st);
+  return -1;
+}
+
+void store_close(struct store *st)
+{
+  if (!st)
+    return;
+  if (st->in_batch)
+    store_commit(st);
+  sqlite3_finalize(st->add_case);
+  sqlite3_finalize(st->add_outcome);
+  sqlite3_close(st->db);
+  free(st);
+}
+
+static void utc_now(char *buf, size_t len)
+{
+  time_t t = time(NULL);
+  struct tm tm;
+  gmtime_r(&t, &tm);
+  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static void bind_text(sqlite3_stmt *s, int i, const char *v)
+{
+  if (v)
+    sqlite3_bind_text(s, i, v, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(s, i);
+}
+
+int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, size_t len)
+{
+  static const char sql[] =
+      "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, gpu_name, gpu_sms,"
+      " gpu_cc, gpu_mem_bytes, driver_version, runtime_version, sm_clock_mhz, mem_clock_mhz, seed,"
+      " budget_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  sqlite3_stmt *s;
+  char now[32];
+  if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
+    gr_fmt(why, len, "cannot record the run: %s", sqlite3_errmsg(st->db));
+    return -1;
+  }
+  utc_now(now, sizeof now);
+  bind_text(s, 1, now);
+  bind_text(s, 2, ri->command);
+  bind_text(s, 3, ri->git_commit);
+  sqlite3_bind_int(s, 4, ri->git_dirty);
+  bind_text(s, 5, ri->host);
+  bind_text(s, 6, ri->gpu_name && ri->gpu_name[0] ? ri->gpu_name : NULL);
+  sqlite3_bind_int(s, 7, ri->gpu_sms);
+  bind_text(s, 8, ri->gpu_cc);
+  sqlite3_bind_int64(s, 9, ri->gpu_mem_bytes);
+  sqlite3_bind_int(s, 10, ri->driver_version);
+  sqlite3_bind_int(s, 11, ri->runtime_version);
+  sqlite3_bind_int(s, 12, ri->sm_clock_mhz);
+  sqlite3_bind_int(s, 13, ri->mem_clock_mhz);
+  sqlite3_bind_int64(s, 14, (sqlite3_int64)ri->seed);
+  sqlite3_bind_double(s, 15, ri->budget_s);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  if (rc != SQLITE_DONE) {
+    gr_fmt(why, len, "cannot record the run: %s", sqlite3_errmsg(st->db));
+    return -1;
+  }
+  return (int64_t)sqlite3_last_insert_rowid(st->db);
+}
+
+int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code)
+{
+  sqlite3_stmt *s;
+  char now[32];
+  if (store_commit(st) ||
+      sqlite3_prepare_v2(st->db,
+                         "UPDATE runs SET finished_at = ?, status = ?, exit_code = ? WHERE id = ?",
+                         -1, &s, NULL) != SQLITE_OK)
+    return -1;
+  utc_now(now, sizeof now);
+  bind_text(s, 1, now);
+  bind_text(s, 2, status);
+  sqlite3_bind_int(s, 3, exit_code);
+  sqlite3_bind_int64(s, 4, run);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int begin_batch(struct store *st)
+{
+  if (st->in_batch)
+    return 0;
+  if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    return -1;
+  st->in_batch = 1;
+  return 0;
+}
+
+int store_commit(struct store *st)
+{
+  if (!st->in_batch)
+    return 0;
+  st->in_batch = 0;
+  return sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int store_add_case(struct store *st, int64_t run, const struct case_row *r)
+{
+  sqlite3_stmt *s = st->add_case;
+  if (begin_batch(st))
+    return -1;
+  sqlite3_reset(s);
+  sqlite3_bind_int64(s, 1, run);
+  bind_text(s, 2, r->algorithm);
+  bind_text(s, 3, r->variant);
+  bind_text(s, 4, r->kind);
+  bind_text(s, 5, r->phase);
+  if (r->case_index >= 0)
+    sqlite3_bind_int64(s, 6, r->case_index);
+  else
+    sqlite3_bind_null(s, 6);
+  bind_text(s, 7, r->params);
+  sqlite3_bind_int64(s, 8, (sqlite3_int64)r->seed);
+  bind_text(s, 9, verdict_name(r->verdict));
+  bind_text(s, 10, r->tag && r->tag[0] ? r->tag : NULL);
+  bind_text(s, 11, r->reason && r->reason[0] ? r->reason : NULL);
+  sqlite3_bind_double(s, 12, r->err);
+  sqlite3_bind_double(s, 13, r->seconds);
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r)
+{
+  sqlite3_stmt *s = st->add_outcome;
+  if (begin_batch(st))
+    return -1;
+  sqlite3_reset(s);
+  sqlite3_bind_int64(s, 1, run);
+  bind_text(s, 2, r->algorithm);
+  bind_text(s, 3, r->variant);
+  bind_text(s, 4, r->kind);
+  bind_text(s, 5, verdict_name(r->verdict));
+  sqlite3_bind_int64(s, 6, r->cases);
+  sqlite3_bind_int64(s, 7, r->passed);
+  sqlite3_bind_int64(s, 8, r->failed);
+  sqlite3_bind_int64(s, 9, r->skipped);
+  sqlite3_bind_int64(s, 10, r->errors);
+  sqlite3_bind_double(s, 11, r->seconds);
+  if (r->verdict == VERDICT_CAUGHT) {
+    sqlite3_bind_int64(s, 12, r->cases_to_catch);
+    sqlite3_bind_double(s, 13, r->seconds_to_catch);
+  } else {
+    sqlite3_bind_null(s, 12);
+    sqlite3_bind_null(s, 13);
+  }
+  bind_text(s, 14, r->reason && r->reason[0] ? r->reason : NULL);
+  bind_text(s, 15, r->first_case);
+  bind_text(s, 16, r->shrunk_case);
+  bind_text(s, 17, r->reproducer);
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}

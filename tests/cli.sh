@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Command-line contract: bad input gets a clear message and exit 2, never a crash; --help works
+# on every command; a GPU variant without a GPU is skipped (or exit 3 for repro); the printed
+# reproducer of a failure reproduces it.
+#   tests/cli.sh GPUREGRESS DB_QUERY
+set -u
+bin=$1
+dbq=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+# expect CODE SUBSTRING -- command...: exit code and a substring of stdout+stderr
+expect() {
+  local code=$1 sub=$2
+  shift 3
+  local out rc
+  out=$("$@" 2>&1)
+  rc=$?
+  if [ "$rc" != "$code" ] || ! grep -qF -- "$sub" <<<"$out"; then
+    echo "FAIL: $* -> exit $rc (expected $code), output:"
+    echo "$out" | head -20
+    echo "  (expected to contain: $sub)"
+    fails=$((fails + 1))
+  fi
+}
+
+db="$tmp/t.db"
+for c in list run fuzz repro; do
+  expect 0 "usage: gpuregress $c" -- "$bin" "$c" --help
+done
+expect 0 "usage: gpuregress COMMAND" -- "$bin" --help
+expect 2 "unknown command 'frobnicate'" -- "$bin" frobnicate
+expect 2 "usage" -- "$bin"
+
+# unknown algorithm / variant
+expect 2 "unknown algorithm 'nosuch'" -- "$bin" run --filter nosuch --db "$db"
+expect 2 "no variant of 'ari' matches 'v9'" -- "$bin" run --filter ari/v9 --db "$db"
+expect 2 "unknown algorithm 'nosuch'" -- "$bin" fuzz nosuch/x --db "$db"
+expect 2 "unknown variant 'v9' of 'ari'" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --variant v9
+
+# malformed case text names the token
+expect 2 "unknown parameter 'q'" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1 q=2'
+expect 2 "malformed token 'pairs'" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs dist=uniform seed=1'
+expect 2 "missing parameter 'dist'" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 seed=1'
+
+# out of range values
+expect 2 "'k_a=0' is out of range" -- "$bin" repro 'ari n=8 k_a=0 k_b=2 pairs=1 dist=uniform seed=1'
+expect 2 "'n=-5' is out of range" -- "$bin" repro 'ari n=-5 k_a=2 k_b=2 pairs=1 dist=uniform seed=1'
+expect 2 "range 'n=0..10' leaves" -- "$bin" fuzz ari/v2_shared n=0..10 --db "$db"
+expect 2 "bad value 'abc'" -- "$bin" run --budget abc --db "$db"
+
+# databases that cannot be used
+expect 2 "cannot use database '$tmp/nodir/x.db'" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/nodir/x.db"
+head -c 8192 /dev/urandom >"$tmp/corrupt.db"
+printf 'SQLite format 3\0garbage' | dd of="$tmp/corrupt.db" conv=notrunc status=none
+expect 2 "cannot use database '$tmp/corrupt.db'" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/corrupt.db"
+echo "just text" >"$tmp/text.db"
+expect 2 "is not a database" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/text.db"
+if [ "$(id -u)" != 0 ]; then
+  touch "$tmp/ro.db" && chmod 444 "$tmp/ro.db"
+  expect 2 "cannot use database" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/ro.db"
+fi
+
+# a run records what it did; exit 1 when a fixed variant fails, with a reproducer that works
+expect 0 "result: ok" -- "$bin" run --filter selftest/ok,selftest/bug_caught --cases 50 --seed 3 --db "$db"
+expect 1 "repro:  gpuregress repro 'selftest n=37 dist=ones" -- "$bin" run --filter selftest/wrong --cases 50 --seed 3 --db "$db"
+repro=$("$dbq" "$db" "SELECT reproducer FROM outcomes WHERE variant = 'wrong'")
+case "$repro" in
+  "gpuregress repro 'selftest n=37 dist=ones seed="*"' --variant wrong") ;;
+  *) echo "FAIL: stored reproducer '$repro'"; fails=$((fails + 1)) ;;
+esac
+eval "set -- ${repro#gpuregress }"
+expect 1 "sum 36: got 38, reference 37" -- "$bin" "$@"
+expect 0 "pass" -- "$bin" "$1" "$2" --variant ok
+expect 1 "escaped" -- "$bin" run --filter selftest/bug_escapes --cases 20 --db "$db"
+[ "$("$dbq" "$db" "SELECT count(*) FROM runs WHERE status = 'finished'")" = 3 ] || {
+  echo "FAIL: runs not all finished"; fails=$((fails + 1)); }
+
+# without a GPU: GPU variants are skipped with the reason, repro of one says so with exit 3
+"$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --variant v2_shared >"$tmp/gpu.txt" 2>&1
+rc=$?
+if [ "$rc" != 0 ]; then
+  if [ "$rc" = 3 ]; then
+    grep -q "no CUDA device" "$tmp/gpu.txt" || { echo "FAIL: skip reason"; cat "$tmp/gpu.txt"; fails=$((fails + 1)); }
+    expect 0 "skip" -- "$bin" run --filter ari --cases 3 --db "$db"
+  else
+    echo "FAIL: repro on v2_shared exit $rc"; cat "$tmp/gpu.txt"; fails=$((fails + 1))
+  fi
+fi
+
+[ "$fails" = 0 ] && echo "cli: all checks passed"
+exit $((fails > 0))

@@ -1,0 +1,87 @@
+/* The runner against the test-only `selftest` variants: every kind of misbehaviour becomes the
+ * right verdict naming the case, the variant carries on in a fresh worker, failures shrink to the
+ * known minimal case (n = 37), historical variants are caught or escape, and the CPU-only `ok`
+ * variant passes. Uses a temporary database and checks what it holds. */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "registry.h"
+#include "runner.h"
+#include "test_util.h"
+
+static int64_t count(sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *s;
+  int64_t v = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+    v = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  return v;
+}
+
+int main(void)
+{
+  const struct algorithm *a = registry_find("selftest");
+  char dbpath[] = "/tmp/gr_runner_XXXXXX";
+  int fd = mkstemp(dbpath);
+  close(fd);
+  unlink(dbpath);
+  struct store *st;
+  char why[GR_WHY_LEN];
+  EXPECT(store_open(dbpath, &st, why, sizeof why) == 0);
+  struct run_info ri = {.command = "test_runner", .seed = 3};
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  EXPECT(run > 0);
+  struct runner_opts o = {.seed = 3, .watchdog = 1.0, .max_cases = 300, .shrink_budget = 60,
+                          .shrink = 1, .store = st, .run_id = run};
+  static const struct {
+    const char *variant;
+    enum verdict verdict;
+    const char *reason;
+  } expect[] = {
+      {"ok", VERDICT_PASS, ""},
+      {"wrong", VERDICT_FAIL, "sum 36: got"},
+      {"segfault", VERDICT_CRASH, "signal 11"},
+      {"abort", VERDICT_CRASH, "signal 6"},
+      {"hang", VERDICT_TIMEOUT, "watchdog"},
+      {"silent", VERDICT_FAIL, "sum 0: got"},
+      {"unwritten", VERDICT_FAIL, "two runs differ from output element"},
+      {"bug_caught", VERDICT_CAUGHT, "sum 36"},
+      {"bug_escapes", VERDICT_ESCAPED, "survived 300 cases"},
+  };
+  for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+    struct outcome out;
+    const struct variant *v = alg_variant(a, expect[i].variant);
+    runner_fuzz_variant(&o, a, v, 1e9, &out);
+    if (out.verdict != expect[i].verdict)
+      fprintf(stderr, "%s: verdict %s, expected %s (%s)\n", v->name, verdict_name(out.verdict),
+              verdict_name(expect[i].verdict), out.reason);
+    EXPECT(out.verdict == expect[i].verdict);
+    EXPECT_STR_CONTAINS(out.reason, expect[i].reason);
+    if (verdict_is_failure(expect[i].verdict) || expect[i].verdict == VERDICT_CAUGHT) {
+      /* the failure was shrunk to the threshold of misbehaviour, with the simplest input */
+      EXPECT_STR_CONTAINS(out.shrunk_case, "selftest n=37 dist=ones seed=");
+      EXPECT(out.cases_to_catch >= 1 && out.cases_to_catch == out.cases);
+      /* and the shrunk case fails again the same way in a fresh worker */
+      struct gr_case c;
+      EXPECT(case_parse(out.shrunk_case, &c, why, sizeof why) == 0);
+      EXPECT(runner_one_case(&o, &c, v, why, sizeof why, NULL) ==
+             (expect[i].verdict == VERDICT_CAUGHT ? VERDICT_FAIL : expect[i].verdict));
+      c.v[0] = 36; /* one below the threshold: passes */
+      EXPECT(runner_one_case(&o, &c, v, why, sizeof why, NULL) == VERDICT_PASS);
+    } else {
+      EXPECT(out.cases == 300 && out.passed == 300);
+    }
+  }
+  /* the store holds every case: fuzz cases of `ok` and the crash rows naming the case */
+  sqlite3 *db = store_db(st);
+  EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'ok' AND verdict = 'pass'") == 300);
+  EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'segfault' AND phase = 'fuzz'"
+                   " AND verdict = 'crash' AND params LIKE 'n=%'") == 1);
+  EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'hang' AND verdict = 'timeout'") >= 1);
+  store_close(st);
+  unlink(dbpath);
+  TEST_DONE();
+}
