@@ -22,9 +22,7 @@
 #include "runner.h"
 #include "store.h"
 
-#ifndef GR_GIT_COMMIT
-#define GR_GIT_COMMIT "unknown"
-#endif
+#include "gr_gitinfo.h" /* GR_GIT_COMMIT: the commit this binary was built from */
 
 /* ---- shared option helpers ---------------------------------------------------------------- */
 
@@ -135,7 +133,7 @@ struct run_meta {
 static void collect_meta(struct run_meta *m, int argc, char **argv)
 {
   memset(m, 0, sizeof *m);
-  read_cmd("git rev-parse HEAD 2>/dev/null", m->commit, sizeof m->commit);
+  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->commit, sizeof m->commit);
   if (m->commit[0]) {
     char st[8];
     read_cmd("git status --porcelain --untracked-files=no 2>/dev/null | head -1", st, sizeof st);

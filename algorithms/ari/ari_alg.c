@@ -271,6 +271,17 @@ static int ari_check(const struct gr_instance *inst, const void *out, struct che
   return 0;
 }
 
+/* The timing sweep: the CCC shape (n = 1000 objects, thousands of pairs, k up to 10 and the
+ * categorical k = 50), larger n, and a table only v3_global can hold. */
+static const char *const ari_bench_cases[] = {
+    "ari n=1000 k_a=10 k_b=10 pairs=4000 dist=uniform seed=1",
+    "ari n=1000 k_a=50 k_b=50 pairs=4000 dist=uniform seed=1",
+    "ari n=1000 k_a=10 k_b=10 pairs=64000 dist=uniform seed=1",
+    "ari n=100000 k_a=10 k_b=10 pairs=1000 dist=uniform seed=1",
+    "ari n=100000 k_a=300 k_b=300 pairs=264 dist=uniform seed=1",
+    NULL,
+};
+
 const struct algorithm ari_algorithm = {
     .name = "ari",
     .summary = "Adjusted Rand Index of many partition pairs in one launch (the CCC building block)",
@@ -286,4 +297,9 @@ const struct algorithm ari_algorithm = {
     .instance_free = ari_instance_free,
     .check = ari_check,
     .work = ari_work,
+    .bench_cases = ari_bench_cases,
+    .bench_setup = ari_bench_setup,
+    .bench_launch = ari_bench_launch,
+    .bench_fetch = ari_bench_fetch,
+    .bench_teardown = ari_bench_teardown,
 };

@@ -2,6 +2,7 @@
 #ifndef GR_ALGORITHMS_ARI_ALG_H
 #define GR_ALGORITHMS_ARI_ALG_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "alg.h"
@@ -22,6 +23,10 @@ struct ari_data {
 
 enum run_status ari_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
                             struct run_ctx *ctx);
+void *ari_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why, size_t len);
+void ari_bench_launch(void *state);
+void ari_bench_fetch(void *state, void *out);
+void ari_bench_teardown(void *state);
 
 #ifdef __cplusplus
 }

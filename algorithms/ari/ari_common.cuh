@@ -60,8 +60,11 @@ __device__ static inline void ari_finish(const unsigned *table, int n, int k_a, 
     *out = 1.0;
     return;
   }
+  /* Explicitly rounded operations: no fused multiply-add, so that swapping the partitions (fp and
+   * fn trade places) gives a bit-identical ARI, as the symmetry check demands. */
   double dtp = (double)tp, dfp = (double)fp, dfn = (double)fn, dtn = (double)tn;
-  double num = 2.0 * (dtp * dtn - dfn * dfp);
-  double den = (dtp + dfn) * (dfn + dtn) + (dtp + dfp) * (dfp + dtn);
+  double num = 2.0 * __dsub_rn(__dmul_rn(dtp, dtn), __dmul_rn(dfn, dfp));
+  double den = __dadd_rn(__dmul_rn(__dadd_rn(dtp, dfn), __dadd_rn(dfn, dtn)),
+                         __dmul_rn(__dadd_rn(dtp, dfp), __dadd_rn(dfp, dtn)));
   *out = num / den;
 }

@@ -34,10 +34,12 @@ extern "C" int ari_v1_shared_uninit_launch(const int16_t *d_a, const int16_t *d_
                                            int k_b, int pairs, double *d_out, void *stream)
 {
   int dev, optin;
+  cudaFuncAttributes attr;
   GR_CUDA_CHECK(cudaGetDevice(&dev));
   GR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  GR_CUDA_CHECK(cudaFuncGetAttributes(&attr, ari_shared_kernel));
   size_t smem = (size_t)k_a * (size_t)k_b * sizeof(unsigned);
-  if (smem > (size_t)optin)
+  if (smem + attr.sharedSizeBytes > (size_t)optin) /* the static reduction slots count too */
     return 1;
   GR_CUDA_CHECK(cudaFuncSetAttribute(ari_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)smem));
