@@ -23,7 +23,7 @@ static const struct param_spec selftest_params[] = {
 };
 
 struct selftest_data {
-  uint32_t *x, *ref;
+  uint32_t *x, *ref; /* x first: selftest_gpu.cu reads it */
 };
 
 static void prefix_sum(const uint32_t *x, uint32_t *out, size_t n)
@@ -101,6 +101,9 @@ static enum run_status run_unwritten(const struct variant *v, const struct gr_in
   return RUN_OK;
 }
 
+enum run_status selftest_run_gpu_fault(const struct variant *v, const struct gr_instance *inst,
+                                       void *out, struct run_ctx *ctx);
+
 static const struct variant selftest_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
     {"ok", VARIANT_FIXED, 0, run_ok, NULL, "correct: must pass"},
@@ -111,6 +114,8 @@ static const struct variant selftest_variants[] = {
     {"silent", VARIANT_FIXED, 0, run_silent, NULL, "writes no output when n >= 37"},
     {"unwritten", VARIANT_FIXED, 0, run_unwritten, NULL,
      "leaves the last element unwritten on the second run when n >= 37"},
+    {"gpu_fault", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, selftest_run_gpu_fault, NULL,
+     "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
     {"bug_caught", VARIANT_HISTORICAL, 0, run_wrong, NULL, "historical: wrong when n >= 37"},
     {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
 };

@@ -89,5 +89,13 @@ if [ "$rc" != 0 ]; then
   fi
 fi
 
+if [ "$rc" = 0 ]; then # a GPU is here
+  # a case that needs more device memory than there is: both sizes named, exit 2
+  expect 2 "of device memory" -- "$bin" repro 'ari n=10000000 k_a=2 k_b=2 pairs=100000 dist=uniform seed=1' --variant v2_shared
+  # a sticky CUDA error ends only its worker: crash naming the CUDA error, shrunk to n = 37
+  expect 1 "an illegal memory access" -- "$bin" run --filter selftest/gpu_fault,selftest/ok --cases 40 --seed 3 --db "$db"
+  expect 1 "shrunk: selftest n=37" -- "$bin" run --filter selftest/gpu_fault --cases 40 --seed 3 --db "$db"
+fi
+
 [ "$fails" = 0 ] && echo "cli: all checks passed"
 exit $((fails > 0))
