@@ -342,11 +342,18 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     store_close(st);
     return GR_EXIT_ENV;
   }
+  /* the budget is shared by the variants that can run here: without a GPU the GPU variants
+   * skip at once and take no share */
+  size_t active = 0;
+  for (size_t i = 0; i < sel.n; i++)
+    active += meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
   double t0 = now_seconds();
   size_t done = 0;
   for (size_t i = 0; i < sel.n && !runner_interrupted; i++) {
+    int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
     double left = ra->budget - (now_seconds() - t0);
-    double share = left / (double)(sel.n - i);
+    double share = runs_here && active ? left / (double)active : 0;
+    active -= runs_here;
     runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
     store_outcomes(st, run, &out[i], 1);
     done++;
