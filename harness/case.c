@@ -47,30 +47,6 @@ void case_set(struct gr_case *c, const char *name, int64_t value)
     c->v[i] = value;
 }
 
-static int parse_i64(const char *s, int64_t *out)
-{
-  char *end;
-  errno = 0;
-  long long v = strtoll(s, &end, 10);
-  if (errno || end == s || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-  char *end;
-  errno = 0;
-  if (*s == '-')
-    return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
 static int choice_index(const struct param_spec *p, const char *s)
 {
   for (int i = 0; p->choices[i]; i++)
@@ -110,7 +86,7 @@ static int param_value(const struct param_spec *p, const char *val, int64_t *out
     *out = idx;
     return 0;
   }
-  if (parse_i64(val, out)) {
+  if (gr_parse_i64(val, out)) {
     gr_fmt(why, len, "'%s=%s' is not an integer", p->name, val);
     return -1;
   }
@@ -174,7 +150,7 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
         gr_fmt(why, len, "'seed' given twice");
         return -1;
       }
-      if (parse_u64(val, &c->seed)) {
+      if (gr_parse_u64(val, &c->seed)) {
         gr_fmt(why, len, "'seed=%s' is not an unsigned integer", val);
         return -1;
       }
@@ -254,7 +230,7 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
     memcpy(a_txt, eq + 1, la);
     a_txt[la] = 0;
     strcpy(b_txt, dots + 2);
-    if (parse_i64(a_txt, &lo) || parse_i64(b_txt, &hi) || lo > hi) {
+    if (gr_parse_i64(a_txt, &lo) || gr_parse_i64(b_txt, &hi) || lo > hi) {
       gr_fmt(why, len, "malformed range '%s': expected NAME=LO..HI with LO <= HI", spec);
       return -1;
     }

@@ -1,8 +1,10 @@
 /* Verdict names and small utilities shared by the harness. */
 #include "gr.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -44,4 +46,28 @@ char *gr_fmt(char *dst, size_t len, const char *fmt, ...)
   vsnprintf(dst, len, fmt, ap);
   va_end(ap);
   return dst;
+}
+
+int gr_parse_i64(const char *s, int64_t *out)
+{
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int gr_parse_u64(const char *s, uint64_t *out)
+{
+  char *end;
+  errno = 0;
+  if (*s == '-')
+    return -1;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s || *end)
+    return -1;
+  *out = v;
+  return 0;
 }

@@ -40,6 +40,10 @@ int verdict_is_failure(enum verdict v);
 
 double now_seconds(void); /* monotonic clock */
 
+/* Whole-string decimal parses: 0 ok, -1 on junk, overflow or (u64) a minus sign. */
+int gr_parse_i64(const char *s, int64_t *out);
+int gr_parse_u64(const char *s, uint64_t *out);
+
 /* snprintf that always terminates and never overflows; returns dst */
 char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

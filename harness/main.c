@@ -48,19 +48,6 @@ int cli_parse_double(const char *s, double lo, double hi, double *out)
   return 0;
 }
 
-int cli_parse_u64(const char *s, uint64_t *out)
-{
-  char *end;
-  errno = 0;
-  if (*s == '-')
-    return -1;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s || *end)
-    return -1;
-  *out = v;
-  return 0;
-}
-
 /* ---- run metadata ------------------------------------------------------------------------- */
 
 struct probe {
@@ -389,7 +376,7 @@ static int common_option(int c, struct run_args *ra)
 {
   switch (c) {
   case 'b': return cli_parse_double(optarg, 0, 1e7, &ra->budget) ? -1 : 0;
-  case 's': ra->seed_given = 1; return cli_parse_u64(optarg, &ra->seed) ? -1 : 0;
+  case 's': ra->seed_given = 1; return gr_parse_u64(optarg, &ra->seed) ? -1 : 0;
   case 'd': ra->db = optarg; return 0;
   case 'v': ra->verbose = 1; return 0;
   case OPT_QUIET: ra->quiet = 1; return 0;
@@ -398,7 +385,7 @@ static int common_option(int c, struct run_args *ra)
   case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
   case 'n': {
     uint64_t n;
-    if (cli_parse_u64(optarg, &n) || n == 0)
+    if (gr_parse_u64(optarg, &n) || n == 0)
       return -1;
     ra->max_cases = (long)n;
     ra->budget = 1e7;
