@@ -1,0 +1,138 @@
+/* Statistics behind `gpuregress compare`, on synthetic samples: known Mann-Whitney values, a 10%
+ * shift is found as slower (and faster the other way), identical and equal distributions give
+ * "same", two noisy draws of one distribution give no false regression over many trials, and
+ * too few or too noisy samples are "unsure". */
+#include <math.h>
+#include <stdlib.h>
+
+#include "rng.h"
+#include "stats.h"
+#include "test_util.h"
+
+/* A timing-like sample: median `m`, lognormal noise of relative width `rel`, and occasional
+ * outliers (preemption) 2x slower with probability p_out. */
+static void draw(struct rng *r, double *x, size_t n, double m, double rel, double p_out)
+{
+  for (size_t i = 0; i < n; i++) {
+    double u1 = rng_unit(r), u2 = rng_unit(r);
+    double g = sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
+    x[i] = m * exp(rel * g);
+    if (rng_chance(r, p_out))
+      x[i] *= 2;
+  }
+}
+
+int main(void)
+{
+  struct rng r;
+  rng_seed(&r, 12345);
+  double a[4000], b[4000];
+  struct stats_compare c;
+
+  /* summaries */
+  double s5[] = {5, 1, 4, 2, 3};
+  struct stats_summary s;
+  EXPECT(stats_summarize(s5, 5, &s) == 0);
+  EXPECT_NEAR(s.median, 3, 0);
+  EXPECT_NEAR(s.mean, 3, 1e-15);
+  EXPECT_NEAR(s.min, 1, 0);
+  EXPECT_NEAR(s.max, 5, 0);
+  EXPECT_NEAR(s.stddev, sqrt(2.5), 1e-15);
+  EXPECT_NEAR(s.mad, 1, 0);
+  double s4[] = {4, 1, 3, 2};
+  EXPECT(stats_summarize(s4, 4, &s) == 0);
+  EXPECT_NEAR(s.median, 2.5, 0);
+
+  /* Mann-Whitney: complete separation of 10 vs 10: U = 0, z = (0 - 50 + 0.5)/sqrt(175) */
+  for (int i = 0; i < 10; i++)
+    a[i] = i, b[i] = 100 + i;
+  double z, p = stats_mann_whitney(a, 10, b, 10, &z);
+  EXPECT_NEAR(z, (100 - 50 - 0.5) / sqrt(175.0), 1e-12);
+  EXPECT_NEAR(p, erfc(fabs(z) / sqrt(2.0)), 1e-15);
+  EXPECT(p < 1e-3);
+  /* everything tied: no evidence */
+  for (int i = 0; i < 10; i++)
+    a[i] = b[i] = 7;
+  EXPECT_NEAR(stats_mann_whitney(a, 10, b, 10, &z), 1, 0);
+  /* ties across groups: tie correction makes var smaller than without it */
+  double ta[] = {1, 2, 2, 3}, tb[] = {2, 3, 3, 4};
+  p = stats_mann_whitney(ta, 4, tb, 4, &z);
+  EXPECT(p > 0.05 && p < 1);
+  EXPECT(z > 0);
+
+  /* a 10% shift is found, in both directions */
+  draw(&r, a, 200, 1.0, 0.02, 0.01);
+  draw(&r, b, 200, 1.1, 0.02, 0.01);
+  EXPECT(stats_classify(a, 200, b, 200, 0.05, 0.01, &c) == 0);
+  EXPECT(c.cls == STATS_SLOWER);
+  EXPECT_NEAR(c.ratio, 1.1, 0.01);
+  EXPECT(stats_classify(b, 200, a, 200, 0.05, 0.01, &c) == 0);
+  EXPECT(c.cls == STATS_FASTER);
+  /* with few samples too (30 each, 3% noise) */
+  draw(&r, a, 30, 1.0, 0.03, 0);
+  draw(&r, b, 30, 1.1, 0.03, 0);
+  stats_classify(a, 30, b, 30, 0.05, 0.01, &c);
+  EXPECT(c.cls == STATS_SLOWER);
+
+  /* identical samples: same */
+  draw(&r, a, 100, 1.0, 0.01, 0);
+  stats_classify(a, 100, a, 100, 0.05, 0.01, &c);
+  EXPECT(c.cls == STATS_SAME);
+  EXPECT_NEAR(c.ratio, 1, 0);
+  EXPECT(c.p > 0.99);
+
+  /* a significant but tiny shift (1%) is below the minimum effect: same */
+  draw(&r, a, 4000, 1.0, 0.01, 0);
+  draw(&r, b, 4000, 1.01, 0.01, 0);
+  stats_classify(a, 4000, b, 4000, 0.05, 0.01, &c);
+  EXPECT(c.p < 0.01);
+  EXPECT(c.cls == STATS_SAME);
+  /* ... unless the minimum effect is set below it */
+  stats_classify(a, 4000, b, 4000, 0.005, 0.01, &c);
+  EXPECT(c.cls == STATS_SLOWER);
+
+  /* too few samples: unsure, never slower */
+  draw(&r, a, 3, 1.0, 0.02, 0);
+  draw(&r, b, 3, 1.3, 0.02, 0);
+  stats_classify(a, 3, b, 3, 0.05, 0.01, &c);
+  EXPECT(c.cls == STATS_UNSURE);
+  /* very noisy samples with a large apparent effect: unsure */
+  draw(&r, a, 12, 1.0, 0.5, 0);
+  draw(&r, b, 12, 1.08, 0.5, 0);
+  stats_classify(a, 12, b, 12, 0.05, 0.01, &c);
+  EXPECT(c.cls == STATS_UNSURE);
+  /* empty side */
+  stats_classify(a, 0, b, 12, 0.05, 0.01, &c);
+  EXPECT(c.cls == STATS_UNSURE);
+
+  /* two noisy draws of one distribution: no false regression over 1000 trials, mostly same */
+  int slower = 0, faster = 0, same = 0;
+  for (int t = 0; t < 1000; t++) {
+    size_t n = 20 + (size_t)rng_range(&r, 0, 180);
+    draw(&r, a, n, 1.0, 0.03, 0.02);
+    draw(&r, b, n, 1.0, 0.03, 0.02);
+    stats_classify(a, n, b, n, 0.05, 0.01, &c);
+    slower += c.cls == STATS_SLOWER;
+    faster += c.cls == STATS_FASTER;
+    same += c.cls == STATS_SAME;
+  }
+  if (slower || faster || same < 990)
+    fprintf(stderr, "null trials: %d slower, %d faster, %d same of 1000\n", slower, faster, same);
+  EXPECT(slower == 0);
+  EXPECT(faster == 0);
+  EXPECT(same >= 990);
+
+  /* and a 10% slowdown is found in nearly every trial of the same shape */
+  int found = 0;
+  for (int t = 0; t < 1000; t++) {
+    size_t n = 20 + (size_t)rng_range(&r, 0, 180);
+    draw(&r, a, n, 1.0, 0.03, 0.02);
+    draw(&r, b, n, 1.1, 0.03, 0.02);
+    stats_classify(a, n, b, n, 0.05, 0.01, &c);
+    found += c.cls == STATS_SLOWER;
+  }
+  if (found < 990)
+    fprintf(stderr, "power: %d of 1000 shifts found\n", found);
+  EXPECT(found >= 990);
+  TEST_DONE();
+}
