@@ -3,11 +3,51 @@
 #ifndef GR_CLI_H
 #define GR_CLI_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "alg.h"
+#include "gpu.h"
+#include "store.h"
 
 /* Print "gpuregress CMD: <message>" and a pointer to --help on stderr; returns GR_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Whole-string parse; -1 on junk or out of [lo, hi]. (Integers: gr_parse_u64 in gr.h.) */
 int cli_parse_double(const char *s, double lo, double hi, double *out);
+
+/* What a run records about where it ran; the GPU is asked by a child process (the parent never
+ * initialises CUDA). */
+struct probe {
+  int ok;
+  struct gpu_info info;
+  char why[GR_WHY_LEN];
+};
+struct run_meta {
+  struct probe gpu;
+  char commit[64], host[128], command[1024], cc[16];
+  int dirty;
+};
+void collect_meta(struct run_meta *m, int argc, char **argv);
+/* The run_info of a run about to begin, pointing into m. */
+struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
+
+/* Variants chosen by a comma-separated filter of ALG or ALG/VARIANT patterns (shell wildcards);
+ * NULL selects every visible algorithm. 0 ok; -1 with why naming the pattern that matched
+ * nothing. */
+struct selection {
+  const struct algorithm *alg[256];
+  const struct variant *v[256];
+  size_t n;
+};
+int select_variants(const char *filter, struct selection *sel, char *why, size_t len);
+
+/* The timing and reporting subcommands (harness/cmd_*.c). */
+int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+/* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
+ * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet);
 
 #endif

@@ -50,12 +50,6 @@ int cli_parse_double(const char *s, double lo, double hi, double *out)
 
 /* ---- run metadata ------------------------------------------------------------------------- */
 
-struct probe {
-  int ok;
-  struct gpu_info info;
-  char why[GR_WHY_LEN];
-};
-
 /* Ask a child process about the GPU: the parent never initialises CUDA. */
 static void probe_gpu(struct probe *p)
 {
@@ -111,13 +105,7 @@ static void read_cmd(const char *cmd, char *buf, size_t len)
   pclose(f);
 }
 
-struct run_meta {
-  struct probe gpu;
-  char commit[64], host[128], command[1024], cc[16];
-  int dirty;
-};
-
-static void collect_meta(struct run_meta *m, int argc, char **argv)
+void collect_meta(struct run_meta *m, int argc, char **argv)
 {
   memset(m, 0, sizeof *m);
   read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->commit, sizeof m->commit);
@@ -138,18 +126,22 @@ static void collect_meta(struct run_meta *m, int argc, char **argv)
     gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
 }
 
-/* ---- selection ---------------------------------------------------------------------------- */
+struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget)
+{
+  struct run_info ri = {m->command, m->commit, m->dirty, m->host,
+                        m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
+                        m->gpu.info.driver_version, m->gpu.info.runtime_version,
+                        m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
+                        (int64_t)m->gpu.info.total_mem, seed, budget};
+  return ri;
+}
 
-struct selection {
-  const struct algorithm *alg[256];
-  const struct variant *v[256];
-  size_t n;
-};
+/* ---- selection ---------------------------------------------------------------------------- */
 
 /* Select by a comma-separated filter of ALG or ALG/VARIANT patterns (fnmatch); NULL selects every
  * visible algorithm. Hidden algorithms are taken only when a pattern names them without
  * wildcards. 0 ok; -1 with why naming the pattern that matched nothing. */
-static int select_variants(const char *filter, struct selection *sel, char *why, size_t len)
+int select_variants(const char *filter, struct selection *sel, char *why, size_t len)
 {
   char buf[1024];
   sel->n = 0;
@@ -280,6 +272,7 @@ struct run_args {
   double budget, watchdog, shrink_budget;
   uint64_t seed;
   int seed_given, verbose, quiet, no_shrink;
+  int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
   struct case_limits limits;
 };
@@ -350,6 +343,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     if (outcome_is_bad(&out[i]))
       rc = GR_EXIT_FAIL;
   print_summary(stdout, out, done, &meta, ra->seed, run);
+  int bench_rc = GR_EXIT_OK;
+  if (ra->bench && !runner_interrupted) {
+    bench_rc = bench_phase(st, run, &sel, ra->bench == 2, ra->quiet);
+    if (bench_rc == GR_EXIT_FAIL)
+      rc = GR_EXIT_FAIL;
+  }
   int n_fixed = 0, n_caught = 0, n_bad = 0, n_skip = 0;
   for (size_t i = 0; i < done; i++) {
     n_fixed += out[i].verdict == VERDICT_PASS;
@@ -357,6 +356,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     n_skip += out[i].verdict == VERDICT_SKIP;
     n_bad += outcome_is_bad(&out[i]);
   }
+  n_bad += bench_rc == GR_EXIT_FAIL;
   if (runner_interrupted) {
     printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
     rc = 130;
@@ -369,7 +369,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   return rc;
 }
 
-enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET };
+enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK };
 
 /* Options common to run and fuzz. Returns 0 if handled, 1 if not ours, -1 on a bad value. */
 static int common_option(int c, struct run_args *ra)
@@ -383,6 +383,8 @@ static int common_option(int c, struct run_args *ra)
   case OPT_WATCHDOG: return cli_parse_double(optarg, 0.1, 1e6, &ra->watchdog) ? -1 : 0;
   case OPT_SHRINK_BUDGET: return cli_parse_double(optarg, 0, 1e6, &ra->shrink_budget) ? -1 : 0;
   case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
+  case OPT_BENCH: ra->bench = 1; return 0;
+  case OPT_BENCH_QUICK: ra->bench = 2; return 0;
   case 'n': {
     uint64_t n;
     if (gr_parse_u64(optarg, &n) || n == 0)
@@ -401,7 +403,8 @@ static int common_option(int c, struct run_args *ra)
       {"quiet", no_argument, NULL, OPT_QUIET}, {"watchdog", required_argument, NULL, OPT_WATCHDOG}, \
       {"no-shrink", no_argument, NULL, OPT_NO_SHRINK},                                            \
       {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
-      {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'}
+      {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
+      {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}
 
 static const char common_help[] =
     "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
@@ -412,7 +415,9 @@ static const char common_help[] =
     "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
     "      --no-shrink         report the first failing case as it is\n"
     "  -v, --verbose           one line per case once it is stored\n"
-    "      --quiet             no progress line\n";
+    "      --quiet             no progress line\n"
+    "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
+    "      --bench-quick       the same with 'bench --quick'\n";
 
 static void run_defaults(struct run_args *ra)
 {
@@ -611,6 +616,10 @@ static const struct command {
     {"run", cmd_run, "fuzz every selected variant within a budget; summary table"},
     {"fuzz", cmd_fuzz, "fuzz one variant, optionally within parameter ranges"},
     {"repro", cmd_repro, "run one case (as printed by a failure) on its variants"},
+    {"bench", cmd_bench, "time the GPU variants over each algorithm's size sweep"},
+    {"compare", cmd_compare, "timings and verdicts of a run against a baseline: regressions"},
+    {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
+    {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
 };
 
 static void usage(FILE *f)

@@ -14,7 +14,7 @@
 struct store {
   sqlite3 *db;
   int in_batch;
-  sqlite3_stmt *add_case, *add_outcome;
+  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample;
 };
 
 /* Forward migrations: migrations[i] takes user_version i to i + 1. Never edit a landed entry:
@@ -54,6 +54,34 @@ static const char *const migrations[] = {
     "  cases_to_catch INTEGER, seconds_to_catch REAL,"
     "  reason TEXT, first_case TEXT, shrunk_case TEXT, reproducer TEXT,"
     "  PRIMARY KEY (run_id, algorithm, variant));",
+    /* 1 -> 2: timings (one row per timed (variant, case)) and samples (every timed repetition) */
+    "CREATE TABLE timings ("
+    "  id INTEGER PRIMARY KEY,"
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
+    "  params TEXT NOT NULL, seed INTEGER NOT NULL,"  /* the bench case, as in cases */
+    "  name TEXT,"                         /* the Google Benchmark name */
+    "  l2 TEXT NOT NULL,"                  /* cold (flushed before each sample) | hot */
+    "  launches INTEGER,"                  /* launches per sample (a sample is their mean) */
+    "  samples INTEGER NOT NULL,"
+    "  median_ms REAL, mean_ms REAL, min_ms REAL, max_ms REAL, stddev_ms REAL,"
+    "  noise REAL,"                        /* relative standard error of the median */
+    "  bytes REAL, items REAL,"            /* the work model of one launch */
+    "  gbps REAL, items_per_s REAL,"       /* from the median */
+    "  copy_gbps REAL,"                    /* device-to-device copy bandwidth (read + write) */
+    "  pct_copy REAL,"                     /* gbps / copy_gbps * 100 */
+    "  sm_clock_mhz REAL,"                 /* median SM clock over the samples; 0 unknown */
+    "  seconds REAL,"                      /* wall time of setup, timing loop and check */
+    "  verdict TEXT NOT NULL,"             /* output checked after the timing loop: pass | fail |"
+                                           " caught | skip | crash | timeout | error */
+    "  reason TEXT);"
+    "CREATE INDEX timings_by_run ON timings(run_id, algorithm, variant, params);"
+    "CREATE TABLE samples ("
+    "  timing_id INTEGER NOT NULL REFERENCES timings(id),"
+    "  idx INTEGER NOT NULL,"
+    "  ms REAL NOT NULL,"
+    "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
+    "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -146,8 +174,17 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
       "INSERT OR REPLACE INTO outcomes (run_id, algorithm, variant, kind, verdict, cases, passed,"
       " failed, skipped, errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
       " shrunk_case, reproducer) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_timing[] =
+      "INSERT INTO timings (run_id, algorithm, variant, kind, params, seed, name, l2, launches,"
+      " samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, noise, bytes, items, gbps,"
+      " items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds, verdict, reason)"
+      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_sample[] =
+      "INSERT INTO samples (timing_id, idx, ms, sm_clock_mhz) VALUES (?,?,?,?)";
   if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK) {
+      sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_timing, -1, &st->add_timing, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_sample, -1, &st->add_sample, NULL) != SQLITE_OK) {
     gr_fmt(msg, sizeof msg, "%s", sqlite3_errmsg(st->db));
     goto out_close;
   }
@@ -171,6 +208,8 @@ void store_close(struct store *st)
     store_commit(st);
   sqlite3_finalize(st->add_case);
   sqlite3_finalize(st->add_outcome);
+  sqlite3_finalize(st->add_timing);
+  sqlite3_finalize(st->add_sample);
   sqlite3_close(st->db);
   free(st);
 }
@@ -318,5 +357,49 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
   bind_text(s, 15, r->first_case);
   bind_text(s, 16, r->shrunk_case);
   bind_text(s, 17, r->reproducer);
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *r)
+{
+  sqlite3_stmt *s = st->add_timing;
+  if (begin_batch(st))
+    return -1;
+  sqlite3_reset(s);
+  sqlite3_bind_int64(s, 1, run);
+  bind_text(s, 2, r->algorithm);
+  bind_text(s, 3, r->variant);
+  bind_text(s, 4, r->kind);
+  bind_text(s, 5, r->params);
+  sqlite3_bind_int64(s, 6, (sqlite3_int64)r->seed);
+  bind_text(s, 7, r->name);
+  bind_text(s, 8, r->l2);
+  sqlite3_bind_int64(s, 9, r->launches);
+  sqlite3_bind_int64(s, 10, r->samples);
+  const double v[] = {r->median_ms, r->mean_ms, r->min_ms,      r->max_ms,    r->stddev_ms,
+                      r->noise,     r->bytes,   r->items,       r->gbps,      r->items_per_s,
+                      r->copy_gbps, r->pct_copy, r->sm_clock_mhz, r->seconds};
+  for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
+    if (r->samples > 0 || i >= 6) /* no samples: no statistics (NULL), the work model stays */
+      sqlite3_bind_double(s, 11 + i, v[i]);
+    else
+      sqlite3_bind_null(s, 11 + i);
+  bind_text(s, 25, verdict_name(r->verdict));
+  bind_text(s, 26, r->reason && r->reason[0] ? r->reason : NULL);
+  if (sqlite3_step(s) != SQLITE_DONE)
+    return -1;
+  return (int64_t)sqlite3_last_insert_rowid(st->db);
+}
+
+int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, int sm_clock_mhz)
+{
+  sqlite3_stmt *s = st->add_sample;
+  if (begin_batch(st))
+    return -1;
+  sqlite3_reset(s);
+  sqlite3_bind_int64(s, 1, timing);
+  sqlite3_bind_int64(s, 2, idx);
+  sqlite3_bind_double(s, 3, ms);
+  sqlite3_bind_int(s, 4, sm_clock_mhz);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
 }

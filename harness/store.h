@@ -79,6 +79,27 @@ struct outcome_row {
 /* Insert or replace the outcome of (run, algorithm, variant), committed with the open batch. */
 int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *row);
 
+struct timing_row {
+  const char *algorithm, *variant, *kind;
+  const char *params; /* bench case text without the algorithm and the seed */
+  uint64_t seed;
+  const char *name;   /* Google Benchmark name */
+  const char *l2;     /* "cold" or "hot" */
+  int64_t launches;   /* launches per sample */
+  int64_t samples;    /* 0: not timed (skip, crash): the statistics are stored as NULL */
+  double median_ms, mean_ms, min_ms, max_ms, stddev_ms;
+  double noise;       /* relative standard error of the median */
+  double bytes, items, gbps, items_per_s, copy_gbps, pct_copy;
+  double sm_clock_mhz; /* median over the samples, 0 unknown */
+  double seconds;
+  enum verdict verdict; /* the output checked after the timing loop */
+  const char *reason;
+};
+/* Add a timing summary to the open batch. Returns its id (for its samples), -1 on error. */
+int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *row);
+/* Add one sample (the mean of `launches` launches, in ms) of a timing to the open batch. */
+int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, int sm_clock_mhz);
+
 /* Most recent error message of the store, for callers that got -1. */
 const char *store_errmsg(struct store *st);
 

@@ -1,0 +1,108 @@
+/* The timing layer behind `gpuregress bench` (and `gpuregress run --bench`): a plan of
+ * (algorithm, variant, bench case) items, timed in a forked child process through Google
+ * Benchmark (bench_shim.h) so that the parent never initialises CUDA, every sample stored.
+ *
+ * Per item, in the child: the case's instance (input + reference) is built once per case and
+ * shared by its variants; bench_setup uploads it; warm-up samples are discarded; then samples
+ * until the relative noise of the median is under the target (0.5% by default) or the time cap
+ * is spent. A sample is one launch after an L2 flush (cold, the default), or a batch of launches
+ * lasting about 0.1 ms with the L2 left warm (hot). The SM clock is read with each sample. After
+ * the loop the output is fetched and checked by the algorithm's check(): fixed variants must
+ * still pass, historical ones are "caught" when the check fails. The child reports over a pipe;
+ * the parent stores timings and samples (one transaction per item) and survives a crash or a
+ * hang of the child (recorded as crash / timeout, the plan goes on in a fresh child).
+ *
+ * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about
+ * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median). */
+#ifndef GR_BENCH_H
+#define GR_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alg.h"
+#include "case.h"
+#include "gr.h"
+#include "stats.h"
+#include "store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bench_item {
+  const struct algorithm *alg;
+  const struct variant *v;
+  struct gr_case c;
+  int case_no;                       /* position of the case in its algorithm's sweep */
+  char params[GR_CASE_TEXT_LEN];     /* the case text without the algorithm and the seed */
+  char name[GR_CASE_TEXT_LEN + 128]; /* the Google Benchmark name */
+};
+
+struct bench_result {
+  int done;              /* 0: not run (filtered out, interrupted) */
+  enum verdict verdict;  /* pass, fail, caught, skip, crash, timeout, error */
+  char reason[GR_WHY_LEN];
+  long launches;         /* per sample */
+  struct stats_summary s; /* milliseconds */
+  double bytes, items;   /* the work model */
+  double gbps, items_per_s, pct_copy, clock_mhz, seconds;
+};
+
+struct bench_plan {
+  struct bench_item *items;
+  struct bench_result *res;
+  size_t n;
+  double copy_gbps; /* measured by the child; 0 unknown */
+  char gpu_name[128];
+};
+
+struct bench_opts {
+  int hot;           /* 1: L2 left warm, launches batched */
+  double max_time;   /* seconds of sampling per item (the cap) */
+  double noise;      /* target relative noise of the median */
+  long min_samples, max_samples;
+  double watchdog;   /* seconds without a word from the child before it is killed */
+  int display;       /* 0 quiet, 1 Google Benchmark's console table on stderr, 2 its own format */
+  const char *json;  /* Google Benchmark JSON output file, or NULL */
+  char **gb_args;    /* Google Benchmark flags (--benchmark_*) passed through */
+  int n_gb_args;
+  struct store *store; /* NULL: nothing stored */
+  int64_t run_id;
+};
+
+void bench_opts_default(struct bench_opts *o);
+
+/* Build the plan: for each algorithm with bench hooks among algs[i] (paired with vs[i]), each
+ * GPU variant of kind fixed, historical or peer among vs, each bench case chosen by `sizes`
+ * (NULL: all; else comma-separated indices into the algorithm's sweep, 0 = smallest, or ranges
+ * A-B) or, with quick, the two smallest; plus `cases`, explicit case texts, for the
+ * algorithms they name. Ordered by algorithm, case, variant. 0 ok, -1 with why (a bad size
+ * list, a bad case text, nothing to time). */
+int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
+                   const char *sizes, int quick, const char *const *cases, size_t n_cases,
+                   struct bench_plan **out, char *why, size_t len);
+void bench_plan_free(struct bench_plan *p);
+
+/* Time the plan (see the top of this file). 0 when the plan ran (items may have failed,
+ * crashed or been skipped: see p->res); -1 with why when no benchmark could start. */
+int bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why, size_t len);
+
+/* The summary table: per algorithm and case, each variant's median, noise, samples,
+ * throughput, % of the copy bandwidth, ratio to the peer timed in the same run, SM clock,
+ * check verdict; then the failures. */
+void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o);
+
+/* 1 if a fixed or peer variant's output failed its check after the timing loop or crashed,
+ * else 0. */
+int bench_failed(const struct bench_plan *p);
+
+/* Set by the CLI's signal handler: stop after the running item. */
+extern volatile int bench_interrupted;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

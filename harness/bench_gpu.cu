@@ -1,0 +1,157 @@
+/* CUDA side of the timing layer. See bench_gpu.h. */
+#include "bench_gpu.h"
+
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "gr.h"
+
+/* device helpers */
+
+__device__ static unsigned long long global_ns(void)
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/* kernels */
+
+/* Busy-wait for ns nanoseconds of the global timer: the test-only slowdown. */
+static __global__ void spin_kernel(unsigned long long ns)
+{
+  unsigned long long t0 = global_ns();
+  while (global_ns() - t0 < ns)
+    ;
+}
+
+/* host side */
+
+/* NVML, resolved at run time. Only the few entry points we need, declared by hand. */
+typedef int (*nvml_init_fn)(void);
+typedef int (*nvml_by_pci_fn)(const char *bus_id, void **device);
+typedef int (*nvml_clock_fn)(void *device, int type, unsigned *mhz);
+#define NVML_CLOCK_SM 1
+
+static struct {
+  int open, cold;
+  cudaEvent_t start, stop;
+  void *flush;
+  size_t flush_bytes;
+  void *nvml_lib, *nvml_dev;
+  nvml_clock_fn nvml_clock;
+} g;
+
+static void nvml_open(void)
+{
+  int dev;
+  char bus[32];
+  g.nvml_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!g.nvml_lib)
+    return;
+  nvml_init_fn init = (nvml_init_fn)dlsym(g.nvml_lib, "nvmlInit_v2");
+  nvml_by_pci_fn by_pci = (nvml_by_pci_fn)dlsym(g.nvml_lib, "nvmlDeviceGetHandleByPciBusId_v2");
+  g.nvml_clock = (nvml_clock_fn)dlsym(g.nvml_lib, "nvmlDeviceGetClockInfo");
+  if (!init || !by_pci || !g.nvml_clock || init() != 0 || cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetPCIBusId(bus, sizeof bus, dev) != cudaSuccess || by_pci(bus, &g.nvml_dev) != 0) {
+    g.nvml_dev = NULL;
+    g.nvml_clock = NULL;
+  }
+}
+
+extern "C" int bench_gpu_sm_clock(void)
+{
+  unsigned mhz = 0;
+  if (g.nvml_clock && g.nvml_dev && g.nvml_clock(g.nvml_dev, NVML_CLOCK_SM, &mhz) == 0)
+    return (int)mhz;
+  return 0;
+}
+
+extern "C" int bench_gpu_open(int cold, char *why, size_t len)
+{
+  if (g.open)
+    return 0;
+  struct gpu_info info;
+  if (gpu_query(&info, why, len))
+    return -1;
+  GR_CUDA_CHECK(cudaEventCreate(&g.start));
+  GR_CUDA_CHECK(cudaEventCreate(&g.stop));
+  g.cold = cold;
+  if (cold) {
+    g.flush_bytes = 2 * (info.l2_bytes ? info.l2_bytes : (size_t)64 << 20);
+    GR_CUDA_CHECK(cudaMalloc(&g.flush, g.flush_bytes));
+  }
+  nvml_open();
+  g.open = 1;
+  return 0;
+}
+
+extern "C" void bench_gpu_close(void)
+{
+  if (!g.open)
+    return;
+  cudaEventDestroy(g.start);
+  cudaEventDestroy(g.stop);
+  if (g.flush)
+    cudaFree(g.flush);
+  memset(&g, 0, sizeof g); /* NVML stays loaded: the process is about to end */
+}
+
+extern "C" double bench_gpu_copy_gbps(void)
+{
+  size_t free_b, total_b;
+  GR_CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  size_t bytes = free_b / 4 < ((size_t)1 << 30) ? free_b / 4 : ((size_t)1 << 30);
+  bytes &= ~(size_t)0xfffff;
+  if (bytes == 0)
+    return 0;
+  void *a, *b;
+  GR_CUDA_CHECK(cudaMalloc(&a, bytes));
+  GR_CUDA_CHECK(cudaMalloc(&b, bytes));
+  GR_CUDA_CHECK(cudaMemset(a, 1, bytes));
+  GR_CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice)); /* warm-up */
+  float ms[9];
+  for (int i = 0; i < 9; i++) {
+    GR_CUDA_CHECK(cudaEventRecord(g.start, 0));
+    GR_CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
+    GR_CUDA_CHECK(cudaEventRecord(g.stop, 0));
+    GR_CUDA_CHECK(cudaEventSynchronize(g.stop));
+    GR_CUDA_CHECK(cudaEventElapsedTime(&ms[i], g.start, g.stop));
+  }
+  for (int i = 1; i < 9; i++) /* median by insertion sort */
+    for (int j = i; j > 0 && ms[j] < ms[j - 1]; j--) {
+      float t = ms[j];
+      ms[j] = ms[j - 1];
+      ms[j - 1] = t;
+    }
+  GR_CUDA_CHECK(cudaFree(a));
+  GR_CUDA_CHECK(cudaFree(b));
+  return ms[4] > 0 ? 2.0 * (double)bytes / (ms[4] * 1e-3) / 1e9 : 0;
+}
+
+extern "C" double bench_gpu_sample(void (*launch)(void *), void *state, int launches,
+                                   double spin_ns, int *sm_clock_mhz)
+{
+  if (g.cold)
+    GR_CUDA_CHECK(cudaMemsetAsync(g.flush, (int)(launches & 0xff), g.flush_bytes, 0));
+  GR_CUDA_CHECK(cudaEventRecord(g.start, 0));
+  for (int i = 0; i < launches; i++) {
+    launch(state);
+    GR_CUDA_LAUNCH_CHECK();
+    if (spin_ns > 0) {
+      spin_kernel<<<1, 1>>>((unsigned long long)spin_ns);
+      GR_CUDA_LAUNCH_CHECK();
+    }
+  }
+  GR_CUDA_CHECK(cudaEventRecord(g.stop, 0));
+  GR_CUDA_CHECK(cudaEventSynchronize(g.stop));
+  float ms = 0;
+  GR_CUDA_CHECK(cudaEventElapsedTime(&ms, g.start, g.stop));
+  if (sm_clock_mhz)
+    *sm_clock_mhz = bench_gpu_sm_clock();
+  return (double)ms / launches;
+}

@@ -1,0 +1,387 @@
+/* `gpuregress compare`, `plot` and `export`: the commands that read the store. The work is in
+ * compare.c, plot.c and export.c; this file parses options, prints and picks the exit code. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "export.h"
+#include "plot.h"
+
+/* Open an existing database (never create one here). 0 ok, else the exit code after a message. */
+static int open_existing(const char *cmd, const char *db, struct store **st)
+{
+  char why[GR_WHY_LEN];
+  if (access(db, F_OK) != 0) {
+    fprintf(stderr, "gpuregress %s: no database '%s': run 'gpuregress run' or 'gpuregress bench' first, or pass --db\n",
+            cmd, db);
+    return GR_EXIT_USAGE;
+  }
+  if (store_open(db, st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
+static int parse_run(const char *s, int64_t *out)
+{
+  uint64_t u;
+  if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
+    return -1;
+  *out = (int64_t)u;
+  return 0;
+}
+
+/* The run to report on: the given one, else the latest finished run with data. */
+static int pick_run(const char *cmd, struct store *st, int64_t *run)
+{
+  struct run_brief b;
+  if (*run > 0) {
+    if (compare_run_brief(store_db(st), "main", *run, &b)) {
+      fprintf(stderr, "gpuregress %s: no run %lld in the database\n", cmd, (long long)*run);
+      return GR_EXIT_USAGE;
+    }
+    return 0;
+  }
+  *run = compare_pick_run(store_db(st), "main", 0, NULL);
+  if (*run <= 0) {
+    fprintf(stderr, "gpuregress %s: no finished run with results in the database\n", cmd);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* ---- compare ------------------------------------------------------------------------------ */
+
+static const char compare_help[] =
+    "usage: gpuregress compare [--baseline RUN|FILE] [--run RUN] [--min-effect E] [--alpha A]\n"
+    "                          [--db FILE] [--all]\n"
+    "\n"
+    "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
+    "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
+    "Mann-Whitney U test (normal approximation, tie correction) together with a minimum effect on\n"
+    "the ratio of medians: slower or faster needs |ratio - 1| >= E and p < A; same needs\n"
+    "|ratio - 1| < E with both medians known to within E/2; anything else is unsure. Correctness\n"
+    "transitions are regressions: a fixed variant from pass to fail / crash / timeout (in the\n"
+    "run's outcomes or in the check after timing), a historical bug from caught to escaped.\n"
+    "\n"
+    "  --baseline RUN   a run id of this database\n"
+    "  --baseline FILE  another gpuregress database, e.g. a committed results/baselines/*.db made\n"
+    "                   with 'gpuregress export --format db': its latest finished run on the same\n"
+    "                   GPU model (or, failing that, any: timings then count as unsure)\n"
+    "                   default: the latest finished run before --run on the same GPU model\n"
+    "  --run RUN        the run to judge (default: the latest finished run with results)\n"
+    "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
+    "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
+    "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
+    "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "  --all            list every comparison, not only the ones that are not 'same'\n"
+    "\n"
+    "Exit 0 no regression (also when there is no baseline yet), 1 a timing is slower or a\n"
+    "correctness transition was found, 2 usage or database error.\n";
+
+static void print_compare(FILE *f, const struct compare_result *r, const struct compare_opts *o,
+                          int all)
+{
+  fprintf(f, "compare run %lld (%.12s, %s) against run %lld (%.12s, %s)%s\n",
+          (long long)r->cur.id, r->cur.commit, r->cur.gpu[0] ? r->cur.gpu : "no GPU",
+          (long long)r->base.id, r->base.commit, r->base.gpu[0] ? r->base.gpu : "no GPU",
+          r->base_other_gpu ? "  [another GPU model: timings are not comparable]" : "");
+  fprintf(f, "min effect %.3g%%, alpha %g", 100 * o->min_effect, o->alpha);
+  for (size_t k = 0; k < o->n_over; k++) {
+    fprintf(f, "; %s:", o->over[k].alg);
+    if (o->over[k].min_effect >= 0)
+      fprintf(f, " min effect %.3g%%", 100 * o->over[k].min_effect);
+    if (o->over[k].alpha >= 0)
+      fprintf(f, " alpha %g", o->over[k].alpha);
+  }
+  fprintf(f, "\n");
+  int header = 0;
+  for (size_t i = 0; i < r->n_t; i++) {
+    const struct compare_timing *t = &r->t[i];
+    const char *cls = !t->in_base ? (t->in_cur ? "new" : "-")
+                      : !t->in_cur ? "gone"
+                                   : stats_class_name(t->sc.cls);
+    int same = t->in_base && t->in_cur && t->sc.cls == STATS_SAME && !t->regression;
+    if ((same && !all) || (!t->in_base && !t->in_cur && !t->regression))
+      continue;
+    if (!header++)
+      fprintf(f, "\n%-10s %-20s %-48s %10s %10s %7s %8s  %s\n", "algorithm", "variant", "params",
+              "base ms", "new ms", "ratio", "p", "verdict");
+    char bm[24] = "-", cm[24] = "-", ratio[16] = "-", p[16] = "-";
+    if (t->in_base && t->in_cur) {
+      gr_fmt(bm, sizeof bm, "%.4f", t->sc.base.median);
+      gr_fmt(cm, sizeof cm, "%.4f", t->sc.cur.median);
+      gr_fmt(ratio, sizeof ratio, "%.3fx", t->sc.ratio);
+      gr_fmt(p, sizeof p, "%.1e", t->sc.p);
+    }
+    char reg[64] = "";
+    if (t->regression)
+      gr_fmt(reg, sizeof reg, "  REGRESSION: check %s -> %s",
+             t->base_verdict[0] ? t->base_verdict : "-", t->cur_verdict);
+    fprintf(f, "%-10s %-20s %-48.48s %10s %10s %7s %8s  %s%s%s\n", t->algorithm, t->variant,
+            t->params, bm, cm, ratio, p, cls, !strcmp(t->l2, "hot") ? " (hot)" : "", reg);
+  }
+  int oc_header = 0;
+  for (size_t i = 0; i < r->n_oc; i++) {
+    const struct compare_outcome *c = &r->oc[i];
+    if (!c->regression && (!all || !strcmp(c->base_verdict, c->cur_verdict)))
+      continue;
+    if (!oc_header++)
+      fprintf(f, "\n%-10s %-20s %-10s %-8s    %-8s\n", "algorithm", "variant", "kind", "base",
+              "new");
+    fprintf(f, "%-10s %-20s %-10s %-8s -> %-8s%s\n", c->algorithm, c->variant, c->kind,
+            c->base_verdict[0] ? c->base_verdict : "-", c->cur_verdict[0] ? c->cur_verdict : "-",
+            c->regression ? "  REGRESSION" : "");
+  }
+  fprintf(f, "\ntimings: %zu same, %zu faster, %zu slower, %zu unsure (%zu new, %zu gone); "
+             "correctness regressions: %zu\n",
+          r->n_same, r->n_faster, r->n_slower, r->n_unsure, r->n_new, r->n_gone, r->n_regressions);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL };
+  static const struct option opts[] = {
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"run", required_argument, NULL, OPT_RUN},
+      {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+      {"alpha", required_argument, NULL, OPT_ALPHA},
+      {"db", required_argument, NULL, 'd'},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  struct compare_opts co;
+  compare_opts_default(&co);
+  const char *db = STORE_DEFAULT_PATH, *baseline = NULL;
+  int64_t run = 0, base = 0;
+  int all = 0, c;
+  char why[GR_WHY_LEN];
+  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(compare_help); return 0;
+    case OPT_BASELINE: baseline = optarg; break;
+    case OPT_RUN:
+      if (parse_run(optarg, &run))
+        return cli_usage_error("compare", "bad run id '%s'", optarg);
+      break;
+    case OPT_MIN_EFFECT:
+    case OPT_ALPHA:
+      if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
+        return cli_usage_error("compare", "%s", why);
+      break;
+    case 'd': db = optarg; break;
+    case OPT_ALL: all = 1; break;
+    default: return cli_usage_error("compare", "unknown option");
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
+  struct store *st = NULL;
+  int rc = open_existing("compare", db, &st);
+  if (rc)
+    return rc;
+  sqlite3 *h = store_db(st);
+  const char *schema = "main";
+  struct compare_result *r = NULL;
+  if ((rc = pick_run("compare", st, &run)))
+    goto out;
+  int other_gpu = 0;
+  if (baseline && parse_run(baseline, &base) == 0) {
+    if (base == run) {
+      rc = cli_usage_error("compare", "the baseline is the run itself (%lld)", (long long)run);
+      goto out;
+    }
+  } else if (baseline) {
+    if (compare_attach(h, baseline, why, sizeof why)) {
+      fprintf(stderr, "gpuregress compare: %s\n", why);
+      rc = GR_EXIT_USAGE;
+      goto out;
+    }
+    schema = "base";
+    base = compare_pick_run(h, schema, run, &other_gpu);
+    if (base <= 0) {
+      fprintf(stderr, "gpuregress compare: baseline '%s' holds no finished run with results\n",
+              baseline);
+      rc = GR_EXIT_USAGE;
+      goto out;
+    }
+  } else {
+    base = compare_pick_run(h, schema, run, &other_gpu);
+    if (base <= 0) {
+      struct run_brief b;
+      compare_run_brief(h, "main", run, &b);
+      printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n"
+             "result: ok (no baseline) exit 0\n",
+             b.gpu[0] ? b.gpu : "no GPU", (long long)run);
+      rc = GR_EXIT_OK;
+      goto out;
+    }
+  }
+  if (compare_runs(h, schema, base, run, &co, &r, why, sizeof why)) {
+    fprintf(stderr, "gpuregress compare: %s\n", why);
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  print_compare(stdout, r, &co, all);
+  rc = r->n_slower || r->n_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
+  printf("result: %s exit %d\n", rc ? "REGRESSION" : "ok", rc);
+out:
+  compare_result_free(r);
+  store_close(st);
+  return rc;
+}
+
+/* ---- plot --------------------------------------------------------------------------------- */
+
+static const char plot_help[] =
+    "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR]\n"
+    "\n"
+    "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
+    "per algorithm, time and throughput against size for every variant with the peer and the\n"
+    "copy-bandwidth floor; the history of each variant at its largest size over earlier runs on\n"
+    "the same GPU model (by commit); historical bugs caught per run with the cases it took.\n"
+    "Data files and gnuplot's PNG and SVG go to DIR/plots/, the dashboard (one self-contained\n"
+    "HTML file, readable offline) to DIR/dashboard/index.html.\n"
+    "\n"
+    "  --run RUN       the run (default: latest)\n"
+    "  --out DIR       output folder (default results)\n"
+    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
+    "                  scripts/, then the source tree's scripts/)\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the dashboard\n"
+    "without plots are still written; install gnuplot-nox).\n";
+
+int cmd_plot(int argc, char **argv)
+{
+  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS };
+  static const struct option opts[] = {
+      {"run", required_argument, NULL, OPT_RUN},
+      {"out", required_argument, NULL, OPT_OUT},
+      {"db", required_argument, NULL, 'd'},
+      {"scripts", required_argument, NULL, OPT_SCRIPTS},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL;
+  int64_t run = 0;
+  int c;
+  char why[GR_WHY_LEN];
+  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(plot_help); return 0;
+    case OPT_RUN:
+      if (parse_run(optarg, &run))
+        return cli_usage_error("plot", "bad run id '%s'", optarg);
+      break;
+    case OPT_OUT: out = optarg; break;
+    case 'd': db = optarg; break;
+    case OPT_SCRIPTS: scripts = optarg; break;
+    default: return cli_usage_error("plot", "unknown option");
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
+  struct store *st = NULL;
+  int rc = open_existing("plot", db, &st);
+  if (rc)
+    return rc;
+  if ((rc = pick_run("plot", st, &run)))
+    goto out;
+  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts};
+  struct plot_report rep;
+  int r = plot_run(store_db(st), run, &po, &rep, why, sizeof why);
+  if (r < 0) {
+    fprintf(stderr, "gpuregress plot: %s\n", why);
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  printf("plot: run %lld: %d plots in %s/plots, dashboard %s/dashboard/index.html\n",
+         (long long)run, rep.plots, out, out);
+  if (r > 0) {
+    fprintf(stderr, "gpuregress plot: %s\n", why);
+    rc = GR_EXIT_ENV;
+  }
+out:
+  store_close(st);
+  return rc;
+}
+
+/* ---- export ------------------------------------------------------------------------------- */
+
+static const char export_help[] =
+    "usage: gpuregress export --format json|csv|junit|db [--run RUN] [--out FILE] [--db FILE]\n"
+    "\n"
+    "Write a run (default: the latest finished run with results):\n"
+    "  json   the run, its outcomes and its timings (summaries, not samples)\n"
+    "  csv    its timings, one row per (algorithm, variant, params), with a header\n"
+    "  junit  JUnit XML: one test case per (algorithm, variant): pass and caught pass, escaped\n"
+    "         and failures fail, skip is skipped (a run without outcomes: the checks after\n"
+    "         timing)\n"
+    "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
+    "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
+    "\n"
+    "  --out FILE  (default stdout; required for db)\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error.\n";
+
+int cmd_export(int argc, char **argv)
+{
+  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT };
+  static const struct option opts[] = {
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"run", required_argument, NULL, OPT_RUN},
+      {"out", required_argument, NULL, OPT_OUT},
+      {"db", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL;
+  int64_t run = 0;
+  int c;
+  char why[GR_WHY_LEN];
+  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(export_help); return 0;
+    case OPT_FORMAT: format = optarg; break;
+    case OPT_RUN:
+      if (parse_run(optarg, &run))
+        return cli_usage_error("export", "bad run id '%s'", optarg);
+      break;
+    case OPT_OUT: out = optarg; break;
+    case 'd': db = optarg; break;
+    default: return cli_usage_error("export", "unknown option");
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+  enum export_format fmt;
+  if (!format)
+    return cli_usage_error("export", "missing --format (json, csv, junit or db)");
+  if (export_format_parse(format, &fmt))
+    return cli_usage_error("export", "unknown format '%s': use json, csv, junit or db", format);
+  if (fmt == EXPORT_DB && !out)
+    return cli_usage_error("export", "--format db needs --out FILE");
+  struct store *st = NULL;
+  int rc = open_existing("export", db, &st);
+  if (rc)
+    return rc;
+  if ((rc = pick_run("export", st, &run)))
+    goto out;
+  if (export_run(store_db(st), run, fmt, out, why, sizeof why)) {
+    fprintf(stderr, "gpuregress export: %s\n", why);
+    rc = GR_EXIT_USAGE;
+  }
+out:
+  store_close(st);
+  return rc;
+}

@@ -1,0 +1,96 @@
+/* Comparing two runs of the store (`gpuregress compare`, the dashboard's change table):
+ * per (algorithm, variant, params, L2 mode) the stored samples of both runs are classified same /
+ * faster / slower / unsure (stats_classify: Mann-Whitney U plus a minimum effect on the ratio of
+ * medians, both configurable, with per-algorithm overrides), and correctness transitions are
+ * found: a variant whose outcome (from `run`) or whose check after timing (from `bench`) went
+ * from good (pass, caught) to bad (fail, crash, timeout; escaped for a historical bug).
+ *
+ * The baseline may live in another database file (a committed baseline made with `gpuregress
+ * export --format db`): it is attached as schema "base". */
+#ifndef GR_COMPARE_H
+#define GR_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "case.h"
+#include "stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqlite3;
+
+#define COMPARE_MAX_OVERRIDES 32
+
+struct compare_opts {
+  double min_effect; /* default 0.05 */
+  double alpha;      /* default 0.01 */
+  struct {
+    char alg[64];
+    double min_effect, alpha; /* < 0: not overridden */
+  } over[COMPARE_MAX_OVERRIDES];
+  size_t n_over;
+};
+
+void compare_opts_default(struct compare_opts *o);
+/* Parse a --min-effect or --alpha value: "0.05" (global) or "ALG=0.1[,ALG2=...]" mixed freely.
+ * which: 0 min effect, 1 alpha. 0 ok; -1 with why. */
+int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len);
+double compare_min_effect(const struct compare_opts *o, const char *alg);
+double compare_alpha(const struct compare_opts *o, const char *alg);
+
+struct compare_timing {
+  char algorithm[64], variant[64], kind[16], l2[8];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int in_base, in_cur;            /* 0 on one side: new (only in cur) or gone (only in base) */
+  struct stats_compare sc;        /* valid when both sides have samples */
+  char base_verdict[16], cur_verdict[16];
+  int regression;                 /* check after timing went from good to bad */
+  double min_effect, alpha;       /* what was applied */
+};
+
+struct compare_outcome {
+  char algorithm[64], variant[64], kind[16];
+  char base_verdict[16], cur_verdict[16]; /* "" when absent on that side */
+  int regression;
+};
+
+struct run_brief {
+  int64_t id;
+  char commit[64], gpu[128], started[32], status[16];
+};
+
+struct compare_result {
+  struct run_brief base, cur;
+  int base_other_gpu; /* the baseline ran on another GPU model (timings not comparable) */
+  struct compare_timing *t;
+  size_t n_t;
+  struct compare_outcome *oc;
+  size_t n_oc;
+  size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
+};
+
+/* Brief of a run in schema ("main" or "base"). 0 ok, -1 not found. */
+int compare_run_brief(struct sqlite3 *db, const char *schema, int64_t id, struct run_brief *b);
+/* The latest finished run with timings or outcomes: in "main", or when cur > 0, the latest
+ * before cur in "main" (or any, in "base") on the same GPU model as cur, preferring one that has
+ * data of the kinds cur has. Returns its id, 0 if none. *other_gpu is set when only a run on
+ * another GPU model was found (it is returned then). */
+int64_t compare_pick_run(struct sqlite3 *db, const char *schema, int64_t cur, int *other_gpu);
+
+/* Compare run cur (schema "main") against run base in schema base_schema. 0 ok; -1 with why. */
+int compare_runs(struct sqlite3 *db, const char *base_schema, int64_t base, int64_t cur,
+                 const struct compare_opts *o, struct compare_result **out, char *why, size_t len);
+void compare_result_free(struct compare_result *r);
+
+/* Attach another gpuregress database as schema "base" (read-only use). 0 ok; -1 with why. */
+int compare_attach(struct sqlite3 *db, const char *path, char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

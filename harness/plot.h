@@ -1,0 +1,37 @@
+/* Plots and the static dashboard of a run (`gpuregress plot`). Data files are written from the
+ * store to OUT/plots/, gnuplot draws them with the scripts scripts/plot_*.gp (PNG with pngcairo,
+ * SVG with svg), and OUT/dashboard/index.html shows the run's verdicts, timings, changes against
+ * the previous run on the same GPU model and the plots, as one self-contained file (SVGs
+ * embedded as data URIs, CSS inline: no external assets, readable offline). */
+#ifndef GR_PLOT_H
+#define GR_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sqlite3;
+
+struct plot_opts {
+  const char *out_dir;     /* plots/ and dashboard/ are made inside */
+  const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../../scripts, ./scripts */
+};
+
+struct plot_report {
+  int plots;           /* plots drawn (each as .png and .svg) */
+  int gnuplot_missing; /* 1: data and dashboard written, no plots */
+};
+
+/* 0 ok; 1 written without plots (why says why: gnuplot or the scripts missing, a plot failed);
+ * -1 with why (cannot write the output, cannot read the run). */
+int plot_run(struct sqlite3 *db, int64_t run, const struct plot_opts *o, struct plot_report *rep,
+             char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
