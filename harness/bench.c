@@ -473,18 +473,6 @@ static void child_main(struct bench_plan *p, const struct bench_opts *o, size_t 
   C.p = p;
   C.o = o;
   C.fd = fd;
-  if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
-    flatten(why);
-    send_line("NOGPU\t%s", why);
-    _exit(0);
-  }
-  struct gpu_info info;
-  if (gpu_query(&info, why, sizeof why) == 0)
-    gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
-  p->copy_gbps = bench_gpu_copy_gbps();
-  flatten(p->gpu_name);
-  send_line("BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
-
   char **argv = calloc((size_t)o->n_gb_args + 4, sizeof *argv);
   char out_flag[4096];
   int argc = 0;
@@ -503,6 +491,18 @@ static void child_main(struct bench_plan *p, const struct bench_opts *o, size_t 
     send_line("ERR\t%s", why);
     _exit(0);
   }
+  if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
+    flatten(why);
+    send_line("NOGPU\t%s", why);
+    _exit(0);
+  }
+  struct gpu_info info;
+  if (gpu_query(&info, why, sizeof why) == 0)
+    gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
+  p->copy_gbps = bench_gpu_copy_gbps();
+  flatten(p->gpu_name);
+  send_line("BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
+
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);
   gbench_run(o->display);
