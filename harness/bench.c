@@ -35,7 +35,7 @@ void bench_opts_default(struct bench_opts *o)
   memset(o, 0, sizeof *o);
   o->max_time = 1.0;
   o->noise = 0.005;
-  o->min_samples = 10;
+  o->min_samples = 30;
   o->max_samples = 10000;
   o->watchdog = 300;
   o->display = 1;

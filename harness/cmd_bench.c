@@ -93,7 +93,7 @@ static const char bench_help[] =
     "      --hot             keep the L2 warm and batch launches into samples of ~0.1 ms\n"
     "      --max-time S      sampling cap per benchmark in seconds (default 1)\n"
     "      --noise F         target relative noise of the median (default 0.005)\n"
-    "      --min-samples N   (default 10)     --max-samples N (default 10000)\n"
+    "      --min-samples N   (default 30)     --max-samples N (default 10000)\n"
     "      --watchdog S      a benchmark silent this long is a timeout (default 300)\n"
     "  -d, --db FILE         SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "      --json FILE       Google Benchmark's JSON output (--benchmark_out=FILE)\n"

@@ -132,7 +132,9 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
   int oc_header = 0;
   for (size_t i = 0; i < r->n_oc; i++) {
     const struct compare_outcome *c = &r->oc[i];
-    if (!c->regression && (!all || !strcmp(c->base_verdict, c->cur_verdict)))
+    /* --all: every change of verdict between two runs that both have outcomes */
+    if (!c->regression && (!all || !c->base_verdict[0] || !c->cur_verdict[0] ||
+                           !strcmp(c->base_verdict, c->cur_verdict)))
       continue;
     if (!oc_header++)
       fprintf(f, "\n%-10s %-20s %-10s %-8s    %-8s\n", "algorithm", "variant", "kind", "base",

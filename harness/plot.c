@@ -480,6 +480,7 @@ static void plot_catch(struct ctx *c)
   fprintf(f, "\n\n");
   char escaped[8192] = "";
   int nh = 0, points = 0;
+  double ymax = 10;
   while (sqlite3_step(hv) == SQLITE_ROW) {
     char alg[64], var[64];
     col(hv, 0, alg, sizeof alg);
@@ -494,6 +495,7 @@ static void plot_catch(struct ctx *c)
         continue;
       const char *vd = (const char *)sqlite3_column_text(s, 0);
       double cases = sqlite3_column_double(s, 1), secs = sqlite3_column_double(s, 2);
+      ymax = 2 * cases > ymax ? 2 * cases : ymax;
       if (vd && !strcmp(vd, "caught")) {
         fprintf(f, "%d %.9g %.9g\n", i, cases, secs);
         points++;
@@ -521,8 +523,9 @@ static void plot_catch(struct ctx *c)
   gr_fmt(title, sizeof title, "historical bugs: cases until caught, per run (%s)",
          c->rb.gpu[0] ? c->rb.gpu : "no GPU");
   gp_clean(title);
-  gr_fmt(vars, sizeof vars, "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; plottitle='%s'",
-         path, base, names, nr, title);
+  gr_fmt(vars, sizeof vars,
+         "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; ymax=%g; plottitle='%s'", path, base,
+         names, nr, ymax, title);
   gnuplot(c, "plot_catch.gp", vars);
 }
 
@@ -722,8 +725,12 @@ static void dash_changes(struct ctx *c, FILE *f, int *bad)
 
 static void dash_timings(struct ctx *c, FILE *f, const struct alg_view *a, int *bad)
 {
+  int has_peer = 0;
+  for (int v = 0; v < a->nvar; v++)
+    has_peer |= !strcmp(a->kind[v], "peer");
   fprintf(f, "<table><tr><th>case</th><th>variant</th><th>kind</th><th>median ms</th><th>noise</th>"
-             "<th>GB/s</th><th>%% copy bw</th><th>vs peer</th><th>MHz</th><th>check</th></tr>\n");
+             "<th>GB/s</th><th>%% copy bw</th>%s<th>MHz</th><th>check</th></tr>\n",
+          has_peer ? "<th>vs peer</th>" : "");
   for (int k = 0; k < a->ncases; k++) {
     const struct trow *peer = NULL;
     for (int v = 0; v < a->nvar; v++) {
@@ -749,13 +756,17 @@ static void dash_timings(struct ctx *c, FILE *f, const struct alg_view *a, int *
       fprintf(f, "<td>%s</td><td>%s</td>", r->var, r->kind);
       if (r->samples > 0) {
         fprintf(f, "<td class=num>%.4f</td><td class=num>%.2f%%</td><td class=num>%.1f</td>"
-                   "<td class=num>%.1f%%</td><td class=num>",
+                   "<td class=num>%.1f%%</td>",
                 r->median, 100 * r->noise, r->gbps, r->pct);
-        if (peer && peer != r)
-          fprintf(f, "%.2fx", r->median / peer->median);
-        fprintf(f, "</td><td class=num>%.0f</td>", r->clock);
+        if (has_peer) {
+          fprintf(f, "<td class=num>");
+          if (peer && peer != r)
+            fprintf(f, "%.2fx", r->median / peer->median);
+          fprintf(f, "</td>");
+        }
+        fprintf(f, "<td class=num>%.0f</td>", r->clock);
       } else {
-        fprintf(f, "<td></td><td></td><td></td><td></td><td></td><td></td>");
+        fprintf(f, "<td></td><td></td><td></td><td></td>%s<td></td>", has_peer ? "<td></td>" : "");
       }
       int fixed_bad = strcmp(r->kind, "historical") && !strcmp(badge(r->verdict, r->kind), "bad");
       *bad += fixed_bad;
@@ -837,7 +848,8 @@ static int write_dashboard(struct ctx *c, char *why, size_t len)
     fprintf(b, "<h2>Timings</h2>\n<p class=note>Median of the samples (CUDA events, L2 flushed "
                "before each sample unless noted), noise = relative standard error of the median, "
                "%% copy bw = throughput over the device-to-device copy bandwidth measured in the "
-               "same run (bytes read + written), vs peer = time over the peer library's time.</p>\n");
+               "same run (bytes read + written), vs peer = time over the peer library's time "
+               "(shown where the algorithm has a peer).</p>\n");
   for (int i = 0; i < c->nalgs; i++) {
     const struct alg_view *a = &c->algs[i];
     char name[128];

@@ -1,7 +1,7 @@
 # Historical bugs caught per run: the cases each bug took to be caught (log scale); a bug that
 # escaped (survived the whole budget) is a red cross. Called by `gpuregress plot`:
 #   gnuplot -e "datafile='...'; outbase='...'; names='ari/v1 radix_sort/v2'; nruns=7; \
-#               plottitle='...'" plot_catch.gp
+#               ymax=100; plottitle='...'" plot_catch.gp
 # datafile: block 0: run "label"; blocks 1..H: run cases seconds; block H+1: run cases (escaped).
 nh = words(names)
 set termoption noenhanced
@@ -20,7 +20,7 @@ do for [t in "png svg"] {
   set bmargin 6
   set logscale y
   set format y "%g"
-  set yrange [0.8:*]
+  set yrange [0.8:ymax]
   set ylabel "cases until caught"
   set key outside right top font "sans,9"
   plot datafile index 0 using 1:(NaN):xtic(2) notitle, \
