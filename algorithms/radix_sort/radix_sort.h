@@ -1,0 +1,67 @@
+/* GPU variants of radix_sort: stable LSD radix sort of n uint32 keys, optionally carrying one
+ * uint32 value per key, 8-bit digits, 4 passes.
+ *
+ * Every launcher has CUB's two-phase shape: called with d_temp == NULL it only stores in
+ * *temp_bytes the scratch it needs for (n, keys or pairs) on the current device and returns 0;
+ * called with d_temp pointing at that much device memory it enqueues the whole sort on `stream`
+ * (no allocation, no synchronisation) and returns 0. vals_in == NULL means keys only (vals_out is
+ * then ignored). The inputs are left untouched and may not alias the outputs, so the same call
+ * can be repeated (timing). n is at most RADIX_SORT_MAX_N. Launch errors end the process
+ * (GR_CUDA_CHECK).
+ *
+ * v1..v3 share one pipeline (radix_sort_common.cuh): the input is cut into tiles of
+ * RADIX_SORT_TILE keys and the tiles into at most one chunk per resident block (one wave); per
+ * pass a histogram kernel counts each chunk's digits, a scan kernel turns the counts into each
+ * chunk's starting position per digit, and a scatter kernel walks its chunk tile by tile, ranks
+ * each tile's keys stably by digit in shared memory, and writes them out digit run by digit run.
+ * The variants differ only in how the scatter kernel ranks a tile. */
+#ifndef GR_ALGORITHMS_RADIX_SORT_H
+#define GR_ALGORITHMS_RADIX_SORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RADIX_SORT_BITS 8
+#define RADIX_SORT_RADIX 256       /* digits per pass */
+#define RADIX_SORT_PASSES 4        /* 32 / RADIX_SORT_BITS */
+#define RADIX_SORT_BLOCK 256       /* threads per block of every v1..v3 kernel */
+#define RADIX_SORT_ITEMS 16        /* keys per thread per tile */
+#define RADIX_SORT_TILE 4096       /* RADIX_SORT_BLOCK * RADIX_SORT_ITEMS */
+#define RADIX_SORT_MAX_N (1 << 28) /* largest n a case (and a launcher) takes */
+
+typedef int (*radix_sort_launch_fn)(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                                    uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                    int n, void *stream);
+
+/* fixed: scatter ranks a tile by 8 stable one-bit splits through shared memory */
+int radix_sort_v1_basic_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                               uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                               int n, void *stream);
+/* historical: warp-ranked scatter, per-warp digit counts written by lane 0 only */
+int radix_sort_v2_warp_lane0_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                                    uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                    int n, void *stream);
+/* fixed: warp-ranked scatter, the first lane holding each digit writes that digit's count */
+int radix_sort_v3_warp_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                              uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                              int n, void *stream);
+/* peer: cub::DeviceRadixSort::SortKeys / SortPairs over all 32 bits */
+int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                          uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, int n,
+                          void *stream);
+
+/* Test hook (tests/test_radix_sort_gpu.cu): NULL by default. When it points at an array of
+ * 1 + 3 * RADIX_SORT_PASSES created cudaEvent_t, the v1..v3 launchers record events[0] before
+ * their first kernel and events[1 + 3*p + k] after kernel k (0 histogram, 1 scan, 2 scatter) of
+ * pass p, so a test can time the kernels one by one. */
+extern void *radix_sort_trace;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
