@@ -2,11 +2,12 @@
  * bench_setup once, bench_launch many times, bench_fetch, then the output is checked against the
  * reference (fixed and peer variants must pass, the historical one must be caught).
  *
- *   test_radix_sort_gpu [quick|full|small]
+ *   test_radix_sort_gpu [quick|full|small [CASES]|profile]
  *
  * quick (ctest, label gpu): the hooks on small and odd sizes, timing at 2^20.
- * small: only 16 generated cases of n <= 20000 per GPU variant through the worker (two runs,
- * poisoned output and shared memory), short enough to run under compute-sanitizer.
+ * small: only CASES (16) generated cases of n <= 20000 per GPU variant through the worker (two
+ * runs, poisoned output and shared memory), short enough to run under compute-sanitizer.
+ * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
  * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp and cub (CUDA
  * events around each launch, 3 warm-up launches, median of 15; L2 warm, back to back), the
  * per-kernel split of v1 and v3 at the largest size (radix_sort_trace), and the device's copy
@@ -120,7 +121,7 @@ static void test_hooks(const struct algorithm *a)
 }
 
 /* Generated small cases through the worker, as test_cases does. */
-static void test_small(const struct algorithm *a)
+static void test_small(const struct algorithm *a, int cases)
 {
   struct case_limits lim;
   memset(&lim, 0, sizeof lim);
@@ -134,7 +135,7 @@ static void test_small(const struct algorithm *a)
     if (!(v->flags & VARIANT_GPU))
       continue;
     int pass = 0, fail = 0;
-    for (int i = 0; i < 16; i++) {
+    for (int i = 0; i < cases; i++) {
       struct gr_case c;
       struct case_result r;
       case_generate(a, 5, (uint64_t)i, &lim, &c);
@@ -281,8 +282,23 @@ int main(int argc, char **argv)
     printf("FAIL %s\n", a ? why : "radix_sort not in the registry");
     return 1;
   }
+  if (argc > 1 && strcmp(argv[1], "profile") == 0) {
+    static const char *const texts[] = {"radix_sort n=16777216 mode=keys dist=uniform seed=1",
+                                        "radix_sort n=16777216 mode=pairs dist=uniform seed=1"};
+    for (int i = 0; i < 2; i++) {
+      struct gr_instance *inst = instance(a, texts[i]);
+      void *st = a->bench_setup(alg_variant(a, "v3_warp"), inst, why, sizeof why);
+      a->bench_launch(st);
+      int ok = fetch_and_check(a, inst, st, why, sizeof why);
+      printf("%s profile %s %s\n", ok ? "ok" : "FAIL", texts[i], why);
+      failures += !ok;
+      a->bench_teardown(st);
+      instance_drop(a, inst);
+    }
+    return failures ? 1 : 0;
+  }
   if (argc > 1 && strcmp(argv[1], "small") == 0) {
-    test_small(a);
+    test_small(a, argc > 2 ? atoi(argv[2]) : 16);
     printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
   }

@@ -77,6 +77,44 @@ __device__ static inline uint32_t rs_chunk_base(const uint32_t *hist, const uint
   return start + hist[(size_t)threadIdx.x * nchunks + blockIdx.x];
 }
 
+/* Asynchronous copy of one word global -> shared (cp.async, sm_80+): no register holds it, so a
+ * block can fetch its next tile while it works on this one. Zero-filled when !valid (src is then
+ * not read). Completed per thread by rs_cp_async_wait; visible to the block after a barrier. */
+__device__ static inline void rs_cp_async4(uint32_t *dst, const uint32_t *src, bool valid)
+{
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src),
+               "r"(valid ? 4 : 0)
+               : "memory");
+}
+
+__device__ static inline void rs_cp_async_commit(void)
+{
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* Wait until at most `pending` of this thread's most recent groups are still in flight. */
+template <int pending> __device__ static inline void rs_cp_async_wait(void)
+{
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(pending) : "memory");
+}
+
+/* Start copying tile `tile` (keys, and values when vals_in) into s_k / s_v in input order, one
+ * cp.async per word, coalesced; words past n are zero-filled. Does not commit the group. */
+__device__ static inline void rs_stage_tile(uint32_t *s_k, uint32_t *s_v, const uint32_t *keys_in,
+                                            const uint32_t *vals_in, int n, int tile)
+{
+  int base = tile * RADIX_SORT_TILE;
+#pragma unroll 4
+  for (int i = threadIdx.x; i < RADIX_SORT_TILE; i += RADIX_SORT_BLOCK) {
+    bool valid = base + i < n;
+    int at = valid ? base + i : 0; /* a readable address even when nothing is read */
+    rs_cp_async4(s_k + i, keys_in + at, valid);
+    if (vals_in)
+      rs_cp_async4(s_v + i, vals_in + at, valid);
+  }
+}
+
 /* kernels */
 
 static __global__ __launch_bounds__(RADIX_SORT_BLOCK) void rs_histogram_kernel(
@@ -156,10 +194,11 @@ static inline size_t rs_align(size_t x)
   return (x + 255) & ~(size_t)255;
 }
 
-/* The plan of a sort of n keys with this scatter kernel on the current device. blocks_per_sm
- * caches the occupancy query (0 = not asked yet). */
-static inline void rs_plan_make(rs_scatter_fn scatter, int *blocks_per_sm, int n, int pairs,
-                                struct rs_plan *p)
+/* The plan of a sort of n keys with this scatter kernel (dynamic shared memory `smem` bytes) on
+ * the current device. blocks_per_sm caches the occupancy query (0 = not asked yet); the first
+ * call also allows the kernel its dynamic shared memory. */
+static inline void rs_plan_make(rs_scatter_fn scatter, size_t smem, int *blocks_per_sm, int n,
+                                int pairs, struct rs_plan *p)
 {
   static int sm_count; /* per translation unit; one device per process */
   if (!sm_count) {
@@ -168,8 +207,10 @@ static inline void rs_plan_make(rs_scatter_fn scatter, int *blocks_per_sm, int n
     GR_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev));
   }
   if (!*blocks_per_sm) {
+    GR_CUDA_CHECK(cudaFuncSetAttribute((const void *)scatter,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        blocks_per_sm, (const void *)scatter, RADIX_SORT_BLOCK, 0));
+        blocks_per_sm, (const void *)scatter, RADIX_SORT_BLOCK, smem));
     if (*blocks_per_sm < 1)
       *blocks_per_sm = 1;
   }
@@ -191,17 +232,18 @@ static inline void rs_trace_record(int slot, cudaStream_t stream)
     GR_CUDA_CHECK(cudaEventRecord(((cudaEvent_t *)radix_sort_trace)[slot], stream));
 }
 
-/* The whole sort with the given scatter kernels (keys-only and pairs instantiations), in the
- * launcher contract of radix_sort.h. occupancy caches one query per instantiation. */
-static inline int rs_sort(rs_scatter_fn scatter_keys, rs_scatter_fn scatter_pairs, int occupancy[2],
-                          void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
-                          uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, int n,
-                          void *stream)
+/* The whole sort with the given scatter kernels (keys-only and pairs instantiations, asking for
+ * smem[0] and smem[1] bytes of dynamic shared memory), in the launcher contract of radix_sort.h.
+ * occupancy caches one query per instantiation. */
+static inline int rs_sort(rs_scatter_fn scatter_keys, rs_scatter_fn scatter_pairs,
+                          const size_t smem[2], int occupancy[2], void *d_temp, size_t *temp_bytes,
+                          const uint32_t *keys_in, uint32_t *keys_out, const uint32_t *vals_in,
+                          uint32_t *vals_out, int n, void *stream)
 {
   int pairs = vals_in != NULL;
   rs_scatter_fn scatter = pairs ? scatter_pairs : scatter_keys;
   struct rs_plan p;
-  rs_plan_make(scatter, &occupancy[pairs], n, pairs, &p);
+  rs_plan_make(scatter, smem[pairs], &occupancy[pairs], n, pairs, &p);
   if (!d_temp) {
     *temp_bytes = p.bytes;
     return 0;
@@ -227,9 +269,9 @@ static inline int rs_sort(rs_scatter_fn scatter_keys, rs_scatter_fn scatter_pair
     rs_scan_kernel<<<RADIX_SORT_RADIX, RADIX_SORT_BLOCK, 0, s>>>(hist, p.nchunks, totals);
     GR_CUDA_LAUNCH_CHECK();
     rs_trace_record(2 + 3 * pass, s);
-    scatter<<<p.nchunks, RADIX_SORT_BLOCK, 0, s>>>(src_k, pairs ? src_v : NULL, dst_k,
-                                                   pairs ? dst_v : NULL, n, shift, hist, totals,
-                                                   p.nchunks, p.tiles_per_chunk, p.ntiles);
+    scatter<<<p.nchunks, RADIX_SORT_BLOCK, smem[pairs], s>>>(
+        src_k, pairs ? src_v : NULL, dst_k, pairs ? dst_v : NULL, n, shift, hist, totals, p.nchunks,
+        p.tiles_per_chunk, p.ntiles);
     GR_CUDA_LAUNCH_CHECK();
     rs_trace_record(3 + 3 * pass, s);
   }

@@ -139,7 +139,8 @@ extern "C" int radix_sort_v1_basic_launch(void *d_temp, size_t *temp_bytes, cons
                                           uint32_t *keys_out, const uint32_t *vals_in,
                                           uint32_t *vals_out, int n, void *stream)
 {
+  static const size_t smem[2] = {0, 0}; /* static shared memory only */
   static int occupancy[2];
-  return rs_sort(rs_v1_scatter_kernel<false>, rs_v1_scatter_kernel<true>, occupancy, d_temp,
+  return rs_sort(rs_v1_scatter_kernel<false>, rs_v1_scatter_kernel<true>, smem, occupancy, d_temp,
                  temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
 }

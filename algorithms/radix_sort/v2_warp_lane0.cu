@@ -19,6 +19,8 @@
 #include "radix_sort_common.cuh"
 
 #define RS_WARP_SLICE (32 * RADIX_SORT_ITEMS) /* keys of a tile one warp ranks */
+/* dynamic shared memory: two tiles of keys, and of values for pairs */
+#define RS_V2_SMEM(pairs) ((size_t)((pairs) ? 4 : 2) * RADIX_SORT_TILE * sizeof(uint32_t))
 
 /* device helpers */
 
@@ -44,8 +46,10 @@ static __global__ __launch_bounds__(RADIX_SORT_BLOCK, 3) void rs_v2_scatter_kern
     const uint32_t *__restrict__ hist, const uint32_t *__restrict__ totals, int nchunks,
     int tiles_per_chunk, int ntiles)
 {
-  __shared__ uint32_t s_keys[RADIX_SORT_TILE]; /* the tile, sorted by digit */
-  __shared__ uint32_t s_vals[PAIRS ? RADIX_SORT_TILE : 1];
+  /* dynamic: two tile buffers of keys (and of values), RS_V2_SMEM(PAIRS) bytes. Buffer `cur`
+   * holds this tile, first in input order (as fetched), then in digit order; buffer cur ^ 1
+   * receives the next tile meanwhile. */
+  extern __shared__ uint32_t s_tiles[];
   __shared__ uint32_t s_counts[RS_WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
   __shared__ uint32_t s_start[RADIX_SORT_RADIX];             /* tile-local start of each digit */
   __shared__ uint32_t s_base[RADIX_SORT_RADIX];              /* output position of the next key */
@@ -53,19 +57,33 @@ static __global__ __launch_bounds__(RADIX_SORT_BLOCK, 3) void rs_v2_scatter_kern
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   uint32_t lanes_below = (1u << lane) - 1u;
   uint32_t *counts = s_counts + warp * RADIX_SORT_RADIX;
+  int slice = warp * RS_WARP_SLICE + lane; /* this lane's tile position in round 0 */
 
   s_base[tid] = rs_chunk_base(hist, totals, nchunks, s_warp);
-  int tile_end = min((int)blockIdx.x * tiles_per_chunk + tiles_per_chunk, ntiles);
-  for (int tile = (int)blockIdx.x * tiles_per_chunk; tile < tile_end; tile++) {
+  int tile_begin = (int)blockIdx.x * tiles_per_chunk;
+  int tile_end = min(tile_begin + tiles_per_chunk, ntiles);
+  if (tile_begin < tile_end)
+    rs_stage_tile(s_tiles, s_tiles + 2 * RADIX_SORT_TILE, keys_in, PAIRS ? vals_in : NULL, n,
+                  tile_begin);
+  rs_cp_async_commit();
+  for (int tile = tile_begin; tile < tile_end; tile++) {
+    int cur = (tile - tile_begin) & 1;
+    uint32_t *s_keys = s_tiles + cur * RADIX_SORT_TILE;
+    uint32_t *s_vals = s_tiles + (2 + cur) * RADIX_SORT_TILE; /* used only for PAIRS */
+    if (tile + 1 < tile_end)
+      rs_stage_tile(s_tiles + (cur ^ 1) * RADIX_SORT_TILE, s_tiles + (3 - cur) * RADIX_SORT_TILE,
+                    keys_in, PAIRS ? vals_in : NULL, n, tile + 1);
+    rs_cp_async_commit();  /* (empty on the last tile: one group per tile either way) */
+    rs_cp_async_wait<1>(); /* this tile's group is complete */
+    __syncthreads();
     int tile_base = tile * RADIX_SORT_TILE;
     int valid = min(RADIX_SORT_TILE, n - tile_base);
-    int first = tile_base + warp * RS_WARP_SLICE + lane; /* this lane's key of round 0 */
-    int left = n - first;                                /* its keys r with r * 32 < left exist */
+    int left = valid - slice; /* this lane's keys r with r * 32 < left exist */
     uint32_t key[RADIX_SORT_ITEMS];
     uint32_t rank[RADIX_SORT_ITEMS / 2]; /* two 16-bit ranks (< 512) per register */
 #pragma unroll
     for (int r = 0; r < RADIX_SORT_ITEMS; r++) /* padding ranks last, past `valid` */
-      key[r] = r * 32 < left ? keys_in[first + r * 32] : 0xffffffffu;
+      key[r] = r * 32 < left ? s_keys[slice + r * 32] : 0xffffffffu;
     for (int d = lane; d < RADIX_SORT_RADIX; d += 32)
       counts[d] = 0;
     __syncwarp();
@@ -97,14 +115,23 @@ static __global__ __launch_bounds__(RADIX_SORT_BLOCK, 3) void rs_v2_scatter_kern
     s_start[tid] = rs_block_exclusive_scan(tile_count, s_warp, &all);
     __syncthreads();
 
-    /* the tile in digit order, in shared memory */
+    /* the tile in digit order, in place: every key is in registers; values go through them */
+    uint32_t pos[RADIX_SORT_ITEMS];
 #pragma unroll
     for (int r = 0; r < RADIX_SORT_ITEMS; r++) {
       uint32_t digit = rs_digit(key[r], shift);
-      uint32_t pos = s_start[digit] + counts[digit] + ((rank[r / 2] >> (16 * (r % 2))) & 0xffffu);
-      s_keys[pos] = key[r];
-      if (PAIRS)
-        s_vals[pos] = r * 32 < left ? vals_in[first + r * 32] : 0u;
+      pos[r] = s_start[digit] + counts[digit] + ((rank[r / 2] >> (16 * (r % 2))) & 0xffffu);
+      s_keys[pos[r]] = key[r];
+    }
+    if (PAIRS) {
+      uint32_t val[RADIX_SORT_ITEMS];
+#pragma unroll
+      for (int r = 0; r < RADIX_SORT_ITEMS; r++)
+        val[r] = s_vals[slice + r * 32];
+      __syncthreads();
+#pragma unroll
+      for (int r = 0; r < RADIX_SORT_ITEMS; r++)
+        s_vals[pos[r]] = val[r];
     }
     __syncthreads();
 
@@ -130,7 +157,8 @@ extern "C" int radix_sort_v2_warp_lane0_launch(void *d_temp, size_t *temp_bytes,
                                                const uint32_t *vals_in, uint32_t *vals_out, int n,
                                                void *stream)
 {
+  static const size_t smem[2] = {RS_V2_SMEM(false), RS_V2_SMEM(true)};
   static int occupancy[2];
-  return rs_sort(rs_v2_scatter_kernel<false>, rs_v2_scatter_kernel<true>, occupancy, d_temp,
+  return rs_sort(rs_v2_scatter_kernel<false>, rs_v2_scatter_kernel<true>, smem, occupancy, d_temp,
                  temp_bytes, keys_in, keys_out, vals_in, vals_out, n, stream);
 }
