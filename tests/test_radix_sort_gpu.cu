@@ -2,11 +2,11 @@
  * bench_setup once, bench_launch many times, bench_fetch, then the output is checked against the
  * reference (fixed and peer variants must pass, the historical one must be caught).
  *
- *   test_radix_sort_gpu [quick|full|small [CASES]|profile]
+ *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|profile]
  *
  * quick (ctest, label gpu): the hooks on small and odd sizes, timing at 2^20.
- * small: only CASES (16) generated cases of n <= 20000 per GPU variant through the worker (two
- * runs, poisoned output and shared memory), short enough to run under compute-sanitizer.
+ * small: only CASES (16) generated cases of n <= 20000 per GPU variant (or VARIANT alone) through
+ * the worker (two runs, poisoned output and shared memory), short enough for compute-sanitizer.
  * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
  * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp and cub (CUDA
  * events around each launch, 3 warm-up launches, median of 15; L2 warm, back to back), the
@@ -121,7 +121,7 @@ static void test_hooks(const struct algorithm *a)
 }
 
 /* Generated small cases through the worker, as test_cases does. */
-static void test_small(const struct algorithm *a, int cases)
+static void test_small(const struct algorithm *a, int cases, const char *only)
 {
   struct case_limits lim;
   memset(&lim, 0, sizeof lim);
@@ -132,7 +132,7 @@ static void test_small(const struct algorithm *a, int cases)
   }
   for (size_t vi = 0; vi < a->n_variants; vi++) {
     const struct variant *v = &a->variants[vi];
-    if (!(v->flags & VARIANT_GPU))
+    if (!(v->flags & VARIANT_GPU) || (only && strcmp(only, v->name) != 0))
       continue;
     int pass = 0, fail = 0;
     for (int i = 0; i < cases; i++) {
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
     return failures ? 1 : 0;
   }
   if (argc > 1 && strcmp(argv[1], "small") == 0) {
-    test_small(a, argc > 2 ? atoi(argv[2]) : 16);
+    test_small(a, argc > 2 ? atoi(argv[2]) : 16, argc > 3 ? argv[3] : NULL);
     printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
   }
