@@ -3,7 +3,8 @@
  * its alternate buffers inside the temporary storage). On Hopper it runs the onesweep sort: one
  * upfront histogram of all 4 digits, then one kernel per pass with decoupled look-back, about 36
  * bytes moved per key. Its output is a stable sort too, so it is checked like the others.
- * Measured target on H100: 2^28 keys 6.41 ms, 2^24 keys 0.47 ms, 2^28 pairs 8.82 ms. */
+ * Target measured on H100: 2^28 keys 6.41 ms, 2^24 keys 0.47 ms, 2^28 pairs 8.82 ms; here on an
+ * H200 (tests/test_radix_sort_gpu full): 6.31, 0.46 and 7.43 ms. */
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 

@@ -8,7 +8,8 @@
  *
  * Plain and obviously stable, and no warp-level ranking; the price is 8 block-wide scans and 8
  * trips of every key (and value) through shared memory per tile per pass, where v3_warp ranks the
- * whole digit at once with ballots. */
+ * whole digit at once with ballots. Measured on an H200: 2^28 keys 12.66 ms (2.0x CUB, v3_warp
+ * 8.12), 2^28 pairs 22.3 ms; its scatter moves 0.74 TB/s (keys). */
 #include <cuda_runtime.h>
 
 #include "gpu.h"

@@ -7,7 +7,7 @@
  * so only lane 0's digit gets a count; every other digit present in the 32 keys keeps a stale
  * count (0 on the first round), later rounds and later warps rank on top of it, keys collide in the
  * digit-sorted tile, some places are never written, and keys land in wrong output positions (the
- * output holds duplicates, stale shared memory and poison). Any 32 consecutive keys holding more
+ * output holds duplicates, leftover tile contents and poison). Any 32 consecutive keys holding more
  * than one digit value, in more than one round or warp, expose it; all-equal keys hide it.
  * Fixed in v3_warp (the first lane holding each digit writes its count); everything else is
  * v3_warp line for line, so `diff v2_warp_lane0.cu v3_warp.cu` shows the bug. The output guard
