@@ -1,0 +1,45 @@
+/* GPU variants of Semi-Global Matching: census 9x7 (centre-symmetric, 31 bits), Hamming cost,
+ * 4- or 8-path aggregation with P1/P2, sum over paths, winner-takes-all. Definitions, path order
+ * and every border rule: reference/sgm.c. Each launcher runs the whole pipeline on one stream.
+ *
+ * Inputs are device images; outputs: disp_out (w*h uint16), smin_out (w*h uint16: the summed
+ * cost at the chosen disparity) and, when path_out is not NULL, every path's aggregated cost
+ * path_out[((r*h + y)*w + x)*D + d] (uint16). The variant needs scratch device memory: called
+ * with a->scratch == NULL a launcher only stores the bytes it needs in *scratch_bytes and
+ * returns 0 (the CUB convention). Returns 0, or 1 (RUN_UNSUPPORTED) when it cannot take the
+ * case. CUDA errors end the process (GR_CUDA_CHECK). */
+#ifndef GR_ALGORITHMS_SGM_H
+#define GR_ALGORITHMS_SGM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sgm_gpu_args {
+  const uint8_t *left, *right; /* device, w*h each, row-major */
+  int width, height, disp, paths, p1, p2;
+  uint16_t *disp_out;  /* device, w*h */
+  uint16_t *smin_out;  /* device, w*h, or NULL */
+  uint16_t *path_out;  /* device, paths*w*h*D, or NULL (the production path: not written) */
+  void *scratch;       /* device, the launcher's scratch_bytes; NULL: size query */
+};
+
+typedef int (*sgm_launch_fn)(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+
+/* historical: one block per scan line, one thread per disparity (blockDim = D), block min by a
+ * full-mask __shfl_down_sync: wrong whenever D % 32 != 0 */
+int sgm_v1_fullmask_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+/* fixed: v1 with the block rounded up to a multiple of 32; padding lanes hold UINT16_MAX */
+int sgm_v2_padded_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+/* fixed: a warp per scan line, ceil(D/32) disparities per lane, cost fused from the census,
+ * all paths but one in one launch, the last path fused with the sum and winner-takes-all */
+int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,343 @@
+/* The sgm algorithm's table: parameters, variants, boundary-biased generator, instance (a
+ * synthetic stereo pair with ground truth + the reference, computed on first use), checker,
+ * work model and timing sweep.
+ *
+ * Output layout (uint16, every element written by every run):
+ *   disp[w*h]  the disparity map, row-major
+ *   smin[w*h]  S at the chosen disparity (the summed cost of the winner)
+ *   path[paths*w*h*D]  every path's aggregated cost L_r, ((r*h + y)*w + x)*D + d, present only
+ *              when paths*w*h*D <= SGM_PATH_OUT_LIMIT (2^23 values, 16 MiB)
+ * Small cases therefore compare every L_r exactly (where the v1 bug shows first: every L too
+ * large by the true minimum); large ones compare the disparity map and the winner's summed cost,
+ * which the bug changes too. All comparisons are exact: integer arithmetic throughout.
+ *
+ * Invariants checked on every output: disparities in [0, D); every L_r <= 31 + P2 (layout with
+ * paths); smin <= paths * (31 + P2). The bad-pixel rate against the ground truth (|d - gt| > 1
+ * over pixels that have one) is the err metric for random-dot content: reported, not asserted
+ * (tiny or extreme cases are legitimately poor); other contents report 0.
+ *
+ * Cost: fixup keeps w*h*D <= 2e6 (the reference then takes about 0.1 s), except one case in 32
+ * (by seed) allowed 8x that. */
+#include "sgm_alg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "gr.h"
+#include "sgm.h"
+
+#define SGM_BUDGET 2000000 /* w*h*D of a generated case */
+
+static const char *const path_names[] = {"4", "8", NULL};
+static const char *const content_names[] = {"constant", "gradient", "randomdot", "noise", NULL};
+
+enum { P_W, P_H, P_D, P_P1, P_P2, P_PATHS, P_CONTENT };
+static const struct param_spec sgm_params[] = {
+    [P_W] = {"w", PARAM_INT, 1, 8192, NULL, "image width"},
+    [P_H] = {"h", PARAM_INT, 1, 8192, NULL, "image height"},
+    [P_D] = {"d", PARAM_INT, 1, SGM_MAX_DISP, NULL, "disparity range D (0 .. D-1): the k of sgm"},
+    [P_P1] = {"p1", PARAM_INT, 0, 255, NULL, "penalty for a disparity change of 1"},
+    [P_P2] = {"p2", PARAM_INT, 0, 8160, NULL, "penalty for a larger change (31 + p2 > 255: 16-bit paths)"},
+    [P_PATHS] = {"paths", PARAM_ENUM, 0, 0, path_names, "aggregation paths"},
+    [P_CONTENT] = {"content", PARAM_ENUM, 0, 0, content_names, "image content"},
+};
+
+static void case_params(const struct gr_case *c, struct sgm_params *p)
+{
+  p->width = (int)c->v[P_W];
+  p->height = (int)c->v[P_H];
+  p->disp = (int)c->v[P_D];
+  p->p1 = (int)c->v[P_P1];
+  p->p2 = (int)c->v[P_P2];
+  p->paths = c->v[P_PATHS] ? 8 : 4;
+}
+
+static size_t out_values(const struct sgm_params *p, int *per_path)
+{
+  size_t n = (size_t)p->width * p->height, paths = n * p->disp * p->paths;
+  *per_path = paths <= SGM_PATH_OUT_LIMIT;
+  return 2 * n + (*per_path ? paths : 0);
+}
+
+const uint16_t *sgm_data_reference(struct sgm_data *d)
+{
+  if (d->ref)
+    return d->ref;
+  int per_path;
+  size_t values = out_values(&d->prm, &per_path), n = (size_t)d->prm.width * d->prm.height;
+  uint16_t *ref = malloc(values * sizeof *ref);
+  if (!ref)
+    return NULL;
+  if (sgm_reference(&d->prm, d->left, d->right, ref, ref + n, per_path ? ref + 2 * n : NULL)) {
+    free(ref);
+    return NULL;
+  }
+  d->ref = ref;
+  return ref;
+}
+
+/* reference "variant": the CPU reference itself, checked against the invariants */
+static enum run_status sgm_run_reference(const struct variant *v, const struct gr_instance *inst,
+                                         void *out, struct run_ctx *ctx)
+{
+  (void)v;
+  const struct sgm_data *d = inst->priv;
+  size_t n = (size_t)d->prm.width * d->prm.height;
+  uint16_t *o = out;
+  if (sgm_reference(&d->prm, d->left, d->right, o, o + n, d->per_path ? o + 2 * n : NULL)) {
+    gr_fmt(ctx->why, sizeof ctx->why, "reference: out of host memory");
+    return RUN_ERROR;
+  }
+  return RUN_OK;
+}
+
+#define GPU(fn) ((void (*)(void))(fn))
+static const struct variant sgm_variants[] = {
+    {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
+     "plain loops over a materialised cost volume, 32-bit sums"},
+    {"v1_fullmask", VARIANT_HISTORICAL, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v1_fullmask_launch),
+     "blockDim = D, full-mask __shfl_down_sync min: partial last warp reads 0 when D % 32 != 0 "
+     "(seeds/004)"},
+    {"v2_padded", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v2_padded_launch),
+     "block rounded up to a multiple of 32, padding lanes hold UINT16_MAX and write nothing"},
+    {"v3_warp_fused", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v3_warp_fused_launch),
+     "warp per scan line, ceil(D/32) disparities per lane, cost fused, last path fused with WTA"},
+};
+
+static void sgm_fixup(struct gr_case *c)
+{
+  int64_t budget = SGM_BUDGET * ((c->seed & 31) == 0 ? 8 : 1);
+  int64_t w = c->v[P_W], h = c->v[P_H], d = c->v[P_D];
+  if (w * h * d > budget) { /* shrink both sides alike, keeping the shape, then h alone */
+    double f = sqrt((double)budget / ((double)w * (double)h * (double)d));
+    w = (int64_t)((double)w * f);
+    h = (int64_t)((double)h * f);
+    w = w < 1 ? 1 : w;
+    h = h < 1 ? 1 : h;
+    while (w * h * d > budget && h > 1)
+      h = budget / (w * d) < h ? budget / (w * d) : h - 1;
+    while (w * h * d > budget && w > 1)
+      w = budget / d < w ? budget / d : w - 1;
+    w = w < 1 ? 1 : w;
+    h = h < 1 ? 1 : h;
+  }
+  c->v[P_W] = w;
+  c->v[P_H] = h;
+}
+
+static void sgm_generate(struct gr_case *c, struct rng *r)
+{
+  static const int64_t d_edges[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129,
+                                    255, 256, 257, 270, 288, 383, 384, 385, 511, 512};
+  static const int64_t w_edges[] = {1, 2, 3, 5, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129,
+                                    255, 256, 257, 511, 631, 640, 1000, 1024, 1920, 2000};
+  static const int64_t h_edges[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33,
+                                    64, 100, 479, 480, 1000, 1080, 1500};
+  int64_t d = rng_boundary(r, 1, SGM_MAX_DISP, d_edges, sizeof d_edges / sizeof *d_edges, 0.6);
+  if (d % 32 == 0 && rng_chance(r, 0.6)) /* weight towards D % 32 != 0, where v1 breaks */
+    d += d > 1 && rng_chance(r, 0.5) ? -1 : 1;
+  c->v[P_D] = d > SGM_MAX_DISP ? SGM_MAX_DISP - 1 : d;
+  c->v[P_W] = rng_boundary(r, 1, 2000, w_edges, sizeof w_edges / sizeof *w_edges, 0.5);
+  c->v[P_H] = rng_boundary(r, 1, 1500, h_edges, sizeof h_edges / sizeof *h_edges, 0.5);
+  if (rng_chance(r, 0.4)) {
+    c->v[P_P1] = 10;
+    c->v[P_P2] = 120;
+  } else {
+    static const int64_t p1_edges[] = {0, 1, 10, 255};
+    static const int64_t p2_edges[] = {0, 1, 120, 224, 225, 1000, 8160};
+    c->v[P_P1] = rng_boundary(r, 0, 255, p1_edges, sizeof p1_edges / sizeof *p1_edges, 0.5);
+    c->v[P_P2] = rng_boundary(r, 0, 8160, p2_edges, sizeof p2_edges / sizeof *p2_edges, 0.6);
+  }
+  c->v[P_PATHS] = rng_range(r, 0, 1);
+  c->v[P_CONTENT] = rng_chance(r, 0.5) ? STEREO_RANDOMDOT : rng_range(r, 0, 3);
+}
+
+static int sgm_validate(const struct gr_case *c, char *why, size_t len)
+{
+  struct sgm_params p;
+  case_params(c, &p);
+  if ((int64_t)p.width * p.height * p.disp > ((int64_t)1 << 33)) {
+    gr_fmt(why, len, "'w*h*d' = %lld cells is beyond what this suite addresses (2^33)",
+           (long long)p.width * p.height * p.disp);
+    return -1;
+  }
+  if (sgm_params_valid(&p)) {
+    gr_fmt(why, len, "'p2=%d' with %d paths: the summed cost %d * (31 + p2) exceeds 65535", p.p2,
+           p.paths, p.paths);
+    return -1;
+  }
+  return 0;
+}
+
+static size_t sgm_device_bytes(const struct gr_case *c)
+{
+  struct sgm_params p;
+  int per_path;
+  case_params(c, &p);
+  out_values(&p, &per_path);
+  return sgm_gpu_bytes(&p, per_path);
+}
+
+static void sgm_work(const struct gr_case *c, double *bytes, double *items)
+{
+  double n = (double)c->v[P_W] * (double)c->v[P_H];
+  *bytes = n * (1 + 1 + 2); /* what must move: two 8-bit images in, a 16-bit disparity map out */
+  *items = n * (double)c->v[P_D];
+}
+
+static void sgm_instance_free(struct gr_instance *inst)
+{
+  if (!inst)
+    return;
+  struct sgm_data *d = inst->priv;
+  if (d) {
+    free(d->left);
+    free(d->right);
+    free(d->gt);
+    free(d->ref);
+    free(d);
+  }
+  free(inst);
+}
+
+static int sgm_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+{
+  struct gr_instance *inst = calloc(1, sizeof *inst);
+  struct sgm_data *d = calloc(1, sizeof *d);
+  if (!inst || !d) {
+    free(inst);
+    free(d);
+    gr_fmt(why, len, "out of host memory");
+    return -1;
+  }
+  inst->c = c;
+  inst->priv = d;
+  case_params(c, &d->prm);
+  d->content = (enum stereo_content)c->v[P_CONTENT];
+  size_t n = (size_t)d->prm.width * d->prm.height;
+  d->left = malloc(n);
+  d->right = malloc(n);
+  d->gt = malloc(n * sizeof *d->gt);
+  if (!d->left || !d->right || !d->gt ||
+      stereo_generate(d->prm.width, d->prm.height, d->prm.disp, d->content, c->seed, d->left,
+                      d->right, d->gt)) {
+    gr_fmt(why, len, "cannot allocate the %d x %d stereo pair", d->prm.width, d->prm.height);
+    sgm_instance_free(inst);
+    return -1;
+  }
+  inst->out_bytes = out_values(&d->prm, &d->per_path) * sizeof(uint16_t);
+  inst->elem_size = sizeof(uint16_t);
+  *out = inst;
+  return 0;
+}
+
+/* Decode a per-path index into "path r (name) at (x, y, d)". */
+static const char *where_path(const struct sgm_params *p, size_t i, char *buf, size_t len)
+{
+  size_t D = (size_t)p->disp, w = (size_t)p->width, h = (size_t)p->height;
+  size_t d = i % D, pix = i / D, x = pix % w, y = (pix / w) % h, r = pix / (w * h);
+  return gr_fmt(buf, len, "path %zu (%s) at (x=%zu, y=%zu, d=%zu)", r, sgm_path_name[r], x, y, d);
+}
+
+static int sgm_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+{
+  struct sgm_data *d = inst->priv;
+  const struct sgm_params *p = &d->prm;
+  const uint16_t *o = out;
+  size_t n = (size_t)p->width * p->height, cells = n * p->disp;
+  const uint16_t *ref = sgm_data_reference(d);
+  char at[160];
+  if (d->content == STEREO_RANDOMDOT)
+    rep->err = stereo_bad_pixel_rate(o, d->gt, n, NULL);
+  if (!ref)
+    return check_fail(rep, "input", "cannot compute the reference: out of host memory");
+  /* bounds */
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < n; i++)
+    if (o[i] >= p->disp && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "bounds",
+                      "pixel (x=%zu, y=%zu): disparity %u outside [0, %d); %zu pixels out of range",
+                      first % p->width, first / p->width, o[first], p->disp, bad);
+  int lmax = SGM_COST_MAX + p->p2, smax = p->paths * lmax;
+  for (size_t i = 0; i < n; i++)
+    if (o[n + i] > smax && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "bounds",
+                      "pixel (x=%zu, y=%zu): summed cost %u > paths * (Cmax + P2) = %d; %zu pixels",
+                      first % p->width, first / p->width, o[n + first], smax, bad);
+  const uint16_t *L = o + 2 * n, *refL = ref + 2 * n;
+  size_t total = d->per_path ? cells * p->paths : 0;
+  for (size_t i = 0; i < total; i++)
+    if (L[i] > lmax && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "bounds", "%s: aggregated cost %u > Cmax + P2 = %d; %zu values",
+                      where_path(p, first, at, sizeof at), L[first], lmax, bad);
+  /* parity: per-path costs first (where an aggregation error shows), then the results */
+  for (size_t i = 0; i < total; i++)
+    if (L[i] != refL[i] && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "parity", "%s: cost %u, reference %u (%+d); %zu of %zu values differ",
+                      where_path(p, first, at, sizeof at), L[first], refL[first],
+                      (int)L[first] - (int)refL[first], bad, total);
+  for (size_t i = 0; i < n; i++)
+    if (o[n + i] != ref[n + i] && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "parity",
+                      "pixel (x=%zu, y=%zu): summed cost %u, reference %u (%+d); %zu of %zu differ",
+                      first % p->width, first / p->width, o[n + first], ref[n + first],
+                      (int)o[n + first] - (int)ref[n + first], bad, n);
+  for (size_t i = 0; i < n; i++)
+    if (o[i] != ref[i] && !bad++)
+      first = i;
+  if (bad)
+    return check_fail(rep, "parity",
+                      "pixel (x=%zu, y=%zu): disparity %u, reference %u; %zu of %zu pixels (%.2f%%) "
+                      "differ",
+                      first % p->width, first / p->width, o[first], ref[first], bad, n,
+                      100.0 * (double)bad / (double)n);
+  return 0;
+}
+
+/* The sweep; libSGM's H100 times for the same configurations are in the report. */
+static const char *const sgm_bench_cases[] = {
+    "sgm w=640 h=480 d=64 p1=10 p2=120 paths=4 content=randomdot seed=1",
+    "sgm w=640 h=480 d=64 p1=10 p2=120 paths=8 content=randomdot seed=1",
+    "sgm w=1920 h=1080 d=128 p1=10 p2=120 paths=4 content=randomdot seed=1",
+    "sgm w=1920 h=1080 d=128 p1=10 p2=120 paths=8 content=randomdot seed=1",
+    "sgm w=2964 h=2000 d=256 p1=10 p2=120 paths=4 content=randomdot seed=1",
+    "sgm w=2964 h=2000 d=256 p1=10 p2=120 paths=8 content=randomdot seed=1",
+    "sgm w=2964 h=2000 d=270 p1=10 p2=120 paths=4 content=randomdot seed=1",
+    "sgm w=2964 h=2000 d=270 p1=10 p2=120 paths=8 content=randomdot seed=1",
+    NULL,
+};
+
+const struct algorithm sgm_algorithm = {
+    .name = "sgm",
+    .summary = "Semi-Global Matching stereo: census 9x7, Hamming cost, 4/8-path aggregation, WTA",
+    .params = sgm_params,
+    .n_params = sizeof sgm_params / sizeof *sgm_params,
+    .variants = sgm_variants,
+    .n_variants = sizeof sgm_variants / sizeof *sgm_variants,
+    .generate = sgm_generate,
+    .fixup = sgm_fixup,
+    .validate = sgm_validate,
+    .device_bytes = sgm_device_bytes,
+    .instance_new = sgm_instance_new,
+    .instance_free = sgm_instance_free,
+    .check = sgm_check,
+    .work = sgm_work,
+    .bench_cases = sgm_bench_cases,
+    .bench_setup = sgm_bench_setup,
+    .bench_launch = sgm_bench_launch,
+    .bench_fetch = sgm_bench_fetch,
+    .bench_teardown = sgm_bench_teardown,
+};

@@ -1,0 +1,49 @@
+/* The sgm algorithm as the harness sees it (its table lives in sgm_alg.c). */
+#ifndef GR_ALGORITHMS_SGM_ALG_H
+#define GR_ALGORITHMS_SGM_ALG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alg.h"
+#include "datasets/stereo.h"
+#include "reference/sgm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const struct algorithm sgm_algorithm;
+
+/* The output layout holds the per-path costs when paths*w*h*D is at most this many values
+ * (16 MiB of uint16); larger cases hold the disparity map and the summed cost only. */
+#define SGM_PATH_OUT_LIMIT ((size_t)1 << 23)
+
+/* The input of one case and, once computed, its reference output (same layout as out). */
+struct sgm_data {
+  struct sgm_params prm;
+  enum stereo_content content;
+  uint8_t *left, *right; /* w*h each */
+  int16_t *gt;           /* w*h ground truth, -1 where none */
+  int per_path;          /* out layout: 1 = disp, smin, per-path costs; 0 = disp, smin */
+  uint16_t *ref;         /* NULL until sgm_data_reference computed it */
+};
+
+/* The reference output in the out layout, computed on first use (a big case's reference takes
+ * a while, and timing runs may never need it). NULL when memory runs out. */
+const uint16_t *sgm_data_reference(struct sgm_data *d);
+
+/* GPU side (sgm_driver.cu). */
+enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
+                            struct run_ctx *ctx);
+void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why, size_t len);
+void sgm_bench_launch(void *state);
+void sgm_bench_fetch(void *state, void *out);
+void sgm_bench_teardown(void *state);
+size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
