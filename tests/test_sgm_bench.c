@@ -5,12 +5,16 @@
  *    must pass them all, v1_fullmask must be caught.
  * 2. The timing hooks on one small and one larger case per variant: setup, launch 3 times,
  *    fetch, check (fixed pass, historical caught when D % 32 != 0).
- * 3. The issue's size sweep (the algorithm's bench_cases) for v3_warp_fused and v2_padded:
+ * 3. The issue's size sweep (the algorithm's bench_cases) for v4, v3 and v2_padded:
  *    CUDA events around each launch of the production pipeline, warm-up discarded, median of
  *    --reps; outputs cross-checked between the variants (and against the CPU reference for the
  *    640x480 cases). Printed with throughput (Mpixel*D/s) and the ratio to libSGM's H100 times.
  *
- *   test_sgm_bench [--reps N] [--no-sweep] [--no-v2]
+ * 4. Optionally (--cases N) N generated cases per variant, as tests/test_cases does.
+ * Fixed variants run before the historical one, so that a crash of the latter loses nothing.
+ *
+ *   test_sgm_bench [--variant NAME] [--cases N] [--seed S] [--grid full|quick|none]
+ *                  [--no-hooks] [--no-sweep] [--no-v2] [--sweep-case I] [--reps N]
  * Exit 0 all good, 1 a check failed, 77 no GPU. */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -36,19 +40,22 @@ static int is_fixed(const struct variant *v) { return v->kind == VARIANT_FIXED; 
 
 /* 1. targeted grid ---------------------------------------------------------------------------- */
 
-static void grid(const struct algorithm *a)
+static void grid(const struct algorithm *a, const struct variant *const *vs, int nv, int quick)
 {
-  static const int ds[] = {1, 2, 31, 32, 33, 63, 64, 100, 129, 256, 257, 270, 288, 289, 385, 512};
-  static const int sizes[][2] = {{1, 1}, {5, 3}, {37, 29}, {130, 17}, {3, 90}};
+  static const int ds_full[] = {1, 2, 31, 32, 33, 63, 64, 100, 129, 256, 257, 270, 288, 289, 385, 512};
+  static const int ds_quick[] = {1, 33, 100, 270, 512};
+  static const int sizes_full[][2] = {{1, 1}, {5, 3}, {37, 29}, {130, 17}, {3, 90}};
+  static const int sizes_quick[][2] = {{5, 3}, {37, 29}};
+  const int *ds = quick ? ds_quick : ds_full;
+  const int(*sizes)[2] = quick ? sizes_quick : sizes_full;
+  size_t nds = quick ? 5 : 16, nsizes = quick ? 2 : 5;
   static const int p2s[] = {120, 1000};
-  printf("== targeted grid\n");
-  for (size_t vi = 0; vi < a->n_variants; vi++) {
-    const struct variant *v = &a->variants[vi];
-    if (!(v->flags & VARIANT_GPU))
-      continue;
+  printf("== targeted grid%s\n", quick ? " (quick)" : "");
+  for (int vi = 0; vi < nv; vi++) {
+    const struct variant *v = vs[vi];
     int pass = 0, fail = 0, shown = 0, odd_fail = 0, odd = 0;
-    for (size_t di = 0; di < sizeof ds / sizeof *ds; di++)
-      for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+    for (size_t di = 0; di < nds; di++)
+      for (size_t si = 0; si < nsizes; si++)
         for (int paths = 4; paths <= 8; paths += 4)
           for (size_t pi = 0; pi < 2; pi++) {
             char text[256], why[GR_WHY_LEN];
@@ -83,7 +90,7 @@ static void grid(const struct algorithm *a)
 
 /* 2. timing hooks ------------------------------------------------------------------------------- */
 
-static void hooks(const struct algorithm *a)
+static void hooks(const struct algorithm *a, const struct variant *const *vs, int nv)
 {
   static const char *const texts[] = {
       "sgm w=61 h=37 d=33 p1=10 p2=120 paths=8 content=randomdot seed=11",   /* per-path layout */
@@ -91,10 +98,8 @@ static void hooks(const struct algorithm *a)
   };
   printf("== timing hooks\n");
   for (size_t ti = 0; ti < 2; ti++)
-    for (size_t vi = 0; vi < a->n_variants; vi++) {
-      const struct variant *v = &a->variants[vi];
-      if (!(v->flags & VARIANT_GPU))
-        continue;
+    for (int vi = 0; vi < nv; vi++) {
+      const struct variant *v = vs[vi];
       struct gr_case c;
       struct gr_instance *inst;
       char why[GR_WHY_LEN];
@@ -128,6 +133,45 @@ static void hooks(const struct algorithm *a)
     }
 }
 
+/* 4. generated cases ------------------------------------------------------------------------------ */
+
+static void fuzz(const struct algorithm *a, const struct variant *const *vs, int nv, long cases,
+                 unsigned long long seed)
+{
+  printf("== %ld generated cases per variant (seed %llu)\n", cases, seed);
+  for (int vi = 0; vi < nv; vi++) {
+    const struct variant *v = vs[vi];
+    long pass = 0, skip = 0, fail = 0;
+    double t0 = now_seconds();
+    char text[GR_CASE_TEXT_LEN];
+    for (long i = 0; i < cases; i++) {
+      struct gr_case c;
+      struct case_result r;
+      case_generate(a, seed, (uint64_t)i, NULL, &c);
+      worker_run_case(&c, v, &r);
+      if (r.verdict == VERDICT_PASS) {
+        pass++;
+        continue;
+      }
+      if (r.verdict == VERDICT_SKIP) {
+        skip++;
+        continue;
+      }
+      if (fail++ < 5)
+        printf("  %s %s: %s: %s: %s\n", v->name, is_fixed(v) ? "FAIL" : "caught",
+               case_format(&c, text, sizeof text), verdict_name(r.verdict), r.why);
+      if (!is_fixed(v))
+        break;
+    }
+    int good = is_fixed(v) ? fail == 0 : fail > 0;
+    printf("%-4s %-16s %-10s generated: pass %ld skip %ld fail %ld in %.1f s%s\n",
+           good ? "ok" : "BAD", v->name, variant_kind_name(v->kind), pass, skip, fail,
+           now_seconds() - t0, !is_fixed(v) && fail ? " (caught)" : "");
+    fflush(stdout);
+    failures += !good;
+  }
+}
+
 /* 3. sweep ---------------------------------------------------------------------------------------- */
 
 struct libsgm_time {
@@ -156,11 +200,15 @@ struct row {
   const char *check;
 };
 
-static void sweep(const struct algorithm *a, int reps, int with_v2, struct row *rows, int *nrows)
+static void sweep(const struct algorithm *a, int reps, int with_v2, int only_case, struct row *rows,
+                  int *nrows)
 {
-  static const char *const names[] = {"v3_warp_fused", "v2_padded"};
+  static const char *const names[] = {"v4_packed_dpx", "v3_warp_fused", "v2_padded"};
+  const int nvar = with_v2 ? 3 : 2;
   printf("== sweep (reps %d)\n", reps);
   for (int ci = 0; a->bench_cases[ci]; ci++) {
+    if (only_case >= 0 && ci != only_case)
+      continue;
     struct gr_case c;
     struct gr_instance *inst;
     char why[GR_WHY_LEN];
@@ -171,8 +219,9 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, struct row *
       continue;
     }
     struct sgm_data *d = inst->priv;
-    void *outs[2] = {NULL, NULL};
-    for (int vi = 0; vi < 1 + with_v2; vi++) {
+    void *outs[3] = {NULL, NULL, NULL};
+    int first_row = *nrows;
+    for (int vi = 0; vi < nvar; vi++) {
       const struct variant *v = alg_variant(a, names[vi]);
       void *st = a->bench_setup(v, inst, why, sizeof why);
       if (!st) {
@@ -180,7 +229,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, struct row *
         failures++;
         continue;
       }
-      int n = vi ? (reps < 5 ? reps : 5) : reps;
+      int n = vi == 2 ? (reps < 5 ? reps : 5) : reps;
       double *ms = malloc((size_t)n * sizeof *ms);
       cudaEvent_t e0, e1;
       cudaEventCreate(&e0);
@@ -221,40 +270,77 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, struct row *
           failures++;
         }
       }
-      printf("  %-20s %-14s median %9.3f ms  min %9.3f ms\n", r->label, r->variant, r->median, r->min);
+      printf("  %-20s %-14s median %9.3f ms  min %9.3f ms\n", r->label, r->variant, r->median,
+             r->min);
       fflush(stdout);
       free(ms);
     }
-    if (outs[0] && outs[1]) {
-      size_t i = check_first_diff(outs[0], outs[1], inst->out_bytes, 2);
+    /* every variant's output equal to the last one's (v2_padded, the plain fixed baseline) */
+    for (int vi = 0; vi + 1 < nvar; vi++) {
+      if (!outs[vi] || !outs[nvar - 1])
+        continue;
+      size_t i = check_first_diff(outs[vi], outs[nvar - 1], inst->out_bytes, 2);
       if (i != (size_t)-1) {
-        printf("BAD %s: v3 and v2 differ at output element %zu\n", a->bench_cases[ci], i);
+        printf("BAD %s: %s and %s differ at output element %zu\n", a->bench_cases[ci], names[vi],
+               names[nvar - 1], i);
         failures++;
-      } else {
-        printf("  %-20s v3_warp_fused == v2_padded (disparities and summed costs)\n",
-               rows[*nrows - 1].label);
-        if (!strcmp(rows[*nrows - 2].check, "-"))
-          rows[*nrows - 2].check = "== v2";
-      }
+      } else if (!strcmp(rows[first_row + vi].check, "-"))
+        rows[first_row + vi].check = nvar == 3 ? "== v2" : "== v3";
     }
-    free(outs[0]);
-    free(outs[1]);
+    for (int vi = 0; vi < 3; vi++)
+      free(outs[vi]);
     a->instance_free(inst);
   }
 }
 
+static void print_table(const struct row *rows, int nrows)
+{
+  printf("\n%-20s %-14s %10s %10s %12s %10s %7s  %s\n", "case", "variant", "median ms", "min ms",
+         "Mpix*D/s", "libSGM ms", "ratio", "check");
+  for (int i = 0; i < nrows; i++) {
+    char lib[16] = "-", ratio[16] = "-";
+    if (rows[i].lib > 0) {
+      snprintf(lib, sizeof lib, "%.2f", rows[i].lib);
+      snprintf(ratio, sizeof ratio, "%.2f", rows[i].median / rows[i].lib);
+    }
+    printf("%-20s %-14s %10.3f %10.3f %12.0f %10s %7s  %s\n", rows[i].label, rows[i].variant,
+           rows[i].median, rows[i].min, rows[i].mpds, lib, ratio, rows[i].check);
+  }
+  fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
-  int reps = 20, do_sweep = 1, with_v2 = 1;
+  int reps = 20, do_sweep = 1, with_v2 = 1, do_hooks = 1, grid_mode = 2; /* 2 full, 1 quick */
+  int only_case = -1;
+  long cases = 0;
+  unsigned long long seed = 7;
+  const char *only = NULL;
+  setvbuf(stdout, NULL, _IOLBF, 0);
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--reps") && i + 1 < argc)
       reps = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--cases") && i + 1 < argc)
+      cases = atol(argv[++i]);
+    else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+      seed = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--variant") && i + 1 < argc)
+      only = argv[++i];
+    else if (!strcmp(argv[i], "--grid") && i + 1 < argc) {
+      i++;
+      grid_mode = !strcmp(argv[i], "full") ? 2 : !strcmp(argv[i], "quick") ? 1 : 0;
+    } else if (!strcmp(argv[i], "--no-hooks"))
+      do_hooks = 0;
     else if (!strcmp(argv[i], "--no-sweep"))
       do_sweep = 0;
     else if (!strcmp(argv[i], "--no-v2"))
       with_v2 = 0;
+    else if (!strcmp(argv[i], "--sweep-case") && i + 1 < argc)
+      only_case = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: test_sgm_bench [--reps N] [--no-sweep] [--no-v2]\n");
+      fprintf(stderr, "usage: test_sgm_bench [--variant NAME] [--cases N] [--seed S] "
+                      "[--grid full|quick|none] [--no-hooks] [--no-sweep] [--no-v2] [--sweep-case I] "
+                      "[--reps N]\n");
       return 2;
     }
   }
@@ -270,22 +356,30 @@ int main(int argc, char **argv)
     printf("device: %s (%d SMs, cc %d.%d, runtime %d, driver %d)\n", gi.name, gi.sm_count,
            gi.cc_major, gi.cc_minor, gi.runtime_version, gi.driver_version);
   const struct algorithm *a = registry_find("sgm");
-  grid(a);
-  hooks(a);
-  struct row rows[32];
-  int nrows = 0;
-  if (do_sweep)
-    sweep(a, reps, with_v2, rows, &nrows);
-  printf("\n%-20s %-14s %10s %10s %12s %10s %7s  %s\n", "case", "variant", "median ms", "min ms",
-         "Mpix*D/s", "libSGM ms", "ratio", "check");
-  for (int i = 0; i < nrows; i++) {
-    char lib[16] = "-", ratio[16] = "-";
-    if (rows[i].lib > 0) {
-      snprintf(lib, sizeof lib, "%.2f", rows[i].lib);
-      snprintf(ratio, sizeof ratio, "%.2f", rows[i].median / rows[i].lib);
+  /* GPU variants, fixed before historical */
+  const struct variant *vs[8];
+  int nv = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < a->n_variants; i++) {
+      const struct variant *v = &a->variants[i];
+      if ((v->flags & VARIANT_GPU) && is_fixed(v) == !pass && (!only || !strcmp(only, v->name)))
+        vs[nv++] = v;
     }
-    printf("%-20s %-14s %10.3f %10.3f %12.0f %10s %7s  %s\n", rows[i].label, rows[i].variant,
-           rows[i].median, rows[i].min, rows[i].mpds, lib, ratio, rows[i].check);
+  if (only && !nv) {
+    fprintf(stderr, "no GPU variant '%s' in sgm\n", only);
+    return 2;
+  }
+  if (grid_mode)
+    grid(a, vs, nv, grid_mode == 1);
+  if (do_hooks)
+    hooks(a, vs, nv);
+  if (cases > 0)
+    fuzz(a, vs, nv, cases, seed);
+  if (do_sweep) {
+    struct row rows[32];
+    int nrows = 0;
+    sweep(a, reps, with_v2, only_case, rows, &nrows);
+    print_table(rows, nrows);
   }
   printf("%s\n", failures ? "SOME CHECKS FAILED" : "all checks passed");
   return failures ? 1 : 0;

@@ -37,6 +37,8 @@ int sgm_v2_padded_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, vo
 /* fixed: a warp per scan line, ceil(D/32) disparities per lane, cost fused from the census,
  * all paths but one in one launch, the last path fused with the sum and winner-takes-all */
 int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+/* fixed: v3 with the recurrence on pairs of 16-bit disparities (Hopper 16x2 min/add, DPX) */
+int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
 
 #ifdef __cplusplus
 }
