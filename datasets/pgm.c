@@ -68,8 +68,10 @@ enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, 
   *pixels = NULL;
   if (n < 2 || buf[0] != 'P' || buf[1] != '5') {
     if (n >= 2 && buf[0] == 'P' && buf[1] == '2')
-      gr_fmt(why, len, "'%s' is an ASCII PGM (P2): only binary P5 is read; convert it with "
-                       "'pnmtopnm' or 'convert'", name);
+      gr_fmt(why, len,
+             "'%s' is an ASCII PGM (P2): only binary P5 is read; convert it with "
+             "'pnmtopnm' or 'convert'",
+             name);
     else
       gr_fmt(why, len, "'%s' is not a binary PGM: it does not start with 'P5'", name);
     return PGM_ERR_MAGIC;

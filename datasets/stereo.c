@@ -8,14 +8,17 @@
 #include "rng.h"
 
 struct scene {
-  int split;                   /* plane 0 for x < split, plane 1 from there */
+  int split;                     /* plane 0 for x < split, plane 1 from there */
   int64_t base[2], gx[2], gy[2]; /* plane disparity base + (gx*x + gy*y) / 1024 */
-  int lim;                     /* planes are clamped to [0, lim] */
-  int bx0, bx1, by0, by1, bd;  /* the box [bx0, bx1) x [by0, by1) at disparity bd */
+  int lim;                       /* planes are clamped to [0, lim] */
+  int bx0, bx1, by0, by1, bd;    /* the box [bx0, bx1) x [by0, by1) at disparity bd */
   int dmax;
 };
 
-static int clampi(int64_t v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
+static int clampi(int64_t v, int lo, int hi)
+{
+  return v < lo ? lo : v > hi ? hi : (int)v;
+}
 
 static void scene_draw(struct scene *s, int w, int h, int dmax, struct rng *r)
 {
@@ -25,7 +28,8 @@ static void scene_draw(struct scene *s, int w, int h, int dmax, struct rng *r)
   for (int i = 0; i < 2; i++) {
     s->base[i] = rng_range(r, 0, s->lim);
     /* slopes that move the disparity by at most about lim/2 across the image */
-    int64_t sx = (int64_t)1024 * s->lim / (2 * (int64_t)w), sy = (int64_t)1024 * s->lim / (2 * (int64_t)h);
+    int64_t sx = (int64_t)1024 * s->lim / (2 * (int64_t)w),
+            sy = (int64_t)1024 * s->lim / (2 * (int64_t)h);
     s->gx[i] = rng_range(r, -sx, sx);
     s->gy[i] = rng_range(r, -sy, sy);
   }
@@ -49,14 +53,11 @@ static uint8_t texture(enum stereo_content content, int x, int y, int w, int h, 
                        struct rng *r)
 {
   switch (content) {
-  case STEREO_CONSTANT:
-    return level;
-  case STEREO_GRADIENT:
-    return (uint8_t)(255 * (int64_t)(x + y) / (w + h > 2 ? w + h - 2 : 1));
+  case STEREO_CONSTANT: return level;
+  case STEREO_GRADIENT: return (uint8_t)(255 * (int64_t)(x + y) / (w + h > 2 ? w + h - 2 : 1));
   case STEREO_RANDOMDOT:
   case STEREO_NOISE:
-  default:
-    return (uint8_t)(rng_u32(r) >> 24);
+  default: return (uint8_t)(rng_u32(r) >> 24);
   }
 }
 

@@ -32,11 +32,19 @@
 
 const int sgm_path_dx[SGM_MAX_PATHS] = {1, -1, 0, 0, 1, -1, -1, 1};
 const int sgm_path_dy[SGM_MAX_PATHS] = {0, 0, 1, -1, 1, -1, 1, -1};
-const char *const sgm_path_name[SGM_MAX_PATHS] = {
-    "left-right", "right-left", "top-down", "bottom-up", "top-left to bottom-right",
-    "bottom-right to top-left", "top-right to bottom-left", "bottom-left to top-right"};
+const char *const sgm_path_name[SGM_MAX_PATHS] = {"left-right",
+                                                  "right-left",
+                                                  "top-down",
+                                                  "bottom-up",
+                                                  "top-left to bottom-right",
+                                                  "bottom-right to top-left",
+                                                  "top-right to bottom-left",
+                                                  "bottom-left to top-right"};
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+static int clampi(int v, int lo, int hi)
+{
+  return v < lo ? lo : v > hi ? hi : v;
+}
 
 void sgm_census(const uint8_t *img, int w, int h, uint32_t *out)
 {

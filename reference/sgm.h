@@ -11,8 +11,8 @@
 extern "C" {
 #endif
 
-#define SGM_CENSUS_BITS 31 /* 9x7 centre-symmetric census: 3 * 9 + 4 pairs */
-#define SGM_COST_MAX 31    /* largest matching cost: popcount of 31 bits */
+#define SGM_CENSUS_BITS 31            /* 9x7 centre-symmetric census: 3 * 9 + 4 pairs */
+#define SGM_COST_MAX 31               /* largest matching cost: popcount of 31 bits */
 #define SGM_COST_OUTSIDE SGM_COST_MAX /* cost of (x, d) when x - d < 0: no pixel to match */
 #define SGM_MAX_DISP 512
 #define SGM_MAX_PATHS 8

@@ -96,7 +96,8 @@ static void test_census(void)
   EXPECT(bad == 0, "%d pixels differ from the replicate-padded census", bad);
 }
 
-/* cost and aggregation --------------------------------------------------------------------------- */
+/* cost and aggregation ---------------------------------------------------------------------------
+ */
 
 static void test_cost(void)
 {
@@ -120,11 +121,13 @@ static void test_aggregate_known(void)
   uint16_t L[27];
   memcpy(cost, line_cost, 9);
   sgm_aggregate_path(cost, 3, 1, 3, 1, 0, 2, 6, L);
-  EXPECT(memcmp(L, want_lr, sizeof want_lr) == 0, "left-right: got [%u %u %u] [%u %u %u] [%u %u %u]",
-         L[0], L[1], L[2], L[3], L[4], L[5], L[6], L[7], L[8]);
+  EXPECT(memcmp(L, want_lr, sizeof want_lr) == 0,
+         "left-right: got [%u %u %u] [%u %u %u] [%u %u %u]", L[0], L[1], L[2], L[3], L[4], L[5],
+         L[6], L[7], L[8]);
   sgm_aggregate_path(cost, 3, 1, 3, -1, 0, 2, 6, L);
-  EXPECT(memcmp(L, want_rl, sizeof want_rl) == 0, "right-left: got [%u %u %u] [%u %u %u] [%u %u %u]",
-         L[0], L[1], L[2], L[3], L[4], L[5], L[6], L[7], L[8]);
+  EXPECT(memcmp(L, want_rl, sizeof want_rl) == 0,
+         "right-left: got [%u %u %u] [%u %u %u] [%u %u %u]", L[0], L[1], L[2], L[3], L[4], L[5],
+         L[6], L[7], L[8]);
   /* the same line as a column (top-down) and as the diagonal of a 3x3 image (path 4) */
   sgm_aggregate_path(cost, 1, 3, 3, 0, 1, 2, 6, L);
   EXPECT(memcmp(L, want_lr, sizeof want_lr) == 0, "top-down differs from left-right");
@@ -225,7 +228,8 @@ static void test_quality(void)
   free(paths);
 }
 
-/* stereo generator --------------------------------------------------------------------------------- */
+/* stereo generator
+ * --------------------------------------------------------------------------------- */
 
 static void test_stereo(void)
 {
@@ -250,7 +254,8 @@ static void test_stereo(void)
         valid++;
         bad += x - d < 0 || r1[y * W + x - d] != l1[y * W + x];
       }
-    EXPECT(bad == 0, "content %d: %d ground-truth pixels out of range or not matching", content, bad);
+    EXPECT(bad == 0, "content %d: %d ground-truth pixels out of range or not matching", content,
+           bad);
     if (content == STEREO_NOISE)
       EXPECT(valid == 0, "noise has no ground truth, %d pixels claim one", valid);
     else
@@ -268,10 +273,13 @@ static void test_stereo(void)
   int16_t gt[4] = {3, 4, 7, -1};
   size_t v;
   double rate = stereo_bad_pixel_rate(disp, gt, 4, &v);
-  EXPECT(v == 3 && rate > 0.33 && rate < 0.34, "bad-pixel rate %.3f over %zu, want 1/3 over 3", rate, v);
+  EXPECT(v == 3 && rate > 0.33 && rate < 0.34, "bad-pixel rate %.3f over %zu, want 1/3 over 3",
+         rate, v);
 }
 
-/* PGM ------------------------------------------------------------------------------------------------ */
+/* PGM
+ * ------------------------------------------------------------------------------------------------
+ */
 
 static enum pgm_status parse_text(const char *text, size_t n, uint8_t **px, int *w, int *h,
                                   char *why, size_t len)
@@ -298,7 +306,8 @@ static void test_pgm(void)
 
   /* a header with comments and odd spacing is fine */
   const char ok[] = "P5 # a comment\n 2\t# width\n2\n200\n\x01\x02\x03\xc8";
-  EXPECT(parse_text(ok, sizeof ok - 1, &px, &w, &h, why, sizeof why) == PGM_OK, "comments: %s", why);
+  EXPECT(parse_text(ok, sizeof ok - 1, &px, &w, &h, why, sizeof why) == PGM_OK, "comments: %s",
+         why);
   EXPECT(px && w == 2 && h == 2 && px[3] == 200, "comments: wrong pixels");
   free(px);
 
@@ -355,7 +364,8 @@ static void test_pgm(void)
   remove(path);
 }
 
-/* case generator and checker -------------------------------------------------------------------------- */
+/* case generator and checker
+ * -------------------------------------------------------------------------- */
 
 static void test_cases_generated(void)
 {
@@ -393,7 +403,8 @@ static void test_checker(void)
   struct gr_case c;
   char why[GR_WHY_LEN];
   EXPECT(case_parse("sgm w=23 h=9 d=33 p1=10 p2=120 paths=8 content=randomdot seed=5", &c, why,
-                    sizeof why) == 0, "%s", why);
+                    sizeof why) == 0,
+         "%s", why);
   struct gr_instance *inst;
   EXPECT(a->instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
   const struct variant *ref = alg_variant(a, "reference");
@@ -415,7 +426,8 @@ static void test_checker(void)
   ref->run(ref, inst, out, &ctx);
   out[5] = 33;
   memset(&rep, 0, sizeof rep);
-  EXPECT(a->check(inst, out, &rep) == 1 && !strcmp(rep.tag, "bounds") && strstr(rep.why, "(x=5, y=0)"),
+  EXPECT(a->check(inst, out, &rep) == 1 && !strcmp(rep.tag, "bounds") &&
+             strstr(rep.why, "(x=5, y=0)"),
          "disparity out of range: '%s'", rep.why);
   free(out);
   a->instance_free(inst);

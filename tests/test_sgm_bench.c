@@ -36,13 +36,17 @@ static int cmp_double(const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-static int is_fixed(const struct variant *v) { return v->kind == VARIANT_FIXED; }
+static int is_fixed(const struct variant *v)
+{
+  return v->kind == VARIANT_FIXED;
+}
 
 /* 1. targeted grid ---------------------------------------------------------------------------- */
 
 static void grid(const struct algorithm *a, const struct variant *const *vs, int nv, int quick)
 {
-  static const int ds_full[] = {1, 2, 31, 32, 33, 63, 64, 100, 129, 256, 257, 270, 288, 289, 385, 512};
+  static const int ds_full[] = {1,   2,   31,  32,  33,  63,  64,  100,
+                                129, 256, 257, 270, 288, 289, 385, 512};
   static const int ds_quick[] = {1, 33, 100, 270, 512};
   static const int sizes_full[][2] = {{1, 1}, {5, 3}, {37, 29}, {130, 17}, {3, 90}};
   static const int sizes_quick[][2] = {{5, 3}, {37, 29}};
@@ -88,7 +92,8 @@ static void grid(const struct algorithm *a, const struct variant *const *vs, int
   }
 }
 
-/* 2. timing hooks ------------------------------------------------------------------------------- */
+/* 2. timing hooks -------------------------------------------------------------------------------
+ */
 
 static void hooks(const struct algorithm *a, const struct variant *const *vs, int nv)
 {
@@ -133,7 +138,8 @@ static void hooks(const struct algorithm *a, const struct variant *const *vs, in
     }
 }
 
-/* 4. generated cases ------------------------------------------------------------------------------ */
+/* 4. generated cases ------------------------------------------------------------------------------
+ */
 
 static void fuzz(const struct algorithm *a, const struct variant *const *vs, int nv, long cases,
                  unsigned long long seed)
@@ -172,7 +178,8 @@ static void fuzz(const struct algorithm *a, const struct variant *const *vs, int
   }
 }
 
-/* 3. sweep ---------------------------------------------------------------------------------------- */
+/* 3. sweep ----------------------------------------------------------------------------------------
+ */
 
 struct libsgm_time {
   int w, h, d, paths;
@@ -180,7 +187,7 @@ struct libsgm_time {
 };
 /* libSGM on an H100 (ALGORITHMS.md); 0: no figure (the D = 270 goal is < 20 ms with 8 paths) */
 static const struct libsgm_time libsgm[] = {
-    {640, 480, 64, 8, 0.99},    {640, 480, 64, 4, 0.73},  {1920, 1080, 128, 8, 3.55},
+    {640, 480, 64, 8, 0.99},    {640, 480, 64, 4, 0.73},    {1920, 1080, 128, 8, 3.55},
     {1920, 1080, 128, 4, 2.42}, {2964, 2000, 256, 8, 14.2}, {2964, 2000, 256, 4, 7.28},
 };
 
@@ -252,8 +259,8 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       a->bench_fetch(st, outs[vi]);
       a->bench_teardown(st);
       struct row *r = &rows[(*nrows)++];
-      snprintf(r->label, sizeof r->label, "%dx%d D%d %dp", d->prm.width, d->prm.height,
-               d->prm.disp, d->prm.paths);
+      snprintf(r->label, sizeof r->label, "%dx%d D%d %dp", d->prm.width, d->prm.height, d->prm.disp,
+               d->prm.paths);
       r->variant = v->name;
       r->median = ms[n / 2];
       r->min = ms[0];
@@ -338,9 +345,10 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[i], "--sweep-case") && i + 1 < argc)
       only_case = atoi(argv[++i]);
     else {
-      fprintf(stderr, "usage: test_sgm_bench [--variant NAME] [--cases N] [--seed S] "
-                      "[--grid full|quick|none] [--no-hooks] [--no-sweep] [--no-v2] [--sweep-case I] "
-                      "[--reps N]\n");
+      fprintf(stderr,
+              "usage: test_sgm_bench [--variant NAME] [--cases N] [--seed S] "
+              "[--grid full|quick|none] [--no-hooks] [--no-sweep] [--no-v2] [--sweep-case I] "
+              "[--reps N]\n");
       return 2;
     }
   }

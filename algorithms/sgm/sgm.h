@@ -21,10 +21,10 @@ extern "C" {
 struct sgm_gpu_args {
   const uint8_t *left, *right; /* device, w*h each, row-major */
   int width, height, disp, paths, p1, p2;
-  uint16_t *disp_out;  /* device, w*h */
-  uint16_t *smin_out;  /* device, w*h, or NULL */
-  uint16_t *path_out;  /* device, paths*w*h*D, or NULL (the production path: not written) */
-  void *scratch;       /* device, the launcher's scratch_bytes; NULL: size query */
+  uint16_t *disp_out; /* device, w*h */
+  uint16_t *smin_out; /* device, w*h, or NULL */
+  uint16_t *path_out; /* device, paths*w*h*D, or NULL (the production path: not written) */
+  void *scratch;      /* device, the launcher's scratch_bytes; NULL: size query */
 };
 
 typedef int (*sgm_launch_fn)(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);

@@ -40,7 +40,8 @@ static const struct param_spec sgm_params[] = {
     [P_H] = {"h", PARAM_INT, 1, 8192, NULL, "image height"},
     [P_D] = {"d", PARAM_INT, 1, SGM_MAX_DISP, NULL, "disparity range D (0 .. D-1): the k of sgm"},
     [P_P1] = {"p1", PARAM_INT, 0, 255, NULL, "penalty for a disparity change of 1"},
-    [P_P2] = {"p2", PARAM_INT, 0, 8160, NULL, "penalty for a larger change (31 + p2 > 255: 16-bit paths)"},
+    [P_P2] = {"p2", PARAM_INT, 0, 8160, NULL,
+              "penalty for a larger change (31 + p2 > 255: 16-bit paths)"},
     [P_PATHS] = {"paths", PARAM_ENUM, 0, 0, path_names, "aggregation paths"},
     [P_CONTENT] = {"content", PARAM_ENUM, 0, 0, content_names, "image content"},
 };
@@ -132,12 +133,13 @@ static void sgm_fixup(struct gr_case *c)
 
 static void sgm_generate(struct gr_case *c, struct rng *r)
 {
-  static const int64_t d_edges[] = {1, 2, 31, 32, 33, 63, 64, 65, 100, 127, 128, 129,
-                                    255, 256, 257, 270, 288, 383, 384, 385, 511, 512};
-  static const int64_t w_edges[] = {1, 2, 3, 5, 8, 9, 31, 32, 33, 63, 64, 65, 127, 128, 129,
-                                    255, 256, 257, 511, 631, 640, 1000, 1024, 1920, 2000};
-  static const int64_t h_edges[] = {1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 32, 33,
-                                    64, 100, 479, 480, 1000, 1080, 1500};
+  static const int64_t d_edges[] = {1,   2,   31,  32,  33,  63,  64,  65,  100, 127, 128,
+                                    129, 255, 256, 257, 270, 288, 383, 384, 385, 511, 512};
+  static const int64_t w_edges[] = {1,   2,   3,   5,    8,    9,    31,  32,  33,
+                                    63,  64,  65,  127,  128,  129,  255, 256, 257,
+                                    511, 631, 640, 1000, 1024, 1920, 2000};
+  static const int64_t h_edges[] = {1,  2,  3,  4,  7,   8,   9,   15,   16,   17,
+                                    31, 32, 33, 64, 100, 479, 480, 1000, 1080, 1500};
   int64_t d = rng_boundary(r, 1, SGM_MAX_DISP, d_edges, sizeof d_edges / sizeof *d_edges, 0.6);
   if (d % 32 == 0 && rng_chance(r, 0.6)) /* weight towards D % 32 != 0, where v1 breaks */
     d += d > 1 && rng_chance(r, 0.5) ? -1 : 1;
@@ -205,7 +207,8 @@ static void sgm_instance_free(struct gr_instance *inst)
   free(inst);
 }
 
-static int sgm_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+static int sgm_instance_new(const struct gr_case *c, struct gr_instance **out, char *why,
+                            size_t len)
 {
   struct gr_instance *inst = calloc(1, sizeof *inst);
   struct sgm_data *d = calloc(1, sizeof *d);
@@ -301,11 +304,12 @@ static int sgm_check(const struct gr_instance *inst, const void *out, struct che
     if (o[i] != ref[i] && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "parity",
-                      "pixel (x=%zu, y=%zu): disparity %u, reference %u; %zu of %zu pixels (%.2f%%) "
-                      "differ",
-                      first % p->width, first / p->width, o[first], ref[first], bad, n,
-                      100.0 * (double)bad / (double)n);
+    return check_fail(
+        rep, "parity",
+        "pixel (x=%zu, y=%zu): disparity %u, reference %u; %zu of %zu pixels (%.2f%%) "
+        "differ",
+        first % p->width, first / p->width, o[first], ref[first], bad, n,
+        100.0 * (double)bad / (double)n);
   return 0;
 }
 

@@ -36,7 +36,8 @@ const uint16_t *sgm_data_reference(struct sgm_data *d);
 /* GPU side (sgm_driver.cu). */
 enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
                             struct run_ctx *ctx);
-void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why, size_t len);
+void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                      size_t len);
 void sgm_bench_launch(void *state);
 void sgm_bench_fetch(void *state, void *out);
 void sgm_bench_teardown(void *state);

@@ -12,7 +12,10 @@
 #define SGM_CENSUS_BY 8
 
 /* Bytes of scratch rounded up so that every scratch array starts 256-byte aligned. */
-static inline size_t sgm_align256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+static inline size_t sgm_align256(size_t bytes)
+{
+  return (bytes + 255) & ~(size_t)255;
+}
 
 /* Census of both images: blockIdx.z 0 is the left image, 1 the right. A 32x8 block stages its
  * (32+8) x (8+6) window in shared memory with coordinates clamped to the image (the reference's
@@ -25,7 +28,8 @@ static __global__ void sgm_census_kernel(const uint8_t *left, const uint8_t *rig
   uint32_t *out = blockIdx.z ? cr : cl;
   int x0 = blockIdx.x * SGM_CENSUS_BX, y0 = blockIdx.y * SGM_CENSUS_BY;
   int tid = threadIdx.y * SGM_CENSUS_BX + threadIdx.x;
-  for (int i = tid; i < (SGM_CENSUS_BY + 6) * (SGM_CENSUS_BX + 8); i += SGM_CENSUS_BX * SGM_CENSUS_BY) {
+  for (int i = tid; i < (SGM_CENSUS_BY + 6) * (SGM_CENSUS_BX + 8);
+       i += SGM_CENSUS_BX * SGM_CENSUS_BY) {
     int ty = i / (SGM_CENSUS_BX + 8), tx = i % (SGM_CENSUS_BX + 8);
     int gx = min(max(x0 + tx - 4, 0), w - 1), gy = min(max(y0 + ty - 3, 0), h - 1);
     tile[ty][tx] = img[(size_t)gy * w + gx];
@@ -51,8 +55,8 @@ static __global__ void sgm_census_kernel(const uint8_t *left, const uint8_t *rig
 static inline void sgm_census_launch(const uint8_t *left, const uint8_t *right, int w, int h,
                                      uint32_t *cl, uint32_t *cr, cudaStream_t stream)
 {
-  dim3 block(SGM_CENSUS_BX, SGM_CENSUS_BY), grid((w + SGM_CENSUS_BX - 1) / SGM_CENSUS_BX,
-                                                 (h + SGM_CENSUS_BY - 1) / SGM_CENSUS_BY, 2);
+  dim3 block(SGM_CENSUS_BX, SGM_CENSUS_BY),
+      grid((w + SGM_CENSUS_BX - 1) / SGM_CENSUS_BX, (h + SGM_CENSUS_BY - 1) / SGM_CENSUS_BY, 2);
   sgm_census_kernel<<<grid, block, 0, stream>>>(left, right, w, h, cl, cr);
   GR_CUDA_LAUNCH_CHECK();
 }

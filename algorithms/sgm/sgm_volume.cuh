@@ -71,8 +71,8 @@ static __global__ void sgm_volume_wta_kernel(const uint16_t *L, int paths, size_
 }
 
 /* Enqueue census and the cost volume. */
-static inline void sgm_volume_front(const struct sgm_gpu_args *a, const struct sgm_volume_scratch *s,
-                                    cudaStream_t stream)
+static inline void sgm_volume_front(const struct sgm_gpu_args *a,
+                                    const struct sgm_volume_scratch *s, cudaStream_t stream)
 {
   size_t cells = (size_t)a->width * a->height * a->disp;
   sgm_census_launch(a->left, a->right, a->width, a->height, s->cl, s->cr, stream);

@@ -2,11 +2,12 @@
  * scan line, one thread per disparity (blockDim = D), L of the previous pixel in shared memory,
  * and the minimum over d of each new L taken by a block min-reduce built on
  * __shfl_down_sync(0xffffffff, ...). When D % 32 != 0 the last warp is partial: the full mask
- * names lanes that do not exist, their shuffles return garbage (0 on an H100), so the block
- * minimum comes out 0 and every later L is too large by the true minimum (the report: +110..120
- * from pixel (3, 0) on, 42.63% of disparities wrong at D = 270; D = 64, 128, 256 right). Fixed in
- * v2_padded by rounding the block up to a multiple of 32 with padding lanes that hold
- * UINT16_MAX. Kept faithfully: diff this file against v2_padded.cu and the fix is all there is. */
+ * names lanes that do not exist, their shuffles return garbage (0 on an H100 and an H200), so
+ * the block minimum comes out 0 and every later L is too large by the true minimum (the report:
+ * +110..120 from pixel (3, 0) on, 42.63% of disparities wrong at D = 270; D = 64, 128, 256
+ * right). Fixed in v2_padded by rounding the block up to a multiple of 32 with padding lanes that
+ * hold UINT16_MAX. Kept faithfully: diff this file against v2_padded.cu and the fix is all there
+ * is. Caught here on the first generated case (H100 and H200), e.g. D = 1: L 47, reference 22. */
 #include <cuda_runtime.h>
 
 #include "sgm.h"
@@ -38,8 +39,8 @@ __device__ static inline uint16_t sgm_block_min(uint16_t v, uint16_t *red)
 /* kernels */
 
 /* Block = one scan line of direction (dx, dy); thread d = disparity d. */
-static __global__ void sgm_aggregate_kernel(const uint8_t *cost, int w, int h, int D, int dx, int dy,
-                                            int p1, int p2, uint16_t *L)
+static __global__ void sgm_aggregate_kernel(const uint8_t *cost, int w, int h, int D, int dx,
+                                            int dy, int p1, int p2, uint16_t *L)
 {
   extern __shared__ uint16_t smem[];
   uint16_t *prev = smem, *red = smem + blockDim.x;

@@ -15,7 +15,10 @@
  *   runs last, reads the others one pixel ahead, adds them to its own L and takes the winner:
  *   no cost-volume and no separate sum pass. Buffers store each lane's K values in "planes" of
  *   16-byte vectors so that every access is a coalesced vector access.
- * Measured on an H100 (see the report / tests/test_sgm_bench.c for the table). */
+ * Measured (H100 80GB HBM3, CUDA 13.0, tests/test_sgm_bench.c, median of 30): 1920x1080 D=128
+ * 8 paths 4.03 ms, 2964x2000 D=256 8 paths 16.5 ms (3.3x faster than v2_padded), D=270 18.8 ms;
+ * 640x480 D=64 4 paths 0.46 ms. Instruction-bound: ~29 instructions per cell and path, the
+ * multi-path kernel 74% issue-busy with DRAM at 22% (ncu). */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <string.h>
@@ -23,9 +26,9 @@
 #include "sgm.h"
 #include "sgm_common.cuh"
 
-#define V3_WARPS 8   /* scan lines per block */
+#define V3_WARPS 8 /* scan lines per block */
 #define V3_THREADS (V3_WARPS * 32)
-#define V3_TR 8      /* rows per shared-memory tile of the line kernels */
+#define V3_TR 8 /* rows per shared-memory tile of the line kernels */
 #define V3_INF (1 << 24)
 #define V3_FULL 0xffffffffu
 
@@ -37,18 +40,30 @@ struct v3_params {
   void *buf;         /* path buffers: slot of path r is r == 0 ? 0 : r - 1 (right-left has none) */
   size_t slot_elems; /* elements per slot: w*h*32K */
   uint16_t *path_out, *disp_out, *smin_out;
-  int nseg;          /* the multi-path launch: segment i runs path seg_path[i] ... */
+  int nseg; /* the multi-path launch: segment i runs path seg_path[i] ... */
   int seg_path[8];
-  int seg_end[8];    /* ... on blocks [seg_end[i-1], seg_end[i]) */
+  int seg_end[8]; /* ... on blocks [seg_end[i-1], seg_end[i]) */
 };
 
-__host__ __device__ constexpr int v3_dx(int r) { return r == 0 ? 1 : r == 1 ? -1 : r <= 3 ? 0 : r == 4 || r == 7 ? 1 : -1; }
-__host__ __device__ constexpr int v3_dy(int r) { return r <= 1 ? 0 : r == 2 || r == 4 || r == 6 ? 1 : -1; }
-__host__ __device__ constexpr int v3_slot(int r) { return r == 0 ? 0 : r - 1; }
+__host__ __device__ constexpr int v3_dx(int r)
+{
+  return r == 0 ? 1 : r == 1 ? -1 : r <= 3 ? 0 : r == 4 || r == 7 ? 1 : -1;
+}
+__host__ __device__ constexpr int v3_dy(int r)
+{
+  return r <= 1 ? 0 : r == 2 || r == 4 || r == 6 ? 1 : -1;
+}
+__host__ __device__ constexpr int v3_slot(int r)
+{
+  return r == 0 ? 0 : r - 1;
+}
 
 /* Shared-memory words of one tile row of the line kernels: the right-census window (32K + 8
  * words, one pad word per 32 against bank conflicts) then the 8 left-census words. */
-__host__ __device__ constexpr int v3_window_words(int K) { return 32 * K + 8; }
+__host__ __device__ constexpr int v3_window_words(int K)
+{
+  return 32 * K + 8;
+}
 __host__ __device__ constexpr int v3_row_stride(int K)
 {
   return v3_window_words(K) + v3_window_words(K) / 32 + 1 + 8;
@@ -59,14 +74,15 @@ __host__ __device__ constexpr int v3_row_stride(int K)
  * piece of the lane chunk (pieces: whole 16-byte vectors, then the remainder split into
  * descending powers of two); a plane of piece width P holds lane l's piece at l*P. */
 template <typename T, int K> struct v3_chunk {
-  static constexpr int VW = 16 / (int)sizeof(T);            /* elements per 16-byte vector */
-  static constexpr int NV = K / VW;                         /* whole vectors */
-  static constexpr int R = K % VW;                          /* remainder elements */
-  static constexpr int NW = (K * (int)sizeof(T) + 3) / 4;   /* raw words */
+  static constexpr int VW = 16 / (int)sizeof(T);          /* elements per 16-byte vector */
+  static constexpr int NV = K / VW;                       /* whole vectors */
+  static constexpr int R = K % VW;                        /* remainder elements */
+  static constexpr int NW = (K * (int)sizeof(T) + 3) / 4; /* raw words */
 };
 
 template <typename T, int K, int P>
-__device__ __forceinline__ void v3_load_piece(const T *pix, int lane, uint32_t (&w)[v3_chunk<T, K>::NW])
+__device__ __forceinline__ void v3_load_piece(const T *pix, int lane,
+                                              uint32_t (&w)[v3_chunk<T, K>::NW])
 {
   typedef v3_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -80,8 +96,8 @@ __device__ __forceinline__ void v3_load_piece(const T *pix, int lane, uint32_t (
     } else if constexpr (bytes == 4) {
       w[byte / 4] = *reinterpret_cast<const uint32_t *>(src);
     } else {
-      uint32_t v = bytes == 2 ? (uint32_t)*reinterpret_cast<const uint16_t *>(src)
-                              : (uint32_t)*reinterpret_cast<const uint8_t *>(src);
+      uint32_t v = bytes == 2 ? static_cast<uint32_t>(*reinterpret_cast<const uint16_t *>(src))
+                              : static_cast<uint32_t>(*reinterpret_cast<const uint8_t *>(src));
       if constexpr (byte % 4 == 0)
         w[byte / 4] = v;
       else
@@ -109,7 +125,8 @@ __device__ __forceinline__ void v3_load(const T *pix, int lane, uint32_t (&w)[v3
 }
 
 template <typename T, int K, int P>
-__device__ __forceinline__ void v3_store_piece(T *pix, int lane, const uint32_t (&w)[v3_chunk<T, K>::NW])
+__device__ __forceinline__ void v3_store_piece(T *pix, int lane,
+                                               const uint32_t (&w)[v3_chunk<T, K>::NW])
 {
   typedef v3_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -199,8 +216,7 @@ __device__ __forceinline__ void v3_update(int (&Lp)[K], const int (&c)[K], int &
   mp = (int)__reduce_min_sync(V3_FULL, (unsigned)lmin);
 }
 
-template <int K>
-__device__ __forceinline__ void v3_reset(int (&Lp)[K], int &mp, int lane, int D)
+template <int K> __device__ __forceinline__ void v3_reset(int (&Lp)[K], int &mp, int lane, int D)
 {
 #pragma unroll
   for (int k = 0; k < K; k++)
@@ -439,26 +455,13 @@ static __global__ void __launch_bounds__(V3_THREADS) v3_paths_kernel(const v3_pa
       v3_row<K, T, 0, false, 0>(p, y);
     break;
   }
-  case 2:
-    v3_lines<K, T, 2>(p, blk, v3_tile);
-    break;
-  case 3:
-    v3_lines<K, T, 3>(p, blk, v3_tile);
-    break;
-  case 4:
-    v3_lines<K, T, 4>(p, blk, v3_tile);
-    break;
-  case 5:
-    v3_lines<K, T, 5>(p, blk, v3_tile);
-    break;
-  case 6:
-    v3_lines<K, T, 6>(p, blk, v3_tile);
-    break;
-  case 7:
-    v3_lines<K, T, 7>(p, blk, v3_tile);
-    break;
-  default:
-    break;
+  case 2: v3_lines<K, T, 2>(p, blk, v3_tile); break;
+  case 3: v3_lines<K, T, 3>(p, blk, v3_tile); break;
+  case 4: v3_lines<K, T, 4>(p, blk, v3_tile); break;
+  case 5: v3_lines<K, T, 5>(p, blk, v3_tile); break;
+  case 6: v3_lines<K, T, 6>(p, blk, v3_tile); break;
+  case 7: v3_lines<K, T, 7>(p, blk, v3_tile); break;
+  default: break;
   }
 }
 
@@ -546,8 +549,9 @@ extern "C" int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *sc
   int blocks = 0;
   p.nseg = a->paths - 1;
   for (int i = 0; i < p.nseg; i++) {
-    int r = order[i], lines = v3_dy(r) == 0 ? a->height : v3_dx(r) == 0 ? a->width
-                                                                        : a->width + a->height - 1;
+    int r = order[i], lines = v3_dy(r) == 0   ? a->height
+                              : v3_dx(r) == 0 ? a->width
+                                              : a->width + a->height - 1;
     blocks += (lines + V3_WARPS - 1) / V3_WARPS;
     p.seg_path[i] = r;
     p.seg_end[i] = blocks;

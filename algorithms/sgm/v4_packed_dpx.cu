@@ -5,10 +5,14 @@
  *   t = min(min(L, m + P2), min(lo, hi) + P1), L = C + t - m: no carries cross the halves
  *   (t >= m, all values < 2^15), padding held at 0x7fff by one max with a per-lane mask.
  * The costs skip the x - d < 0 test when the whole warp is past the left border, and the path
- * buffers are packed straight from the pairs. About 2.5x fewer instructions per cell and path
- * than v3 (v3 was instruction-bound: 0.76e12 cell-path updates/s on an H200 at D = 256, 21 GB
- * moved in 16 ms). Same memory layout and launch structure as v3; every value identical.
- * Measured on an H100 (see the report / tests/test_sgm_bench.c for the table). */
+ * buffers are packed straight from the pairs. Same memory layout and launch structure as v3;
+ * every value identical. Why: v3 is instruction-bound (~29 instructions per cell and path).
+ * Measured (H100 80GB HBM3, CUDA 13.0, tests/test_sgm_bench.c, median of 30): 2964x2000 D=256
+ * 8 paths 13.4 ms (v3 16.5, libSGM 14.2), D=270 15.6 ms (v3 18.8), 4 paths 6.0 ms (v3 8.0);
+ * 1920x1080 D=128 8 paths 4.1 ms (v3 4.0); 640x480 D=64 8 paths 0.72 ms (v3 0.82) but 4 paths
+ * 0.57 ms (v3 0.46: the longer dependent chain per pixel shows when the image is small).
+ * ncu at D=256: the multi-path kernel still ALU-bound (~24 instructions per cell and path, 81%
+ * issue-busy, 11.6 ms), the last kernel DRAM-bound (77% of peak, 4.1 ms). */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 #include <string.h>
@@ -16,10 +20,10 @@
 #include "sgm.h"
 #include "sgm_common.cuh"
 
-#define V4_WARPS 8   /* scan lines per block */
+#define V4_WARPS 8 /* scan lines per block */
 #define V4_THREADS (V4_WARPS * 32)
-#define V4_TR 8      /* rows per shared-memory tile of the line kernels */
-#define V4_INF 0x7fff      /* "infinity" in a 16-bit half: + P1 (<= 255) still fits */
+#define V4_TR 8       /* rows per shared-memory tile of the line kernels */
+#define V4_INF 0x7fff /* "infinity" in a 16-bit half: + P1 (<= 255) still fits */
 #define V4_FULL 0xffffffffu
 
 /* device helpers */
@@ -30,18 +34,30 @@ struct v4_params {
   void *buf;         /* path buffers: slot of path r is r == 0 ? 0 : r - 1 (right-left has none) */
   size_t slot_elems; /* elements per slot: w*h*32K */
   uint16_t *path_out, *disp_out, *smin_out;
-  int nseg;          /* the multi-path launch: segment i runs path seg_path[i] ... */
+  int nseg; /* the multi-path launch: segment i runs path seg_path[i] ... */
   int seg_path[8];
-  int seg_end[8];    /* ... on blocks [seg_end[i-1], seg_end[i]) */
+  int seg_end[8]; /* ... on blocks [seg_end[i-1], seg_end[i]) */
 };
 
-__host__ __device__ constexpr int v4_dx(int r) { return r == 0 ? 1 : r == 1 ? -1 : r <= 3 ? 0 : r == 4 || r == 7 ? 1 : -1; }
-__host__ __device__ constexpr int v4_dy(int r) { return r <= 1 ? 0 : r == 2 || r == 4 || r == 6 ? 1 : -1; }
-__host__ __device__ constexpr int v4_slot(int r) { return r == 0 ? 0 : r - 1; }
+__host__ __device__ constexpr int v4_dx(int r)
+{
+  return r == 0 ? 1 : r == 1 ? -1 : r <= 3 ? 0 : r == 4 || r == 7 ? 1 : -1;
+}
+__host__ __device__ constexpr int v4_dy(int r)
+{
+  return r <= 1 ? 0 : r == 2 || r == 4 || r == 6 ? 1 : -1;
+}
+__host__ __device__ constexpr int v4_slot(int r)
+{
+  return r == 0 ? 0 : r - 1;
+}
 
 /* Shared-memory words of one tile row of the line kernels: the right-census window (32K + 8
  * words, one pad word per 32 against bank conflicts) then the 8 left-census words. */
-__host__ __device__ constexpr int v4_window_words(int K) { return 32 * K + 8; }
+__host__ __device__ constexpr int v4_window_words(int K)
+{
+  return 32 * K + 8;
+}
 __host__ __device__ constexpr int v4_row_stride(int K)
 {
   return v4_window_words(K) + v4_window_words(K) / 32 + 1 + 8;
@@ -52,14 +68,15 @@ __host__ __device__ constexpr int v4_row_stride(int K)
  * piece of the lane chunk (pieces: whole 16-byte vectors, then the remainder split into
  * descending powers of two); a plane of piece width P holds lane l's piece at l*P. */
 template <typename T, int K> struct v4_chunk {
-  static constexpr int VW = 16 / (int)sizeof(T);            /* elements per 16-byte vector */
-  static constexpr int NV = K / VW;                         /* whole vectors */
-  static constexpr int R = K % VW;                          /* remainder elements */
-  static constexpr int NW = (K * (int)sizeof(T) + 3) / 4;   /* raw words */
+  static constexpr int VW = 16 / (int)sizeof(T);          /* elements per 16-byte vector */
+  static constexpr int NV = K / VW;                       /* whole vectors */
+  static constexpr int R = K % VW;                        /* remainder elements */
+  static constexpr int NW = (K * (int)sizeof(T) + 3) / 4; /* raw words */
 };
 
 template <typename T, int K, int P>
-__device__ __forceinline__ void v4_load_piece(const T *pix, int lane, uint32_t (&w)[v4_chunk<T, K>::NW])
+__device__ __forceinline__ void v4_load_piece(const T *pix, int lane,
+                                              uint32_t (&w)[v4_chunk<T, K>::NW])
 {
   typedef v4_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -73,8 +90,8 @@ __device__ __forceinline__ void v4_load_piece(const T *pix, int lane, uint32_t (
     } else if constexpr (bytes == 4) {
       w[byte / 4] = *reinterpret_cast<const uint32_t *>(src);
     } else {
-      uint32_t v = bytes == 2 ? (uint32_t)*reinterpret_cast<const uint16_t *>(src)
-                              : (uint32_t)*reinterpret_cast<const uint8_t *>(src);
+      uint32_t v = bytes == 2 ? static_cast<uint32_t>(*reinterpret_cast<const uint16_t *>(src))
+                              : static_cast<uint32_t>(*reinterpret_cast<const uint8_t *>(src));
       if constexpr (byte % 4 == 0)
         w[byte / 4] = v;
       else
@@ -102,7 +119,8 @@ __device__ __forceinline__ void v4_load(const T *pix, int lane, uint32_t (&w)[v4
 }
 
 template <typename T, int K, int P>
-__device__ __forceinline__ void v4_store_piece(T *pix, int lane, const uint32_t (&w)[v4_chunk<T, K>::NW])
+__device__ __forceinline__ void v4_store_piece(T *pix, int lane,
+                                               const uint32_t (&w)[v4_chunk<T, K>::NW])
 {
   typedef v4_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -148,7 +166,8 @@ __device__ __forceinline__ void v4_padmask(uint32_t (&pm)[(K + 1) / 2], int lane
 {
 #pragma unroll
   for (int i = 0; i < (K + 1) / 2; i++) {
-    const bool lo = 2 * i < K && lane * K + 2 * i < D, hi = 2 * i + 1 < K && lane * K + 2 * i + 1 < D;
+    const bool lo = 2 * i < K && lane * K + 2 * i < D,
+               hi = 2 * i + 1 < K && lane * K + 2 * i + 1 < D;
     pm[i] = (lo ? 0u : 0x7fffu) | (hi ? 0u : 0x7fff0000u);
   }
 }
@@ -168,9 +187,9 @@ __device__ __forceinline__ void v4_reset(uint32_t (&P)[(K + 1) / 2], uint32_t &m
  * the cost pairs C; mp is min_d of P on entry and of the new L on return. All halves stay below
  * 2^15 and t >= m in every half, so plain 32-bit adds and subtracts never carry across halves. */
 template <int K>
-__device__ __forceinline__ void v4_update(uint32_t (&P)[(K + 1) / 2], const uint32_t (&C)[(K + 1) / 2],
-                                          uint32_t &mp, uint32_t p1p1, uint32_t p2,
-                                          const uint32_t (&pm)[(K + 1) / 2], int lane)
+__device__ __forceinline__ void
+v4_update(uint32_t (&P)[(K + 1) / 2], const uint32_t (&C)[(K + 1) / 2], uint32_t &mp, uint32_t p1p1,
+          uint32_t p2, const uint32_t (&pm)[(K + 1) / 2], int lane)
 {
   constexpr int NP = (K + 1) / 2;
   uint32_t prevw = __shfl_up_sync(V4_FULL, P[NP - 1], 1);
@@ -240,16 +259,15 @@ __device__ __forceinline__ void v4_add_raw(const uint32_t (&w)[v4_chunk<T, K>::N
   }
 }
 
-template <int K>
-__device__ __forceinline__ int v4_half(const uint32_t (&P)[(K + 1) / 2], int k)
+template <int K> __device__ __forceinline__ int v4_half(const uint32_t (&P)[(K + 1) / 2], int k)
 {
   return (int)((P[k >> 1] >> (16 * (k & 1))) & 0xffffu);
 }
 
 /* The check layout's per-path costs, natural order (only for small cases). */
 template <int K>
-__device__ __forceinline__ void v4_put_natural(uint16_t *out, int lane, const uint32_t (&P)[(K + 1) / 2],
-                                               int D)
+__device__ __forceinline__ void v4_put_natural(uint16_t *out, int lane,
+                                               const uint32_t (&P)[(K + 1) / 2], int D)
 {
 #pragma unroll
   for (int k = 0; k < K; k++)
@@ -517,26 +535,13 @@ static __global__ void __launch_bounds__(V4_THREADS) v4_paths_kernel(const v4_pa
       v4_row<K, T, 0, false, 0>(p, y);
     break;
   }
-  case 2:
-    v4_lines<K, T, 2>(p, blk, v4_tile);
-    break;
-  case 3:
-    v4_lines<K, T, 3>(p, blk, v4_tile);
-    break;
-  case 4:
-    v4_lines<K, T, 4>(p, blk, v4_tile);
-    break;
-  case 5:
-    v4_lines<K, T, 5>(p, blk, v4_tile);
-    break;
-  case 6:
-    v4_lines<K, T, 6>(p, blk, v4_tile);
-    break;
-  case 7:
-    v4_lines<K, T, 7>(p, blk, v4_tile);
-    break;
-  default:
-    break;
+  case 2: v4_lines<K, T, 2>(p, blk, v4_tile); break;
+  case 3: v4_lines<K, T, 3>(p, blk, v4_tile); break;
+  case 4: v4_lines<K, T, 4>(p, blk, v4_tile); break;
+  case 5: v4_lines<K, T, 5>(p, blk, v4_tile); break;
+  case 6: v4_lines<K, T, 6>(p, blk, v4_tile); break;
+  case 7: v4_lines<K, T, 7>(p, blk, v4_tile); break;
+  default: break;
   }
 }
 
@@ -624,8 +629,9 @@ extern "C" int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *sc
   int blocks = 0;
   p.nseg = a->paths - 1;
   for (int i = 0; i < p.nseg; i++) {
-    int r = order[i], lines = v4_dy(r) == 0 ? a->height : v4_dx(r) == 0 ? a->width
-                                                                        : a->width + a->height - 1;
+    int r = order[i], lines = v4_dy(r) == 0   ? a->height
+                              : v4_dx(r) == 0 ? a->width
+                                              : a->width + a->height - 1;
     blocks += (lines + V4_WARPS - 1) / V4_WARPS;
     p.seg_path[i] = r;
     p.seg_end[i] = blocks;
