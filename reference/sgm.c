@@ -24,7 +24,11 @@
  *
  * Sum and winner-takes-all. S(p, d) = sum_r L_r(p, d) <= paths * (31 + P2) <= 65535 by the
  * parameter rule; disparity(p) = the lowest d with the smallest S (ties go to the lower d).
- * No uniqueness ratio, no left-right check, no median filter. */
+ * No uniqueness ratio, no left-right check, no median filter.
+ *
+ * Cost of the reference: 3 bytes per cell (cost volume + 16-bit S; L is kept one row at a time
+ * unless the per-path costs are asked for), about 5 ns per cell and path on one core: 0.7 s for
+ * 640x480 D=64 with 8 paths, about a minute for 2964x2000 D=270. */
 #include "sgm.h"
 
 #include <stdlib.h>
@@ -72,39 +76,85 @@ void sgm_cost_volume(const uint32_t *cl, const uint32_t *cr, int w, int h, int D
             (uint8_t)sgm_cost(cl[(size_t)y * w + x], cr + (size_t)y * w, x, d);
 }
 
+static int mini(int a, int b)
+{
+  return a < b ? a : b;
+}
+
+/* One pixel of one path: l from its costs c and its predecessor's L prev (NULL: the first pixel
+ * of a scan line, l = c). The ends d = 0 and d = D-1 have one neighbour only. */
+static void path_step(const uint16_t *restrict prev, const uint8_t *restrict c,
+                      uint16_t *restrict l, int D, int p1, int p2)
+{
+  if (!prev) {
+    for (int d = 0; d < D; d++)
+      l[d] = c[d];
+    return;
+  }
+  int m = prev[0];
+  for (int d = 1; d < D; d++)
+    m = mini(m, prev[d]);
+  const int cap = m + p2;
+  if (D == 1) {
+    l[0] = (uint16_t)(c[0] + mini(prev[0], cap) - m);
+    return;
+  }
+  l[0] = (uint16_t)(c[0] + mini(mini(prev[0], cap), prev[1] + p1) - m);
+  for (int d = 1; d < D - 1; d++)
+    l[d] = (uint16_t)(c[d] + mini(mini(prev[d], cap), mini(prev[d - 1], prev[d + 1]) + p1) - m);
+  l[D - 1] = (uint16_t)(c[D - 1] + mini(mini(prev[D - 1], cap), prev[D - 2] + p1) - m);
+}
+
+/* Aggregate one direction (dx, dy), one row at a time in the order that puts every predecessor
+ * first: the predecessor of (x, y) is in this row (dy = 0) or in the row done just before.
+ * Costs come from the volume cost, or when it is NULL are computed per row from the census.
+ * Each finished row goes to L (if not NULL) and is added to S (if not NULL). 0, or -1 when out
+ * of memory. */
+static int aggregate(const uint8_t *cost, const uint32_t *cl, const uint32_t *cr, int w, int h,
+                     int D, int dx, int dy, int p1, int p2, uint16_t *L, uint16_t *S)
+{
+  size_t row = (size_t)w * D;
+  uint16_t *prev = malloc(row * sizeof *prev), *cur = malloc(row * sizeof *cur);
+  uint8_t *crow = cost ? NULL : malloc(row);
+  int rc = -1;
+  if (!prev || !cur || (!cost && !crow))
+    goto out_free;
+  for (int yi = 0; yi < h; yi++) {
+    int y = dy >= 0 ? yi : h - 1 - yi;
+    const uint8_t *c = cost ? cost + (size_t)y * row : crow;
+    if (!cost)
+      for (int x = 0; x < w; x++)
+        for (int d = 0; d < D; d++)
+          crow[(size_t)x * D + d] =
+              (uint8_t)sgm_cost(cl[(size_t)y * w + x], cr + (size_t)y * w, x, d);
+    for (int xi = 0; xi < w; xi++) {
+      int x = dx >= 0 ? xi : w - 1 - xi, px = x - dx, py = y - dy;
+      const uint16_t *pv = NULL;
+      if (px >= 0 && px < w && py >= 0 && py < h)
+        pv = (dy == 0 ? cur : prev) + (size_t)px * D;
+      path_step(pv, c + (size_t)x * D, cur + (size_t)x * D, D, p1, p2);
+    }
+    if (L)
+      memcpy(L + (size_t)y * row, cur, row * sizeof *cur);
+    if (S)
+      for (size_t i = 0; i < row; i++)
+        S[(size_t)y * row + i] += cur[i];
+    uint16_t *t = prev;
+    prev = cur;
+    cur = t;
+  }
+  rc = 0;
+out_free:
+  free(prev);
+  free(cur);
+  free(crow);
+  return rc;
+}
+
 void sgm_aggregate_path(const uint8_t *cost, int w, int h, int D, int dx, int dy, int p1, int p2,
                         uint16_t *L)
 {
-  /* visit pixels so that every predecessor comes first */
-  for (int yi = 0; yi < h; yi++) {
-    int y = dy >= 0 ? yi : h - 1 - yi;
-    for (int xi = 0; xi < w; xi++) {
-      int x = dx >= 0 ? xi : w - 1 - xi;
-      const uint8_t *c = cost + ((size_t)y * w + x) * D;
-      uint16_t *l = L + ((size_t)y * w + x) * D;
-      int px = x - dx, py = y - dy;
-      if (px < 0 || px >= w || py < 0 || py >= h) {
-        for (int d = 0; d < D; d++)
-          l[d] = c[d];
-        continue;
-      }
-      const uint16_t *prev = L + ((size_t)py * w + px) * D;
-      int m = prev[0];
-      for (int d = 1; d < D; d++)
-        if (prev[d] < m)
-          m = prev[d];
-      for (int d = 0; d < D; d++) {
-        int best = prev[d];
-        if (d > 0 && prev[d - 1] + p1 < best)
-          best = prev[d - 1] + p1;
-        if (d + 1 < D && prev[d + 1] + p1 < best)
-          best = prev[d + 1] + p1;
-        if (m + p2 < best)
-          best = m + p2;
-        l[d] = (uint16_t)(c[d] + best - m);
-      }
-    }
-  }
+  aggregate(cost, NULL, NULL, w, h, D, dx, dy, p1, p2, L, NULL);
 }
 
 int sgm_params_valid(const struct sgm_params *p)
@@ -126,36 +176,32 @@ int sgm_reference(const struct sgm_params *p, const uint8_t *left, const uint8_t
   int w = p->width, h = p->height, D = p->disp, rc = -1;
   size_t n = (size_t)w * h, cells = n * D;
   uint32_t *cl = malloc(n * sizeof *cl), *cr = malloc(n * sizeof *cr);
+  uint16_t *S = calloc(cells, sizeof *S); /* fits: paths * (31 + p2) <= 65535 */
   uint8_t *cost = malloc(cells);
-  uint16_t *L = path_cost ? NULL : malloc(cells * sizeof *L);
-  uint32_t *S = calloc(cells, sizeof *S);
-  if (!cl || !cr || !cost || (!path_cost && !L) || !S)
+  if (!cl || !cr || !S || !cost)
     goto out_free;
   sgm_census(left, w, h, cl);
   sgm_census(right, w, h, cr);
   sgm_cost_volume(cl, cr, w, h, D, cost);
-  for (int r = 0; r < p->paths; r++) {
-    uint16_t *lr = path_cost ? path_cost + (size_t)r * cells : L;
-    sgm_aggregate_path(cost, w, h, D, sgm_path_dx[r], sgm_path_dy[r], p->p1, p->p2, lr);
-    for (size_t i = 0; i < cells; i++)
-      S[i] += lr[i];
-  }
+  for (int r = 0; r < p->paths; r++)
+    if (aggregate(cost, cl, cr, w, h, D, sgm_path_dx[r], sgm_path_dy[r], p->p1, p->p2,
+                  path_cost ? path_cost + (size_t)r * cells : NULL, S))
+      goto out_free;
   for (size_t i = 0; i < n; i++) {
-    const uint32_t *s = S + i * D;
+    const uint16_t *s = S + i * D;
     int best = 0;
     for (int d = 1; d < D; d++)
       if (s[d] < s[best])
         best = d;
     disp[i] = (uint16_t)best;
     if (smin)
-      smin[i] = (uint16_t)s[best];
+      smin[i] = s[best];
   }
   rc = 0;
 out_free:
   free(cl);
   free(cr);
-  free(cost);
-  free(L);
   free(S);
+  free(cost);
   return rc;
 }

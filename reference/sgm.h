@@ -34,10 +34,18 @@ struct sgm_params {
  * and the border rule). */
 void sgm_census(const uint8_t *img, int w, int h, uint32_t *out);
 
+/* Number of set bits, by the classic SWAR sums (no libgcc call, no -mpopcnt needed). */
+static inline int sgm_popcount(uint32_t v)
+{
+  v = v - ((v >> 1) & 0x55555555u);
+  v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+  return (int)((((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
 /* Matching cost of left census cl at column x against the right census row cr at disparity d. */
 static inline int sgm_cost(uint32_t cl, const uint32_t *cr_row, int x, int d)
 {
-  return x - d < 0 ? SGM_COST_OUTSIDE : __builtin_popcount(cl ^ cr_row[x - d]);
+  return x - d < 0 ? SGM_COST_OUTSIDE : sgm_popcount(cl ^ cr_row[x - d]);
 }
 
 /* The full cost volume: cost[(y*w + x)*D + d]. */

@@ -219,6 +219,13 @@ static void test_quality(void)
       bad += s != smin[i];
     }
     EXPECT(bad == 0, "%d pixels: smin is not the sum of the path costs at the winner", bad);
+    /* without the per-path output the same answer */
+    uint16_t *d2 = malloc(W * H * sizeof *d2), *s2 = malloc(W * H * sizeof *s2);
+    EXPECT(sgm_reference(&p, l, r, d2, s2, NULL) == 0, "reference without path costs");
+    EXPECT(!memcmp(d2, disp, W * H * sizeof *d2) && !memcmp(s2, smin, W * H * sizeof *s2),
+           "%d paths: the answer changes when the path costs are not asked for", np);
+    free(d2);
+    free(s2);
   }
   free(l);
   free(r);
