@@ -6,8 +6,9 @@
  *   f(ci, cj) = exp(-alpha * ||ci - cj||^2);
  *   cross(X, Y) = sum_i sum_j wX_i wY_j f(xi, yj), self(X) = cross(X, X);
  *   SQFD(X, Y) = sqrt(self(X) + self(Y) - 2 cross(X, Y)), 0 when the radicand <= 1e-6.
- * km_ref_sqfd(i, j) evaluates cross with the lower object index outer, so it is symmetric bit for
- * bit, and SQFD(i, i) = 0 exactly.
+ * km_ref_sqfd(i, j) evaluates cross with the signature first in a total order on contents (size,
+ * then bytes) outer: so it is symmetric bit for bit, objects with identical signatures get
+ * identical distances to everything (the tie rules then see exact ties), and SQFD(i, i) = 0.
  *
  * Voronoi iteration (the output every variant produces):
  *   initial medoids: forward Fisher-Yates over 0..n-1 with rng_seed(init_seed): for i < k,
@@ -67,7 +68,8 @@ int km_ref_init(struct km_ref *r, const struct kmsig *ds, double alpha);
 void km_ref_release(struct km_ref *r);
 /* cross(X_i, X_j) with i's centroids outer, in double. */
 double km_ref_cross(const struct km_ref *r, int64_t i, int64_t j);
-/* SQFD between objects i and j (symmetric bit for bit, 0 on the diagonal). */
+/* SQFD between objects i and j (symmetric bit for bit, equal for equal contents, 0 on the
+ * diagonal). */
 double km_ref_sqfd(const struct km_ref *r, int64_t i, int64_t j);
 /* The n x n SQFD matrix (row-major), or NULL when out of memory. */
 double *km_ref_distance_matrix(const struct km_ref *r);

@@ -249,6 +249,12 @@ static double km_d(const struct km_data *d, int64_t i, int64_t j)
   return d->dist ? d->dist[i * d->ds.n + j] : km_ref_sqfd(&d->ref, i, j);
 }
 
+/* How far a float distance near d may be from the double one. */
+static double dist_slack(double d)
+{
+  return KM_RAD_TOL / (2.0 * fmax(d, sqrt(KM_RAD_TOL)));
+}
+
 /* Object i is at its nearest medoid within tolerance; else fail with the reason. */
 static int check_nearest(const struct km_data *d, const int32_t *med, const int32_t *asg, int64_t i,
                          struct check_report *rep)
@@ -262,12 +268,52 @@ static int check_nearest(const struct km_data *d, const int32_t *med, const int3
       arg = j;
     }
   }
-  if (dx > best * (1 + KM_OBJ_TOL) + 1e-9)
+  if (dx > best * (1 + KM_OBJ_TOL) + 2 * dist_slack(best))
     return check_fail(rep, "parity",
                       "object %lld is assigned to cluster %d (medoid %d) at distance %.9g, but "
                       "cluster %d (medoid %d) is at %.9g",
                       (long long)i, asg[i], med[asg[i]], dx, arg, med[arg], best);
   return 0;
+}
+
+/* Converged output: every medoid minimises its cluster's score within tolerance. 0, or 1. */
+static int check_converged(const struct km_data *d, const int32_t *med, const int32_t *asg,
+                           struct check_report *rep)
+{
+  int64_t n = d->ds.n;
+  int k = d->cfg.k, bad = 0;
+  struct km_clusters cl;
+  if (km_clusters_build(&cl, asg, n, k))
+    return check_fail(rep, "memory", "out of host memory for the cluster lists");
+  for (int j = 0; j < k && !bad; j++) {
+    int64_t a = cl.start[j], m = cl.start[j + 1] - a;
+    if (m >= 1 && m < 3 && med[j] != cl.list[a])
+      bad = check_fail(rep, "parity", "cluster %d of %lld members: medoid %d is not its first "
+                                      "member %d", j, (long long)m, med[j], cl.list[a]);
+    if (m < 3)
+      continue;
+    double best = INFINITY, mine = 0, slack = 0;
+    for (int64_t s = a; s < a + m; s++) {
+      double sc = 0;
+      for (int64_t u = a; u < a + m; u++) {
+        double x = km_d(d, cl.list[s], cl.list[u]);
+        sc += x;
+        if (cl.list[s] == med[j])
+          slack += dist_slack(x);
+      }
+      if (sc < best)
+        best = sc;
+      if (cl.list[s] == med[j])
+        mine = sc;
+    }
+    if (mine > best * (1 + KM_OBJ_TOL) + 2 * slack)
+      bad = check_fail(rep, "parity",
+                       "converged, but cluster %d's medoid %d scores %.12g and a member scores "
+                       "%.12g",
+                       j, med[j], mine, best);
+  }
+  km_clusters_release(&cl);
+  return bad;
 }
 
 static int km_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
@@ -302,10 +348,6 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     if (asg[i] < 0 || asg[i] >= k)
       return check_fail(rep, "bounds", "object %lld assigned to %d outside [0, %d)", (long long)i,
                         asg[i], k);
-  for (int t = 0; t + 1 < steps; t++)
-    if (obj[t + 1] > obj[t] * (1 + KM_OBJ_TOL) + 1e-9)
-      return check_fail(rep, "invariant", "objective increased from step %d to %d: %.12g -> %.12g",
-                        t, t + 1, obj[t], obj[t + 1]);
   for (int j = 0; j < k; j++) {
     int c = asg[med[j]];
     if (c != j && km_d(d, med[j], med[c]) != 0)
@@ -313,13 +355,27 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
                         "medoid %d (object %d) is assigned to cluster %d at distance %.9g",
                         j, med[j], c, km_d(d, med[j], med[c]));
   }
-  if (!d->has_ref) { /* too big for the reference: a sample of objects */
-    int64_t step = n / 64 > 0 ? n / 64 : 1;
-    for (int64_t i = 0; i < n; i += step)
-      if (check_nearest(d, med, asg, i, rep))
-        return 1;
-    return 0;
+  /* the output's own objective, in double, and how far float distances may move a sum of them */
+  double sum = 0, slack = 0;
+  int64_t stride = d->has_ref || n <= 64 ? 1 : n / 64;
+  for (int64_t i = 0; i < n; i += stride) {
+    if (check_nearest(d, med, asg, i, rep))
+      return 1;
+    double x = km_d(d, i, med[asg[i]]);
+    sum += x;
+    slack += dist_slack(x);
   }
+  slack *= (double)stride;
+  for (int t = 0; t + 1 < steps; t++)
+    if (obj[t + 1] > obj[t] * (1 + KM_OBJ_TOL) + 2 * slack)
+      return check_fail(rep, "invariant", "objective increased from step %d to %d: %.12g -> %.12g",
+                        t, t + 1, obj[t], obj[t + 1]);
+  if (!d->has_ref) /* too big for the reference: the sample above */
+    return 0;
+  if (fabs(obj[steps - 1] - sum) > KM_OBJ_TOL * sum + slack)
+    return check_fail(rep, "parity",
+                      "reported objective %.12g but the output's medoids and assignment give %.12g",
+                      obj[steps - 1], sum);
   const struct km_result *ref = &d->res;
   double ref_obj = ref->objective[ref->steps - 1];
   int same = steps == ref->steps && memcmp(med, ref->medoids, 4 * (size_t)k) == 0 &&
@@ -328,7 +384,7 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     double worst = 0;
     for (int t = 0; t < steps; t++) {
       double e = fabs(obj[t] - ref->objective[t]);
-      if (e > KM_OBJ_TOL * ref->objective[t] + 1e-9)
+      if (e > KM_OBJ_TOL * ref->objective[t] + slack)
         return check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g", t, obj[t],
                           ref->objective[t]);
       if (ref->objective[t] > 0 && e / ref->objective[t] > worst)
@@ -338,14 +394,8 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     return 0;
   }
   /* a different path: accepted only as a near-tie flip */
-  double sum = 0;
-  for (int64_t i = 0; i < n; i++) {
-    if (check_nearest(d, med, asg, i, rep))
-      return 1;
-    sum += km_d(d, i, med[asg[i]]);
-  }
   int first = 0;
-  while (first < k && med[first] == ref->medoids[first])
+  while (first < k - 1 && med[first] == ref->medoids[first])
     first++;
   double rel = fabs(sum - ref_obj) / (ref_obj > 0 ? ref_obj : 1.0);
   if (rel > KM_OBJ_TOL)
@@ -353,58 +403,9 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
         rep, "parity",
         "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
         "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)",
-        first < k ? first : 0, med[first < k ? first : 0], ref->medoids[first < k ? first : 0],
-        steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
-  if (fabs(obj[steps - 1] - sum) > KM_OBJ_TOL * sum + 1e-9)
-    return check_fail(rep, "parity",
-                      "reported objective %.12g but the output's medoids and assignment give %.12g",
-                      obj[steps - 1], sum);
-  if (steps <= iters) { /* converged: every medoid minimises its cluster's score */
-    int32_t *list = malloc(sizeof(int32_t) * (size_t)n);
-    int64_t *start = calloc((size_t)k + 1, sizeof(int64_t));
-    if (!list || !start) {
-      free(list);
-      free(start);
-      return check_fail(rep, "memory", "out of host memory for the cluster lists");
-    }
-    for (int64_t i = 0; i < n; i++)
-      start[asg[i] + 1]++;
-    for (int j = 0; j < k; j++)
-      start[j + 1] += start[j];
-    for (int64_t i = 0; i < n; i++)
-      list[start[asg[i]]++] = (int32_t)i;
-    for (int j = k; j > 0; j--)
-      start[j] = start[j - 1];
-    start[0] = 0;
-    int bad = 0;
-    for (int j = 0; j < k && !bad; j++) {
-      int64_t a = start[j], m = start[j + 1] - a;
-      if (m >= 1 && m < 3 && med[j] != list[a])
-        bad = check_fail(rep, "parity", "cluster %d of %lld members: medoid %d is not its first "
-                                        "member %d", j, (long long)m, med[j], list[a]);
-      if (m < 3)
-        continue;
-      double best = INFINITY, mine = 0;
-      for (int64_t s = a; s < a + m; s++) {
-        double sc = 0;
-        for (int64_t u = a; u < a + m; u++)
-          sc += km_d(d, list[s], list[u]);
-        if (sc < best)
-          best = sc;
-        if (list[s] == med[j])
-          mine = sc;
-      }
-      if (mine > best * (1 + KM_OBJ_TOL) + 1e-9)
-        bad = check_fail(rep, "parity",
-                         "converged, but cluster %d's medoid %d scores %.12g and a member scores "
-                         "%.12g",
-                         j, med[j], mine, best);
-    }
-    free(list);
-    free(start);
-    if (bad)
-      return 1;
-  }
+        first, med[first], ref->medoids[first], steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
+  if (steps <= iters && check_converged(d, med, asg, rep))
+    return 1;
   rep->err = rel; /* the flip, reported as the error metric */
   return 0;
 }
