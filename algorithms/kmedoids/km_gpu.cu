@@ -28,6 +28,7 @@ struct km_gpu {
   struct km_range *ranges;
   struct km_dev_min *mins;
   int n_small, n_big, n_ranges, host_tiles_cap;
+  double score_distances; /* SQFD distances of the plan (the rank's rows times cluster sizes) */
 };
 
 static const double LOG2E = 1.4426950408889634;
@@ -196,18 +197,19 @@ double km_gpu_enqueue_assign(struct km_gpu *g)
   return (double)(g->hi - g->lo) * (double)g->k;
 }
 
-static void enqueue_score(struct km_gpu *g)
+double km_gpu_enqueue_score(struct km_gpu *g)
 {
   GR_CUDA_CHECK(cudaMemsetAsync(g->d_score, 0, sizeof(unsigned long long) * (size_t)g->n, 0));
   km_score_small_launch(&g->dd, g->d_list, g->d_assign, g->d_tiles, g->n_small, g->d_score, 0);
   g->big(&g->dd, g->d_list, g->d_tiles + g->n_small, g->n_big, g->d_score, 0);
   km_min_launch(g->d_list, g->d_score, g->d_ranges, g->n_ranges, g->d_mins, 0);
+  return g->score_distances;
 }
 
 void km_gpu_enqueue_iteration(struct km_gpu *g)
 {
   km_gpu_enqueue_assign(g);
-  enqueue_score(g);
+  km_gpu_enqueue_score(g);
 }
 
 void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles)
@@ -330,6 +332,10 @@ static int plan_score(struct km_gpu *g, const struct km_clusters *cl, const stru
   g->n_small = ns;
   g->n_big = nb;
   g->n_ranges = n_work;
+  g->score_distances = 0;
+  for (int w = 0; w < n_work; w++)
+    g->score_distances += (double)(work[w].row_hi - work[w].row_lo) *
+                          (double)(cl->start[work[w].cluster + 1] - cl->start[work[w].cluster]);
   return 0;
 }
 
@@ -371,7 +377,7 @@ static int gpu_score(void *ctx, const int32_t *assign, const struct km_clusters 
                              cudaMemcpyHostToDevice));
   GR_CUDA_CHECK(cudaMemcpy(g->d_ranges, g->ranges, sizeof(struct km_range) * (size_t)n_work,
                            cudaMemcpyHostToDevice));
-  enqueue_score(g);
+  km_gpu_enqueue_score(g);
   GR_CUDA_CHECK(cudaMemcpy(g->mins, g->d_mins, sizeof(struct km_dev_min) * (size_t)n_work,
                            cudaMemcpyDeviceToHost));
   for (int w = 0; w < n_work; w++) {

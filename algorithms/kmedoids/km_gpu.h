@@ -36,8 +36,11 @@ size_t km_gpu_device_bytes(int64_t n, int64_t total);
  * of the last planned score work (memset, small, big, minima). Needs one assign and one score
  * call before. */
 void km_gpu_enqueue_iteration(struct km_gpu *g);
-/* Enqueue only the assignment kernel (for SQFD distances/s); returns the distances it computes. */
+/* Enqueue only the assignment kernel; returns the SQFD distances it computes. */
 double km_gpu_enqueue_assign(struct km_gpu *g);
+/* Enqueue only the score kernels of the last plan (memset, small, big, minima); returns the SQFD
+ * distances they compute. */
+double km_gpu_enqueue_score(struct km_gpu *g);
 /* Tiles of the last score plan: small (packed) and big (split) ones. */
 void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles);
 
