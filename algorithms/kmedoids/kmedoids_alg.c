@@ -1,0 +1,652 @@
+/* The kmedoids algorithm's table: parameters, variants, boundary-biased generator, instance
+ * (signatures + reference answer), checker, work model and timing hooks.
+ *
+ * A case is a dataset of n signatures drawn by datasets/kmedoids_sig (latent classes, sig_min..
+ * sig_max centroids each) and a run of k-medoids on it (k clusters, alpha, an iteration limit);
+ * `ranks` is how many MPI ranks the mpi_* variants start. The output is the final medoids, the
+ * assignment and the objective after each step (km_mpirun.h gives the layout).
+ *
+ * Check: the same medoids and assignment as the reference (then the objective trace within
+ * KM_OBJ_TOL relative). Where float summation flips a near-tie and the path differs, the output
+ * passes only if every object sits at its nearest medoid (within tolerance), a converged run's
+ * medoids minimise their clusters' scores (within tolerance), and the objective, recomputed in
+ * double, is within KM_OBJ_TOL of the reference's; the relative difference is then the case's
+ * error metric (the harness has no channel for a note on a pass). Always: indices in range, every
+ * field written, each medoid in its own cluster (or at distance 0 from the medoid it joined), the
+ * objective never increasing. Cases too big for the reference are checked on a sample. */
+#include "kmedoids_alg.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "gr.h"
+#include "km_engine.h"
+#include "km_gpu.h"
+#include "km_mpirun.h"
+#include "kmedoids.h"
+
+enum { P_N, P_K, P_SIG_MIN, P_SIG_MAX, P_CLASSES, P_ALPHA, P_ITERS, P_RANKS, P_DIST };
+static const struct param_spec km_params[] = {
+    [P_N] = {"n", PARAM_INT, 1, 1000000, NULL, "objects (image signatures)"},
+    [P_K] = {"k", PARAM_INT, 1, 1000000, NULL, "clusters, 1..n"},
+    [P_SIG_MIN] = {"sig_min", PARAM_INT, 1, 256, NULL, "fewest centroids per signature"},
+    [P_SIG_MAX] = {"sig_max", PARAM_INT, 1, 256, NULL, "most centroids per signature"},
+    [P_CLASSES] = {"classes", PARAM_INT, 1, 1000, NULL, "latent image classes of the generator"},
+    [P_ALPHA] = {"alpha_milli", PARAM_INT, 1, 5000, NULL,
+                 "similarity exp(-alpha d^2), alpha in thousandths (200: 0.2)"},
+    [P_ITERS] = {"iters", PARAM_INT, 0, 100, NULL, "iteration limit (medoid updates)"},
+    [P_RANKS] = {"ranks", PARAM_INT, 1, 4, NULL, "MPI ranks of the mpi_* variants"},
+    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, kmsig_dist_names, "signature distribution"},
+};
+
+static const char *const km_bench_case_list[] = {
+    "kmedoids n=10000 k=32 sig_min=40 sig_max=80 classes=16 alpha_milli=200 iters=2 ranks=1 "
+    "dist=classes seed=1",
+    "kmedoids n=10000 k=256 sig_min=40 sig_max=80 classes=16 alpha_milli=200 iters=2 ranks=1 "
+    "dist=classes seed=1",
+    "kmedoids n=100000 k=32 sig_min=40 sig_max=80 classes=16 alpha_milli=200 iters=2 ranks=1 "
+    "dist=classes seed=1",
+    "kmedoids n=100000 k=256 sig_min=40 sig_max=80 classes=16 alpha_milli=200 iters=2 ranks=1 "
+    "dist=classes seed=1",
+    NULL,
+};
+
+/* case parameters */
+
+void km_case_gen(const struct gr_case *c, struct kmsig_gen *g)
+{
+  memset(g, 0, sizeof *g);
+  g->n = c->v[P_N];
+  g->sig_min = (int)c->v[P_SIG_MIN];
+  g->sig_max = (int)c->v[P_SIG_MAX];
+  g->classes = (int)c->v[P_CLASSES];
+  g->dist = (enum kmsig_dist)c->v[P_DIST];
+  g->seed = c->seed;
+}
+
+void km_case_config(const struct gr_case *c, struct km_config *cfg)
+{
+  cfg->k = (int)c->v[P_K];
+  cfg->alpha = (double)c->v[P_ALPHA] / 1000.0;
+  cfg->iters = (int)c->v[P_ITERS];
+  cfg->init_seed = c->seed ^ 0x6b6d65646f696473ull; /* "kmedoids" */
+}
+
+/* centroid pairs of the n x n distance matrix, half of it */
+static double ref_pairs(const struct gr_case *c)
+{
+  double n = (double)c->v[P_N], sig = 0.5 * (double)(c->v[P_SIG_MIN] + c->v[P_SIG_MAX]);
+  return 0.5 * n * n * sig * sig;
+}
+
+static void km_fixup(struct gr_case *c)
+{
+  int64_t *v = c->v;
+  if (v[P_SIG_MIN] > v[P_SIG_MAX])
+    v[P_SIG_MIN] = v[P_SIG_MAX];
+  while (ref_pairs(c) > KM_FUZZ_PAIRS) {
+    if (v[P_SIG_MAX] > 16) {
+      v[P_SIG_MAX] = v[P_SIG_MAX] * 3 / 4;
+      if (v[P_SIG_MIN] > v[P_SIG_MAX])
+        v[P_SIG_MIN] = v[P_SIG_MAX];
+    } else {
+      v[P_N] = v[P_N] * 3 / 4;
+    }
+  }
+  if (v[P_N] < 1)
+    v[P_N] = 1;
+  if (v[P_K] > v[P_N])
+    v[P_K] = v[P_N];
+}
+
+static void km_generate(struct gr_case *c, struct rng *r)
+{
+  static const int64_t n_edges[] = {1, 2, 3, 4, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257};
+  static const int64_t big_n_edges[] = {200, 255, 256, 257, 500, 511, 512, 513, 1000, 1500};
+  static const int64_t sig_edges[] = {1, 2, 10, 16, 31, 32, 33, 60, 63, 64, 65, 128, 200, 255, 256};
+  static const int64_t class_edges[] = {1, 2, 3, 4, 8, 16, 32};
+  static const int64_t alpha_edges[] = {10, 50, 200, 1000, 2000};
+  static const int64_t iter_edges[] = {0, 1, 2, 3, 16, 32};
+  int64_t *v = c->v;
+  v[P_CLASSES] = rng_boundary(r, 1, 32, class_edges, sizeof class_edges / sizeof *class_edges, 0.6);
+  v[P_ALPHA] = rng_chance(r, 0.6) ? 200
+                                  : rng_boundary(r, 10, 2000, alpha_edges,
+                                                 sizeof alpha_edges / sizeof *alpha_edges, 0.5);
+  v[P_ITERS] = rng_chance(r, 0.6)
+                   ? 16
+                   : rng_boundary(r, 0, 32, iter_edges, sizeof iter_edges / sizeof *iter_edges, 0.6);
+  v[P_RANKS] = rng_range(r, 1, 4);
+  v[P_DIST] = rng_chance(r, 0.5) ? KMSIG_DIST_CLASSES : rng_range(r, 1, KMSIG_DIST_COUNT_ - 1);
+  int mode = (int)rng_range(r, 0, 9);
+  if (mode < 4) { /* few big clusters, split over many blocks (and ranks) */
+    v[P_N] = rng_boundary(r, 200, 1500, big_n_edges, sizeof big_n_edges / sizeof *big_n_edges, 0.5);
+    v[P_SIG_MIN] = rng_range(r, 1, 8);
+    v[P_SIG_MAX] = v[P_SIG_MIN] + rng_range(r, 0, 12);
+    v[P_K] = rng_range(r, 1, 4);
+  } else if (mode < 8) { /* anything, k at its thresholds */
+    v[P_N] = rng_boundary(r, 1, 400, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+    v[P_SIG_MIN] = rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_SIG_MAX] = rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    if (v[P_SIG_MIN] > v[P_SIG_MAX]) {
+      int64_t t = v[P_SIG_MIN];
+      v[P_SIG_MIN] = v[P_SIG_MAX];
+      v[P_SIG_MAX] = t;
+    }
+    int64_t n = v[P_N], cl = v[P_CLASSES];
+    int64_t k_edges[] = {1, 2, 3, cl - 1, cl, cl + 1, 2 * cl, n / 2, n - 1, n};
+    v[P_K] = rng_boundary(r, 1, n, k_edges, sizeof k_edges / sizeof *k_edges, 0.7);
+  } else { /* big signatures, few objects */
+    v[P_N] = rng_range(r, 2, 40);
+    v[P_SIG_MIN] = rng_boundary(r, 32, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_SIG_MAX] = rng_boundary(r, v[P_SIG_MIN], 256, sig_edges,
+                                sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_K] = rng_range(r, 1, v[P_N]);
+  }
+}
+
+static int km_validate(const struct gr_case *c, char *why, size_t len)
+{
+  if (c->v[P_K] > c->v[P_N]) {
+    gr_fmt(why, len, "'k' = %lld is more than 'n' = %lld", (long long)c->v[P_K],
+           (long long)c->v[P_N]);
+    return -1;
+  }
+  if (c->v[P_SIG_MIN] > c->v[P_SIG_MAX]) {
+    gr_fmt(why, len, "'sig_min' = %lld is more than 'sig_max' = %lld", (long long)c->v[P_SIG_MIN],
+           (long long)c->v[P_SIG_MAX]);
+    return -1;
+  }
+  if ((double)c->v[P_N] * (double)c->v[P_SIG_MAX] >= (double)INT32_MAX) {
+    gr_fmt(why, len, "'n * sig_max' = %.0f centroids is beyond 2^31",
+           (double)c->v[P_N] * (double)c->v[P_SIG_MAX]);
+    return -1;
+  }
+  return 0;
+}
+
+static size_t km_device_bytes(const struct gr_case *c)
+{
+  size_t one = km_gpu_device_bytes(c->v[P_N], c->v[P_N] * c->v[P_SIG_MAX]);
+  return one * (size_t)c->v[P_RANKS];
+}
+
+/* Per iteration: n*k assignment distances and, with equal clusters, n*n/k score distances, each of
+ * mean_sig^2 centroid pairs; the dataset is read about twice. items: SQFD distances. */
+static void km_work_model(const struct gr_case *c, double *bytes, double *items)
+{
+  double n = (double)c->v[P_N], k = (double)c->v[P_K];
+  double sig = 0.5 * (double)(c->v[P_SIG_MIN] + c->v[P_SIG_MAX]);
+  *items = n * k + n * ceil(n / k);
+  *bytes = 2.0 * n * sig * 32.0;
+}
+
+/* instance */
+
+static void km_instance_free(struct gr_instance *inst)
+{
+  if (!inst)
+    return;
+  struct km_data *d = inst->priv;
+  if (d) {
+    km_result_release(&d->res);
+    free(d->dist);
+    km_ref_release(&d->ref);
+    kmsig_free(&d->ds);
+    free(d);
+  }
+  free(inst);
+}
+
+static int km_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+{
+  struct gr_instance *inst = calloc(1, sizeof *inst);
+  struct km_data *d = calloc(1, sizeof *d);
+  if (!inst || !d) {
+    free(inst);
+    free(d);
+    gr_fmt(why, len, "out of host memory");
+    return -1;
+  }
+  inst->c = c;
+  inst->priv = d;
+  struct kmsig_gen g;
+  km_case_gen(c, &g);
+  km_case_config(c, &d->cfg);
+  d->ranks = (int)c->v[P_RANKS];
+  if (kmsig_generate(&g, &d->ds, why, len))
+    goto out_fail;
+  if (km_ref_init(&d->ref, &d->ds, d->cfg.alpha)) {
+    gr_fmt(why, len, "out of host memory for the reference");
+    goto out_fail;
+  }
+  if (ref_pairs(c) <= KM_REF_PAIRS && c->v[P_N] <= KM_REF_MAX_N) {
+    d->dist = km_ref_distance_matrix(&d->ref);
+    if (!d->dist || km_result_alloc(&d->res, d->ds.n, d->cfg.k, d->cfg.iters) ||
+        km_reference(&d->ref, &d->cfg, d->dist, &d->res)) {
+      gr_fmt(why, len, "out of host memory for the reference (n = %lld)", (long long)d->ds.n);
+      goto out_fail;
+    }
+    d->has_ref = 1;
+  }
+  inst->out_bytes = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters).bytes;
+  inst->elem_size = 4;
+  *out = inst;
+  return 0;
+out_fail:
+  km_instance_free(inst);
+  return -1;
+}
+
+/* check */
+
+static double km_d(const struct km_data *d, int64_t i, int64_t j)
+{
+  return d->dist ? d->dist[i * d->ds.n + j] : km_ref_sqfd(&d->ref, i, j);
+}
+
+/* How far a float distance near d may be from the double one. */
+static double dist_slack(double d)
+{
+  return KM_RAD_TOL / (2.0 * fmax(d, sqrt(KM_RAD_TOL)));
+}
+
+/* Object i is at its nearest medoid within tolerance; else fail with the reason. */
+static int check_nearest(const struct km_data *d, const int32_t *med, const int32_t *asg, int64_t i,
+                         struct check_report *rep)
+{
+  double dx = km_d(d, i, med[asg[i]]), best = INFINITY;
+  int arg = 0;
+  for (int j = 0; j < d->cfg.k; j++) {
+    double dj = km_d(d, i, med[j]);
+    if (dj < best) {
+      best = dj;
+      arg = j;
+    }
+  }
+  if (dx > best * (1 + KM_OBJ_TOL) + 2 * dist_slack(best))
+    return check_fail(rep, "parity",
+                      "object %lld is assigned to cluster %d (medoid %d) at distance %.9g, but "
+                      "cluster %d (medoid %d) is at %.9g",
+                      (long long)i, asg[i], med[asg[i]], dx, arg, med[arg], best);
+  return 0;
+}
+
+/* Converged output: every medoid minimises its cluster's score within tolerance. 0, or 1. */
+static int check_converged(const struct km_data *d, const int32_t *med, const int32_t *asg,
+                           struct check_report *rep)
+{
+  int64_t n = d->ds.n;
+  int k = d->cfg.k, bad = 0;
+  struct km_clusters cl;
+  if (km_clusters_build(&cl, asg, n, k))
+    return check_fail(rep, "memory", "out of host memory for the cluster lists");
+  for (int j = 0; j < k && !bad; j++) {
+    int64_t a = cl.start[j], m = cl.start[j + 1] - a;
+    if (m >= 1 && m < 3 && med[j] != cl.list[a])
+      bad = check_fail(rep, "parity", "cluster %d of %lld members: medoid %d is not its first "
+                                      "member %d", j, (long long)m, med[j], cl.list[a]);
+    if (m < 3)
+      continue;
+    double best = INFINITY, mine = 0, slack = 0;
+    for (int64_t s = a; s < a + m; s++) {
+      double sc = 0;
+      for (int64_t u = a; u < a + m; u++) {
+        double x = km_d(d, cl.list[s], cl.list[u]);
+        sc += x;
+        if (cl.list[s] == med[j])
+          slack += dist_slack(x);
+      }
+      if (sc < best)
+        best = sc;
+      if (cl.list[s] == med[j])
+        mine = sc;
+    }
+    if (mine > best * (1 + KM_OBJ_TOL) + 2 * slack)
+      bad = check_fail(rep, "parity",
+                       "converged, but cluster %d's medoid %d scores %.12g and a member scores "
+                       "%.12g",
+                       j, med[j], mine, best);
+  }
+  km_clusters_release(&cl);
+  return bad;
+}
+
+static int km_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+{
+  const struct km_data *d = inst->priv;
+  int64_t n = d->ds.n;
+  int k = d->cfg.k, iters = d->cfg.iters;
+  struct km_out_layout l = km_out_layout(n, k, iters);
+  const unsigned char *o = out;
+  int32_t head[2];
+  memcpy(head, o, sizeof head);
+  const double *obj = (const double *)(o + l.objective);
+  const int32_t *med = (const int32_t *)(o + l.medoids), *asg = (const int32_t *)(o + l.assign);
+  int steps = head[0];
+  if (steps < 1 || steps > iters + 1)
+    return check_fail(rep, "bounds", "steps = %d outside [1, %d]", steps, iters + 1);
+  if (head[1] != 0)
+    return check_fail(rep, "bounds", "the word after 'steps' holds %#x, not 0 (left unwritten?)",
+                      (unsigned)head[1]);
+  for (int t = 0; t <= iters; t++) {
+    if (t < steps && !(obj[t] >= 0 && isfinite(obj[t])))
+      return check_fail(rep, "bounds", "objective[%d] = %g is not a finite non-negative sum", t,
+                        obj[t]);
+    if (t >= steps && obj[t] != 0)
+      return check_fail(rep, "bounds", "objective[%d] = %g past the %d steps is not 0", t, obj[t],
+                        steps);
+  }
+  for (int j = 0; j < k; j++)
+    if (med[j] < 0 || med[j] >= n)
+      return check_fail(rep, "bounds", "medoid %d = %d outside [0, %lld)", j, med[j], (long long)n);
+  for (int64_t i = 0; i < n; i++)
+    if (asg[i] < 0 || asg[i] >= k)
+      return check_fail(rep, "bounds", "object %lld assigned to %d outside [0, %d)", (long long)i,
+                        asg[i], k);
+  for (int j = 0; j < k; j++) {
+    int c = asg[med[j]];
+    if (c != j && km_d(d, med[j], med[c]) != 0)
+      return check_fail(rep, "invariant",
+                        "medoid %d (object %d) is assigned to cluster %d at distance %.9g",
+                        j, med[j], c, km_d(d, med[j], med[c]));
+  }
+  /* the output's own objective, in double, and how far float distances may move a sum of them */
+  double sum = 0, slack = 0;
+  int64_t stride = d->has_ref || n <= 64 ? 1 : n / 64;
+  for (int64_t i = 0; i < n; i += stride) {
+    if (check_nearest(d, med, asg, i, rep))
+      return 1;
+    double x = km_d(d, i, med[asg[i]]);
+    sum += x;
+    slack += dist_slack(x);
+  }
+  slack *= (double)stride;
+  for (int t = 0; t + 1 < steps; t++)
+    if (obj[t + 1] > obj[t] * (1 + KM_OBJ_TOL) + 2 * slack)
+      return check_fail(rep, "invariant", "objective increased from step %d to %d: %.12g -> %.12g",
+                        t, t + 1, obj[t], obj[t + 1]);
+  if (!d->has_ref) /* too big for the reference: the sample above */
+    return 0;
+  if (fabs(obj[steps - 1] - sum) > KM_OBJ_TOL * sum + slack)
+    return check_fail(rep, "parity",
+                      "reported objective %.12g but the output's medoids and assignment give %.12g",
+                      obj[steps - 1], sum);
+  const struct km_result *ref = &d->res;
+  double ref_obj = ref->objective[ref->steps - 1];
+  int same = steps == ref->steps && memcmp(med, ref->medoids, 4 * (size_t)k) == 0 &&
+             memcmp(asg, ref->assign, 4 * (size_t)n) == 0;
+  if (same) {
+    double worst = 0;
+    for (int t = 0; t < steps; t++) {
+      double e = fabs(obj[t] - ref->objective[t]);
+      if (e > KM_OBJ_TOL * ref->objective[t] + slack)
+        return check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g", t, obj[t],
+                          ref->objective[t]);
+      if (ref->objective[t] > 0 && e / ref->objective[t] > worst)
+        worst = e / ref->objective[t];
+    }
+    rep->err = worst;
+    return 0;
+  }
+  /* a different path: accepted only as a near-tie flip */
+  int first = 0;
+  while (first < k - 1 && med[first] == ref->medoids[first])
+    first++;
+  double rel = fabs(sum - ref_obj) / (ref_obj > 0 ? ref_obj : 1.0);
+  if (rel > KM_OBJ_TOL)
+    return check_fail(
+        rep, "parity",
+        "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
+        "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)",
+        first, med[first], ref->medoids[first], steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
+  if (steps <= iters && check_converged(d, med, asg, rep))
+    return 1;
+  rep->err = rel; /* the flip, reported as the error metric */
+  return 0;
+}
+
+/* variants */
+
+static enum run_status km_run_reference(const struct variant *v, const struct gr_instance *inst,
+                                        void *out, struct run_ctx *ctx)
+{
+  const struct km_data *d = inst->priv;
+  if (!d->has_ref) {
+    gr_fmt(ctx->why, sizeof ctx->why,
+           "case too big for the serial reference (%lld objects; it takes n <= %d and "
+           "n^2 sig^2 / 2 <= %.0e centroid pairs)",
+           (long long)d->ds.n, KM_REF_MAX_N, KM_REF_PAIRS);
+    return RUN_UNSUPPORTED;
+  }
+  struct km_result res;
+  if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters) ||
+      km_reference(&d->ref, &d->cfg, d->dist, &res)) {
+    km_result_release(&res);
+    gr_fmt(ctx->why, sizeof ctx->why, "reference failed: out of host memory");
+    return RUN_ERROR;
+  }
+  km_out_pack(&res, out);
+  km_result_release(&res);
+  return RUN_OK;
+}
+
+static enum run_status km_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
+                                  struct run_ctx *ctx)
+{
+  const struct km_data *d = inst->priv;
+  struct km_gpu *g = NULL;
+  int st = km_gpu_new(&d->ds, d->cfg.alpha, 0, d->ds.n, (km_score_big_fn)v->impl, &g, ctx->why,
+                      sizeof ctx->why);
+  if (st)
+    return st > 0 ? RUN_UNSUPPORTED : RUN_ERROR;
+  struct km_result res;
+  enum run_status rs = RUN_OK;
+  struct km_backend be = km_gpu_backend_ops;
+  be.ctx = g;
+  if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters)) {
+    gr_fmt(ctx->why, sizeof ctx->why, "out of host memory for the result");
+    rs = RUN_ERROR;
+  } else if (km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, ctx->why,
+                           sizeof ctx->why)) {
+    rs = RUN_ERROR;
+  } else {
+    km_out_pack(&res, out);
+  }
+  km_result_release(&res);
+  km_gpu_free(g);
+  return rs;
+}
+
+/* mpirun -np ranks kmedoids_mpi --backend BACKEND on the case's dataset, written to a temp file */
+static enum run_status km_run_mpi(const struct gr_instance *inst, void *out, struct run_ctx *ctx,
+                                  const char *backend)
+{
+  const struct km_data *d = inst->priv;
+  char exe[4096], why[GR_WHY_LEN];
+  if (km_find_mpi_exe(exe, sizeof exe, ctx->why, sizeof ctx->why))
+    return RUN_UNSUPPORTED;
+  const char *tmp = getenv("TMPDIR");
+  char data_path[4096], out_path[4200];
+  gr_fmt(data_path, sizeof data_path, "%s/km_case_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  int fd = mkstemp(data_path);
+  if (fd < 0) {
+    gr_fmt(ctx->why, sizeof ctx->why, "cannot create a temporary file: %s", strerror(errno));
+    return RUN_ERROR;
+  }
+  close(fd);
+  gr_fmt(out_path, sizeof out_path, "%s.out", data_path);
+  enum run_status rs = RUN_ERROR;
+  if (kmsig_write(&d->ds, data_path, why, sizeof why)) {
+    gr_fmt(ctx->why, sizeof ctx->why, "%s", why);
+    goto out_unlink;
+  }
+  char k[32], alpha[64], iters[32], seed[32], log[400];
+  gr_fmt(k, sizeof k, "%d", d->cfg.k);
+  gr_fmt(alpha, sizeof alpha, "%.17g", d->cfg.alpha);
+  gr_fmt(iters, sizeof iters, "%d", d->cfg.iters);
+  gr_fmt(seed, sizeof seed, "%llu", (unsigned long long)d->cfg.init_seed);
+  const char *args[] = {"--data", data_path, "--k", k, "--alpha", alpha, "--iters", iters,
+                        "--init-seed", seed, "--backend", backend, "--out", out_path, NULL};
+  int rc = km_mpirun(d->ranks, exe, args, 600.0, log, sizeof log);
+  if (rc == KM_MPIRUN_NOT_FOUND) {
+    gr_fmt(ctx->why, sizeof ctx->why, "cannot start mpirun (install openmpi-bin): %s", log);
+    rs = RUN_UNSUPPORTED;
+    goto out_unlink;
+  }
+  if (rc != 0) {
+    gr_fmt(ctx->why, sizeof ctx->why, "mpirun -np %d kmedoids_mpi --backend %s: exit %d: %s",
+           d->ranks, backend, rc, log);
+    goto out_unlink;
+  }
+  if (km_result_read(out_path, d->ds.n, d->cfg.k, d->cfg.iters, out, ctx->why, sizeof ctx->why))
+    goto out_unlink;
+  rs = RUN_OK;
+out_unlink:
+  unlink(data_path);
+  unlink(out_path);
+  return rs;
+}
+
+static enum run_status km_run_mpi_gpu(const struct variant *v, const struct gr_instance *inst,
+                                      void *out, struct run_ctx *ctx)
+{
+  return km_run_mpi(inst, out, ctx, "gpu");
+}
+
+static enum run_status km_run_mpi_cpu(const struct variant *v, const struct gr_instance *inst,
+                                      void *out, struct run_ctx *ctx)
+{
+  return km_run_mpi(inst, out, ctx, "cpu");
+}
+
+#define GPU(fn) ((void (*)(void))(fn))
+static const struct variant km_variants[] = {
+    {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
+     "serial double precision, distance matrix cached, definitions of ALGORITHMS.md"},
+    {"v1_racy_score", VARIANT_HISTORICAL, VARIANT_GPU, km_run_gpu, GPU(km_v1_racy_score_launch),
+     "big-cluster partial scores added with a plain += across blocks: lost updates (seeds/002)"},
+    {"v2_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_gpu, GPU(km_v2_score_launch),
+     "resident dataset, register-tiled SQFD; partial scores added with an integer atomicAdd"},
+    {"mpi_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_mpi_gpu, NULL,
+     "mpirun -np ranks kmedoids_mpi, one GPU per rank (shared when fewer)"},
+    {"mpi_cpu", VARIANT_FIXED, 0, km_run_mpi_cpu, NULL,
+     "mpirun -np ranks kmedoids_mpi with the CPU backend: the distributed logic without a GPU"},
+};
+
+/* timing hooks: one iteration's kernels, the plan of the first iteration kept resident */
+
+struct km_bench {
+  struct km_gpu *g;
+  const struct km_data *d;
+};
+
+static void *km_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                            size_t len)
+{
+  const struct km_data *d = inst->priv;
+  if (!v->impl) {
+    gr_fmt(why, len, "%s is timed by kmedoids_mpi --time (tests/test_kmedoids_bench)", v->name);
+    return NULL;
+  }
+  struct km_bench *b = calloc(1, sizeof *b);
+  struct km_result res;
+  memset(&res, 0, sizeof res);
+  if (!b || km_result_alloc(&res, d->ds.n, d->cfg.k, 0)) {
+    free(b);
+    gr_fmt(why, len, "out of host memory");
+    return NULL;
+  }
+  b->d = d;
+  if (km_gpu_new(&d->ds, d->cfg.alpha, 0, d->ds.n, (km_score_big_fn)v->impl, &b->g, why, len)) {
+    km_result_release(&res);
+    free(b);
+    return NULL;
+  }
+  /* one assignment and one score pass: the medoids and the plan stay on the device */
+  struct km_backend be = km_gpu_backend_ops;
+  be.ctx = b->g;
+  double *mind = malloc(sizeof(double) * (size_t)d->ds.n);
+  struct km_clusters cl;
+  struct km_work *work = NULL;
+  int n_work = 0, err = !mind || km_init_medoids(d->ds.n, d->cfg.k, d->cfg.init_seed, res.medoids);
+  if (!err)
+    err = be.assign(b->g, res.medoids, d->cfg.k, 0, d->ds.n, res.assign, mind, why, len);
+  memset(&cl, 0, sizeof cl);
+  if (!err)
+    err = km_clusters_build(&cl, res.assign, d->ds.n, d->cfg.k) ||
+          km_split_work(&cl, 0, 1, &work, &n_work);
+  struct km_min *mins = malloc(sizeof *mins * (size_t)(n_work + 1));
+  if (!err && n_work)
+    err = !mins || be.score(b->g, res.assign, &cl, work, n_work, mins, why, len);
+  free(mins);
+  free(work);
+  free(mind);
+  km_clusters_release(&cl);
+  km_result_release(&res);
+  if (err) {
+    if (!why[0])
+      gr_fmt(why, len, "benchmark setup failed");
+    km_gpu_free(b->g);
+    free(b);
+    return NULL;
+  }
+  return b;
+}
+
+static void km_bench_launch(void *state)
+{
+  km_gpu_enqueue_iteration(((struct km_bench *)state)->g);
+}
+
+static void km_bench_fetch(void *state, void *out)
+{
+  struct km_bench *b = state;
+  const struct km_data *d = b->d;
+  struct km_result res;
+  char why[GR_WHY_LEN];
+  struct km_backend be = km_gpu_backend_ops;
+  be.ctx = b->g;
+  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters) ||
+      km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, why, sizeof why))
+    memset(out, 0xff, l.bytes); /* fails the check: steps = -1 */
+  else
+    km_out_pack(&res, out);
+  km_result_release(&res);
+}
+
+static void km_bench_teardown(void *state)
+{
+  struct km_bench *b = state;
+  if (!b)
+    return;
+  km_gpu_free(b->g);
+  free(b);
+}
+
+const struct algorithm kmedoids_algorithm = {
+    .name = "kmedoids",
+    .summary = "k-medoids (Voronoi iteration) over image feature signatures with SQFD, MPI + CUDA",
+    .params = km_params,
+    .n_params = sizeof km_params / sizeof *km_params,
+    .variants = km_variants,
+    .n_variants = sizeof km_variants / sizeof *km_variants,
+    .generate = km_generate,
+    .fixup = km_fixup,
+    .validate = km_validate,
+    .device_bytes = km_device_bytes,
+    .instance_new = km_instance_new,
+    .instance_free = km_instance_free,
+    .check = km_check,
+    .work = km_work_model,
+    .bench_cases = km_bench_case_list,
+    .bench_setup = km_bench_setup,
+    .bench_launch = km_bench_launch,
+    .bench_fetch = km_bench_fetch,
+    .bench_teardown = km_bench_teardown,
+};

@@ -1,0 +1,312 @@
+/* kmedoids_mpi: distributed k-medoids over image signatures with SQFD. Run under mpirun; every
+ * rank loads the dataset, drives one GPU (rank i on local device i mod count) or the CPU backend,
+ * and takes its share of each step (km_engine.h): assignment by object ranges exchanged with
+ * Allgatherv, score work split by equal cost with big clusters shared, per-cluster minima exchanged
+ * with Allgather. Every rank derives the same medoids; rank 0 writes the result file.
+ *
+ *   mpirun -np R kmedoids_mpi (--data FILE | --generate N,SIGMIN,SIGMAX,CLASSES,SEED) --k K
+ *          [--alpha A] [--iters I] [--init-seed S] [--backend gpu|cpu] [--score fixed|racy]
+ *          [--out FILE] [--time]
+ *
+ * Exit status: 0 ok, 1 the run failed, 2 usage or input error (a dataset the loader rejects,
+ * k outside 1..n, a dataset the GPU kernels do not take), 3 environment (no CUDA device for the
+ * gpu backend). */
+#include <cuda_runtime_api.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datasets/kmedoids_sig.h"
+#include "alg.h"
+#include "gpu.h"
+#include "gr.h"
+#include "km_engine.h"
+#include "km_gpu.h"
+#include "km_mpirun.h"
+#include "kmedoids.h"
+
+/* Open MPI keeps allocations past MPI_Finalize (its plugins, by design): under the ASan preset,
+ * no leak report for this program. Unused in other builds. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+  return "detect_leaks=0";
+}
+
+struct opts {
+  const char *data, *gen, *out, *backend, *score;
+  int k, iters, time;
+  double alpha;
+  unsigned long long init_seed;
+};
+
+static void usage(FILE *f)
+{
+  fprintf(f,
+          "usage: mpirun -np R kmedoids_mpi (--data FILE | --generate N,SIGMIN,SIGMAX,CLASSES,SEED)\n"
+          "           --k K [--alpha A] [--iters I] [--init-seed S] [--backend gpu|cpu]\n"
+          "           [--score fixed|racy] [--out FILE] [--time]\n"
+          "  --data FILE      signature file (datasets/kmedoids_sig.h format)\n"
+          "  --generate ...   generate the dataset instead (latent classes), the same on every rank\n"
+          "  --k K            clusters, 1..n\n"
+          "  --alpha A        similarity exp(-A d^2) (default 0.2)\n"
+          "  --iters I        iteration limit (default 16)\n"
+          "  --init-seed S    seed of the initial medoids (default 42)\n"
+          "  --backend B      gpu (one GPU per rank, default) or cpu\n"
+          "  --score S        big-cluster score kernel: fixed (default) or racy (the historical bug)\n"
+          "  --out FILE       rank 0 writes the result (medoids, assignment, objective) here\n"
+          "  --time           print per-phase times (max over ranks)\n"
+          "exit: 0 ok, 1 run failed, 2 usage or input error, 3 no CUDA device\n");
+}
+
+static int parse(int argc, char **argv, struct opts *o, char *why, size_t len)
+{
+  memset(o, 0, sizeof *o);
+  o->alpha = 0.2;
+  o->iters = 16;
+  o->init_seed = 42;
+  o->backend = "gpu";
+  o->score = "fixed";
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+    int takes = 1;
+    char *end = NULL;
+    if (strcmp(a, "--time") == 0) {
+      o->time = 1;
+      takes = 0;
+    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+      gr_fmt(why, len, "help");
+      return 1;
+    } else if (!val) {
+      gr_fmt(why, len, "'%s' needs a value", a);
+      return -1;
+    } else if (strcmp(a, "--data") == 0) {
+      o->data = val;
+    } else if (strcmp(a, "--generate") == 0) {
+      o->gen = val;
+    } else if (strcmp(a, "--out") == 0) {
+      o->out = val;
+    } else if (strcmp(a, "--backend") == 0) {
+      o->backend = val;
+    } else if (strcmp(a, "--score") == 0) {
+      o->score = val;
+    } else if (strcmp(a, "--k") == 0) {
+      o->k = (int)strtol(val, &end, 10);
+    } else if (strcmp(a, "--iters") == 0) {
+      o->iters = (int)strtol(val, &end, 10);
+    } else if (strcmp(a, "--alpha") == 0) {
+      o->alpha = strtod(val, &end);
+    } else if (strcmp(a, "--init-seed") == 0) {
+      o->init_seed = strtoull(val, &end, 10);
+    } else {
+      gr_fmt(why, len, "unknown option '%s'", a);
+      return -1;
+    }
+    if (end && *end) {
+      gr_fmt(why, len, "'%s %s': not a number", a, val);
+      return -1;
+    }
+    i += takes;
+  }
+  if (!o->data == !o->gen) {
+    gr_fmt(why, len, "give one of '--data' and '--generate'");
+    return -1;
+  }
+  if (strcmp(o->backend, "gpu") != 0 && strcmp(o->backend, "cpu") != 0) {
+    gr_fmt(why, len, "'--backend %s': use gpu or cpu", o->backend);
+    return -1;
+  }
+  if (strcmp(o->score, "fixed") != 0 && strcmp(o->score, "racy") != 0) {
+    gr_fmt(why, len, "'--score %s': use fixed or racy", o->score);
+    return -1;
+  }
+  if (!(o->alpha > 0) || o->iters < 0) {
+    gr_fmt(why, len, "'--alpha' must be > 0 and '--iters' >= 0");
+    return -1;
+  }
+  return 0;
+}
+
+/* MPI communicator of the engine */
+
+static int mpi_allgather_assign(void *ctx, int32_t *assign, double *mind, const int *counts,
+                                const int *displs)
+{
+  MPI_Comm c = *(MPI_Comm *)ctx;
+  if (MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, assign, counts, displs, MPI_INT32_T, c) !=
+      MPI_SUCCESS)
+    return -1;
+  return MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, mind, counts, displs, MPI_DOUBLE, c) ==
+                 MPI_SUCCESS
+             ? 0
+             : -1;
+}
+
+static int mpi_allgather_min(void *ctx, const struct km_min *mine, struct km_min *all, int k)
+{
+  MPI_Comm c = *(MPI_Comm *)ctx;
+  int bytes = (int)sizeof *mine * k;
+  return MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, c) == MPI_SUCCESS ? 0 : -1;
+}
+
+/* The lowest rank whose flag is nonzero, or -1 when none is: only that rank reports. */
+static int first_failing(int flag)
+{
+  int rank, size, first;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int mine = flag ? rank : size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return first < size ? first : -1;
+}
+
+static int finish(int code)
+{
+  MPI_Finalize();
+  return code;
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Init(&argc, &argv);
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank, size;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  struct opts o;
+  char why[GR_WHY_LEN] = "";
+  int pr = parse(argc, argv, &o, why, sizeof why);
+  if (pr) {
+    if (rank == 0) {
+      if (pr < 0)
+        fprintf(stderr, "kmedoids_mpi: %s\n", why);
+      usage(pr < 0 ? stderr : stdout);
+    }
+    return finish(pr < 0 ? GR_EXIT_USAGE : GR_EXIT_OK);
+  }
+
+  /* the dataset, on every rank */
+  struct kmsig ds;
+  int err;
+  if (o.data) {
+    err = kmsig_load(o.data, &ds, why, sizeof why);
+  } else {
+    struct kmsig_gen g;
+    memset(&g, 0, sizeof g);
+    long long n = 0, seed = 0;
+    if (sscanf(o.gen, "%lld,%d,%d,%d,%lld", &n, &g.sig_min, &g.sig_max, &g.classes, &seed) != 5) {
+      gr_fmt(why, sizeof why, "'--generate %s': expected N,SIGMIN,SIGMAX,CLASSES,SEED", o.gen);
+      err = -1;
+    } else {
+      g.n = n;
+      g.seed = (uint64_t)seed;
+      g.dist = KMSIG_DIST_CLASSES;
+      err = kmsig_generate(&g, &ds, why, sizeof why);
+    }
+  }
+  int bad = first_failing(err != 0);
+  if (bad >= 0) {
+    if (rank == bad)
+      fprintf(stderr, "kmedoids_mpi: %s\n", why);
+    if (!err)
+      kmsig_free(&ds);
+    return finish(GR_EXIT_USAGE);
+  }
+  if (o.k < 1 || o.k > ds.n) {
+    if (rank == 0)
+      fprintf(stderr, "kmedoids_mpi: '--k %d' outside 1..%lld (the dataset's objects)\n", o.k,
+              (long long)ds.n);
+    kmsig_free(&ds);
+    return finish(GR_EXIT_USAGE);
+  }
+
+  /* the backend */
+  int64_t lo, hi;
+  km_rank_range(ds.n, rank, size, &lo, &hi);
+  struct km_backend be;
+  struct km_gpu *g = NULL;
+  struct km_cpu *cpu = NULL;
+  int gpu = strcmp(o.backend, "gpu") == 0;
+  if (gpu) {
+    int ndev = gpu_device_count(why, sizeof why);
+    bad = first_failing(ndev <= 0);
+    if (bad >= 0) {
+      if (rank == bad)
+        fprintf(stderr, "kmedoids_mpi: rank %d: %s (use --backend cpu)\n", rank, why);
+      kmsig_free(&ds);
+      return finish(GR_EXIT_ENV);
+    }
+    MPI_Comm local;
+    int local_rank = 0;
+    MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
+    MPI_Comm_rank(local, &local_rank);
+    MPI_Comm_free(&local);
+    GR_CUDA_CHECK(cudaSetDevice(local_rank % ndev));
+    km_score_big_fn big = strcmp(o.score, "racy") == 0 ? km_v1_racy_score_launch
+                                                       : km_v2_score_launch;
+    err = km_gpu_new(&ds, o.alpha, lo, hi, big, &g, why, sizeof why);
+    be = km_gpu_backend_ops;
+    be.ctx = g;
+  } else {
+    cpu = km_cpu_new(&ds, o.alpha);
+    err = cpu ? 0 : -1;
+    if (!cpu)
+      gr_fmt(why, sizeof why, "out of host memory for the CPU backend");
+    be = km_cpu_backend_ops;
+    be.ctx = cpu;
+  }
+  bad = first_failing(err != 0);
+  if (bad >= 0) {
+    if (rank == bad)
+      fprintf(stderr, "kmedoids_mpi: rank %d: %s\n", rank, why);
+    km_gpu_free(g);
+    km_cpu_free(cpu);
+    kmsig_free(&ds);
+    return finish(err > 0 ? GR_EXIT_USAGE : GR_EXIT_FAIL);
+  }
+
+  /* the run */
+  struct km_comm comm = {&world, rank, size, mpi_allgather_assign, mpi_allgather_min};
+  struct km_config cfg = {o.k, o.alpha, o.iters, o.init_seed};
+  struct km_result res;
+  struct km_stats st;
+  err = km_result_alloc(&res, ds.n, o.k, o.iters);
+  if (err)
+    gr_fmt(why, sizeof why, "out of host memory for the result");
+  MPI_Barrier(world);
+  double t0 = MPI_Wtime();
+  if (!err)
+    err = km_engine_run(&cfg, ds.n, &be, &comm, &res, &st, why, sizeof why);
+  double wall = MPI_Wtime() - t0;
+  bad = first_failing(err != 0);
+  if (bad >= 0) {
+    if (rank == bad)
+      fprintf(stderr, "kmedoids_mpi: rank %d: %s\n", rank, why);
+    km_result_release(&res);
+    km_gpu_free(g);
+    km_cpu_free(cpu);
+    kmsig_free(&ds);
+    return finish(GR_EXIT_FAIL);
+  }
+  int code = GR_EXIT_OK;
+  double phases[5] = {st.assign_s, st.exchange_s, st.plan_s, st.score_s, wall}, worst[5];
+  MPI_Reduce(phases, worst, 5, MPI_DOUBLE, MPI_MAX, 0, world);
+  if (rank == 0) {
+    if (o.out && km_result_write(o.out, &res, why, sizeof why)) {
+      fprintf(stderr, "kmedoids_mpi: %s\n", why);
+      code = GR_EXIT_FAIL;
+    }
+    printf("kmedoids_mpi: n=%lld k=%d ranks=%d backend=%s steps=%d objective=%.12g\n",
+           (long long)ds.n, o.k, size, o.backend, res.steps, res.objective[res.steps - 1]);
+    if (o.time)
+      printf("kmedoids_mpi: time: total %.6f s, %.6f s/step (assign %.6f, exchange %.6f, plan "
+             "%.6f, score %.6f; max over ranks)\n",
+             worst[4], worst[4] / res.steps, worst[0], worst[1], worst[2], worst[3]);
+  }
+  km_result_release(&res);
+  km_gpu_free(g);
+  km_cpu_free(cpu);
+  kmsig_free(&ds);
+  return finish(code);
+}

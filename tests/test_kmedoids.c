@@ -1,0 +1,525 @@
+/* Unit tests of k-medoids that need no GPU and no mpirun: the reference against known answers and
+ * the SQFD properties, the dataset generator, writer and loader (every rejection), the engine with
+ * the CPU backend (bit-identical to the reference), the work split, and the checker (it must fail
+ * on broken outputs). Exit 0 when all pass, 1 otherwise. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "algorithms/kmedoids/km_engine.h"
+#include "algorithms/kmedoids/km_mpirun.h"
+#include "algorithms/kmedoids/kmedoids_alg.h"
+#include "case.h"
+#include "check.h"
+#include "datasets/kmedoids_sig.h"
+#include "gr.h"
+#include "reference/kmedoids.h"
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                          \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  } while (0)
+
+/* A dataset of n signatures from explicit records (8 floats each) and sizes. */
+static void make_ds(struct kmsig *ds, int n, const int *sizes, const float *rec)
+{
+  ds->n = n;
+  ds->off = malloc(sizeof(int64_t) * (size_t)(n + 1));
+  ds->off[0] = 0;
+  for (int i = 0; i < n; i++)
+    ds->off[i + 1] = ds->off[i] + sizes[i];
+  ds->total = ds->off[n];
+  ds->data = malloc(sizeof(float) * KMSIG_REC * (size_t)ds->total);
+  memcpy(ds->data, rec, sizeof(float) * KMSIG_REC * (size_t)ds->total);
+}
+
+/* One-centroid signatures at x on the first axis, weight w. */
+static void line_ds(struct kmsig *ds, int n, const float *x)
+{
+  float *rec = calloc((size_t)n * KMSIG_REC, sizeof(float));
+  int *sizes = malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    rec[i * KMSIG_REC] = x[i];
+    rec[i * KMSIG_REC + KMSIG_DIM] = 1.0f + (float)i; /* normalised to 1 anyway */
+    sizes[i] = 1;
+  }
+  make_ds(ds, n, sizes, rec);
+  free(rec);
+  free(sizes);
+}
+
+static void test_sqfd_known(void)
+{
+  /* single centroids: SQFD = sqrt(2 - 2 exp(-alpha d^2)) */
+  struct kmsig ds;
+  float x[3] = {0.0f, 1.0f, 3.0f};
+  line_ds(&ds, 3, x);
+  struct km_ref r;
+  km_ref_init(&r, &ds, 0.2);
+  EXPECT(fabs(km_ref_sqfd(&r, 0, 1) - sqrt(2 - 2 * exp(-0.2))) < 1e-15, "d(0,1) = %.17g",
+         km_ref_sqfd(&r, 0, 1));
+  EXPECT(fabs(km_ref_sqfd(&r, 0, 2) - sqrt(2 - 2 * exp(-1.8))) < 1e-15, "d(0,2) = %.17g",
+         km_ref_sqfd(&r, 0, 2));
+  EXPECT(fabs(r.self[1] - 1.0) < 1e-15, "self(1) = %.17g", r.self[1]);
+  km_ref_release(&r);
+  kmsig_free(&ds);
+
+  /* two centroids against one: X = {0 w 1, 2 w 3} (weights 1/4, 3/4), Y = {1} */
+  float rec[3 * KMSIG_REC] = {0};
+  rec[0 * KMSIG_REC + KMSIG_DIM] = 1.0f;
+  rec[1 * KMSIG_REC] = 2.0f;
+  rec[1 * KMSIG_REC + KMSIG_DIM] = 3.0f;
+  rec[2 * KMSIG_REC] = 1.0f;
+  rec[2 * KMSIG_REC + KMSIG_DIM] = 5.0f;
+  int sizes[2] = {2, 1};
+  make_ds(&ds, 2, sizes, rec);
+  km_ref_init(&r, &ds, 0.5);
+  double a = 0.25, b = 0.75, f2 = exp(-0.5 * 4), f1 = exp(-0.5);
+  double self_x = a * a + b * b + 2 * a * b * f2, cross = a * f1 + b * f1;
+  double want = sqrt(self_x + 1 - 2 * cross);
+  EXPECT(fabs(km_ref_sqfd(&r, 0, 1) - want) < 1e-15, "two-centroid SQFD %.17g, want %.17g",
+         km_ref_sqfd(&r, 0, 1), want);
+  km_ref_release(&r);
+  kmsig_free(&ds);
+
+  /* nearly equal signatures: the radicand under 1e-6 gives exactly 0 */
+  float y[2] = {0.0f, 0.001f};
+  line_ds(&ds, 2, y);
+  km_ref_init(&r, &ds, 0.2);
+  EXPECT(km_ref_sqfd(&r, 0, 1) == 0.0, "radicand 4e-7: SQFD %.17g, want 0", km_ref_sqfd(&r, 0, 1));
+  km_ref_release(&r);
+  kmsig_free(&ds);
+}
+
+static void test_sqfd_properties(void)
+{
+  struct kmsig ds;
+  char why[256];
+  struct kmsig_gen g = {40, 1, 30, 4, KMSIG_DIST_DUPLICATES, 7};
+  EXPECT(kmsig_generate(&g, &ds, why, sizeof why) == 0, "generate: %s", why);
+  struct km_ref r;
+  km_ref_init(&r, &ds, 0.2);
+  int bad_self = 0, bad_sym = 0, bad_neg = 0, bad_tri = 0, bad_copy = 0, copies = 0;
+  for (int i = 0; i < ds.n; i++) {
+    bad_self += km_ref_sqfd(&r, i, i) != 0.0;
+    for (int j = 0; j < i; j++) /* exact copies: the same distance to everything, bit for bit */
+      if (kmsig_size(&ds, i) == kmsig_size(&ds, j) &&
+          memcmp(ds.data + ds.off[i] * KMSIG_REC, ds.data + ds.off[j] * KMSIG_REC,
+                 32 * (size_t)kmsig_size(&ds, i)) == 0) {
+        copies++;
+        for (int m = 0; m < ds.n; m++)
+          bad_copy += km_ref_sqfd(&r, i, m) != km_ref_sqfd(&r, j, m);
+      }
+    for (int j = 0; j < ds.n; j++) {
+      double dij = km_ref_sqfd(&r, i, j);
+      bad_sym += dij != km_ref_sqfd(&r, j, i);
+      bad_neg += !(dij >= 0);
+      for (int l = 0; l < ds.n; l += 7)
+        bad_tri += dij > km_ref_sqfd(&r, i, l) + km_ref_sqfd(&r, l, j) + 2e-3;
+    }
+  }
+  EXPECT(!bad_self && !bad_sym && !bad_neg && !bad_tri && !bad_copy && copies >= 10,
+         "SQFD(x,x)=0 broken %d, symmetry %d, negative %d, triangle %d, copies %d (of %d)",
+         bad_self, bad_sym, bad_neg, bad_tri, bad_copy, copies);
+  km_ref_release(&r);
+  kmsig_free(&ds);
+}
+
+static void test_reference_known(void)
+{
+  /* two groups on a line: the medoids end at the middle of each */
+  struct kmsig ds;
+  float x[6] = {0.0f, 0.1f, 0.2f, 5.0f, 5.1f, 5.2f};
+  line_ds(&ds, 6, x);
+  struct km_ref r;
+  km_ref_init(&r, &ds, 0.2);
+  struct km_config cfg = {2, 0.2, 16, 3};
+  struct km_result res;
+  km_result_alloc(&res, 6, 2, 16);
+  EXPECT(km_reference(&r, &cfg, NULL, &res) == 0, "reference failed");
+  int c0 = res.assign[0], c3 = res.assign[3];
+  EXPECT(c0 != c3 && res.assign[1] == c0 && res.assign[2] == c0 && res.assign[4] == c3 &&
+             res.assign[5] == c3,
+         "assignment %d %d %d %d %d %d", res.assign[0], res.assign[1], res.assign[2],
+         res.assign[3], res.assign[4], res.assign[5]);
+  EXPECT(res.medoids[c0] == 1 && res.medoids[c3] == 4, "medoids %d %d, want 1 and 4",
+         res.medoids[c0], res.medoids[c3]);
+  double d01 = sqrt(2 - 2 * exp(-0.2 * 0.1f * 0.1f)); /* approx: coordinates are floats */
+  EXPECT(fabs(res.objective[res.steps - 1] - 4 * d01) < 1e-6, "objective %.12g, want ~%.12g",
+         res.objective[res.steps - 1], 4 * d01);
+  for (int t = 0; t + 1 < res.steps; t++)
+    EXPECT(res.objective[t + 1] <= res.objective[t], "objective increased at step %d", t);
+  km_result_release(&res);
+
+  /* iters = 0: the initial medoids and one assignment */
+  cfg.iters = 0;
+  km_result_alloc(&res, 6, 2, 0);
+  km_reference(&r, &cfg, NULL, &res);
+  int32_t init[2];
+  km_init_medoids(6, 2, 3, init);
+  EXPECT(res.steps == 1 && res.medoids[0] == init[0] && res.medoids[1] == init[1],
+         "iters=0: steps %d medoids %d %d, initial %d %d", res.steps, res.medoids[0],
+         res.medoids[1], init[0], init[1]);
+  km_result_release(&res);
+  km_ref_release(&r);
+  kmsig_free(&ds);
+
+  /* ties: two identical objects and k = 2; the earlier medoid wins distance ties, a cluster of two
+   * keeps its first member, an empty cluster keeps its medoid */
+  float z[2] = {1.0f, 1.0f};
+  line_ds(&ds, 2, z);
+  km_ref_init(&r, &ds, 0.2);
+  for (uint64_t seed = 0; seed < 4; seed++) {
+    struct km_config c2 = {2, 0.2, 16, seed};
+    km_result_alloc(&res, 2, 2, 16);
+    km_reference(&r, &c2, NULL, &res);
+    EXPECT(res.assign[0] == 0 && res.assign[1] == 0, "ties: assignment %d %d", res.assign[0],
+           res.assign[1]);
+    EXPECT(res.medoids[0] == 0, "ties: medoid of the cluster of two is %d, want 0",
+           res.medoids[0]);
+    int32_t in[2];
+    km_init_medoids(2, 2, seed, in);
+    int want1 = in[1]; /* cluster 1 stays empty: keeps its initial medoid */
+    EXPECT(res.medoids[1] == want1, "ties: empty cluster's medoid %d, want %d", res.medoids[1],
+           want1);
+    km_result_release(&res);
+  }
+  km_ref_release(&r);
+  kmsig_free(&ds);
+}
+
+static void test_generator(void)
+{
+  char why[256];
+  struct kmsig a, b, c;
+  struct kmsig_gen g = {300, 10, 200, 5, KMSIG_DIST_CLASSES, 99};
+  EXPECT(kmsig_generate(&g, &a, why, sizeof why) == 0, "%s", why);
+  EXPECT(kmsig_generate(&g, &b, why, sizeof why) == 0, "%s", why);
+  g.seed = 100;
+  EXPECT(kmsig_generate(&g, &c, why, sizeof why) == 0, "%s", why);
+  EXPECT(a.total == b.total && memcmp(a.off, b.off, 8 * (size_t)(a.n + 1)) == 0 &&
+             memcmp(a.data, b.data, 32 * (size_t)a.total) == 0,
+         "same seed, different dataset");
+  EXPECT(a.total != c.total || memcmp(a.data, c.data, 32 * (size_t)a.total) != 0,
+         "different seeds, same dataset");
+  int64_t lo = 1000, hi = 0;
+  for (int64_t i = 0; i < a.n; i++) {
+    int64_t s = kmsig_size(&a, i);
+    lo = s < lo ? s : lo;
+    hi = s > hi ? s : hi;
+  }
+  EXPECT(lo >= 10 && hi <= 200 && hi - lo > 100, "sizes %lld..%lld", (long long)lo, (long long)hi);
+  EXPECT(kmsig_validate(&a, why, sizeof why) == 0, "generated dataset invalid: %s", why);
+  kmsig_free(&a);
+  kmsig_free(&b);
+  kmsig_free(&c);
+  struct kmsig_gen gd = {40, 3, 9, 3, KMSIG_DIST_DUPLICATES, 5};
+  kmsig_generate(&gd, &a, why, sizeof why);
+  int copies = 0;
+  for (int64_t i = 3; i < a.n; i += 4)
+    for (int64_t j = 0; j < i; j++)
+      if (kmsig_size(&a, i) == kmsig_size(&a, j) &&
+          memcmp(a.data + a.off[i] * KMSIG_REC, a.data + a.off[j] * KMSIG_REC,
+                 32 * (size_t)kmsig_size(&a, i)) == 0) {
+        copies++;
+        break;
+      }
+  EXPECT(copies == 10, "duplicates: %d of 10 objects are copies", copies);
+  kmsig_free(&a);
+  struct kmsig_gen bad = {0, 1, 1, 1, KMSIG_DIST_CLASSES, 1};
+  EXPECT(kmsig_generate(&bad, &a, why, sizeof why) == KMSIG_E_ARG, "n = 0 accepted");
+}
+
+/* write bytes to path */
+static void put(const char *path, const void *p, size_t n)
+{
+  FILE *f = fopen(path, "wb");
+  fwrite(p, 1, n, f);
+  fclose(f);
+}
+
+static void test_loader(void)
+{
+  char why[512], path[] = "/tmp/test_kmedoids_XXXXXX";
+  int fd = mkstemp(path);
+  close(fd);
+  struct kmsig a, b;
+  struct kmsig_gen g = {20, 2, 9, 3, KMSIG_DIST_CLASSES, 3};
+  kmsig_generate(&g, &a, why, sizeof why);
+  EXPECT(kmsig_write(&a, path, why, sizeof why) == 0, "write: %s", why);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == 0, "load: %s", why);
+  EXPECT(b.n == a.n && b.total == a.total && memcmp(a.off, b.off, 8 * (size_t)(a.n + 1)) == 0 &&
+             memcmp(a.data, b.data, 32 * (size_t)a.total) == 0,
+         "round trip changed the dataset");
+  kmsig_free(&b);
+  FILE *f = fopen(path, "rb");
+  fseek(f, 0, SEEK_END);
+  size_t size = (size_t)ftell(f);
+  rewind(f);
+  unsigned char *good = malloc(size), *bad = malloc(size + 8);
+  EXPECT(fread(good, 1, size, f) == size, "read back");
+  fclose(f);
+  size_t index = 64, data = 64 + 8 * (size_t)(a.n + 1);
+  /* truncated: inside the data, inside the index, inside the header */
+  size_t cuts[3] = {size - 5, index + 12, 30};
+  for (int i = 0; i < 3; i++) {
+    put(path, good, cuts[i]);
+    int e = kmsig_load(path, &b, why, sizeof why);
+    EXPECT(e == KMSIG_E_TRUNCATED, "cut at %zu: %d (%s)", cuts[i], e, why);
+    EXPECT(strstr(why, path) && strstr(why, "truncated"), "message '%s'", why);
+  }
+  /* wrong magic */
+  memcpy(bad, good, size);
+  bad[0] = 'X';
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_MAGIC, "bad magic: %s", why);
+  /* wrong version */
+  memcpy(bad, good, size);
+  bad[8] = 2;
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_VERSION, "version 2: %s", why);
+  /* index out of order: entry 5 below entry 4 */
+  memcpy(bad, good, size);
+  int64_t v;
+  memcpy(&v, bad + index + 8 * 4, 8);
+  v -= 1;
+  memcpy(bad + index + 8 * 5, &v, 8);
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_INDEX_ORDER, "order: %s", why);
+  EXPECT(strstr(why, "entry 5") != NULL, "message names the entry: '%s'", why);
+  /* index not starting at 0 */
+  memcpy(bad, good, size);
+  v = 1;
+  memcpy(bad + index, &v, 8);
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_INDEX_ORDER, "first entry: %s", why);
+  /* index past the end */
+  memcpy(bad, good, size);
+  v = a.total + 100;
+  memcpy(bad + index + 8 * 7, &v, 8);
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_INDEX_END, "past the end: %s", why);
+  /* last entry short of the total */
+  memcpy(bad, good, size);
+  v = a.total - 1;
+  memcpy(bad + index + 8 * (size_t)a.n, &v, 8);
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_INDEX_END, "last entry: %s", why);
+  /* non-positive weight */
+  memcpy(bad, good, size);
+  float w = -1.0f;
+  memcpy(bad + data + 32 * 3 + 28, &w, 4);
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_VALUE, "weight: %s", why);
+  /* header sizes inconsistent, trailing bytes */
+  memcpy(bad, good, size);
+  v = (int64_t)data + 8;
+  memcpy(bad + 40, &v, 8); /* data_offset */
+  put(path, bad, size);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_HEADER, "data offset: %s", why);
+  memcpy(bad, good, size);
+  memset(bad + size, 0, 8);
+  put(path, bad, size + 8);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_HEADER, "trailing: %s", why);
+  unlink(path);
+  EXPECT(kmsig_load(path, &b, why, sizeof why) == KMSIG_E_IO, "missing file: %s", why);
+  EXPECT(b.off == NULL && b.data == NULL, "a failed load leaves the dataset empty");
+  free(good);
+  free(bad);
+  kmsig_free(&a);
+}
+
+static void test_split(void)
+{
+  /* every source row of every cluster of >= 3 members goes to exactly one rank, costs balanced */
+  int sizes[9] = {0, 1, 2, 3, 50, 7, 200, 3, 31};
+  int64_t n = 0;
+  for (int j = 0; j < 9; j++)
+    n += sizes[j];
+  int32_t *assign = malloc(sizeof(int32_t) * (size_t)n);
+  for (int64_t i = 0, j = 0, left = 0; i < n; i++) {
+    while (left == 0)
+      left = sizes[j++];
+    assign[i] = (int32_t)(j - 1);
+    left--;
+  }
+  struct km_clusters cl;
+  km_clusters_build(&cl, assign, n, 9);
+  for (int R = 1; R <= 5; R++) {
+    int64_t covered[9] = {0}, total = 0, cost[5] = {0};
+    for (int r = 0; r < R; r++) {
+      struct km_work *w;
+      int nw;
+      km_split_work(&cl, r, R, &w, &nw);
+      for (int i = 0; i < nw; i++) {
+        int64_t m = sizes[w[i].cluster];
+        covered[w[i].cluster] += w[i].row_hi - w[i].row_lo;
+        cost[r] += (w[i].row_hi - w[i].row_lo) * m;
+        EXPECT(i == 0 || w[i].cluster > w[i - 1].cluster, "R=%d rank %d: clusters out of order", R,
+               r);
+      }
+      free(w);
+    }
+    for (int j = 0; j < 9; j++) {
+      EXPECT(covered[j] == (sizes[j] >= 3 ? sizes[j] : 0), "R=%d cluster %d: %lld rows of %d", R,
+             j, (long long)covered[j], sizes[j]);
+      total += sizes[j] >= 3 ? (int64_t)sizes[j] * sizes[j] : 0;
+    }
+    for (int r = 0; r < R; r++)
+      EXPECT(llabs(cost[r] - total / R) <= 200, "R=%d rank %d: cost %lld of %lld", R, r,
+             (long long)cost[r], (long long)total);
+  }
+  km_clusters_release(&cl);
+  free(assign);
+}
+
+/* The engine with the CPU backend in one process equals the reference bit for bit. */
+static void test_engine_cpu(void)
+{
+  const char *texts[] = {
+      "kmedoids n=300 k=3 sig_min=2 sig_max=9 classes=3 alpha_milli=200 iters=16 ranks=1 "
+      "dist=classes seed=11",
+      "kmedoids n=57 k=57 sig_min=1 sig_max=40 classes=4 alpha_milli=50 iters=16 ranks=1 "
+      "dist=duplicates seed=12",
+      "kmedoids n=120 k=9 sig_min=20 sig_max=30 classes=3 alpha_milli=1000 iters=2 ranks=1 "
+      "dist=uniform seed=13",
+  };
+  for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+    struct gr_case c;
+    struct gr_instance *inst;
+    char why[GR_WHY_LEN];
+    EXPECT(case_parse(texts[t], &c, why, sizeof why) == 0, "%s", why);
+    EXPECT(kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
+    const struct km_data *d = inst->priv;
+    struct km_cpu *cpu = km_cpu_new(&d->ds, d->cfg.alpha);
+    struct km_backend be = km_cpu_backend_ops;
+    be.ctx = cpu;
+    struct km_result res;
+    km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters);
+    EXPECT(km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, why, sizeof why) == 0,
+           "%s", why);
+    size_t bytes = inst->out_bytes;
+    unsigned char *a = malloc(bytes), *b = malloc(bytes);
+    km_out_pack(&res, a);
+    km_out_pack(&d->res, b);
+    EXPECT(memcmp(a, b, bytes) == 0, "case %zu: engine (CPU backend) differs from the reference", t);
+    struct check_report rep;
+    memset(&rep, 0, sizeof rep);
+    EXPECT(kmedoids_algorithm.check(inst, a, &rep) == 0, "case %zu: check failed: %s", t, rep.why);
+    free(a);
+    free(b);
+    km_result_release(&res);
+    km_cpu_free(cpu);
+    kmedoids_algorithm.instance_free(inst);
+  }
+}
+
+/* The checker catches broken outputs. */
+static void test_check_fails(void)
+{
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN];
+  case_parse("kmedoids n=200 k=4 sig_min=3 sig_max=8 classes=4 alpha_milli=200 iters=16 ranks=1 "
+             "dist=classes seed=5",
+             &c, why, sizeof why);
+  kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why);
+  const struct km_data *d = inst->priv;
+  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  unsigned char *good = malloc(l.bytes), *o = malloc(l.bytes);
+  km_out_pack(&d->res, good);
+  struct check_report rep;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, good, &rep) == 0, "reference output fails: %s", rep.why);
+  /* a wrong medoid (another member of the same cluster) */
+  memcpy(o, good, l.bytes);
+  int32_t *med = (int32_t *)(o + l.medoids), *asg = (int32_t *)(o + l.assign);
+  for (int64_t i = 0; i < d->ds.n; i++)
+    if (asg[i] == 0 && i != med[0]) {
+      med[0] = (int32_t)i;
+      break;
+    }
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1, "a wrong medoid passes");
+  /* one object moved to another cluster */
+  memcpy(o, good, l.bytes);
+  asg = (int32_t *)(o + l.assign);
+  med = (int32_t *)(o + l.medoids);
+  int64_t victim = med[0] == 0 ? 1 : 0;
+  asg[victim] = (asg[victim] + 1) % d->cfg.k;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1, "a misassigned object passes");
+  /* an objective trace that increases */
+  memcpy(o, good, l.bytes);
+  double *obj = (double *)(o + l.objective);
+  int32_t steps;
+  memcpy(&steps, o, 4);
+  if (steps > 1) {
+    obj[1] = obj[0] * 1.01;
+    memset(&rep, 0, sizeof rep);
+    EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1 && strcmp(rep.tag, "invariant") == 0,
+           "an increasing objective passes (%s)", rep.why);
+  }
+  /* poison left in the padding word and past the steps */
+  memcpy(o, good, l.bytes);
+  memset(o + 4, 0xA5, 4);
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1, "poisoned padding passes");
+  memcpy(o, good, l.bytes);
+  if (steps <= d->cfg.iters) {
+    memset(o + l.objective + 8 * (size_t)steps, 0x5A, 8);
+    memset(&rep, 0, sizeof rep);
+    EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1, "poison past the steps passes");
+  }
+  free(good);
+  free(o);
+  kmedoids_algorithm.instance_free(inst);
+}
+
+/* Generated cases stay cheap and valid. */
+static void test_generated_cases(void)
+{
+  int big = 0, kn = 0;
+  for (uint64_t i = 0; i < 2000; i++) {
+    struct gr_case c;
+    char why[GR_WHY_LEN];
+    case_generate(&kmedoids_algorithm, 1, i, NULL, &c);
+    EXPECT(case_validate(&c, why, sizeof why) == 0, "case %llu invalid: %s",
+           (unsigned long long)i, why);
+    double n = (double)case_get(&c, "n"), s = 0.5 * (double)(case_get(&c, "sig_min") +
+                                                             case_get(&c, "sig_max"));
+    EXPECT(0.5 * n * n * s * s <= KM_FUZZ_PAIRS, "case %llu too expensive", (unsigned long long)i);
+    big += n / (double)case_get(&c, "k") >= 100;
+    kn += case_get(&c, "k") == case_get(&c, "n");
+  }
+  EXPECT(big > 400 && kn > 20, "generator: %d cases with clusters of >= 100, %d with k = n", big,
+         kn);
+}
+
+int main(void)
+{
+  test_sqfd_known();
+  test_sqfd_properties();
+  test_reference_known();
+  test_generator();
+  test_loader();
+  test_split();
+  test_engine_cpu();
+  test_check_fails();
+  test_generated_cases();
+  if (failures) {
+    printf("%d failure(s)\n", failures);
+    return 1;
+  }
+  printf("ok\n");
+  return 0;
+}

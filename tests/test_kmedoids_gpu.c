@@ -1,0 +1,194 @@
+/* GPU tests of k-medoids: the GPU's SQFD against the reference (radicand within 2e-6), SQFD(x, x)
+ * = 0 exactly, symmetry within the same tolerance, non-negativity, identical objects getting
+ * identical distances; the timing hooks (setup, launch a few times, fetch, check); v2_gpu
+ * bit-identical run to run while v1_racy_score is not (reported). Exit 0 ok, 1 a failure, 77
+ * (ctest's skip) without a CUDA device. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algorithms/kmedoids/km_engine.h"
+#include "algorithms/kmedoids/km_gpu.h"
+#include "algorithms/kmedoids/km_mpirun.h"
+#include "algorithms/kmedoids/kmedoids_alg.h"
+#include "case.h"
+#include "gpu.h"
+#include "worker.h"
+
+static int failures;
+
+#define EXPECT(cond, ...)                                                                          \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  } while (0)
+
+#define RAD_TOL 2e-6
+
+/* d[i * n + m] = GPU SQFD(i, m): the assignment against the single medoid m. */
+static double *gpu_matrix(const struct kmsig *ds, double alpha)
+{
+  int64_t n = ds->n;
+  struct km_gpu *g;
+  char why[GR_WHY_LEN];
+  if (km_gpu_new(ds, alpha, 0, n, km_v2_score_launch, &g, why, sizeof why)) {
+    printf("FAIL km_gpu_new: %s\n", why);
+    failures++;
+    return NULL;
+  }
+  double *d = malloc(sizeof(double) * (size_t)(n * n)), *col = malloc(sizeof(double) * (size_t)n);
+  int32_t *asg = malloc(sizeof(int32_t) * (size_t)n);
+  for (int64_t m = 0; m < n; m++) {
+    int32_t med = (int32_t)m;
+    km_gpu_backend_ops.assign(g, &med, 1, 0, n, asg, col, why, sizeof why);
+    for (int64_t i = 0; i < n; i++)
+      d[i * n + m] = col[i];
+  }
+  free(col);
+  free(asg);
+  km_gpu_free(g);
+  return d;
+}
+
+static void test_distances(int64_t n, int sig_min, int sig_max, double alpha, enum kmsig_dist dist,
+                           uint64_t seed)
+{
+  struct kmsig ds;
+  char why[GR_WHY_LEN];
+  struct kmsig_gen gen = {n, sig_min, sig_max, 4, dist, seed};
+  if (kmsig_generate(&gen, &ds, why, sizeof why)) {
+    printf("FAIL generate: %s\n", why);
+    failures++;
+    return;
+  }
+  double *g = gpu_matrix(&ds, alpha);
+  struct km_ref r;
+  km_ref_init(&r, &ds, alpha);
+  double worst = 0, worst_sym = 0, worst_rel = 0;
+  int self_bad = 0, neg = 0, dup_bad = 0;
+  for (int64_t i = 0; g && i < n; i++) {
+    self_bad += g[i * n + i] != 0.0;
+    for (int64_t j = 0; j < n; j++) {
+      double x = g[i * n + j], y = km_ref_sqfd(&r, i, j), s = g[j * n + i];
+      neg += !(x >= 0);
+      double e = fabs(x * x - y * y), es = fabs(x * x - s * s);
+      worst = e > worst ? e : worst;
+      worst_sym = es > worst_sym ? es : worst_sym;
+      if (y > 0.05 && fabs(x - y) / y > worst_rel)
+        worst_rel = fabs(x - y) / y;
+    }
+    for (int64_t j = 0; j < i; j++) /* exact copies: identical rows, bit for bit */
+      if (kmsig_size(&ds, i) == kmsig_size(&ds, j) &&
+          memcmp(ds.data + ds.off[i] * KMSIG_REC, ds.data + ds.off[j] * KMSIG_REC,
+                 32 * (size_t)kmsig_size(&ds, i)) == 0)
+        for (int64_t m = 0; m < n; m++)
+          dup_bad += g[i * n + m] != g[j * n + m];
+  }
+  printf("%-4s GPU SQFD n=%lld sig=%d..%d alpha=%g %s: radicand error %.2e, symmetry %.2e, "
+         "relative %.2e; d(x,x)!=0: %d, negative: %d, copies differing: %d\n",
+         worst <= RAD_TOL && worst_sym <= RAD_TOL && !self_bad && !neg && !dup_bad ? "ok" : "FAIL",
+         (long long)n, sig_min, sig_max, alpha, kmsig_dist_names[dist], worst, worst_sym,
+         worst_rel, self_bad, neg, dup_bad);
+  failures += !(worst <= RAD_TOL && worst_sym <= RAD_TOL && !self_bad && !neg && !dup_bad && g);
+  free(g);
+  km_ref_release(&r);
+  kmsig_free(&ds);
+}
+
+static void test_hooks(const char *text)
+{
+  const struct algorithm *a = &kmedoids_algorithm;
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN] = "";
+  EXPECT(case_parse(text, &c, why, sizeof why) == 0, "%s", why);
+  EXPECT(a->instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
+  void *st = a->bench_setup(alg_variant(a, "mpi_gpu"), inst, why, sizeof why);
+  EXPECT(st == NULL && why[0], "bench_setup of mpi_gpu should decline with a reason");
+  why[0] = '\0';
+  st = a->bench_setup(alg_variant(a, "v2_gpu"), inst, why, sizeof why);
+  EXPECT(st != NULL, "bench_setup v2_gpu: %s", why);
+  if (!st)
+    return;
+  for (int i = 0; i < 3; i++)
+    a->bench_launch(st);
+  gpu_sync();
+  unsigned char *out = malloc(inst->out_bytes);
+  memset(out, 0xA5, inst->out_bytes);
+  a->bench_fetch(st, out);
+  a->bench_teardown(st);
+  struct check_report rep;
+  memset(&rep, 0, sizeof rep);
+  int bad = a->check(inst, out, &rep);
+  printf("%-4s timing hooks on %s: %s\n", bad ? "FAIL" : "ok", text, bad ? rep.why : "checked");
+  failures += bad;
+  free(out);
+  a->instance_free(inst);
+}
+
+/* v2_gpu twice bit-identical; v1_racy_score against it over a few runs (reported). */
+static void test_race(const char *text)
+{
+  const struct algorithm *a = &kmedoids_algorithm;
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN];
+  case_parse(text, &c, why, sizeof why);
+  a->instance_new(&c, &inst, why, sizeof why);
+  unsigned char *ref = malloc(inst->out_bytes), *o = malloc(inst->out_bytes);
+  struct run_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  const struct variant *v2 = alg_variant(a, "v2_gpu"), *v1 = alg_variant(a, "v1_racy_score");
+  v2->run(v2, inst, ref, &ctx);
+  int same = 1, differ = 0, failed = 0;
+  for (int t = 0; t < 3; t++) {
+    v2->run(v2, inst, o, &ctx);
+    same &= memcmp(o, ref, inst->out_bytes) == 0;
+  }
+  struct check_report rep;
+  for (int t = 0; t < 5; t++) {
+    v1->run(v1, inst, o, &ctx);
+    differ += memcmp(o, ref, inst->out_bytes) != 0;
+    memset(&rep, 0, sizeof rep);
+    failed += a->check(inst, o, &rep) != 0;
+  }
+  printf("%-4s v2_gpu bit-identical over 4 runs: %s; v1_racy_score: %d of 5 runs differ, %d of 5 "
+         "fail the check (%s)\n",
+         same ? "ok" : "FAIL", same ? "yes" : "NO", differ, failed, text);
+  failures += !same;
+  free(ref);
+  free(o);
+  a->instance_free(inst);
+}
+
+int main(void)
+{
+  char why[GR_WHY_LEN];
+  if (!worker_gpu_ready(why, sizeof why)) {
+    printf("skipped: %s\n", why);
+    return 77;
+  }
+  struct gpu_info info;
+  if (gpu_query(&info, why, sizeof why) == 0)
+    printf("device: %s (%d SMs)\n", info.name, info.sm_count);
+  test_distances(48, 1, 256, 0.2, KMSIG_DIST_CLASSES, 1);
+  test_distances(64, 10, 80, 0.01, KMSIG_DIST_UNIFORM, 2);
+  test_distances(64, 10, 80, 2.0, KMSIG_DIST_CLASSES, 3);
+  test_distances(80, 1, 40, 0.2, KMSIG_DIST_DUPLICATES, 4);
+  test_hooks("kmedoids n=600 k=8 sig_min=20 sig_max=40 classes=6 alpha_milli=200 iters=16 ranks=1 "
+             "dist=classes seed=5");
+  test_hooks("kmedoids n=3000 k=40 sig_min=40 sig_max=80 classes=16 alpha_milli=200 iters=3 "
+             "ranks=1 dist=classes seed=6");
+  test_race("kmedoids n=1500 k=2 sig_min=2 sig_max=6 classes=2 alpha_milli=200 iters=16 ranks=1 "
+            "dist=classes seed=7");
+  if (failures)
+    printf("%d failure(s)\n", failures);
+  else
+    printf("ok\n");
+  return failures ? 1 : 0;
+}
