@@ -228,8 +228,11 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
       char repro[GR_CASE_TEXT_LEN + 64];
       struct gr_case sc;
       char why[GR_WHY_LEN];
-      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried)\n  reason: %s\n",
-              o->first_case, o->shrunk_case, o->shrink_steps, o->shrunk_reason);
+      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
+              o->first_case, o->shrunk_case, o->shrink_steps,
+              o->flaky ? "FLAKY: it did not fail again, a race or an uninitialised read"
+                       : "failed again twice",
+              o->shrunk_reason);
       if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0)
         fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, repro, sizeof repro));
     } else if (o->first_case[0]) {

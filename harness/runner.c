@@ -423,30 +423,71 @@ char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *
                 v->name);
 }
 
+#define SHRINK_CHAIN 64   /* accepted shrinking steps remembered for the confirmation */
+#define CONFIRM_RUNS 2    /* a reported case must fail the same way this many times again */
+#define CONFIRM_WALK 8    /* at most this many steps walked back looking for a steady one */
+
+/* Run c CONFIRM_RUNS more times; 1 if every run fails the same way as like. */
+static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *c,
+                   const struct case_result *like)
+{
+  struct case_result res;
+  for (int k = 0; k < CONFIRM_RUNS; k++) {
+    wproc_case(w, rec->a, rec->v, c, rec->o->watchdog, &res);
+    record(rec, c, "confirm", -1, &res);
+    if (!same_failure(&res, like))
+      return 0;
+  }
+  return 1;
+}
+
+/* Shrink the failing case greedily (the first simpler candidate that fails the same way is
+ * taken), then confirm: the reported case must fail again the same way CONFIRM_RUNS times in a
+ * row, so that a race that struck once does not leave a reproducer that passes. Walking back
+ * the accepted steps, the smallest steady one is reported; if none is steady, the first failing
+ * case is, marked flaky. */
 static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *first,
                    const struct case_result *first_res, struct outcome *out)
 {
   const struct runner_opts *o = rec->o;
-  struct gr_case best = *first, cands[256];
-  struct case_result best_res = *first_res, res;
+  struct gr_case *chain = malloc(SHRINK_CHAIN * sizeof *chain), cands[256];
+  struct case_result *chain_res = malloc(SHRINK_CHAIN * sizeof *chain_res), res;
+  size_t len = 1;
+  if (!chain || !chain_res) {
+    free(chain);
+    free(chain_res);
+    return;
+  }
+  chain[0] = *first;
+  chain_res[0] = *first_res;
   double deadline = now_seconds() + o->shrink_budget;
-  for (int improved = 1; improved && !runner_interrupted;) {
+  for (int improved = 1; improved && len < SHRINK_CHAIN && !runner_interrupted;) {
     improved = 0;
-    size_t n = case_shrink_candidates(&best, cands, sizeof cands / sizeof *cands);
+    size_t n = case_shrink_candidates(&chain[len - 1], cands, sizeof cands / sizeof *cands);
     for (size_t i = 0; i < n && now_seconds() < deadline && !runner_interrupted; i++) {
       wproc_case(w, rec->a, rec->v, &cands[i], o->watchdog, &res);
       record(rec, &cands[i], "shrink", -1, &res);
       out->shrink_steps++;
-      if (same_failure(&res, &best_res)) {
-        best = cands[i];
-        best_res = res;
+      if (same_failure(&res, &chain_res[len - 1])) {
+        chain[len] = cands[i];
+        chain_res[len++] = res;
         improved = 1;
         break;
       }
     }
   }
-  case_format(&best, out->shrunk_case, sizeof out->shrunk_case);
-  gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", best_res.why);
+  size_t pick = 0;
+  out->flaky = 1;
+  for (size_t k = len, walked = 0; k-- > 0 && walked < CONFIRM_WALK && !runner_interrupted; walked++)
+    if (confirm(rec, w, &chain[k], &chain_res[k])) {
+      pick = k;
+      out->flaky = 0;
+      break;
+    }
+  case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
+  gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", chain_res[pick].why);
+  free(chain);
+  free(chain_res);
 }
 
 void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,

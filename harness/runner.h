@@ -47,6 +47,7 @@ struct outcome {
   char shrunk_case[GR_CASE_TEXT_LEN]; /* empty when not shrunk */
   char shrunk_reason[GR_WHY_LEN];
   long shrink_steps; /* candidates tried */
+  int flaky;         /* the failure did not repeat: the reported case failed once only */
 };
 
 /* Fuzz one variant for up to budget seconds (or opts->max_cases cases). */

@@ -104,6 +104,17 @@ static enum run_status run_unwritten(const struct variant *v, const struct gr_in
 enum run_status selftest_run_gpu_fault(const struct variant *v, const struct gr_instance *inst,
                                        void *out, struct run_ctx *ctx);
 
+/* wrong on one call in three (per worker process) when n >= 37: a race in miniature */
+static enum run_status run_flaky(const struct variant *v, const struct gr_instance *inst, void *out,
+                                 struct run_ctx *ctx)
+{
+  static unsigned calls;
+  run_ok(v, inst, out, ctx);
+  if (misbehaves(inst) && ctx->trial == 0 && calls++ % 3 == 0)
+    ((uint32_t *)out)[0] += 1;
+  return RUN_OK;
+}
+
 static const struct variant selftest_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
     {"ok", VARIANT_FIXED, 0, run_ok, NULL, "correct: must pass"},
@@ -114,6 +125,7 @@ static const struct variant selftest_variants[] = {
     {"silent", VARIANT_FIXED, 0, run_silent, NULL, "writes no output when n >= 37"},
     {"unwritten", VARIANT_FIXED, 0, run_unwritten, NULL,
      "leaves the last element unwritten on the second run when n >= 37"},
+    {"flaky", VARIANT_FIXED, 0, run_flaky, NULL, "wrong on one call in three when n >= 37"},
     {"gpu_fault", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, selftest_run_gpu_fault, NULL,
      "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
     {"bug_caught", VARIANT_HISTORICAL, 0, run_wrong, NULL, "historical: wrong when n >= 37"},

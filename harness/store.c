@@ -38,7 +38,7 @@ static const char *const migrations[] = {
     "  id INTEGER PRIMARY KEY,"
     "  run_id INTEGER NOT NULL REFERENCES runs(id),"
     "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
-    "  phase TEXT NOT NULL,"               /* fuzz | shrink | repro */
+    "  phase TEXT NOT NULL,"               /* fuzz | shrink | confirm */
     "  case_index INTEGER,"                /* position in the run's seed stream */
     "  params TEXT NOT NULL, seed INTEGER NOT NULL,"
     "  verdict TEXT NOT NULL, tag TEXT, reason TEXT,"

@@ -51,7 +51,7 @@ int store_finish_run(struct store *st, int64_t run, const char *status, int exit
 
 struct case_row {
   const char *algorithm, *variant, *kind;
-  const char *phase;  /* "fuzz", "shrink", "repro" */
+  const char *phase;  /* "fuzz", "shrink", "confirm" */
   int64_t case_index; /* position in the seed stream; -1 when not from the stream */
   const char *params; /* case text without the algorithm and the seed */
   uint64_t seed;

@@ -75,6 +75,15 @@ int main(void)
       EXPECT(out.cases == 300 && out.passed == 300);
     }
   }
+  /* a failure that does not repeat is reported as flaky, never as a steady reproducer; a steady
+   * one is confirmed */
+  {
+    struct outcome out;
+    runner_fuzz_variant(&o, a, alg_variant(a, "flaky"), 1e9, &out);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1);
+    runner_fuzz_variant(&o, a, alg_variant(a, "wrong"), 1e9, &out);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0);
+  }
   /* the store holds every case: fuzz cases of `ok` and the crash rows naming the case */
   sqlite3 *db = store_db(st);
   EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'ok' AND verdict = 'pass'") == 300);
