@@ -47,12 +47,13 @@ struct avos_dev_stats {
   unsigned long long cycle_vertex;   /* smallest row with a diagonal product outside {-1, 0, 1} */
   unsigned long long first_overflow; /* elementwise product: smallest overflowing index */
   /* per product */
+  unsigned int n_sym_warp;   /* rows listed for the warp tier of the symbolic step */
   unsigned int n_sym_block;  /* rows listed for the block tier of the symbolic step */
+  unsigned int n_num_warp;   /* rows listed for the warp tier of the numeric step */
   unsigned int n_num_block;  /* rows listed for the block tier of the numeric step */
   unsigned int n_global;     /* rows listed for the global tier (both steps) */
   unsigned int global_slots; /* largest hash table a listed row needs (power of two) */
   unsigned int changed;      /* AVOS_STEP_COMPARE found a difference */
-  unsigned int pad_;
 };
 
 struct avos_args {
@@ -77,7 +78,7 @@ struct avos_args {
                       whose counts vary run to run stays in bounds) */
   long long c_nnz; /* AVOS_STEP_COMPARE: entries of C (= of S) */
   /* workspace */
-  int *sym_block, *num_block; /* lists of rows, rows entries each */
+  int *sym_warp, *sym_block, *num_warp, *num_block; /* lists of rows, rows entries each */
   int *global_rows;           /* list of (row, table slots) pairs, 2 * rows entries */
   void *scratch;                            /* global tier tables */
   unsigned global_slots;                    /* slots per block in scratch (power of two) */
@@ -100,8 +101,8 @@ int avos_v1_warp_shared_hash_launch(int step, const struct avos_args *a, void *s
 /* historical: no fallback; a full hash table answers "not new" and entries vanish (product
  * steps only) */
 int avos_v1_hash_full_drop_launch(int step, const struct avos_args *a, void *stream);
-/* fixed: elementwise kernels; warp per row with a row-private shared table, a block per wider
- * row, global-memory tables beyond that; exact atomic avos_sum */
+/* fixed: elementwise kernels; 8 lanes, then a warp per row with a row-private shared table, a
+ * block per wider row, global-memory tables beyond that; exact atomic avos_sum */
 int avos_v2_warp_hash_launch(int step, const struct avos_args *a, void *stream);
 
 #ifdef __cplusplus

@@ -11,15 +11,17 @@
  *     static constexpr bool fallback;  // rows beyond a warp's table go to a block / global table
  *   };
  *
- * Product kernels, tiers (fallback = true):
- *   warp   one warp per row, a row-private table of up to AVOS_WARP_SLOTS slots in shared memory,
- *          sized from the row's upper bound (symbolic) or its exact count (numeric) at <= 50% load
- *   block  rows whose bound exceeds the warp table: a block per row (persistent over a list) with
+ * Product kernels, tiers (fallback = true), each handing the rows it cannot hold to the next
+ * through a device-side list (no host round trip):
+ *   group  8 lanes per row (4 rows a warp), then a whole warp per row: a row-private table of 8
+ *          slots a lane (64, then AVOS_WARP_SLOTS = 256) in shared memory, sized from the row's
+ *          upper bound (symbolic) or its exact count (numeric) at <= 50% load
+ *   block  rows whose bound exceeds a warp's table: a block per row (persistent over a list) with
  *          a table of AVOS_BLOCK_SLOTS slots in shared memory; the symbolic step gives a row up when
  *          it finds more than AVOS_BLOCK_SLOTS/2 distinct columns and lists it for:
  *   global a block per row with its table in global scratch, sized for the row.
- * With fallback = false every row takes the warp tier with its table capped at AVOS_WARP_SLOTS:
- * what does not fit is dropped (v1_hash_full_drop).
+ * With fallback = false the warp tier keeps every row it gets in its table capped at
+ * AVOS_WARP_SLOTS: what does not fit is dropped (v1_hash_full_drop).
  *
  * Accumulation: a slot's value starts at 0, the identity of avos_sum, and each contribution is
  * folded in with a compare-and-swap loop applying Ops::sum: exact for any order of arrival. Keys
@@ -39,8 +41,9 @@
 
 #define AVOS_EMPTY (-1)
 #define AVOS_FULL_MASK 0xffffffffu
-#define AVOS_WT 128           /* threads of a warp-tier block (4 rows) */
-#define AVOS_WARP_SLOTS 256   /* slots of a warp's table */
+#define AVOS_GT 128           /* threads of a group-tier block */
+#define AVOS_TINY_G 8         /* lanes per row in the first tier (64-slot tables) */
+#define AVOS_WARP_SLOTS 256   /* slots of a warp's table (8 per lane) */
 #define AVOS_BT 256           /* threads of a block-tier / global-tier block */
 #define AVOS_BLOCK_SLOTS 4096 /* slots of a block's shared table */
 #define AVOS_EW_THREADS 256   /* elementwise block */
@@ -98,21 +101,6 @@ __device__ __forceinline__ T avos_product(T lhs, T rhs, int *overflow)
   }
   UT mask = (UT)(((UT)1 << bit_position) - 1);
   return (T)((y & mask) | (UT)(x << bit_position));
-}
-
-/* T through a warp shuffle */
-template <typename T> __device__ __forceinline__ T avos_shfl(unsigned mask, T v, int src)
-{
-  if (sizeof(T) == 8)
-    return (T)__shfl_sync(mask, (long long)v, src);
-  return (T)__shfl_sync(mask, (int)v, src);
-}
-
-__device__ __forceinline__ long long avos_warp_sum_ll(long long v)
-{
-  for (int off = 16; off > 0; off >>= 1)
-    v += __shfl_xor_sync(AVOS_FULL_MASK, v, off);
-  return v;
 }
 
 __device__ __forceinline__ unsigned avos_pow2_at_least(unsigned long long x)
@@ -182,19 +170,42 @@ __device__ __forceinline__ void avos_accumulate(unsigned long long *slot, T v)
   }
 }
 
-/* Calls f(col, a, b) for every stored product term A_row,k (x) B_k,col with a, b != 0, the whole
- * warp cooperating: the row of A is taken 32 entries at a time, their B rows laid end to end and
- * split evenly over the lanes (each lane finds its A entry by binary search over the lanes'
- * offsets). Returns the number of terms enumerated (the row's upper bound), in every lane. */
-template <typename T, class F>
-__device__ __forceinline__ long long avos_warp_products(const struct avos_args &a, int row, int lane,
-                                                        F f)
+/* Lanes of a group of G (8 or 32) consecutive lanes, G dividing 32. */
+template <int G> __device__ __forceinline__ unsigned avos_group_mask(void)
+{
+  const unsigned ones = G >= 32 ? AVOS_FULL_MASK : (1u << (G & 31)) - 1u;
+  return ones << ((threadIdx.x & 31) & ~(unsigned)(G - 1));
+}
+
+/* T through a shuffle within a group of width G (src relative to the group) */
+template <typename T, int G> __device__ __forceinline__ T avos_gshfl(unsigned mask, T v, int src)
+{
+  if (sizeof(T) == 8)
+    return (T)__shfl_sync(mask, (long long)v, src, G);
+  return (T)__shfl_sync(mask, (int)v, src, G);
+}
+
+template <int G> __device__ __forceinline__ long long avos_group_sum_ll(unsigned gmask, long long v)
+{
+  for (int off = G / 2; off > 0; off >>= 1)
+    v += __shfl_xor_sync(gmask, v, off, G);
+  return v;
+}
+
+/* Calls f(col, a, b) for every stored product term A_row,k (x) B_k,col with a, b != 0, a group of
+ * G lanes cooperating: the row of A is taken G entries at a time, their B rows laid end to end
+ * and split evenly over the lanes (each lane finds its A entry by binary search over the lanes'
+ * offsets). gl: the lane's index in its group. Returns the number of terms (the row's upper
+ * bound), in every lane of the group. */
+template <typename T, int G, class F>
+__device__ __forceinline__ long long avos_group_products(const struct avos_args &a, int row, int gl,
+                                                         unsigned gmask, F f)
 {
   const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
   int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
   long long all = 0;
-  for (int a0 = abeg; a0 < aend; a0 += 32) {
-    int aj = a0 + lane, len = 0, bb = 0;
+  for (int a0 = abeg; a0 < aend; a0 += G) {
+    int aj = a0 + gl, len = 0, bb = 0;
     T av = 0;
     if (aj < aend) {
       av = aval[aj];
@@ -205,25 +216,25 @@ __device__ __forceinline__ long long avos_warp_products(const struct avos_args &
       }
     }
     int incl = len;
-    for (int d = 1; d < 32; d <<= 1) {
-      int t = __shfl_up_sync(AVOS_FULL_MASK, incl, d);
-      if (lane >= d)
+    for (int d = 1; d < G; d <<= 1) {
+      int t = __shfl_up_sync(gmask, incl, d, G);
+      if (gl >= d)
         incl += t;
     }
-    int total = __shfl_sync(AVOS_FULL_MASK, incl, 31);
+    int total = __shfl_sync(gmask, incl, G - 1, G);
     int excl = incl - len;
     all += total;
-    for (int base = 0; base < total; base += 32) {
-      int p = base + lane, o = 0;
+    for (int base = 0; base < total; base += G) {
+      int p = base + gl, o = 0;
 #pragma unroll
-      for (int step = 16; step > 0; step >>= 1) {
-        int e = __shfl_sync(AVOS_FULL_MASK, excl, o + step);
+      for (int step = G / 2; step > 0; step >>= 1) {
+        int e = __shfl_sync(gmask, excl, o + step, G);
         if (e <= p)
           o += step;
       }
-      int o_bb = __shfl_sync(AVOS_FULL_MASK, bb, o);
-      int o_excl = __shfl_sync(AVOS_FULL_MASK, excl, o);
-      T o_av = avos_shfl<T>(AVOS_FULL_MASK, av, o);
+      int o_bb = __shfl_sync(gmask, bb, o, G);
+      int o_excl = __shfl_sync(gmask, excl, o, G);
+      T o_av = avos_gshfl<T, G>(gmask, av, o);
       if (p < total) {
         int q = o_bb + (p - o_excl);
         T bv = bval[q];
@@ -235,24 +246,24 @@ __device__ __forceinline__ long long avos_warp_products(const struct avos_args &
   return all;
 }
 
-/* Upper bound of a row's distinct columns: its S entries plus its product terms. */
-template <typename T>
-__device__ __forceinline__ long long avos_warp_upper_bound(const struct avos_args &a, int row,
-                                                           int lane)
+/* Upper bound of a row's distinct columns: its S entries plus its product terms (every lane). */
+template <typename T, int G>
+__device__ __forceinline__ long long avos_group_upper_bound(const struct avos_args &a, int row,
+                                                            int gl, unsigned gmask)
 {
   const T *aval = (const T *)a.a_val;
   long long ub = 0;
-  for (int p = a.a_ptr[row] + lane; p < a.a_ptr[row + 1]; p += 32) {
+  for (int p = a.a_ptr[row] + gl; p < a.a_ptr[row + 1]; p += G) {
     int k = a.a_idx[p];
     if (aval[p] != 0 && (unsigned)k < (unsigned)a.inner)
       ub += a.b_ptr[k + 1] - a.b_ptr[k];
   }
-  if (a.s_ptr && lane == 0)
+  if (a.s_ptr && gl == 0)
     ub += a.s_ptr[row + 1] - a.s_ptr[row];
-  return avos_warp_sum_ll(ub);
+  return avos_group_sum_ll<G>(gmask, ub);
 }
 
-/* The block version of avos_warp_products (NT threads): A's row taken NT entries at a time,
+/* The block version of avos_group_products (NT threads): A's row taken NT entries at a time,
  * offsets from a block scan. Stops early (between terms) once *stop is set. Returns the number
  * of terms, in every thread. Must be called by the whole block. */
 template <typename T, class F>
@@ -381,129 +392,154 @@ static __global__ void avos_product_kernel(const T *__restrict__ x, const T *__r
   }
 }
 
-/* Symbolic, warp tier: counts[row] for rows whose bound fits a warp's table. */
-template <class Ops, typename T>
-static __global__ void __launch_bounds__(AVOS_WT) avos_symbolic_warp_kernel(const struct avos_args a)
+/* Symbolic, group tier: G lanes per row (8: the first tier, 32: a warp), a row-private table of
+ * up to 8*G slots in shared memory sized from the row's upper bound. list == NULL: group t of
+ * the grid takes row t (the grid covers every row); else the groups go over list[0 .. *nlist).
+ * A row whose bound exceeds the table goes on the next list (the warp tier's, or with the
+ * fallback the block tier's); without the fallback a warp keeps it in its capped table. */
+template <class Ops, typename T, int G>
+static __global__ void __launch_bounds__(AVOS_GT)
+    avos_symbolic_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
+                               int *next, unsigned *nnext)
 {
-  __shared__ int table[AVOS_WT / 32][AVOS_WARP_SLOTS];
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  const int row = blockIdx.x * (AVOS_WT / 32) + w;
-  if (row >= a.rows)
-    return;
-  int *keys = table[w];
-  long long ub = avos_warp_upper_bound<T>(a, row, lane);
-  long long ube = ub < a.cols ? ub : a.cols;
-  if (ube == 0) {
-    if (lane == 0)
-      a.counts[row] = 0;
-    return;
+  constexpr int SL = 8 * G, GPB = AVOS_GT / G;
+  __shared__ int table[GPB][SL];
+  const int gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const unsigned gmask = avos_group_mask<G>();
+  int *keys = table[gi];
+  const unsigned n = list ? *nlist : (unsigned)a.rows;
+  const unsigned stride = list ? gridDim.x * GPB : n;
+  for (unsigned t = blockIdx.x * GPB + gi; t < n; t += stride) {
+    const int row = list ? list[t] : (int)t;
+    long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask);
+    long long ube = ub < a.cols ? ub : a.cols;
+    if (ube == 0) {
+      if (gl == 0)
+        a.counts[row] = 0;
+      continue;
+    }
+    if (ube > SL / 2 && (G < 32 || Ops::fallback)) {
+      if (gl == 0)
+        next[atomicAdd(nnext, 1u)] = row;
+      continue;
+    }
+    const unsigned slots = avos_slots(ube, G, SL);
+    for (unsigned s = gl; s < slots; s += G)
+      keys[s] = AVOS_EMPTY;
+    __syncwarp(gmask);
+    bool is_new;
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G)
+        if (((const T *)a.s_val)[p] != 0)
+          avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
+    avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+      int o = 0;
+      if (avos_product<Ops, T>(x, y, &o) != 0)
+        avos_hash_insert(keys, slots - 1, col, &is_new);
+    });
+    __syncwarp(gmask);
+    unsigned c = 0;
+    for (unsigned s = gl; s < slots; s += G)
+      c += keys[s] != AVOS_EMPTY;
+    c = __reduce_add_sync(gmask, c);
+    if (gl == 0)
+      a.counts[row] = (int)c;
+    __syncwarp(gmask); /* the table is reused by the group's next row */
   }
-  if (Ops::fallback && ube > AVOS_WARP_SLOTS / 2) {
-    if (lane == 0)
-      a.sym_block[atomicAdd(&a.stats->n_sym_block, 1u)] = row;
-    return;
-  }
-  const unsigned slots = avos_slots(ube, 32, AVOS_WARP_SLOTS);
-  for (unsigned s = lane; s < slots; s += 32)
-    keys[s] = AVOS_EMPTY;
-  __syncwarp();
-  bool is_new;
-  if (a.s_ptr)
-    for (int p = a.s_ptr[row] + lane; p < a.s_ptr[row + 1]; p += 32)
-      if (((const T *)a.s_val)[p] != 0)
-        avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
-  avos_warp_products<T>(a, row, lane, [&](int col, T x, T y) {
-    int o = 0;
-    if (avos_product<Ops, T>(x, y, &o) != 0)
-      avos_hash_insert(keys, slots - 1, col, &is_new);
-  });
-  __syncwarp();
-  unsigned c = 0;
-  for (unsigned s = lane; s < slots; s += 32)
-    c += keys[s] != AVOS_EMPTY;
-  c = __reduce_add_sync(AVOS_FULL_MASK, c);
-  if (lane == 0)
-    a.counts[row] = (int)c;
 }
 
-/* Numeric, warp tier: the row's entries accumulated in a table sized from its exact count,
- * compacted, and written in column order (each entry's rank = the number of smaller columns). */
-template <class Ops, typename T>
-static __global__ void __launch_bounds__(AVOS_WT) avos_numeric_warp_kernel(const struct avos_args a)
+/* Numeric, group tier: the row's entries accumulated in a table sized from its exact count,
+ * compacted, and written in column order (each entry's rank = the number of smaller columns).
+ * Rows wider than the table go on the next list as in the symbolic step (with the fallback, rows
+ * beyond the block tier are on the global list already). The first tier (list == NULL) also
+ * counts the overflowed terms of rows left empty. */
+template <class Ops, typename T, int G>
+static __global__ void __launch_bounds__(AVOS_GT)
+    avos_numeric_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
+                              int *next, unsigned *nnext)
 {
-  __shared__ int tkeys[AVOS_WT / 32][AVOS_WARP_SLOTS];
-  __shared__ unsigned long long tvals[AVOS_WT / 32][AVOS_WARP_SLOTS];
-  __shared__ int skeys[AVOS_WT / 32][AVOS_WARP_SLOTS];
-  __shared__ unsigned long long svals[AVOS_WT / 32][AVOS_WARP_SLOTS];
-  const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-  const int row = blockIdx.x * (AVOS_WT / 32) + w;
-  if (row >= a.rows)
-    return;
-  int *keys = tkeys[w];
-  unsigned long long *vals = tvals[w];
-  const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
-  if (cnt <= 0)
-    return;
-  if (Ops::fallback && cnt > AVOS_WARP_SLOTS / 2) {
-    if (lane == 0 && cnt <= AVOS_BLOCK_SLOTS / 2)
-      a.num_block[atomicAdd(&a.stats->n_num_block, 1u)] = row;
-    return; /* wider rows are on the global list already */
-  }
-  const unsigned slots = avos_slots(cnt, 32, AVOS_WARP_SLOTS);
-  for (unsigned s = lane; s < slots; s += 32) {
-    keys[s] = AVOS_EMPTY;
-    vals[s] = 0;
-  }
-  __syncwarp();
-  bool is_new;
-  if (a.s_ptr)
-    for (int p = a.s_ptr[row] + lane; p < a.s_ptr[row + 1]; p += 32) {
-      T v = ((const T *)a.s_val)[p];
-      if (v == 0)
-        continue;
-      int slot = avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
-      if (slot >= 0)
-        avos_accumulate<Ops, T>(&vals[slot], v);
-    }
+  constexpr int SL = 8 * G, GPB = AVOS_GT / G;
+  __shared__ int tkeys[GPB][SL];
+  __shared__ unsigned long long tvals[GPB][SL];
+  __shared__ int skeys[GPB][SL];
+  __shared__ unsigned long long svals[GPB][SL];
+  const int lane = threadIdx.x & 31, gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const unsigned gmask = avos_group_mask<G>();
+  int *keys = tkeys[gi], *sk = skeys[gi];
+  unsigned long long *vals = tvals[gi], *sv = svals[gi];
+  const unsigned n_rows = list ? *nlist : (unsigned)a.rows;
+  const unsigned stride = list ? gridDim.x * GPB : n_rows;
   unsigned ovf = 0;
-  avos_warp_products<T>(a, row, lane, [&](int col, T x, T y) {
-    int o = 0;
-    T v = avos_product<Ops, T>(x, y, &o);
-    ovf += o;
-    if (v == 0)
-      return;
-    avos_note_cycle(a, row, col, (long long)v);
-    int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
-    if (slot >= 0) /* a full table drops the entry: reachable only without the fallback */
-      avos_accumulate<Ops, T>(&vals[slot], v);
-  });
-  __syncwarp();
-  int *sk = skeys[w];
-  unsigned long long *sv = svals[w];
-  int n = 0;
-  for (unsigned s0 = 0; s0 < slots; s0 += 32) {
-    int key = keys[s0 + lane];
-    bool occ = key != AVOS_EMPTY;
-    unsigned m = __ballot_sync(AVOS_FULL_MASK, occ);
-    if (occ) {
-      int pos = n + __popc(m & ((1u << lane) - 1u));
-      sk[pos] = key;
-      sv[pos] = vals[s0 + lane];
+  for (unsigned t = blockIdx.x * GPB + gi; t < n_rows; t += stride) {
+    const int row = list ? list[t] : (int)t;
+    const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+    if (cnt <= 0) { /* no entry, but its terms may have overflowed */
+      avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+        int o = 0;
+        avos_product<Ops, T>(x, y, &o);
+        ovf += o;
+      });
+      continue;
     }
-    n += __popc(m);
-  }
-  __syncwarp();
-  for (int i = lane; i < n; i += 32) {
-    int key = sk[i], r = 0;
-    for (int j = 0; j < n; j++)
-      r += sk[j] < key;
-    if (r < cnt && cbeg + r < a.c_cap) {
-      a.c_idx[cbeg + r] = key;
-      ((T *)a.c_val)[cbeg + r] = (T)(long long)sv[i];
+    if (cnt > SL / 2 && (G < 32 || Ops::fallback)) {
+      if (gl == 0 && (G < 32 || cnt <= AVOS_BLOCK_SLOTS / 2))
+        next[atomicAdd(nnext, 1u)] = row;
+      continue;
     }
+    const unsigned slots = avos_slots(cnt, G, SL);
+    for (unsigned s = gl; s < slots; s += G) {
+      keys[s] = AVOS_EMPTY;
+      vals[s] = 0;
+    }
+    __syncwarp(gmask);
+    bool is_new;
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G) {
+        T v = ((const T *)a.s_val)[p];
+        if (v == 0)
+          continue;
+        int slot = avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
+        if (slot >= 0)
+          avos_accumulate<Ops, T>(&vals[slot], v);
+      }
+    avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+      int o = 0;
+      T v = avos_product<Ops, T>(x, y, &o);
+      ovf += o;
+      if (v == 0)
+        return;
+      avos_note_cycle(a, row, col, (long long)v);
+      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+      if (slot >= 0) /* a full table drops the entry: reachable only without the fallback */
+        avos_accumulate<Ops, T>(&vals[slot], v);
+    });
+    __syncwarp(gmask);
+    int n = 0;
+    for (unsigned s0 = 0; s0 < slots; s0 += G) {
+      int key = keys[s0 + gl];
+      bool occ = key != AVOS_EMPTY;
+      unsigned m = __ballot_sync(gmask, occ) & gmask;
+      if (occ) {
+        int pos = n + __popc(m & ((1u << lane) - 1u));
+        sk[pos] = key;
+        sv[pos] = vals[s0 + gl];
+      }
+      n += __popc(m);
+    }
+    __syncwarp(gmask);
+    for (int i = gl; i < n; i += G) {
+      int key = sk[i], r = 0;
+      for (int j = 0; j < n; j++)
+        r += sk[j] < key;
+      if (r < cnt && cbeg + r < a.c_cap) {
+        a.c_idx[cbeg + r] = key;
+        ((T *)a.c_val)[cbeg + r] = (T)(long long)sv[i];
+      }
+    }
+    __syncwarp(gmask); /* the tables are reused by the group's next row */
   }
-  ovf = __reduce_add_sync(AVOS_FULL_MASK, ovf);
-  if (lane == 0 && ovf)
+  ovf = __reduce_add_sync(gmask, ovf);
+  if (gl == 0 && ovf)
     atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
 }
 
@@ -809,28 +845,37 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
     GR_CUDA_LAUNCH_CHECK();
     return 0;
   }
-  case AVOS_STEP_SYMBOLIC:
+  case AVOS_STEP_SYMBOLIC: {
     if (a->rows <= 0)
       return 0;
-    avos_symbolic_warp_kernel<Ops, T>
-        <<<(a->rows + AVOS_WT / 32 - 1) / (AVOS_WT / 32), AVOS_WT, 0, st>>>(*a);
+    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+    avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
+        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp);
+    GR_CUDA_LAUNCH_CHECK();
+    avos_symbolic_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
+        *a, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
     GR_CUDA_LAUNCH_CHECK();
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
+  }
   case AVOS_STEP_SYMBOLIC_GLOBAL:
     if (Ops::fallback && a->rows > 0 && a->global_grid > 0) {
       avos_symbolic_global_kernel<Ops, T><<<a->global_grid, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
-  case AVOS_STEP_NUMERIC:
+  case AVOS_STEP_NUMERIC: {
     if (a->rows <= 0)
       return 0;
-    avos_numeric_warp_kernel<Ops, T>
-        <<<(a->rows + AVOS_WT / 32 - 1) / (AVOS_WT / 32), AVOS_WT, 0, st>>>(*a);
+    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+    avos_numeric_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
+        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp);
+    GR_CUDA_LAUNCH_CHECK();
+    avos_numeric_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
+        *a, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
     GR_CUDA_LAUNCH_CHECK();
     if (Ops::fallback) {
       static bool attr_set = false;
@@ -844,6 +889,7 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
+  }
   case AVOS_STEP_NUMERIC_GLOBAL:
     if (Ops::fallback && a->rows > 0 && a->global_grid > 0) {
       avos_numeric_global_kernel<Ops, T><<<a->global_grid, AVOS_BT, 0, st>>>(*a);

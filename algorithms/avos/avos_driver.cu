@@ -157,7 +157,7 @@ static void stats_reset_all(struct avos_ws *w, cudaStream_t st)
 
 static void stats_reset_product(struct avos_ws *w, cudaStream_t st)
 {
-  size_t off = offsetof(struct avos_dev_stats, n_sym_block);
+  size_t off = offsetof(struct avos_dev_stats, n_sym_warp);
   GR_CUDA_CHECK(cudaMemsetAsync((char *)w->stats + off, 0, sizeof *w->stats - off, st));
 }
 
@@ -180,7 +180,7 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
   memset(&g, 0, sizeof g);
   if (!replay) {
     grow((void **)&w->counts, &w->counts_cap, ((size_t)rows + 1) * sizeof(int));
-    grow((void **)&w->lists, &w->lists_cap, 4 * ((size_t)rows + 1) * sizeof(int));
+    grow((void **)&w->lists, &w->lists_cap, 6 * ((size_t)rows + 1) * sizeof(int));
     dmat_reserve(C, rows, 0, w->tsize);
   }
   g.type = w->type;
@@ -199,9 +199,11 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
     g.s_val = S->val;
   }
   g.counts = w->counts;
-  g.sym_block = w->lists;
-  g.num_block = w->lists + (rows + 1);
-  g.global_rows = w->lists + 2 * ((size_t)rows + 1);
+  g.sym_warp = w->lists;
+  g.sym_block = w->lists + (size_t)(rows + 1);
+  g.num_warp = w->lists + 2 * ((size_t)rows + 1);
+  g.num_block = w->lists + 3 * ((size_t)rows + 1);
+  g.global_rows = w->lists + 4 * ((size_t)rows + 1);
   g.stats = w->stats;
   stats_reset_product(w, st);
   GR_CUDA_CHECK(cudaMemsetAsync(w->counts + rows, 0, sizeof(int), st));
