@@ -246,21 +246,27 @@ __device__ __forceinline__ long long avos_group_products(const struct avos_args 
   return all;
 }
 
-/* Upper bound of a row's distinct columns: its S entries plus its product terms (every lane). */
+/* Upper bound of a row's distinct columns: its S entries plus its product terms, in every lane
+ * of the group; exact up to `limit`, and some value above `limit` once the partial sum passes it
+ * (the row is then too wide for the tier asking, which needs no more). */
 template <typename T, int G>
 __device__ __forceinline__ long long avos_group_upper_bound(const struct avos_args &a, int row,
-                                                            int gl, unsigned gmask)
+                                                            int gl, unsigned gmask, long long limit)
 {
   const T *aval = (const T *)a.a_val;
-  long long ub = 0;
-  for (int p = a.a_ptr[row] + gl; p < a.a_ptr[row + 1]; p += G) {
-    int k = a.a_idx[p];
-    if (aval[p] != 0 && (unsigned)k < (unsigned)a.inner)
-      ub += a.b_ptr[k + 1] - a.b_ptr[k];
+  long long ub = a.s_ptr ? a.s_ptr[row + 1] - a.s_ptr[row] : 0;
+  int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
+  for (int a0 = abeg; a0 < aend && ub <= limit; a0 += G) {
+    long long part = 0;
+    int p = a0 + gl;
+    if (p < aend) {
+      int k = a.a_idx[p];
+      if (aval[p] != 0 && (unsigned)k < (unsigned)a.inner)
+        part = a.b_ptr[k + 1] - a.b_ptr[k];
+    }
+    ub += avos_group_sum_ll<G>(gmask, part);
   }
-  if (a.s_ptr && gl == 0)
-    ub += a.s_ptr[row + 1] - a.s_ptr[row];
-  return avos_group_sum_ll<G>(gmask, ub);
+  return ub;
 }
 
 /* The block version of avos_group_products (NT threads): A's row taken NT entries at a time,
@@ -395,12 +401,13 @@ static __global__ void avos_product_kernel(const T *__restrict__ x, const T *__r
 /* Symbolic, group tier: G lanes per row (8: the first tier, 32: a warp), a row-private table of
  * up to 8*G slots in shared memory sized from the row's upper bound. list == NULL: group t of
  * the grid takes row t (the grid covers every row); else the groups go over list[0 .. *nlist).
- * A row whose bound exceeds the table goes on the next list (the warp tier's, or with the
- * fallback the block tier's); without the fallback a warp keeps it in its capped table. */
+ * A row whose bound exceeds the table goes on the warp tier's list or, beyond a warp's table and
+ * with the fallback, on the block tier's; without the fallback a warp keeps it in its capped
+ * table. */
 template <class Ops, typename T, int G>
 static __global__ void __launch_bounds__(AVOS_GT)
     avos_symbolic_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
-                               int *next, unsigned *nnext)
+                               int *warp_list, unsigned *n_warp, int *block_list, unsigned *n_block)
 {
   constexpr int SL = 8 * G, GPB = AVOS_GT / G;
   __shared__ int table[GPB][SL];
@@ -411,17 +418,24 @@ static __global__ void __launch_bounds__(AVOS_GT)
   const unsigned stride = list ? gridDim.x * GPB : n;
   for (unsigned t = blockIdx.x * GPB + gi; t < n; t += stride) {
     const int row = list ? list[t] : (int)t;
-    long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask);
+    long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask, AVOS_WARP_SLOTS / 2);
     long long ube = ub < a.cols ? ub : a.cols;
     if (ube == 0) {
       if (gl == 0)
         a.counts[row] = 0;
       continue;
     }
-    if (ube > SL / 2 && (G < 32 || Ops::fallback)) {
-      if (gl == 0)
-        next[atomicAdd(nnext, 1u)] = row;
-      continue;
+    if (ube > SL / 2) {
+      if (G < 32 && (ube <= AVOS_WARP_SLOTS / 2 || !Ops::fallback)) {
+        if (gl == 0)
+          warp_list[atomicAdd(n_warp, 1u)] = row;
+        continue;
+      }
+      if (Ops::fallback) {
+        if (gl == 0)
+          block_list[atomicAdd(n_block, 1u)] = row;
+        continue;
+      }
     }
     const unsigned slots = avos_slots(ube, G, SL);
     for (unsigned s = gl; s < slots; s += G)
@@ -450,13 +464,13 @@ static __global__ void __launch_bounds__(AVOS_GT)
 
 /* Numeric, group tier: the row's entries accumulated in a table sized from its exact count,
  * compacted, and written in column order (each entry's rank = the number of smaller columns).
- * Rows wider than the table go on the next list as in the symbolic step (with the fallback, rows
- * beyond the block tier are on the global list already). The first tier (list == NULL) also
+ * Rows wider than the table go on the warp or block tier's list as in the symbolic step (with the
+ * fallback, rows beyond the block tier are on the global list already). The first tier (list == NULL) also
  * counts the overflowed terms of rows left empty. */
 template <class Ops, typename T, int G>
 static __global__ void __launch_bounds__(AVOS_GT)
     avos_numeric_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
-                              int *next, unsigned *nnext)
+                              int *warp_list, unsigned *n_warp, int *block_list, unsigned *n_block)
 {
   constexpr int SL = 8 * G, GPB = AVOS_GT / G;
   __shared__ int tkeys[GPB][SL];
@@ -481,10 +495,17 @@ static __global__ void __launch_bounds__(AVOS_GT)
       });
       continue;
     }
-    if (cnt > SL / 2 && (G < 32 || Ops::fallback)) {
-      if (gl == 0 && (G < 32 || cnt <= AVOS_BLOCK_SLOTS / 2))
-        next[atomicAdd(nnext, 1u)] = row;
-      continue;
+    if (cnt > SL / 2) {
+      if (G < 32 && (cnt <= AVOS_WARP_SLOTS / 2 || !Ops::fallback)) {
+        if (gl == 0)
+          warp_list[atomicAdd(n_warp, 1u)] = row;
+        continue;
+      }
+      if (Ops::fallback) { /* rows beyond the block tier are on the global list already */
+        if (gl == 0 && cnt <= AVOS_BLOCK_SLOTS / 2)
+          block_list[atomicAdd(n_block, 1u)] = row;
+        continue;
+      }
     }
     const unsigned slots = avos_slots(cnt, G, SL);
     for (unsigned s = gl; s < slots; s += G) {
@@ -850,10 +871,10 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
       return 0;
     const int tiny_rows = AVOS_GT / AVOS_TINY_G;
     avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp);
+        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
     GR_CUDA_LAUNCH_CHECK();
     avos_symbolic_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
+        *a, a->sym_warp, &a->stats->n_sym_warp, NULL, NULL, a->sym_block, &a->stats->n_sym_block);
     GR_CUDA_LAUNCH_CHECK();
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
@@ -872,10 +893,10 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
       return 0;
     const int tiny_rows = AVOS_GT / AVOS_TINY_G;
     avos_numeric_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp);
+        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
     GR_CUDA_LAUNCH_CHECK();
     avos_numeric_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
+        *a, a->num_warp, &a->stats->n_num_warp, NULL, NULL, a->num_block, &a->stats->n_num_block);
     GR_CUDA_LAUNCH_CHECK();
     if (Ops::fallback) {
       static bool attr_set = false;
