@@ -618,7 +618,6 @@ static int check_elementwise(const struct avos_data *d, const void *out, struct 
   if (check_status(d, st, rep))
     return 1;
   /* invariants of the definitions, on the output itself */
-  int64_t ovf = 0;
   for (int64_t i = 0; i < d->n; i++) {
     int64_t x = tval_get(d->x, i, d->type), y = tval_get(d->y, i, d->type);
     int64_t v = tval_get(vals, i, d->type);
@@ -634,7 +633,6 @@ static int check_elementwise(const struct avos_data *d, const void *out, struct 
     if ((v & low) != (y & low) || avos_msb(v) != avos_msb(xs) + avos_msb(y) || v < 2)
       return check_fail(rep, "invariant", "element %lld: avos_product(%lld, %lld) = %lld does not "
                         "append y's path to x's", (long long)i, (long long)x, (long long)y, (long long)v);
-    (void)ovf;
   }
   return 0;
 }
