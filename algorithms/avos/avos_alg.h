@@ -1,0 +1,96 @@
+/* The avos algorithm as the harness sees it (its table lives in avos_alg.c): the data of one
+ * case, the layout of the flat output every variant fills, and the GPU run and timing functions
+ * (avos_driver.cu, peer_cusparse.cu).
+ *
+ * Output layout (every variant, all little-endian):
+ *   int64 status[AVOS_STATUS_WORDS]    see AVOS_ST_*
+ *   elementwise ops: T values[n]
+ *   matrix ops:      int32 indptr[rows + 1] | int32 indices[cap] | T values[cap]   (cap = the
+ *                    reference's entries; each part starts 8-byte aligned) */
+#ifndef GR_ALGORITHMS_AVOS_ALG_H
+#define GR_ALGORITHMS_AVOS_ALG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alg.h"
+#include "avos.h"
+#include "reference/avos.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+extern const struct algorithm avos_algorithm;
+
+enum avos_op { AVOS_OP_SUM, AVOS_OP_PRODUCT, AVOS_OP_SPGEMM, AVOS_OP_CLOSURE };
+enum avos_shape { AVOS_SHAPE_FAMILY, AVOS_SHAPE_PEDIGREE, AVOS_SHAPE_RANDOM };
+
+#define AVOS_STATUS_WORDS 8
+enum {
+  AVOS_ST_NNZ,       /* elementwise: n; matrices: entries of the result */
+  AVOS_ST_OVERFLOW,  /* overflowed products (closure: summed over its products) */
+  AVOS_ST_CYCLE,     /* smallest row with a diagonal product term outside {-1, 0, 1}, or -1 */
+  AVOS_ST_ITER,      /* closure: products computed; else 0 */
+  AVOS_ST_FIXED,     /* closure: 1 when a fixed point was reached; else 0 */
+  AVOS_ST_PATTERN,   /* 1: only the pattern is meaningful (the cuSPARSE peer); else 0 */
+  AVOS_ST_FIRST_OVF, /* elementwise product: smallest overflowing index, or -1 */
+  AVOS_ST_SPARE,     /* 0 */
+};
+
+/* The input and reference answer of one case. */
+struct avos_data {
+  int op, shape;
+  enum avos_type type;
+  int bits;
+  size_t tsize; /* bytes of one value */
+  /* elementwise */
+  int64_t n;
+  void *x, *y;    /* n values each, of the case's type */
+  void *ref_vals; /* n values */
+  /* matrices: spgemm C = A (x) B; closure of A */
+  struct avos_csr a, b; /* b is unused when b_is_a */
+  int b_is_a;
+  void *a_tval, *b_tval; /* values in the case's type (b_tval = a_tval when b_is_a) */
+  struct avos_csr ref;
+  struct avos_stats ref_stats;
+  int8_t *gender;      /* genealogy shapes: each vertex's diagonal (-1 male, 1 female); else NULL */
+  int cycle_injected;  /* the generator put a cycle in */
+  int peer_comparable; /* the avos pattern of A (x) B is the structural one (no zero terms) */
+  /* output */
+  int64_t ref_status[AVOS_STATUS_WORDS];
+  int64_t cap;                      /* matrices: entries of the reference result */
+  size_t off_ptr, off_idx, off_val; /* byte offsets of the matrix parts */
+};
+
+/* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */
+void avos_out_matrix(const struct gr_instance *inst, void *out, const int64_t *status,
+                     const int32_t *indptr, const int32_t *indices, const void *values, int64_t nnz);
+
+enum run_status avos_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
+                             struct run_ctx *ctx);
+enum run_status avos_run_cusparse(const struct variant *v, const struct gr_instance *inst,
+                                  void *out, struct run_ctx *ctx);
+
+/* Timing hooks (see harness/alg.h). */
+void *avos_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                       size_t len);
+void avos_bench_launch(void *state);
+void avos_bench_fetch(void *state, void *out);
+void avos_bench_teardown(void *state);
+/* The whole operation as a caller would run it, host synchronisations for the sizes included
+ * (bench_launch replays the kernels with the sizes known). On the default stream; returns when
+ * enqueued and finished. For the timing binary. */
+void avos_bench_run_full(void *state);
+
+/* The cuSPARSE peer's own hooks (peer_cusparse.cu); setup NULL with why when unavailable. */
+void *avos_cusparse_setup(const struct gr_instance *inst, char *why, size_t len);
+void avos_cusparse_launch(void *state);
+void avos_cusparse_fetch(void *state, void *out);
+void avos_cusparse_teardown(void *state);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

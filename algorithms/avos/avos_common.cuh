@@ -1,0 +1,943 @@
+/* Device code shared by the AVOS variants: the product over the semiring, the row-private hash
+ * tables, and the elementwise and CSR x CSR kernels as templates over an `Ops` class. Each variant
+ * file defines its Ops (its avos_sum, its MSB helper, and whether rows too wide for a warp's table
+ * fall back to a block and then to global memory) and instantiates avos_launch_common<Ops>. So
+ * the historical variants that differ from the fixed one in a helper differ in that helper only:
+ * `diff v1_unsigned_sum.cu v2_warp_hash.cu` shows the bug.
+ *
+ *   struct Ops {
+ *     template <typename T> static __device__ T sum(T x, T y);   // avos_sum
+ *     template <typename T> static __device__ int msb(T x);      // floor(log2 x), 0 for x <= 1
+ *     static constexpr bool fallback;  // rows beyond a warp's table go to a block / global table
+ *   };
+ *
+ * Product kernels, tiers (fallback = true), each handing the rows it cannot hold to the next
+ * through a device-side list (no host round trip):
+ *   group  8 lanes per row (4 rows a warp), then a whole warp per row: a row-private table of 8
+ *          slots a lane (64, then AVOS_WARP_SLOTS = 256) in shared memory, sized from the row's
+ *          upper bound (symbolic) or its exact count (numeric) at <= 50% load
+ *   block  rows whose bound exceeds a warp's table: a block per row (persistent over a list) with
+ *          a table of AVOS_BLOCK_SLOTS slots in shared memory; the symbolic step gives a row up when
+ *          it finds more than AVOS_BLOCK_SLOTS/2 distinct columns and lists it for:
+ *   global a block per row with its table in global scratch, sized for the row.
+ * With fallback = false the warp tier keeps every row it gets in its table capped at
+ * AVOS_WARP_SLOTS: what does not fit is dropped (v1_hash_full_drop).
+ *
+ * Accumulation: a slot's value starts at 0, the identity of avos_sum, and each contribution is
+ * folded in with a compare-and-swap loop applying Ops::sum: exact for any order of arrival. Keys
+ * and values of all integer types live in 32-bit keys and 64-bit (sign-extended) values.
+ *
+ * Robustness: a column read from A is checked against B's rows before it indexes B, and every
+ * write into C is checked against c_ptr, so a historical variant's garbage in one closure step
+ * cannot make the next one touch memory out of bounds. */
+#pragma once
+
+#include <cub/block/block_scan.cuh>
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "avos.h"
+#include "gpu.h"
+
+#define AVOS_EMPTY (-1)
+#define AVOS_FULL_MASK 0xffffffffu
+#define AVOS_GT 128           /* threads of a group-tier block */
+#define AVOS_TINY_G 8         /* lanes per row in the first tier (64-slot tables) */
+#define AVOS_WARP_SLOTS 256   /* slots of a warp's table (8 per lane) */
+#define AVOS_BT 256           /* threads of a block-tier / global-tier block */
+#define AVOS_BLOCK_SLOTS 4096 /* slots of a block's shared table */
+#define AVOS_EW_THREADS 256   /* elementwise block */
+
+/* helpers */
+
+template <typename T> struct avos_traits;
+template <> struct avos_traits<int8_t> {
+  typedef uint8_t ut;
+  enum { bits = 8 };
+};
+template <> struct avos_traits<int16_t> {
+  typedef uint16_t ut;
+  enum { bits = 16 };
+};
+template <> struct avos_traits<int32_t> {
+  typedef uint32_t ut;
+  enum { bits = 32 };
+};
+template <> struct avos_traits<int64_t> {
+  typedef uint64_t ut;
+  enum { bits = 64 };
+};
+
+/* avos_product (ALGORITHMS.md), the shape of the original design notes, with overflow reported:
+ * *overflow = 1 and 0 returned when MSB(x) + MSB(y) >= bits - 1. */
+template <class Ops, typename T>
+__device__ __forceinline__ T avos_product(T lhs, T rhs, int *overflow)
+{
+  typedef typename avos_traits<T>::ut UT;
+  UT x = (UT)lhs;
+  UT y = (UT)rhs;
+  if (x == 0 || y == 0)
+    return 0;
+  const T RED_ONE = (T)-1;
+  const T BLACK_ONE = (T)1;
+  if (lhs == RED_ONE && rhs == RED_ONE)
+    return RED_ONE;
+  if (lhs == BLACK_ONE && rhs == BLACK_ONE)
+    return BLACK_ONE;
+  if (lhs == RED_ONE && rhs == BLACK_ONE)
+    return 0;
+  if (lhs == BLACK_ONE && rhs == RED_ONE)
+    return 0;
+  if (lhs == RED_ONE)
+    x = 1;
+  if (rhs == RED_ONE)
+    return (lhs & 1) ? (T)0 : (T)x;
+  if (rhs == BLACK_ONE)
+    return (lhs & 1) ? (T)x : (T)0;
+  int bit_position = Ops::template msb<T>(rhs);
+  if (Ops::template msb<T>((T)x) + bit_position >= (int)avos_traits<T>::bits - 1) {
+    *overflow = 1;
+    return 0;
+  }
+  UT mask = (UT)(((UT)1 << bit_position) - 1);
+  return (T)((y & mask) | (UT)(x << bit_position));
+}
+
+__device__ __forceinline__ unsigned avos_pow2_at_least(unsigned long long x)
+{
+  unsigned p = 1;
+  while (p < x && p < 0x80000000u)
+    p <<= 1;
+  return p;
+}
+
+/* Table slots for a row of at most `entries` distinct columns: load <= 50%, at least `floor`,
+ * at most `cap` (a row beyond cap/2 entries overflows a capped table). */
+__device__ __forceinline__ unsigned avos_slots(long long entries, unsigned floor, unsigned cap)
+{
+  unsigned s = avos_pow2_at_least(2ull * (unsigned long long)entries);
+  return s < floor ? floor : s > cap ? cap : s;
+}
+
+__device__ __forceinline__ unsigned avos_hash(int key, unsigned mask)
+{
+  return ((unsigned)key * 2654435761u) & mask;
+}
+
+/* Insert key into an open-addressing table of mask+1 slots (shared or global): its slot, with
+ * *is_new saying whether this call put it there; -1 with *is_new = false when the table is full
+ * (the original design's hash_insert answers "not new" there, and the entry is dropped). */
+__device__ __forceinline__ int avos_hash_insert(int *keys, unsigned mask, int key, bool *is_new)
+{
+  unsigned slot = avos_hash(key, mask);
+  for (unsigned i = 0; i <= mask; i++) {
+    unsigned probe = (slot + i) & mask;
+    int cur = ((volatile int *)keys)[probe];
+    if (cur == key) {
+      *is_new = false;
+      return (int)probe;
+    }
+    if (cur != AVOS_EMPTY)
+      continue;
+    int old = atomicCAS(&keys[probe], AVOS_EMPTY, key);
+    if (old == AVOS_EMPTY) {
+      *is_new = true;
+      return (int)probe;
+    }
+    if (old == key) {
+      *is_new = false;
+      return (int)probe;
+    }
+  }
+  *is_new = false;
+  return -1;
+}
+
+/* *slot = Ops::sum(*slot, v), atomically (compare-and-swap on the sign-extended 64-bit value). */
+template <class Ops, typename T>
+__device__ __forceinline__ void avos_accumulate(unsigned long long *slot, T v)
+{
+  unsigned long long old = *(volatile unsigned long long *)slot;
+  for (;;) {
+    T cur = (T)(long long)old;
+    T nv = Ops::template sum<T>(cur, v);
+    if (nv == cur)
+      return; /* sums are idempotent and only move one way: v would change nothing later */
+    unsigned long long prev = atomicCAS(slot, old, (unsigned long long)(long long)nv);
+    if (prev == old)
+      return;
+    old = prev;
+  }
+}
+
+/* Lanes of a group of G (8 or 32) consecutive lanes, G dividing 32. */
+template <int G> __device__ __forceinline__ unsigned avos_group_mask(void)
+{
+  const unsigned ones = G >= 32 ? AVOS_FULL_MASK : (1u << (G & 31)) - 1u;
+  return ones << ((threadIdx.x & 31) & ~(unsigned)(G - 1));
+}
+
+/* T through a shuffle within a group of width G (src relative to the group) */
+template <typename T, int G> __device__ __forceinline__ T avos_gshfl(unsigned mask, T v, int src)
+{
+  if (sizeof(T) == 8)
+    return (T)__shfl_sync(mask, (long long)v, src, G);
+  return (T)__shfl_sync(mask, (int)v, src, G);
+}
+
+template <int G> __device__ __forceinline__ long long avos_group_sum_ll(unsigned gmask, long long v)
+{
+  for (int off = G / 2; off > 0; off >>= 1)
+    v += __shfl_xor_sync(gmask, v, off, G);
+  return v;
+}
+
+/* Calls f(col, a, b) for every stored product term A_row,k (x) B_k,col with a, b != 0, a group of
+ * G lanes cooperating: the row of A is taken G entries at a time, their B rows laid end to end
+ * and split evenly over the lanes (each lane finds its A entry by binary search over the lanes'
+ * offsets). gl: the lane's index in its group. Returns the number of terms (the row's upper
+ * bound), in every lane of the group. */
+template <typename T, int G, class F>
+__device__ __forceinline__ long long avos_group_products(const struct avos_args &a, int row, int gl,
+                                                         unsigned gmask, F f)
+{
+  const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+  int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
+  long long all = 0;
+  for (int a0 = abeg; a0 < aend; a0 += G) {
+    int aj = a0 + gl, len = 0, bb = 0;
+    T av = 0;
+    if (aj < aend) {
+      av = aval[aj];
+      int k = a.a_idx[aj];
+      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
+        bb = a.b_ptr[k];
+        len = a.b_ptr[k + 1] - bb;
+      }
+    }
+    int incl = len;
+    for (int d = 1; d < G; d <<= 1) {
+      int t = __shfl_up_sync(gmask, incl, d, G);
+      if (gl >= d)
+        incl += t;
+    }
+    int total = __shfl_sync(gmask, incl, G - 1, G);
+    int excl = incl - len;
+    all += total;
+    for (int base = 0; base < total; base += G) {
+      int p = base + gl, o = 0;
+#pragma unroll
+      for (int step = G / 2; step > 0; step >>= 1) {
+        int e = __shfl_sync(gmask, excl, o + step, G);
+        if (e <= p)
+          o += step;
+      }
+      int o_bb = __shfl_sync(gmask, bb, o, G);
+      int o_excl = __shfl_sync(gmask, excl, o, G);
+      T o_av = avos_gshfl<T, G>(gmask, av, o);
+      if (p < total) {
+        int q = o_bb + (p - o_excl);
+        T bv = bval[q];
+        if (bv != 0)
+          f(a.b_idx[q], o_av, bv);
+      }
+    }
+  }
+  return all;
+}
+
+/* Upper bound of a row's distinct columns: its S entries plus its product terms, in every lane
+ * of the group; exact up to `limit`, and some value above `limit` once the partial sum passes it
+ * (the row is then too wide for the tier asking, which needs no more). */
+template <typename T, int G>
+__device__ __forceinline__ long long avos_group_upper_bound(const struct avos_args &a, int row,
+                                                            int gl, unsigned gmask, long long limit)
+{
+  const T *aval = (const T *)a.a_val;
+  long long ub = a.s_ptr ? a.s_ptr[row + 1] - a.s_ptr[row] : 0;
+  int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
+  for (int a0 = abeg; a0 < aend && ub <= limit; a0 += G) {
+    long long part = 0;
+    int p = a0 + gl;
+    if (p < aend) {
+      int k = a.a_idx[p];
+      if (aval[p] != 0 && (unsigned)k < (unsigned)a.inner)
+        part = a.b_ptr[k + 1] - a.b_ptr[k];
+    }
+    ub += avos_group_sum_ll<G>(gmask, part);
+  }
+  return ub;
+}
+
+/* The block version of avos_group_products (NT threads): A's row taken NT entries at a time,
+ * offsets from a block scan. Stops early (between terms) once *stop is set. Returns the number
+ * of terms, in every thread. Must be called by the whole block. */
+template <typename T, class F>
+__device__ __forceinline__ long long avos_block_products(const struct avos_args &a, int row, F f,
+                                                         volatile int *stop)
+{
+  typedef cub::BlockScan<int, AVOS_BT> scan_t;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ int s_excl[AVOS_BT], s_bb[AVOS_BT];
+  __shared__ T s_av[AVOS_BT];
+  const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+  int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
+  long long all = 0;
+  for (int a0 = abeg; a0 < aend; a0 += AVOS_BT) {
+    int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
+    T av = 0;
+    if (aj < aend) {
+      av = aval[aj];
+      int k = a.a_idx[aj];
+      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
+        bb = a.b_ptr[k];
+        len = a.b_ptr[k + 1] - bb;
+      }
+    }
+    int excl, total;
+    scan_t(scan_tmp).ExclusiveSum(len, excl, total);
+    s_excl[threadIdx.x] = excl;
+    s_bb[threadIdx.x] = bb;
+    s_av[threadIdx.x] = av;
+    __syncthreads();
+    all += total;
+    for (int p = (int)threadIdx.x; p < total; p += AVOS_BT) {
+      if (stop && *stop)
+        break;
+      int lo = 0, hi = AVOS_BT - 1;
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (s_excl[mid] <= p)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      int q = s_bb[lo] + (p - s_excl[lo]);
+      T bv = bval[q];
+      if (bv != 0)
+        f(a.b_idx[q], s_av[lo], bv);
+    }
+    __syncthreads(); /* s_excl and scan_tmp are reused by the next chunk */
+  }
+  return all;
+}
+
+__device__ __forceinline__ void avos_note_cycle(const struct avos_args &a, int row, int col,
+                                                long long v)
+{
+  if (col == row && (v < -1 || v > 1))
+    atomicMin(&a.stats->cycle_vertex, (unsigned long long)row);
+}
+
+/* kernels */
+
+/* Elementwise sum, 16 bytes per thread and step (a scalar tail). */
+template <class Ops, typename T>
+static __global__ void avos_sum_kernel(const T *__restrict__ x, const T *__restrict__ y,
+                                       T *__restrict__ out, long long n)
+{
+  const int V = 16 / (int)sizeof(T);
+  long long nvec = n / V, stride = (long long)gridDim.x * blockDim.x;
+  long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  for (long long i = tid; i < nvec; i += stride) {
+    uint4 va = ((const uint4 *)x)[i], vb = ((const uint4 *)y)[i], vc;
+    const T *pa = (const T *)&va, *pb = (const T *)&vb;
+    T *pc = (T *)&vc;
+#pragma unroll
+    for (int k = 0; k < V; k++)
+      pc[k] = Ops::template sum<T>(pa[k], pb[k]);
+    ((uint4 *)out)[i] = vc;
+  }
+  for (long long i = nvec * V + tid; i < n; i += stride)
+    out[i] = Ops::template sum<T>(x[i], y[i]);
+}
+
+/* Elementwise product; an overflowing element is 0, counted, and its index kept if smallest. */
+template <class Ops, typename T>
+static __global__ void avos_product_kernel(const T *__restrict__ x, const T *__restrict__ y,
+                                           T *__restrict__ out, long long n,
+                                           struct avos_dev_stats *stats)
+{
+  const int V = 16 / (int)sizeof(T);
+  long long nvec = n / V, stride = (long long)gridDim.x * blockDim.x;
+  long long tid = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned ovf = 0;
+  unsigned long long first = AVOS_NONE;
+  for (long long i = tid; i < nvec; i += stride) {
+    uint4 va = ((const uint4 *)x)[i], vb = ((const uint4 *)y)[i], vc;
+    const T *pa = (const T *)&va, *pb = (const T *)&vb;
+    T *pc = (T *)&vc;
+#pragma unroll
+    for (int k = 0; k < V; k++) {
+      int o = 0;
+      pc[k] = avos_product<Ops, T>(pa[k], pb[k], &o);
+      if (o) {
+        ovf++;
+        unsigned long long at = (unsigned long long)(i * V + k);
+        first = at < first ? at : first;
+      }
+    }
+    ((uint4 *)out)[i] = vc;
+  }
+  for (long long i = nvec * V + tid; i < n; i += stride) {
+    int o = 0;
+    out[i] = avos_product<Ops, T>(x[i], y[i], &o);
+    if (o) {
+      ovf++;
+      first = (unsigned long long)i < first ? (unsigned long long)i : first;
+    }
+  }
+  ovf = __reduce_add_sync(AVOS_FULL_MASK, ovf);
+  for (int off = 16; off > 0; off >>= 1) {
+    unsigned long long o = __shfl_xor_sync(AVOS_FULL_MASK, first, off);
+    first = o < first ? o : first;
+  }
+  if ((threadIdx.x & 31) == 0 && ovf) {
+    atomicAdd(&stats->overflow, (unsigned long long)ovf);
+    atomicMin(&stats->first_overflow, first);
+  }
+}
+
+/* Symbolic, group tier: G lanes per row (8: the first tier, 32: a warp), a row-private table of
+ * up to 8*G slots in shared memory sized from the row's upper bound. list == NULL: group t of
+ * the grid takes row t (the grid covers every row); else the groups go over list[0 .. *nlist).
+ * A row whose bound exceeds the table goes on the warp tier's list or, beyond a warp's table and
+ * with the fallback, on the block tier's; without the fallback a warp keeps it in its capped
+ * table. */
+template <class Ops, typename T, int G>
+static __global__ void __launch_bounds__(AVOS_GT)
+    avos_symbolic_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
+                               int *warp_list, unsigned *n_warp, int *block_list, unsigned *n_block)
+{
+  constexpr int SL = 8 * G, GPB = AVOS_GT / G;
+  __shared__ int table[GPB][SL];
+  const int gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const unsigned gmask = avos_group_mask<G>();
+  int *keys = table[gi];
+  const unsigned n = list ? *nlist : (unsigned)a.rows;
+  const unsigned stride = list ? gridDim.x * GPB : n;
+  for (unsigned t = blockIdx.x * GPB + gi; t < n; t += stride) {
+    const int row = list ? list[t] : (int)t;
+    long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask, AVOS_WARP_SLOTS / 2);
+    long long ube = ub < a.cols ? ub : a.cols;
+    if (ube == 0) {
+      if (gl == 0)
+        a.counts[row] = 0;
+      continue;
+    }
+    if (ube > SL / 2) {
+      if (G < 32 && (ube <= AVOS_WARP_SLOTS / 2 || !Ops::fallback)) {
+        if (gl == 0)
+          warp_list[atomicAdd(n_warp, 1u)] = row;
+        continue;
+      }
+      if (Ops::fallback) {
+        if (gl == 0)
+          block_list[atomicAdd(n_block, 1u)] = row;
+        continue;
+      }
+    }
+    const unsigned slots = avos_slots(ube, G, SL);
+    for (unsigned s = gl; s < slots; s += G)
+      keys[s] = AVOS_EMPTY;
+    __syncwarp(gmask);
+    bool is_new;
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G)
+        if (((const T *)a.s_val)[p] != 0)
+          avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
+    avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+      int o = 0;
+      if (avos_product<Ops, T>(x, y, &o) != 0)
+        avos_hash_insert(keys, slots - 1, col, &is_new);
+    });
+    __syncwarp(gmask);
+    unsigned c = 0;
+    for (unsigned s = gl; s < slots; s += G)
+      c += keys[s] != AVOS_EMPTY;
+    c = __reduce_add_sync(gmask, c);
+    if (gl == 0)
+      a.counts[row] = (int)c;
+    __syncwarp(gmask); /* the table is reused by the group's next row */
+  }
+}
+
+/* Numeric, group tier: the row's entries accumulated in a table sized from its exact count,
+ * compacted, and written in column order (each entry's rank = the number of smaller columns).
+ * Rows wider than the table go on the warp or block tier's list as in the symbolic step (with the
+ * fallback, rows beyond the block tier are on the global list already). The first tier (list == NULL) also
+ * counts the overflowed terms of rows left empty. */
+template <class Ops, typename T, int G>
+static __global__ void __launch_bounds__(AVOS_GT)
+    avos_numeric_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
+                              int *warp_list, unsigned *n_warp, int *block_list, unsigned *n_block)
+{
+  constexpr int SL = 8 * G, GPB = AVOS_GT / G;
+  __shared__ int tkeys[GPB][SL];
+  __shared__ unsigned long long tvals[GPB][SL];
+  __shared__ int skeys[GPB][SL];
+  __shared__ unsigned long long svals[GPB][SL];
+  const int lane = threadIdx.x & 31, gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const unsigned gmask = avos_group_mask<G>();
+  int *keys = tkeys[gi], *sk = skeys[gi];
+  unsigned long long *vals = tvals[gi], *sv = svals[gi];
+  const unsigned n_rows = list ? *nlist : (unsigned)a.rows;
+  const unsigned stride = list ? gridDim.x * GPB : n_rows;
+  unsigned ovf = 0;
+  for (unsigned t = blockIdx.x * GPB + gi; t < n_rows; t += stride) {
+    const int row = list ? list[t] : (int)t;
+    const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+    if (cnt <= 0) { /* no entry, but its terms may have overflowed */
+      avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+        int o = 0;
+        avos_product<Ops, T>(x, y, &o);
+        ovf += o;
+      });
+      continue;
+    }
+    if (cnt > SL / 2) {
+      if (G < 32 && (cnt <= AVOS_WARP_SLOTS / 2 || !Ops::fallback)) {
+        if (gl == 0)
+          warp_list[atomicAdd(n_warp, 1u)] = row;
+        continue;
+      }
+      if (Ops::fallback) { /* rows beyond the block tier are on the global list already */
+        if (gl == 0 && cnt <= AVOS_BLOCK_SLOTS / 2)
+          block_list[atomicAdd(n_block, 1u)] = row;
+        continue;
+      }
+    }
+    const unsigned slots = avos_slots(cnt, G, SL);
+    for (unsigned s = gl; s < slots; s += G) {
+      keys[s] = AVOS_EMPTY;
+      vals[s] = 0;
+    }
+    __syncwarp(gmask);
+    bool is_new;
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G) {
+        T v = ((const T *)a.s_val)[p];
+        if (v == 0)
+          continue;
+        int slot = avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
+        if (slot >= 0)
+          avos_accumulate<Ops, T>(&vals[slot], v);
+      }
+    avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+      int o = 0;
+      T v = avos_product<Ops, T>(x, y, &o);
+      ovf += o;
+      if (v == 0)
+        return;
+      avos_note_cycle(a, row, col, (long long)v);
+      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+      if (slot >= 0) /* a full table drops the entry: reachable only without the fallback */
+        avos_accumulate<Ops, T>(&vals[slot], v);
+    });
+    __syncwarp(gmask);
+    int n = 0;
+    for (unsigned s0 = 0; s0 < slots; s0 += G) {
+      int key = keys[s0 + gl];
+      bool occ = key != AVOS_EMPTY;
+      unsigned m = __ballot_sync(gmask, occ) & gmask;
+      if (occ) {
+        int pos = n + __popc(m & ((1u << lane) - 1u));
+        sk[pos] = key;
+        sv[pos] = vals[s0 + gl];
+      }
+      n += __popc(m);
+    }
+    __syncwarp(gmask);
+    for (int i = gl; i < n; i += G) {
+      int key = sk[i], r = 0;
+      for (int j = 0; j < n; j++)
+        r += sk[j] < key;
+      if (r < cnt && cbeg + r < a.c_cap) {
+        a.c_idx[cbeg + r] = key;
+        ((T *)a.c_val)[cbeg + r] = (T)(long long)sv[i];
+      }
+    }
+    __syncwarp(gmask); /* the tables are reused by the group's next row */
+  }
+  ovf = __reduce_add_sync(gmask, ovf);
+  if (gl == 0 && ovf)
+    atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
+}
+
+/* Symbolic, block tier: a block per listed row, persistent over the list; a row with more than
+ * AVOS_BLOCK_SLOTS/2 distinct columns is given up and listed for the global tier. */
+template <class Ops, typename T>
+static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_block_kernel(const struct avos_args a)
+{
+  __shared__ int keys[AVOS_BLOCK_SLOTS];
+  __shared__ int s_count, s_stop;
+  const unsigned nlist = a.stats->n_sym_block;
+  for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
+    const int row = a.sym_block[li];
+    for (int s = threadIdx.x; s < AVOS_BLOCK_SLOTS; s += AVOS_BT)
+      keys[s] = AVOS_EMPTY;
+    if (threadIdx.x == 0) {
+      s_count = 0;
+      s_stop = 0;
+    }
+    __syncthreads();
+    auto insert = [&](int col) {
+      if (*(volatile int *)&s_stop)
+        return;
+      bool is_new;
+      avos_hash_insert(keys, AVOS_BLOCK_SLOTS - 1, col, &is_new);
+      if (is_new && atomicAdd(&s_count, 1) >= AVOS_BLOCK_SLOTS / 2)
+        s_stop = 1;
+    };
+    long long ub = 0;
+    if (a.s_ptr) {
+      ub = a.s_ptr[row + 1] - a.s_ptr[row];
+      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT)
+        if (((const T *)a.s_val)[p] != 0)
+          insert(a.s_idx[p]);
+    }
+    ub += avos_block_products<T>(
+        a, row,
+        [&](int col, T x, T y) {
+          int o = 0;
+          if (avos_product<Ops, T>(x, y, &o) != 0)
+            insert(col);
+        },
+        &s_stop);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      if (s_stop) {
+        long long ube = ub < a.cols ? ub : a.cols;
+        unsigned gi = atomicAdd(&a.stats->n_global, 1u);
+        unsigned sl = avos_slots(ube, AVOS_BT, 0x40000000u);
+        a.global_rows[2 * gi] = row; /* the list holds (row, slots) pairs */
+        a.global_rows[2 * gi + 1] = (int)sl;
+        atomicMax(&a.stats->global_slots, sl);
+      } else {
+        a.counts[row] = s_count;
+      }
+    }
+    __syncthreads();
+  }
+}
+
+/* Numeric, block tier: rows with AVOS_WARP_SLOTS/2 < count <= AVOS_BLOCK_SLOTS/2. Dynamic shared
+ * memory: AVOS_BLOCK_SLOTS keys and values, AVOS_BLOCK_SLOTS/2 staged entries. */
+#define AVOS_BLOCK_NUMERIC_SMEM (AVOS_BLOCK_SLOTS * 12 + AVOS_BLOCK_SLOTS / 2 * 12)
+template <class Ops, typename T>
+static __global__ void __launch_bounds__(AVOS_BT) avos_numeric_block_kernel(const struct avos_args a)
+{
+  extern __shared__ unsigned long long avos_dyn[];
+  unsigned long long *vals = avos_dyn;
+  unsigned long long *svals = vals + AVOS_BLOCK_SLOTS;
+  int *keys = (int *)(svals + AVOS_BLOCK_SLOTS / 2);
+  int *skeys = keys + AVOS_BLOCK_SLOTS;
+  __shared__ int s_n;
+  const unsigned nlist = a.stats->n_num_block;
+  unsigned ovf = 0;
+  for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
+    const int row = a.num_block[li];
+    const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+    const unsigned slots = avos_slots(cnt, AVOS_BT, AVOS_BLOCK_SLOTS);
+    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
+      keys[s] = AVOS_EMPTY;
+      vals[s] = 0;
+    }
+    if (threadIdx.x == 0)
+      s_n = 0;
+    __syncthreads();
+    auto add = [&](int col, T v) {
+      bool is_new;
+      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+      if (slot >= 0)
+        avos_accumulate<Ops, T>(&vals[slot], v);
+    };
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT) {
+        T v = ((const T *)a.s_val)[p];
+        if (v != 0)
+          add(a.s_idx[p], v);
+      }
+    avos_block_products<T>(
+        a, row,
+        [&](int col, T x, T y) {
+          int o = 0;
+          T v = avos_product<Ops, T>(x, y, &o);
+          ovf += o;
+          if (v == 0)
+            return;
+          avos_note_cycle(a, row, col, (long long)v);
+          add(col, v);
+        },
+        (volatile int *)0);
+    __syncthreads();
+    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
+      if (keys[s] != AVOS_EMPTY) {
+        int pos = atomicAdd(&s_n, 1);
+        if (pos < AVOS_BLOCK_SLOTS / 2) {
+          skeys[pos] = keys[s];
+          svals[pos] = vals[s];
+        }
+      }
+    __syncthreads();
+    int n = s_n < AVOS_BLOCK_SLOTS / 2 ? s_n : AVOS_BLOCK_SLOTS / 2;
+    for (int i = threadIdx.x; i < n; i += AVOS_BT) {
+      int key = skeys[i], r = 0;
+      for (int j = 0; j < n; j++)
+        r += skeys[j] < key;
+      if (r < cnt && cbeg + r < a.c_cap) {
+        a.c_idx[cbeg + r] = key;
+        ((T *)a.c_val)[cbeg + r] = (T)(long long)svals[i];
+      }
+    }
+    __syncthreads();
+  }
+  if (ovf)
+    atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
+}
+
+/* Symbolic, global tier: the listed rows, a table of the row's size in this block's part of the
+ * scratch (a.global_slots slots). */
+template <class Ops, typename T>
+static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_global_kernel(const struct avos_args a)
+{
+  __shared__ int s_count;
+  int *keys = (int *)((char *)a.scratch + (size_t)blockIdx.x * a.global_slots * AVOS_GLOBAL_SLOT_BYTES);
+  const unsigned nlist = a.stats->n_global;
+  for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
+    const int row = a.global_rows[2 * li];
+    const unsigned slots = (unsigned)a.global_rows[2 * li + 1];
+    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
+      keys[s] = AVOS_EMPTY;
+    if (threadIdx.x == 0)
+      s_count = 0;
+    __syncthreads();
+    unsigned mine = 0;
+    auto insert = [&](int col) {
+      bool is_new;
+      avos_hash_insert(keys, slots - 1, col, &is_new);
+      mine += is_new;
+    };
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT)
+        if (((const T *)a.s_val)[p] != 0)
+          insert(a.s_idx[p]);
+    avos_block_products<T>(
+        a, row,
+        [&](int col, T x, T y) {
+          int o = 0;
+          if (avos_product<Ops, T>(x, y, &o) != 0)
+            insert(col);
+        },
+        (volatile int *)0);
+    atomicAdd(&s_count, (int)mine);
+    __syncthreads();
+    if (threadIdx.x == 0)
+      a.counts[row] = s_count;
+    __syncthreads();
+  }
+}
+
+/* Numeric, global tier: as the block tier, the table in global scratch; entries are compacted
+ * into the row's place in C, ranked, written sorted into the (now free) table, and copied back. */
+template <class Ops, typename T>
+static __global__ void __launch_bounds__(AVOS_BT) avos_numeric_global_kernel(const struct avos_args a)
+{
+  __shared__ int s_n;
+  char *base = (char *)a.scratch + (size_t)blockIdx.x * a.global_slots * AVOS_GLOBAL_SLOT_BYTES;
+  unsigned long long *vals = (unsigned long long *)base;
+  int *keys = (int *)(vals + a.global_slots);
+  const unsigned nlist = a.stats->n_global;
+  T *cval = (T *)a.c_val;
+  unsigned ovf = 0;
+  for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
+    const int row = a.global_rows[2 * li];
+    const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+    const unsigned slots = avos_slots(cnt, AVOS_BT, a.global_slots);
+    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
+      keys[s] = AVOS_EMPTY;
+      vals[s] = 0;
+    }
+    if (threadIdx.x == 0)
+      s_n = 0;
+    __syncthreads();
+    auto add = [&](int col, T v) {
+      bool is_new;
+      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+      if (slot >= 0)
+        avos_accumulate<Ops, T>(&vals[slot], v);
+    };
+    if (a.s_ptr)
+      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT) {
+        T v = ((const T *)a.s_val)[p];
+        if (v != 0)
+          add(a.s_idx[p], v);
+      }
+    avos_block_products<T>(
+        a, row,
+        [&](int col, T x, T y) {
+          int o = 0;
+          T v = avos_product<Ops, T>(x, y, &o);
+          ovf += o;
+          if (v == 0)
+            return;
+          avos_note_cycle(a, row, col, (long long)v);
+          add(col, v);
+        },
+        (volatile int *)0);
+    __syncthreads();
+    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
+      if (keys[s] != AVOS_EMPTY) {
+        int pos = atomicAdd(&s_n, 1);
+        if (pos < cnt && cbeg + pos < a.c_cap) {
+          a.c_idx[cbeg + pos] = keys[s];
+          cval[cbeg + pos] = (T)(long long)vals[s];
+        }
+      }
+    __syncthreads();
+    int n = s_n < cnt ? s_n : cnt;
+    if (cbeg + n > a.c_cap)
+      n = cbeg < a.c_cap ? (int)(a.c_cap - cbeg) : 0;
+    for (int i = threadIdx.x; i < n; i += AVOS_BT) { /* rank, into the free table */
+      int key = a.c_idx[cbeg + i], r = 0;
+      for (int j = 0; j < n; j++)
+        r += a.c_idx[cbeg + j] < key;
+      keys[r] = key;
+      vals[r] = (unsigned long long)(long long)cval[cbeg + i];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += AVOS_BT) {
+      a.c_idx[cbeg + i] = keys[i];
+      cval[cbeg + i] = (T)(long long)vals[i];
+    }
+    __syncthreads();
+  }
+  if (ovf)
+    atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
+}
+
+/* stats->changed = 1 when C (c_ptr, c_idx, c_val) differs from S (same number of entries). */
+template <typename T>
+static __global__ void avos_compare_kernel(const struct avos_args a)
+{
+  long long stride = (long long)gridDim.x * blockDim.x;
+  bool diff = false;
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < a.c_nnz || i <= a.rows;
+       i += stride) {
+    if (i <= a.rows && a.c_ptr[i] != a.s_ptr[i])
+      diff = true;
+    if (i < a.c_nnz &&
+        (a.c_idx[i] != a.s_idx[i] || ((const T *)a.c_val)[i] != ((const T *)a.s_val)[i]))
+      diff = true;
+  }
+  if (diff)
+    a.stats->changed = 1;
+}
+
+/* launcher (shared) */
+
+static inline int avos_sm_count(void)
+{
+  int dev, sms;
+  GR_CUDA_CHECK(cudaGetDevice(&dev));
+  GR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return sms;
+}
+
+template <class Ops, typename T>
+static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t st)
+{
+  const int sms = avos_sm_count();
+  switch (step) {
+  case AVOS_STEP_SUM:
+  case AVOS_STEP_PRODUCT: {
+    if (a->n <= 0)
+      return 0;
+    long long work = a->n / (16 / (long long)sizeof(T)) + 1;
+    long long blocks = (work + AVOS_EW_THREADS - 1) / AVOS_EW_THREADS;
+    if (blocks > (long long)sms * 16)
+      blocks = (long long)sms * 16;
+    if (step == AVOS_STEP_SUM)
+      avos_sum_kernel<Ops, T><<<(unsigned)blocks, AVOS_EW_THREADS, 0, st>>>(
+          (const T *)a->x, (const T *)a->y, (T *)a->out, a->n);
+    else
+      avos_product_kernel<Ops, T><<<(unsigned)blocks, AVOS_EW_THREADS, 0, st>>>(
+          (const T *)a->x, (const T *)a->y, (T *)a->out, a->n, a->stats);
+    GR_CUDA_LAUNCH_CHECK();
+    return 0;
+  }
+  case AVOS_STEP_SYMBOLIC: {
+    if (a->rows <= 0)
+      return 0;
+    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+    avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
+        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
+    GR_CUDA_LAUNCH_CHECK();
+    avos_symbolic_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
+        *a, a->sym_warp, &a->stats->n_sym_warp, NULL, NULL, a->sym_block, &a->stats->n_sym_block);
+    GR_CUDA_LAUNCH_CHECK();
+    if (Ops::fallback) {
+      avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
+      GR_CUDA_LAUNCH_CHECK();
+    }
+    return 0;
+  }
+  case AVOS_STEP_SYMBOLIC_GLOBAL:
+    if (Ops::fallback && a->rows > 0 && a->global_grid > 0) {
+      avos_symbolic_global_kernel<Ops, T><<<a->global_grid, AVOS_BT, 0, st>>>(*a);
+      GR_CUDA_LAUNCH_CHECK();
+    }
+    return 0;
+  case AVOS_STEP_NUMERIC: {
+    if (a->rows <= 0)
+      return 0;
+    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+    avos_numeric_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
+        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
+    GR_CUDA_LAUNCH_CHECK();
+    avos_numeric_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
+        *a, a->num_warp, &a->stats->n_num_warp, NULL, NULL, a->num_block, &a->stats->n_num_block);
+    GR_CUDA_LAUNCH_CHECK();
+    if (Ops::fallback) {
+      static bool attr_set = false;
+      if (!attr_set) {
+        GR_CUDA_CHECK(cudaFuncSetAttribute(avos_numeric_block_kernel<Ops, T>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           AVOS_BLOCK_NUMERIC_SMEM));
+        attr_set = true;
+      }
+      avos_numeric_block_kernel<Ops, T><<<sms * 2, AVOS_BT, AVOS_BLOCK_NUMERIC_SMEM, st>>>(*a);
+      GR_CUDA_LAUNCH_CHECK();
+    }
+    return 0;
+  }
+  case AVOS_STEP_NUMERIC_GLOBAL:
+    if (Ops::fallback && a->rows > 0 && a->global_grid > 0) {
+      avos_numeric_global_kernel<Ops, T><<<a->global_grid, AVOS_BT, 0, st>>>(*a);
+      GR_CUDA_LAUNCH_CHECK();
+    }
+    return 0;
+  case AVOS_STEP_COMPARE: {
+    long long work = a->c_nnz > a->rows ? a->c_nnz : a->rows + 1;
+    long long blocks = (work + 255) / 256;
+    if (blocks > (long long)sms * 8)
+      blocks = (long long)sms * 8;
+    avos_compare_kernel<T><<<(unsigned)blocks, 256, 0, st>>>(*a);
+    GR_CUDA_LAUNCH_CHECK();
+    return 0;
+  }
+  }
+  return 1;
+}
+
+template <class Ops> static int avos_launch_common(int step, const struct avos_args *a, void *stream)
+{
+  cudaStream_t st = (cudaStream_t)stream;
+  switch (a->type) {
+  case AVOS_INT8: return avos_launch_typed<Ops, int8_t>(step, a, st);
+  case AVOS_INT16: return avos_launch_typed<Ops, int16_t>(step, a, st);
+  case AVOS_INT32: return avos_launch_typed<Ops, int32_t>(step, a, st);
+  case AVOS_INT64: return avos_launch_typed<Ops, int64_t>(step, a, st);
+  }
+  return 1;
+}

@@ -1,0 +1,312 @@
+/* Unit tests of the avos CPU side: the reference's known answers (ALGORITHMS.md), overflow and
+ * cycle reporting, the closure against an independent Floyd-Warshall, the parity invariant, the
+ * genealogy generator (deterministic, valid, cycles where asked) and the text loader (round trip,
+ * and each kind of bad input rejected with a message naming it). Exit 0 ok, 1 a test failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datasets/avos_csr_text.h"
+#include "datasets/genealogy.h"
+#include "reference/avos.h"
+
+static int failures, checks;
+
+#define EXPECT(cond, ...)                                                                          \
+  do {                                                                                             \
+    checks++;                                                                                      \
+    if (!(cond)) {                                                                                 \
+      failures++;                                                                                  \
+      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                       \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+    }                                                                                              \
+  } while (0)
+
+#define EXPECT_EQ(got, want)                                                                       \
+  EXPECT((long long)(got) == (long long)(want), "got %lld, want %lld", (long long)(got),           \
+         (long long)(want))
+
+static int64_t prod(int64_t x, int64_t y, int bits)
+{
+  int ovf = 0;
+  int64_t v = avos_product(x, y, bits, &ovf);
+  return ovf ? -99 : v; /* -99 marks an overflow in the expectations */
+}
+
+static void test_scalar(void)
+{
+  /* sum: the non-zero minimum, -1 wins */
+  EXPECT_EQ(avos_sum(0, 5), 5);
+  EXPECT_EQ(avos_sum(5, 0), 5);
+  EXPECT_EQ(avos_sum(0, 0), 0);
+  EXPECT_EQ(avos_sum(-1, 5), -1);
+  EXPECT_EQ(avos_sum(5, -1), -1);
+  EXPECT_EQ(avos_sum(-1, 1), -1);
+  EXPECT_EQ(avos_sum(3, 2), 2);
+  EXPECT_EQ(avos_sum(0, -1), -1);
+  /* MSB */
+  EXPECT_EQ(avos_msb(1), 0);
+  EXPECT_EQ(avos_msb(2), 1);
+  EXPECT_EQ(avos_msb(3), 1);
+  EXPECT_EQ(avos_msb(4), 2);
+  EXPECT_EQ(avos_msb(127), 6);
+  EXPECT_EQ(avos_msb((int64_t)1 << 62), 62);
+  /* product, rules in order */
+  EXPECT_EQ(prod(2, 3, 32), 5); /* father's mother */
+  EXPECT_EQ(prod(3, 2, 32), 6); /* mother's father: not commutative */
+  EXPECT_EQ(prod(0, 3, 32), 0);
+  EXPECT_EQ(prod(3, 0, 32), 0);
+  EXPECT_EQ(prod(-1, -1, 32), -1);
+  EXPECT_EQ(prod(1, 1, 32), 1);
+  EXPECT_EQ(prod(-1, 1, 32), 0);
+  EXPECT_EQ(prod(1, -1, 32), 0);
+  EXPECT_EQ(prod(-1, 5, 32), 5); /* RED_ONE on the left reads as 1 */
+  EXPECT_EQ(prod(1, 5, 32), 5);
+  EXPECT_EQ(prod(4, -1, 32), 4); /* right RED_ONE keeps even values */
+  EXPECT_EQ(prod(5, -1, 32), 0);
+  EXPECT_EQ(prod(5, 1, 32), 5); /* right BLACK_ONE keeps odd values */
+  EXPECT_EQ(prod(4, 1, 32), 0);
+  EXPECT_EQ(prod(2, 2, 32), 4);
+  EXPECT_EQ(prod(3, 3, 32), 7);
+  EXPECT_EQ(prod(2, 4, 32), 8);
+  EXPECT_EQ(prod(6, 5, 32), 25);
+  EXPECT_EQ(prod(5, 6, 16), 22);
+  /* overflow: MSB(x) + MSB(y) >= bits - 1 is reported, never wrapped */
+  EXPECT_EQ(prod(32, 2, 8), 64);
+  EXPECT_EQ(prod(63, 2, 8), 126);
+  EXPECT_EQ(prod(64, 2, 8), -99);
+  EXPECT_EQ(prod(2, 64, 8), -99);
+  EXPECT_EQ(prod(127, 1, 8), 127);
+  EXPECT_EQ(prod(127, -1, 8), 0);
+  EXPECT_EQ(prod(8192, 3, 16), 16385);
+  EXPECT_EQ(prod(16384, 2, 16), -99);
+  EXPECT_EQ(prod((int64_t)1 << 29, 3, 32), ((int64_t)1 << 30) | 1);
+  EXPECT_EQ(prod((int64_t)1 << 30, 2, 32), -99);
+  EXPECT_EQ(prod((int64_t)1 << 61, 2, 64), (int64_t)1 << 62);
+  EXPECT_EQ(prod((int64_t)1 << 62, 2, 64), -99);
+  int ovf = 0;
+  EXPECT_EQ(avos_product(64, 2, 8, &ovf), 0);
+  EXPECT_EQ(ovf, 1);
+  /* validity */
+  EXPECT(avos_value_valid(-1, 8) && avos_value_valid(127, 8) && !avos_value_valid(128, 8) &&
+             !avos_value_valid(-2, 64),
+         "value ranges");
+}
+
+/* Build a small matrix from (row, col, value) triples sorted by row then column. */
+static void build(struct avos_csr *m, int n, const int *t, int count)
+{
+  if (avos_csr_alloc(m, n, n, count)) {
+    printf("out of memory\n");
+    exit(1);
+  }
+  for (int i = 0; i < count; i++) {
+    m->indices[i] = t[3 * i + 1];
+    m->values[i] = t[3 * i + 2];
+    m->indptr[t[3 * i] + 1] = i + 1;
+  }
+  for (int r = 1; r <= n; r++)
+    if (m->indptr[r] < m->indptr[r - 1])
+      m->indptr[r] = m->indptr[r - 1];
+}
+
+static void test_matrix(void)
+{
+  char why[512];
+  /* 0 (male) has father 1 (male) and mother 2 (female); 1 has mother 3 (female) */
+  static const int fam[] = {0, 0, -1, 0, 1, 2, 0, 2, 3, 1, 1, -1, 1, 3, 3, 2, 2, 1, 3, 3, 1};
+  struct avos_csr w, c, f;
+  build(&w, 4, fam, 7);
+  EXPECT(avos_csr_validate(&w, 8, why, sizeof why) == 0, "%s", why);
+  EXPECT(genealogy_validate(&w, why, sizeof why) == 0, "%s", why);
+  EXPECT(avos_check_parity(&w, NULL, why, sizeof why) == 0, "%s", why);
+  struct avos_stats st = {0, -1, 0, 0};
+  EXPECT(avos_spgemm(&w, &w, NULL, 8, &c, &st, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(avos_csr_get(&c, 0, 3), 5); /* paternal grandmother */
+  EXPECT_EQ(avos_csr_get(&c, 0, 0), -1);
+  EXPECT_EQ(avos_csr_get(&c, 0, 1), 2);
+  EXPECT_EQ(avos_csr_get(&c, 0, 2), 3);
+  EXPECT_EQ(avos_csr_nnz(&c), 8);
+  EXPECT_EQ(st.cycle_vertex, -1);
+  EXPECT(avos_check_parity(&c, NULL, why, sizeof why) == 0, "%s", why);
+  avos_csr_release(&c);
+  EXPECT(avos_closure(&w, 8, &c, &st, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(st.fixed_point, 1);
+  EXPECT_EQ(st.iterations, 2);
+  EXPECT_EQ(avos_csr_get(&c, 0, 3), 5);
+  int64_t fovf;
+  EXPECT(avos_closure_floyd(&w, 8, &f, &fovf, why, sizeof why) == 0, "%s", why);
+  EXPECT(avos_csr_equal(&c, &f), "closure and floyd differ");
+  avos_csr_release(&c);
+  avos_csr_release(&f);
+  /* the parity invariant catches a father entry in a female column */
+  w.values[2] = 2; /* (0, 2): 2, but 2 is female */
+  EXPECT(avos_check_parity(&w, NULL, why, sizeof why) != 0, "parity not caught");
+  EXPECT(strstr(why, "parity") != NULL, "%s", why);
+  avos_csr_release(&w);
+
+  /* a 2-cycle: 0 is 1's father and 1 is 0's father */
+  static const int cyc[] = {0, 0, -1, 0, 1, 2, 1, 0, 2, 1, 1, -1};
+  build(&w, 2, cyc, 4);
+  struct avos_stats st2 = {0, -1, 0, 0};
+  EXPECT(avos_spgemm(&w, &w, NULL, 32, &c, &st2, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(st2.cycle_vertex, 0);
+  EXPECT_EQ(avos_csr_get(&c, 0, 0), -1); /* -1 wins the sum over the cycle's 4 */
+  avos_csr_release(&c);
+  EXPECT(avos_closure(&w, 32, &c, &st, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(st.cycle_vertex, 0);
+  EXPECT_EQ(st.iterations, 1); /* W (+) W (x) W = W already: the cycle shows in that product */
+  EXPECT_EQ(st.fixed_point, 1);
+  avos_csr_release(&c);
+  avos_csr_release(&w);
+}
+
+static void test_generator(void)
+{
+  char why[512];
+  struct avos_csr a, b, c, f;
+  struct genealogy_info info;
+  for (int shape = 0; shape < 2; shape++)
+    for (int collapse = 0; collapse <= 100; collapse += 50) {
+      struct genealogy_opts o = {shape, 700, 9, collapse, 0, 42};
+      EXPECT(genealogy_generate(&o, &a, &info, why, sizeof why) == 0, "%s", why);
+      EXPECT_EQ(a.rows, 700);
+      EXPECT(genealogy_validate(&a, why, sizeof why) == 0, "shape %d collapse %d: %s", shape, collapse, why);
+      EXPECT(avos_check_parity(&a, NULL, why, sizeof why) == 0, "%s", why);
+      EXPECT_EQ(info.cycle_from, -1);
+      EXPECT(genealogy_generate(&o, &b, NULL, why, sizeof why) == 0, "%s", why);
+      EXPECT(avos_csr_equal(&a, &b), "same seed, different graphs");
+      avos_csr_release(&b);
+      o.seed = 43;
+      EXPECT(genealogy_generate(&o, &b, NULL, why, sizeof why) == 0, "%s", why);
+      EXPECT(!avos_csr_equal(&a, &b), "different seeds, same graph");
+      avos_csr_release(&b);
+      /* acyclic: the closure reports no cycle, is parity-clean and agrees with Floyd-Warshall */
+      struct avos_stats st;
+      EXPECT(avos_closure(&a, 64, &c, &st, why, sizeof why) == 0, "%s", why);
+      EXPECT_EQ(st.cycle_vertex, -1);
+      EXPECT_EQ(st.overflow, 0);
+      EXPECT_EQ(st.fixed_point, 1);
+      EXPECT(avos_check_parity(&c, NULL, why, sizeof why) == 0, "%s", why);
+      int64_t fovf;
+      EXPECT(avos_closure_floyd(&a, 64, &f, &fovf, why, sizeof why) == 0, "%s", why);
+      EXPECT(avos_csr_equal(&c, &f), "shape %d collapse %d: closure and floyd differ", shape, collapse);
+      avos_csr_release(&c);
+      avos_csr_release(&f);
+      avos_csr_release(&a);
+      /* with a cycle */
+      o.cycle = 1;
+      EXPECT(genealogy_generate(&o, &a, &info, why, sizeof why) == 0, "%s", why);
+      EXPECT(info.cycle_from >= 0 && info.cycle_to >= 0, "no cycle injected");
+      EXPECT(genealogy_validate(&a, why, sizeof why) == 0, "%s", why);
+      EXPECT(avos_closure(&a, 64, &c, &st, why, sizeof why) == 0, "%s", why);
+      EXPECT(st.cycle_vertex >= 0, "shape %d: injected cycle %lld -> %lld not reported", shape,
+             (long long)info.cycle_from, (long long)info.cycle_to);
+      avos_csr_release(&c);
+      avos_csr_release(&a);
+    }
+  /* a deep pedigree overflows int8 in its closure */
+  struct genealogy_opts p = {GENEALOGY_PEDIGREE, 1023, 1, 0, 0, 1};
+  EXPECT(genealogy_generate(&p, &a, &info, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(info.depth, 10);
+  struct avos_stats st;
+  EXPECT(avos_closure(&a, 8, &c, &st, why, sizeof why) == 0, "%s", why);
+  EXPECT(st.overflow > 0, "no overflow in a 10-generation int8 closure");
+  EXPECT(avos_check_parity(&c, NULL, why, sizeof why) == 0, "%s", why);
+  avos_csr_release(&c);
+  EXPECT(avos_closure(&a, 16, &c, &st, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(st.overflow, 0);
+  EXPECT_EQ(c.indptr[1] - c.indptr[0], 1023); /* person 0's row: every ancestor and itself */
+  avos_csr_release(&c);
+  avos_csr_release(&a);
+  /* bad options */
+  struct genealogy_opts bad = {GENEALOGY_FAMILY, 10, 0, 0, 0, 1};
+  EXPECT(genealogy_generate(&bad, &a, NULL, why, sizeof why) != 0, "gens=0 accepted");
+}
+
+/* Load text as a matrix of `bits`; returns the loader's code, why filled. */
+static int load(const char *text, int bits, struct avos_csr *m, char *why, size_t len)
+{
+  FILE *f = fmemopen((void *)text, strlen(text), "r");
+  if (!f) {
+    printf("fmemopen failed\n");
+    exit(1);
+  }
+  int rc = avos_csr_read_text(f, "t.txt", bits, m, why, len);
+  fclose(f);
+  return rc;
+}
+
+static void expect_reject(const char *text, int bits, const char *fragment, int line)
+{
+  struct avos_csr m;
+  char why[512] = "";
+  int rc = load(text, bits, &m, why, sizeof why);
+  checks++;
+  if (rc == 0 || !strstr(why, fragment)) {
+    failures++;
+    printf("FAIL %s:%d: loader %s (wanted a message with '%s'): %s\n", __FILE__, line,
+           rc == 0 ? "accepted bad input" : "gave another message", fragment, why);
+  }
+  if (rc == 0)
+    avos_csr_release(&m);
+}
+
+static void test_loader(void)
+{
+  char why[512];
+  struct avos_csr a, b;
+  struct genealogy_opts o = {GENEALOGY_FAMILY, 300, 6, 30, 1, 7};
+  EXPECT(genealogy_generate(&o, &a, NULL, why, sizeof why) == 0, "%s", why);
+  char *buf = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&buf, &size);
+  EXPECT(avos_csr_write_text(f, &a) == 0, "write failed");
+  fclose(f);
+  EXPECT(load(buf, 8, &b, why, sizeof why) == 0, "%s", why);
+  EXPECT(avos_csr_equal(&a, &b), "round trip differs");
+  avos_csr_release(&b);
+  free(buf);
+  avos_csr_release(&a);
+
+  const char *good = "# a comment\navos-csr 1\nshape 3 3 4\n0: 0=-1 2=3\n\n1: 1=1\n2: 2=1\n";
+  EXPECT(load(good, 8, &a, why, sizeof why) == 0, "%s", why);
+  EXPECT_EQ(avos_csr_get(&a, 0, 2), 3);
+  avos_csr_release(&a);
+  expect_reject("avos-csr 2\nshape 1 1 1\n0: 0=1\n", 8, "header", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1\n0: 0=1\n", 8, "shape ROWS COLS NNZ", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 5\n0: 0=1\n1: 1=1\n", 8, "not possible", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=-2\n", 8, "value -2 outside [-1, 127]", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=128\n", 8, "value 128 outside [-1, 127]", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=x\n", 8, "not an integer", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=3z\n", 8, "not an integer", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 2\n0: 2=1\n1: 1=1\n", 8, "column 2 out of range [0, 2)", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 2\n0: -1=1\n1: 1=1\n", 8, "out of range", __LINE__);
+  expect_reject("avos-csr 1\nshape 3 3 3\n0: 2=1 1=2\n1: 1=1\n2:\n", 8, "strictly increasing", __LINE__);
+  expect_reject("avos-csr 1\nshape 3 3 3\n0: 1=1 1=2\n1: 1=1\n2:\n", 8, "strictly increasing", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 2\n1: 1=1\n0: 0=1\n", 8, "row 1 where row 0 was expected", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 1\n0: 0=1\n", 8, "end of file after 1 of 2 rows", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 1\n0: 0=1\n1: 1=1\n", 8, "more entries than", __LINE__);
+  expect_reject("avos-csr 1\nshape 2 2 3\n0: 0=1\n1: 1=1\n", 8, "2 entries where", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=1\nextra\n", 8, "after the last row", __LINE__);
+  expect_reject("avos-csr 1\nshape 1 1 1\nzero: 0=1\n", 8, "expected 'ROW: COL=VALUE", __LINE__);
+  expect_reject("", 8, "header", __LINE__);
+  /* the type decides the range */
+  EXPECT(load("avos-csr 1\nshape 1 1 1\n0: 0=40000\n", 32, &a, why, sizeof why) == 0, "%s", why);
+  avos_csr_release(&a);
+  expect_reject("avos-csr 1\nshape 1 1 1\n0: 0=40000\n", 16, "outside [-1, 32767]", __LINE__);
+  EXPECT(avos_csr_load_text("/nonexistent/x.txt", 8, &a, why, sizeof why) != 0 &&
+             strstr(why, "cannot open '/nonexistent/x.txt'"),
+         "%s", why);
+}
+
+int main(void)
+{
+  test_scalar();
+  test_matrix();
+  test_generator();
+  test_loader();
+  printf("%s: %d of %d checks failed\n", failures ? "FAIL" : "ok", failures, checks);
+  return failures ? 1 : 0;
+}
