@@ -179,9 +179,10 @@ int64_t compare_pick_run(sqlite3 *db, const char *schema, int64_t cur, int *othe
         any_gpu = id;
       continue;
     }
-    /* the most recent run holding everything cur holds wins; else the most recent with any */
+    /* the most recent run holding everything cur holds wins; else the most recent holding some
+     * of it; a run holding none of it (a fuzz-only run for a bench-only one) is no baseline */
     int score = (k & want) == want ? 2 : (k & want) ? 1 : 0;
-    if (score > best_score) {
+    if (score > 0 && score > best_score) {
       best = id;
       best_score = score;
     }

@@ -51,6 +51,11 @@ expect 0 "timings: 34 same, 0 faster, 0 slower, 0 unsure" -- "$bin" compare --db
 expect 0 "result: ok" -- "$bin" compare --db "$db" --run "$r2" --baseline "$r1"
 # the first run has no baseline: nothing compared, not a failure
 expect 0 "nothing compared" -- "$bin" compare --db "$db" --run "$r1"
+# a timings-only run after a fuzz-only run (gpu-check's pair): the fuzz run is no baseline
+db2="$tmp/pair.db"
+"$synth" "$db2" --seed 1 --no-timings >/dev/null
+rb=$("$synth" "$db2" --seed 2 --no-outcomes)
+expect 0 "nothing compared" -- "$bin" compare --db "$db2" --run "$rb"
 
 # a variant 20% slower: slower at every size, exit 1
 r3=$("$synth" "$db" --seed 3 --commit 3333333 --slow ari/v2_shared=1.2)
