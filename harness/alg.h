@@ -146,6 +146,10 @@ struct algorithm {
 const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index);
 const struct variant *alg_variant(const struct algorithm *a, const char *name);
 const char *variant_kind_name(enum variant_kind k);
+/* A zeroed instance of case c with a zeroed priv of priv_size bytes, or NULL with why ("out of
+ * host memory"). The algorithm's instance_free releases both with free(). */
+struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size, char *why,
+                                      size_t len);
 
 #ifdef __cplusplus
 }

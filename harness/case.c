@@ -34,6 +34,22 @@ const char *variant_kind_name(enum variant_kind k)
   return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
 }
 
+struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size, char *why,
+                                      size_t len)
+{
+  struct gr_instance *inst = calloc(1, sizeof *inst);
+  void *priv = calloc(1, priv_size ? priv_size : 1);
+  if (!inst || !priv) {
+    free(inst);
+    free(priv);
+    gr_fmt(why, len, "out of host memory");
+    return NULL;
+  }
+  inst->c = c;
+  inst->priv = priv;
+  return inst;
+}
+
 int64_t case_get(const struct gr_case *c, const char *name)
 {
   size_t i;

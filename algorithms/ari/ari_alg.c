@@ -184,16 +184,10 @@ static void ari_instance_free(struct gr_instance *inst)
 
 static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
-  struct gr_instance *inst = calloc(1, sizeof *inst);
-  struct ari_data *d = calloc(1, sizeof *d);
-  if (!inst || !d) {
-    free(inst);
-    free(d);
-    gr_fmt(why, len, "out of host memory");
+  struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct ari_data), why, len);
+  if (!inst)
     return -1;
-  }
-  inst->c = c;
-  inst->priv = d;
+  struct ari_data *d = inst->priv;
   d->n = (int)c->v[P_N];
   d->k_a = (int)c->v[P_KA];
   d->k_b = (int)c->v[P_KB];

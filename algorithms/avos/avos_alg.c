@@ -460,16 +460,10 @@ static void write_reference_out(const struct gr_instance *inst, void *out, const
 
 static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
-  struct gr_instance *inst = calloc(1, sizeof *inst);
-  struct avos_data *d = calloc(1, sizeof *d);
-  if (!inst || !d) {
-    free(inst);
-    free(d);
-    gr_fmt(why, len, "out of host memory");
+  struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct avos_data), why, len);
+  if (!inst)
     return -1;
-  }
-  inst->c = c;
-  inst->priv = d;
+  struct avos_data *d = inst->priv;
   inst->elem_size = 1; /* differences are named by byte offset in the flat output */
   d->op = (int)c->v[P_OP];
   d->shape = (int)c->v[P_SHAPE];

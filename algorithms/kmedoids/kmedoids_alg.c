@@ -204,16 +204,10 @@ static void km_instance_free(struct gr_instance *inst)
 
 static int km_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
-  struct gr_instance *inst = calloc(1, sizeof *inst);
-  struct km_data *d = calloc(1, sizeof *d);
-  if (!inst || !d) {
-    free(inst);
-    free(d);
-    gr_fmt(why, len, "out of host memory");
+  struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct km_data), why, len);
+  if (!inst)
     return -1;
-  }
-  inst->c = c;
-  inst->priv = d;
+  struct km_data *d = inst->priv;
   struct kmsig_gen g;
   km_case_gen(c, &g);
   km_case_config(c, &d->cfg);

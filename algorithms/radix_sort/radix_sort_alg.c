@@ -210,16 +210,10 @@ static void radix_sort_instance_free(struct gr_instance *inst)
 static int radix_sort_instance_new(const struct gr_case *c, struct gr_instance **out, char *why,
                                    size_t len)
 {
-  struct gr_instance *inst = calloc(1, sizeof *inst);
-  struct radix_sort_data *d = calloc(1, sizeof *d);
-  if (!inst || !d) {
-    free(inst);
-    free(d);
-    gr_fmt(why, len, "out of host memory");
+  struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct radix_sort_data), why, len);
+  if (!inst)
     return -1;
-  }
-  inst->c = c;
-  inst->priv = d;
+  struct radix_sort_data *d = inst->priv;
   d->n = (size_t)c->v[P_N];
   d->pairs = c->v[P_MODE] == MODE_PAIRS;
   size_t bytes = (d->n ? d->n : 1) * sizeof(uint32_t);

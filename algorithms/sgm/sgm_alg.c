@@ -210,16 +210,10 @@ static void sgm_instance_free(struct gr_instance *inst)
 static int sgm_instance_new(const struct gr_case *c, struct gr_instance **out, char *why,
                             size_t len)
 {
-  struct gr_instance *inst = calloc(1, sizeof *inst);
-  struct sgm_data *d = calloc(1, sizeof *d);
-  if (!inst || !d) {
-    free(inst);
-    free(d);
-    gr_fmt(why, len, "out of host memory");
+  struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct sgm_data), why, len);
+  if (!inst)
     return -1;
-  }
-  inst->c = c;
-  inst->priv = d;
+  struct sgm_data *d = inst->priv;
   case_params(c, &d->prm);
   d->content = (enum stereo_content)c->v[P_CONTENT];
   size_t n = (size_t)d->prm.width * d->prm.height;
