@@ -6,24 +6,7 @@
 set -u
 bin=$1
 dbq=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-# expect CODE SUBSTRING -- command...: exit code and a substring of stdout+stderr
-expect() {
-  local code=$1 sub=$2
-  shift 3
-  local out rc
-  out=$("$@" 2>&1)
-  rc=$?
-  if [ "$rc" != "$code" ] || ! grep -qF -- "$sub" <<<"$out"; then
-    echo "FAIL: $* -> exit $rc (expected $code), output:"
-    echo "$out" | head -20
-    echo "  (expected to contain: $sub)"
-    fails=$((fails + 1))
-  fi
-}
+source "$(dirname "$0")/expect.sh"
 
 db="$tmp/t.db"
 for c in list run fuzz repro; do
