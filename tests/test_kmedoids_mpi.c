@@ -2,8 +2,9 @@
  * duplicates, more clusters than classes) through the mpi_cpu or mpi_gpu variant with RANKS ranks
  * (two runs, the checker, bit-identical outputs); on the CPU backend the result must also equal the
  * serial reference bit for bit. With `cpu`, the command line's exit status is checked too: 2 for
- * a dataset the loader rejects (truncated, bad magic, index out of order), for k outside 1..n and
- * for a bad option.
+ * a dataset the loader rejects (truncated, bad magic, index out of order, a directory), for k
+ * outside 1..n, for a bad option and for each kind of bad option value (trailing text, overflow,
+ * empty, NaN and infinity, out of range, given twice, missing), with a message naming it.
  *
  *   test_kmedoids_mpi cpu|gpu RANKS
  *
@@ -104,6 +105,54 @@ static void expect_exit(const char *exe, int ranks, const char *what, const unsi
   failures += !ok;
 }
 
+/* kmedoids_mpi with args must exit 2 with a message containing `says` (the option and why). */
+static void expect_usage(const char *exe, int ranks, const char *const *args, const char *says)
+{
+  char log[8192];
+  int rc = km_mpirun(ranks, exe, args, 120.0, log, sizeof log);
+  int ok = rc == 2 && strstr(log, says) != NULL;
+  printf("%-4s kmedoids_mpi (%d ranks) %s %s: exit %d, want 2 and \"%s\"%s%s\n", ok ? "ok" : "FAIL",
+         ranks, args[0], args[1] ? args[1] : "", rc, says, ok ? "" : ": ", ok ? "" : log);
+  failures += !ok;
+}
+
+/* Option values are parsed whole and in range: each of these used to be accepted, wrapped or
+ * reported late (issue 12). */
+static void run_options(const char *exe, int ranks)
+{
+  char dir[] = "/tmp/test_kmedoids_mpi_dir_XXXXXX";
+  if (!mkdtemp(dir)) {
+    printf("FAIL cannot create a temporary folder\n");
+    failures++;
+    return;
+  }
+#define GEN "--generate", "10,1,2,3,4"
+  const struct {
+    const char *args[10];
+    const char *says;
+  } probes[] = {
+      {{"--generate", "10,1,2,3,4garbage", "--k", "2", "--backend", "cpu"},
+       "'--generate 10,1,2,3,4garbage': SEED is not an integer"},
+      {{"--generate", "10,1,2,3", "--k", "2", "--backend", "cpu"}, "(5 fields)"},
+      {{"--generate", "10,3,2,3,4", "--k", "2", "--backend", "cpu"}, "SIGMAX is not an integer in 3.."},
+      {{GEN, "--k", "4294967297", "--backend", "cpu"}, "'--k 4294967297': not an integer in 1..2147483647"},
+      {{GEN, "--k", " 2", "--backend", "cpu"}, "'--k  2': not an integer"},
+      {{GEN, "--k", "2", "--iters", "", "--backend", "cpu"}, "'--iters ': not an integer in 0..1000000"},
+      {{GEN, "--k", "2", "--alpha", "inf", "--backend", "cpu"}, "'--alpha inf': not a number in (0, 1e+06]"},
+      {{GEN, "--k", "2", "--alpha", "nan", "--backend", "cpu"}, "'--alpha nan': not a number"},
+      {{GEN, "--k", "2", "--alpha", "0.2x", "--backend", "cpu"}, "'--alpha 0.2x': not a number"},
+      {{GEN, "--k", "2", "--init-seed", "-1", "--backend", "cpu"}, "'--init-seed -1': not an integer"},
+      {{GEN, "--k", "2", "--k", "3", "--backend", "cpu"}, "'--k' is given twice"},
+      {{GEN, "--backend", "cpu"}, "'--k' is required"},
+      {{GEN, "--backend", "cpu", "--k"}, "'--k' needs a value"},
+      {{"--data", dir, "--k", "2", "--backend", "cpu"}, "is a directory, not a regular file"},
+  };
+#undef GEN
+  for (size_t i = 0; i < sizeof probes / sizeof *probes; i++)
+    expect_usage(exe, ranks, probes[i].args, probes[i].says);
+  rmdir(dir);
+}
+
 static void run_cli(int ranks)
 {
   char exe[4096], why[GR_WHY_LEN];
@@ -151,6 +200,7 @@ static void run_cli(int ranks)
   expect_exit(exe, ranks, "an index out of order", bad, size, "3", 2);
   expect_exit(exe, ranks, "k > n", good, size, "31", 2);
   expect_exit(exe, ranks, "bad option", good, size, "3", 2);
+  run_options(exe, ranks);
   free(good);
   free(bad);
   kmsig_free(&ds);
