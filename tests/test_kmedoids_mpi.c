@@ -7,11 +7,15 @@
  * empty, NaN and infinity, out of range, given twice, missing), with a message naming it.
  *
  *   test_kmedoids_mpi cpu|gpu RANKS
+ *   test_kmedoids_mpi concurrent JOBS   JOBS x 3 launches at once in one TMPDIR: all succeed,
+ *                                       nothing left behind
  *
  * Exit 0 ok, 1 a failure, 77 (ctest's skip) for gpu without a CUDA device. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "algorithms/kmedoids/km_mpirun.h"
@@ -200,17 +204,63 @@ static void run_cli(int ranks)
   expect_exit(exe, ranks, "an index out of order", bad, size, "3", 2);
   expect_exit(exe, ranks, "k > n", good, size, "31", 2);
   expect_exit(exe, ranks, "bad option", good, size, "3", 2);
-  run_options(exe, ranks);
+  if (ranks <= 2) /* one rank and several: enough for the option checks (each is a launch) */
+    run_options(exe, ranks);
   free(good);
   free(bad);
   kmsig_free(&ds);
 }
 
+/* JOBS processes each launch kmedoids_mpi three times at once, in one TMPDIR: every launch must
+ * succeed (Open MPI's shared session directory made concurrent launches fail now and then with
+ * "orte_session_dir failed"), and nothing may be left in TMPDIR afterwards. */
+static void run_concurrent(int jobs)
+{
+  char exe[4096], why[GR_WHY_LEN], tmp[] = "/tmp/test_kmedoids_mpi_tmp_XXXXXX";
+  if (km_find_mpi_exe(exe, sizeof exe, why, sizeof why) || !mkdtemp(tmp)) {
+    printf("FAIL %s\n", why);
+    failures++;
+    return;
+  }
+  setenv("TMPDIR", tmp, 1);
+  const char *args[] = {"--generate", "40,1,4,2,7", "--k", "3", "--backend", "cpu", NULL};
+  for (int j = 0; j < jobs; j++)
+    if (fork() == 0) {
+      for (int t = 0; t < 3; t++) {
+        char log[2000];
+        int rc = km_mpirun(1 + (j + t) % 2, exe, args, 120.0, log, sizeof log);
+        if (rc != 0) {
+          printf("FAIL concurrent launch %d.%d: exit %d: %s\n", j, t, rc, log);
+          _exit(1);
+        }
+      }
+      _exit(0);
+    }
+  int bad = 0, status;
+  while (wait(&status) > 0)
+    bad += !WIFEXITED(status) || WEXITSTATUS(status) != 0;
+  int left = 0;
+  DIR *d = opendir(tmp);
+  for (struct dirent *e; d && (e = readdir(d));)
+    left += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+  if (d)
+    closedir(d);
+  rmdir(tmp);
+  printf("%-4s %d x 3 concurrent launches: %d failed, %d entries left in TMPDIR\n",
+         bad || left ? "FAIL" : "ok", jobs, bad, left);
+  failures += bad + left;
+}
+
 int main(int argc, char **argv)
 {
+  if (argc == 3 && strcmp(argv[1], "concurrent") == 0 && atoi(argv[2]) >= 1) {
+    run_concurrent(atoi(argv[2]));
+    printf(failures ? "%d failure(s)\n" : "ok\n", failures);
+    return failures ? 1 : 0;
+  }
   if (argc != 3 || (strcmp(argv[1], "cpu") != 0 && strcmp(argv[1], "gpu") != 0) ||
       atoi(argv[2]) < 1) {
-    fprintf(stderr, "usage: test_kmedoids_mpi cpu|gpu RANKS\n");
+    fprintf(stderr, "usage: test_kmedoids_mpi cpu|gpu RANKS | concurrent JOBS\n");
     return 2;
   }
   int ranks = atoi(argv[2]);
