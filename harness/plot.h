@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-struct sqlite3;
+struct store;
 
 struct plot_opts {
   const char *out_dir;     /* plots/ and dashboard/ are made inside */
@@ -27,7 +27,7 @@ struct plot_report {
 
 /* 0 ok; 1 written without plots (why says why: gnuplot or the scripts missing, a plot failed);
  * -1 with why (cannot write the output, cannot read the run). */
-int plot_run(struct sqlite3 *db, int64_t run, const struct plot_opts *o, struct plot_report *rep,
+int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct plot_report *rep,
              char *why, size_t len);
 
 #ifdef __cplusplus

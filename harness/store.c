@@ -1,5 +1,6 @@
-/* The SQLite store. See store.h. */
+/* The SQLite store: opening, migrations and the write side. See store.h. */
 #include "store.h"
+#include "store_private.h"
 
 #include "alg.h"
 
@@ -10,12 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-struct store {
-  sqlite3 *db;
-  int in_batch;
-  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample;
-};
 
 /* Forward migrations: migrations[i] takes user_version i to i + 1. Never edit a landed entry:
  * append a new one. */
@@ -95,6 +90,7 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
 {
   char *msg = NULL;
   if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", msg ? msg : sqlite3_errmsg(st->db));
     sqlite3_free(msg);
     return -1;
@@ -102,15 +98,17 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   return 0;
 }
 
-static int user_version(struct store *st, int *v, char *why, size_t len)
+int store_user_version(struct store *st, int *v, char *why, size_t len)
 {
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
     return -1;
   }
   int rc = sqlite3_step(s);
   if (rc != SQLITE_ROW) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
     sqlite3_finalize(s);
     return -1;
@@ -123,7 +121,7 @@ static int user_version(struct store *st, int *v, char *why, size_t len)
 static int migrate(struct store *st, char *why, size_t len)
 {
   int v;
-  if (user_version(st, &v, why, len))
+  if (store_user_version(st, &v, why, len))
     return -1;
   if (v > N_MIGRATIONS) {
     gr_fmt(why, len, "schema version %d is newer than this build of gpuregress (%d): use a newer build",
@@ -155,7 +153,10 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   /* results/ is the default home: create the directory of the default path only */
   if (strcmp(path, STORE_DEFAULT_PATH) == 0)
     mkdir("results", 0777);
-  int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  st->path = strdup(path);
+  int rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                      NULL)
+                    : SQLITE_NOMEM;
   if (rc != SQLITE_OK) {
     gr_fmt(msg, sizeof msg, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
     goto out_close;
@@ -192,12 +193,19 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   return 0;
 out_close:
   gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
-         strstr(msg, "not a database") ? ": move the file away or pass --db with another path"
-         : strstr(msg, "unable to open") || strstr(msg, "readonly")
-             ? ": check that the directory exists and is writable, or pass --db"
-             : "");
+         store_open_hint(rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db)));
   store_close(st);
   return -1;
+}
+
+const char *store_open_hint(int code)
+{
+  switch (code & 0xff) { /* the primary code of an extended one */
+  case SQLITE_NOTADB: return ": move the file away or pass --db with another path";
+  case SQLITE_CANTOPEN:
+  case SQLITE_READONLY: return ": check that the directory exists and is writable, or pass --db";
+  default: return "";
+  }
 }
 
 void store_close(struct store *st)
@@ -211,6 +219,7 @@ void store_close(struct store *st)
   sqlite3_finalize(st->add_timing);
   sqlite3_finalize(st->add_sample);
   sqlite3_close(st->db);
+  free(st->path);
   free(st);
 }
 
