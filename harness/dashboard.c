@@ -38,8 +38,8 @@ static int find_template(char *path, size_t plen, char *why, size_t len)
     gr_fmt(path, plen, "%s", src);
     return 0;
   }
-  gr_fmt(why, len, "dashboard template '%s' is missing: build the whole project (it is copied "
-                   "there from harness/" TEMPLATE_NAME ") or copy it there", path);
+  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
+                   "(the build does)", path);
   return -1;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Forward migrations: migrations[i] takes user_version i to i + 1. Never edit a landed entry:
  * append a new one. */
@@ -411,4 +412,95 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
   sqlite3_bind_double(s, 3, ms);
   sqlite3_bind_int(s, 4, sm_clock_mhz);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- reading: opening read-only, the baseline file ------------------------------------- */
+
+/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
+{
+  char sql[2048];
+  const char *n = src == STORE_BASE ? "base" : "main";
+  snprintf(sql, sizeof sql, fmt, n, n, n, n);
+  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int store_has_table(struct store *st, enum store_src src, const char *table)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
+    return 0;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
+
+int store_open_read(const char *path, struct store **out, char *why, size_t len)
+{
+  char msg[GR_WHY_LEN] = "";
+  struct store *st = calloc(1, sizeof *st);
+  int rc = SQLITE_NOMEM, v;
+  if (!st || !(st->path = strdup(path)))
+    goto out_close;
+  /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
+   * database behind (beside a committed baseline too); query_only keeps every statement from
+   * writing, and a write-protected file is opened read-only by SQLite itself */
+  rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
+  if (rc != SQLITE_OK)
+    goto out_close;
+  sqlite3_busy_timeout(st->db, 10000);
+  sqlite3_extended_result_codes(st->db, 1);
+  if ((rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL)) != SQLITE_OK)
+    goto out_close;
+  /* the first statement that reads the file tells a corrupt or foreign file apart */
+  if (store_user_version(st, &v, msg, sizeof msg)) {
+    rc = st->err;
+    goto out_close;
+  }
+  if (v > store_schema_version()) {
+    gr_fmt(why, len, "cannot use database '%s': schema version %d is newer than this build of "
+                     "gpuregress (%d): use a newer build", path, v, store_schema_version());
+    store_close(st);
+    return -1;
+  }
+  if (!store_has_table(st, STORE_MAIN, "runs") || !store_has_table(st, STORE_MAIN, "outcomes")) {
+    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table): pass --db with another "
+                     "path", path);
+    store_close(st);
+    return -1;
+  }
+  *out = st;
+  return 0;
+out_close:
+  if (!msg[0])
+    gr_fmt(msg, sizeof msg, "%s", st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(rc));
+  store_close(st);
+  return -1;
+}
+
+int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  if (access(path, R_OK) != 0) {
+    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
+    return -1;
+  }
+  if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS base", -1, &s, NULL) != SQLITE_OK)
+    goto fail;
+  sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  if (rc != SQLITE_DONE)
+    goto fail;
+  if (!store_has_table(st, STORE_BASE, "runs") || !store_has_table(st, STORE_BASE, "outcomes")) {
+    gr_fmt(why, len, "baseline '%s' is not a gpuregress database (no runs table)", path);
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
+    return -1;
+  }
+  return 0;
+fail:
+  gr_fmt(why, len, "cannot open baseline '%s': %s", path, sqlite3_errmsg(st->db));
+  return -1;
 }

@@ -6,8 +6,8 @@
  *
  * All SQL of gpuregress lives here: store.c writes, store_read.c reads (compare, export, plot and
  * the dashboard see rows as C structs, never statements). Read-only commands open the database
- * with store_open_read: nothing is created, migrated or switched to WAL, and a read-only file can
- * be read. */
+ * with store_open_read: nothing is created, migrated or switched to WAL, and a write-protected
+ * file can be read. */
 #ifndef GR_STORE_H
 #define GR_STORE_H
 
@@ -111,8 +111,9 @@ const char *store_errmsg(struct store *st);
 
 /* ---- read side (store_read.c) ------------------------------------------------------------- */
 
-/* Open an existing gpuregress database read-only: nothing is created, migrated or switched to
- * WAL (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
+/* Open an existing gpuregress database for reading only: nothing is created, migrated or
+ * switched to WAL, no statement can write (PRAGMA query_only), a write-protected file is read
+ * (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
  * ("cannot use database ...", "... is not a gpuregress database", a newer schema). */
 int store_open_read(const char *path, struct store **out, char *why, size_t len);
 

@@ -21,4 +21,9 @@ const char *store_open_hint(int code);
 /* PRAGMA user_version into *v. 0 ok; -1 with why (st->err set). */
 int store_user_version(struct store *st, int *v, char *why, size_t len);
 
+/* Prepare sql (a printf format whose every %s is the schema name of src). 0 ok, -1 error. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s);
+/* 1 when src has the table */
+int store_has_table(struct store *st, enum store_src src, const char *table);
+
 #endif

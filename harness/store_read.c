@@ -1,8 +1,8 @@
 /* The read side of the store: every SELECT of gpuregress (compare, export, plot and the
  * dashboard read rows through these functions). See store.h.
  *
- * A baseline file is attached as schema "base"; a database opened with store_open_read is read
- * as it is (an older schema may lack the timings table: it reads as empty). */
+ * A baseline file is attached as schema "base" (store.c); a database opened with store_open_read
+ * is read as it is (an older schema may lack the timings table: it reads as empty). */
 #include "store.h"
 #include "store_private.h"
 
@@ -10,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static const char *schema(enum store_src src) { return src == STORE_BASE ? "base" : "main"; }
 
 static void col_text(sqlite3_stmt *s, int i, char *dst, size_t len)
 {
@@ -24,96 +22,12 @@ static const char *col_or_null(sqlite3_stmt *s, int i)
   return (const char *)sqlite3_column_text(s, i);
 }
 
-/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
-static int prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
-{
-  char sql[2048];
-  const char *n = schema(src);
-  snprintf(sql, sizeof sql, fmt, n, n, n, n);
-  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
-}
-
-static int has_table(struct store *st, enum store_src src, const char *table)
-{
-  sqlite3_stmt *s;
-  if (prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
-    return 0;
-  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-  int found = sqlite3_step(s) == SQLITE_ROW;
-  sqlite3_finalize(s);
-  return found;
-}
-
-int store_open_read(const char *path, struct store **out, char *why, size_t len)
-{
-  char msg[GR_WHY_LEN] = "";
-  struct store *st = calloc(1, sizeof *st);
-  int rc = SQLITE_NOMEM, v;
-  if (!st || !(st->path = strdup(path)))
-    goto out_close;
-  rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READONLY, NULL);
-  if (rc != SQLITE_OK)
-    goto out_close;
-  sqlite3_busy_timeout(st->db, 10000);
-  sqlite3_extended_result_codes(st->db, 1);
-  /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (store_user_version(st, &v, msg, sizeof msg)) {
-    rc = st->err;
-    goto out_close;
-  }
-  if (v > store_schema_version()) {
-    gr_fmt(why, len, "cannot use database '%s': schema version %d is newer than this build of "
-                     "gpuregress (%d): use a newer build", path, v, store_schema_version());
-    store_close(st);
-    return -1;
-  }
-  if (!has_table(st, STORE_MAIN, "runs") || !has_table(st, STORE_MAIN, "outcomes")) {
-    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table): pass --db with another "
-                     "path", path);
-    store_close(st);
-    return -1;
-  }
-  *out = st;
-  return 0;
-out_close:
-  if (!msg[0])
-    gr_fmt(msg, sizeof msg, "%s", st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(rc));
-  store_close(st);
-  return -1;
-}
-
-int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  if (access(path, R_OK) != 0) {
-    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
-    return -1;
-  }
-  if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS base", -1, &s, NULL) != SQLITE_OK)
-    goto fail;
-  sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(s);
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE)
-    goto fail;
-  if (!has_table(st, STORE_BASE, "runs") || !has_table(st, STORE_BASE, "outcomes")) {
-    gr_fmt(why, len, "baseline '%s' is not a gpuregress database (no runs table)", path);
-    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
-    return -1;
-  }
-  return 0;
-fail:
-  gr_fmt(why, len, "cannot open baseline '%s': %s", path, sqlite3_errmsg(st->db));
-  return -1;
-}
-
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r)
 {
   sqlite3_stmt *s;
   memset(r, 0, sizeof *r);
   r->exit_code = -1;
-  if (prepare(st, src,
+  if (store_prepare(st, src,
               "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
               " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
               " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
@@ -145,7 +59,7 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
 static int exists(struct store *st, enum store_src src, const char *fmt, int64_t id)
 {
   sqlite3_stmt *s;
-  if (prepare(st, src, fmt, &s))
+  if (store_prepare(st, src, fmt, &s))
     return 0;
   sqlite3_bind_int64(s, 1, id);
   int found = sqlite3_step(s) == SQLITE_ROW;
@@ -156,7 +70,7 @@ static int exists(struct store *st, enum store_src src, const char *fmt, int64_t
 int store_run_contents(struct store *st, enum store_src src, int64_t id)
 {
   int k = 0;
-  if (has_table(st, src, "timings") &&
+  if (store_has_table(st, src, "timings") &&
       exists(st, src, "SELECT 1 FROM %s.timings WHERE run_id = ? AND samples > 0 LIMIT 1", id))
     k |= STORE_HAS_TIMINGS;
   if (exists(st, src, "SELECT 1 FROM %s.outcomes WHERE run_id = ? LIMIT 1", id))
@@ -179,7 +93,7 @@ int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *o
       gr_fmt(gpu, sizeof gpu, "%s", b.gpu);
     want = store_run_contents(st, STORE_MAIN, cur);
   }
-  if (prepare(st, src,
+  if (store_prepare(st, src,
               cur > 0 && same_db ? "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
                                    " 'finished' AND id < ? ORDER BY id DESC"
                                  : "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
@@ -228,7 +142,7 @@ int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*
   sqlite3_stmt *s;
   char sql[512];
   const char *table = what == STORE_HAS_TIMINGS ? "timings" : "outcomes";
-  if (!has_table(st, STORE_MAIN, table))
+  if (!store_has_table(st, STORE_MAIN, table))
     return 0;
   snprintf(sql, sizeof sql,
            "SELECT id, coalesce(substr(git_commit, 1, 7), '?') FROM runs r WHERE id <= ?1"
@@ -283,9 +197,9 @@ int store_each_timing(struct store *st, enum store_src src, int64_t run, store_t
 {
   sqlite3_stmt *s;
   struct store_timing t;
-  if (!has_table(st, src, "timings"))
+  if (!store_has_table(st, src, "timings"))
     return 0;
-  if (prepare(st, src, "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? ORDER BY id",
+  if (store_prepare(st, src, "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? ORDER BY id",
               &s))
     return -1;
   sqlite3_bind_int64(s, 1, run);
@@ -302,9 +216,9 @@ int store_find_timing(struct store *st, int64_t run, const char *alg, const char
                       const char *params, uint64_t seed, struct store_timing *t)
 {
   sqlite3_stmt *s;
-  if (!has_table(st, STORE_MAIN, "timings"))
+  if (!store_has_table(st, STORE_MAIN, "timings"))
     return 1;
-  if (prepare(st, STORE_MAIN,
+  if (store_prepare(st, STORE_MAIN,
               "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? AND algorithm = ?"
               " AND variant = ? AND params = ? AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
               &s))
@@ -331,7 +245,7 @@ int store_samples(struct store *st, enum store_src src, int64_t run, const char 
   *ms = malloc(cap * sizeof **ms);
   if (!*ms)
     return -1;
-  if (prepare(st, src,
+  if (store_prepare(st, src,
               "SELECT s.ms FROM %s.samples s JOIN %s.timings t ON s.timing_id = t.id"
               " WHERE t.run_id = ? AND t.algorithm = ? AND t.variant = ? AND t.params = ?"
               " AND t.seed = ? AND t.l2 = ?",
@@ -364,7 +278,7 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
                        store_outcome_fn fn, void *ctx)
 {
   sqlite3_stmt *s;
-  if (prepare(st, src,
+  if (store_prepare(st, src,
               order == STORE_BY_NAME
                   ? "SELECT algorithm, variant, kind, verdict, cases, passed, failed, skipped,"
                     " errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
@@ -428,7 +342,7 @@ int store_each_check(struct store *st, int64_t run,
                      int (*fn)(void *ctx, const struct store_check *c), void *ctx)
 {
   sqlite3_stmt *s;
-  if (!has_table(st, STORE_MAIN, "timings"))
+  if (!store_has_table(st, STORE_MAIN, "timings"))
     return 0;
   if (sqlite3_prepare_v2(
           st->db,
@@ -468,7 +382,7 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
   };
   sqlite3_stmt *s;
   struct store_value v[64];
-  if (t == STORE_TABLE_TIMINGS && !has_table(st, STORE_MAIN, "timings"))
+  if (t == STORE_TABLE_TIMINGS && !store_has_table(st, STORE_MAIN, "timings"))
     return 0;
   if (sqlite3_prepare_v2(st->db, sql[t], -1, &s, NULL) != SQLITE_OK)
     return -1;
@@ -522,7 +436,7 @@ int store_copy_run(struct store *st, int64_t run, const char *path, char *why, s
       "INSERT INTO main.samples SELECT s.* FROM src.samples s JOIN src.timings t"
       " ON s.timing_id = t.id WHERE t.run_id = ?1",
   };
-  size_t ncopies = has_table(st, STORE_MAIN, "timings") ? 4 : 2;
+  size_t ncopies = store_has_table(st, STORE_MAIN, "timings") ? 4 : 2;
   ok = sqlite3_exec(dst->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; ok && i < ncopies; i++) {
     ok = sqlite3_prepare_v2(dst->db, copies[i], -1, &s, NULL) == SQLITE_OK;

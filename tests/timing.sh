@@ -136,6 +136,31 @@ else
   check "plot without gnuplot: exit 3 (got $rc)" [ "$rc" = 3 ]
 fi
 expect 2 "no run 77" -- "$bin" plot --db "$db" --run 77 --out "$out"
+# values are escaped in the page: the GPU name of the other database holds HTML
+"$synth" "$tmp/html.db" --gpu 'Odd <GPU> & "co"' --seed 5 >/dev/null
+"$bin" plot --db "$tmp/html.db" --out "$tmp/html" >/dev/null 2>&1
+check "dashboard escapes values" grep -qF 'Odd &lt;GPU&gt; &amp; &quot;co&quot;' "$tmp/html/dashboard/index.html"
+# the page template is found beside the binary (share/dashboard.html), else a clear error
+mkdir -p "$tmp/bare"
+cp "$bin" "$(dirname "$bin")"/libbenchmark* "$tmp/bare/" 2>/dev/null
+expect 2 "dashboard template '$tmp/bare/share/dashboard.html' is missing" -- \
+  "$tmp/bare/gpuregress" plot --db "$db" --run "$r4" --out "$tmp/bare/out"
+
+# the reading commands change no database: a foreign one is refused and left byte-identical,
+# a gpuregress one is read as it is
+if command -v python3 >/dev/null; then
+  python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE foo (x)'); c.commit()" "$tmp/foreign.db"
+  cp "$tmp/foreign.db" "$tmp/foreign.orig"
+  expect 2 "is not a gpuregress database" -- "$bin" compare --db "$tmp/foreign.db"
+  expect 2 "is not a gpuregress database" -- "$bin" export --db "$tmp/foreign.db" --format json
+  expect 2 "is not a gpuregress database" -- "$bin" plot --db "$tmp/foreign.db" --out "$tmp/f"
+  check "foreign database unchanged" cmp -s "$tmp/foreign.db" "$tmp/foreign.orig"
+fi
+cp "$db" "$tmp/before.db"
+"$bin" compare --db "$db" --baseline "$base" >/dev/null 2>&1
+"$bin" export --db "$db" --format json --out "$tmp/again.json"
+check "compare and export change no database" cmp -s "$db" "$tmp/before.db"
+check "no files left beside the databases" bash -c "! ls '$tmp'/*.db-wal '$tmp'/*.db-shm 2>/dev/null"
 
 # bench: usage errors; without a GPU every benchmark is skipped with the reason, exit 3
 expect 2 "bad size 'x'" -- "$bin" bench --db "$tmp/b.db" --sizes x
