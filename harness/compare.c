@@ -100,6 +100,23 @@ static struct compare_timing *find_timing(struct compare_result *r, const char *
   return NULL;
 }
 
+/* A zeroed new element at the end of the array *items of *n, grown by doubling; NULL out of
+ * memory. */
+static void *push(void **items, size_t *n, size_t *cap, size_t size)
+{
+  if (*n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 32;
+    void *ni = realloc(*items, nc * size);
+    if (!ni)
+      return NULL;
+    *items = ni;
+    *cap = nc;
+  }
+  void *e = (char *)*items + (*n)++ * size;
+  memset(e, 0, size);
+  return e;
+}
+
 struct collect {
   struct compare_result *r;
   size_t cap_t, cap_o;
@@ -115,16 +132,8 @@ static int collect_timing(void *ctx, const struct store_timing *row)
   if (!t) {
     if (row->samples == 0 && !verdict_bad(row->verdict, row->kind) && !cl->side)
       return 0; /* a skip only in the baseline: nothing to say */
-    if (r->n_t == cl->cap_t) {
-      size_t nc = cl->cap_t ? 2 * cl->cap_t : 64;
-      struct compare_timing *nt = realloc(r->t, nc * sizeof *nt);
-      if (!nt)
-        return -1;
-      r->t = nt;
-      cl->cap_t = nc;
-    }
-    t = &r->t[r->n_t++];
-    memset(t, 0, sizeof *t);
+    if (!(t = push((void **)&r->t, &r->n_t, &cl->cap_t, sizeof *t)))
+      return -1;
     gr_fmt(t->algorithm, sizeof t->algorithm, "%s", row->algorithm);
     gr_fmt(t->variant, sizeof t->variant, "%s", row->variant);
     gr_fmt(t->kind, sizeof t->kind, "%s", row->kind);
@@ -152,16 +161,8 @@ static int collect_outcome(void *ctx, const struct store_outcome *oc)
     if (!strcmp(r->oc[i].algorithm, alg) && !strcmp(r->oc[i].variant, var))
       o = &r->oc[i];
   if (!o) {
-    if (r->n_oc == cl->cap_o) {
-      size_t nc = cl->cap_o ? 2 * cl->cap_o : 32;
-      struct compare_outcome *no = realloc(r->oc, nc * sizeof *no);
-      if (!no)
-        return -1;
-      r->oc = no;
-      cl->cap_o = nc;
-    }
-    o = &r->oc[r->n_oc++];
-    memset(o, 0, sizeof *o);
+    if (!(o = push((void **)&r->oc, &r->n_oc, &cl->cap_o, sizeof *o)))
+      return -1;
     gr_fmt(o->algorithm, sizeof o->algorithm, "%s", alg);
     gr_fmt(o->variant, sizeof o->variant, "%s", var);
     gr_fmt(o->kind, sizeof o->kind, "%s", oc->kind ? oc->kind : "");

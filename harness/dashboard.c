@@ -38,8 +38,10 @@ static int find_template(char *path, size_t plen, char *why, size_t len)
     gr_fmt(path, plen, "%s", src);
     return 0;
   }
-  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
-                   "(the build does)", path);
+  gr_fmt(why, len,
+         "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
+         "(the build does)",
+         path);
   return -1;
 }
 
@@ -83,8 +85,8 @@ static char *svg_base64(const char *path)
   char *out = malloc(4 * (n / 3 + 1) + 1), *o = out;
   for (size_t i = 0; out && i < n; i += 3) {
     size_t m = n - i < 3 ? n - i : 3;
-    unsigned v = (unsigned)in[i] << 16 | (m > 1 ? (unsigned)in[i + 1] << 8 : 0) |
-                 (m > 2 ? in[i + 2] : 0);
+    unsigned v =
+        (unsigned)in[i] << 16 | (m > 1 ? (unsigned)in[i + 1] << 8 : 0) | (m > 2 ? in[i + 2] : 0);
     *o++ = b64[v >> 18 & 63];
     *o++ = b64[v >> 12 & 63];
     *o++ = m > 1 ? b64[v >> 6 & 63] : '=';
@@ -126,7 +128,10 @@ static const char *badge(const char *verdict)
   return "bad";
 }
 
-static const char *nz(const char *s) { return s ? s : ""; }
+static const char *nz(const char *s)
+{
+  return s ? s : "";
+}
 
 struct outcomes_ctx {
   struct tpl_view *v;
@@ -190,7 +195,7 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
   tpl_set(ch, "base", "%lld", (long long)base);
   tpl_set(ch, "commit", "%s", r->base.commit);
   tpl_set(ch, "started", "%s", r->base.started);
-  const size_t counts[] = {r->n_same, r->n_faster, r->n_slower, r->n_unsure,
+  const size_t counts[] = {r->n_same, r->n_faster, r->n_slower,     r->n_unsure,
                            r->n_new,  r->n_gone,   r->n_regressions};
   const char *const names[] = {"same", "faster", "slower", "unsure", "new", "gone", "regressions"};
   for (int i = 0; i < 7; i++)

@@ -37,8 +37,8 @@ struct plot_ctx {
 };
 
 /* The row of variant var and case cs of a, NULL when it did not run. */
-const struct store_timing *plot_row_of(const struct plot_ctx *c, const struct alg_view *a,
-                                       int var, int cs);
+const struct store_timing *plot_row_of(const struct plot_ctx *c, const struct alg_view *a, int var,
+                                       int cs);
 
 /* Write c->dash/index.html from the template beside the binary. 0 ok; -1 with why (the template
  * is missing or broken, the page cannot be written). */

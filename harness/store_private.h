@@ -9,9 +9,9 @@
 
 struct store {
   sqlite3 *db;
-  char *path;   /* as opened: store_copy_run attaches it */
+  char *path; /* as opened: store_copy_run attaches it */
   int in_batch;
-  int err;      /* extended SQLite code of the last failure while opening, 0 none */
+  int err; /* extended SQLite code of the last failure while opening, 0 none */
   sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample;
 };
 

@@ -22,17 +22,48 @@ static const char *col_or_null(sqlite3_stmt *s, int i)
   return (const char *)sqlite3_column_text(s, i);
 }
 
+/* Bind run and a timing's key (algorithm, variant, params, seed) to parameters 1 to 5. */
+static void bind_key(sqlite3_stmt *s, int64_t run, const char *alg, const char *var,
+                     const char *params, uint64_t seed)
+{
+  sqlite3_bind_int64(s, 1, run);
+  sqlite3_bind_text(s, 2, alg, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, var, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 4, params, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s, 5, (sqlite3_int64)seed);
+}
+
+/* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
+ * on a database error. */
+static sqlite3_stmt *run_query(struct store *st, enum store_src src, const char *fmt, int64_t run)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, fmt, &s))
+    return NULL;
+  sqlite3_bind_int64(s, 1, run);
+  return s;
+}
+
+/* The end of a walk over the rows of s: what the callback returned to stop, else 0 when every
+ * row was read (rc SQLITE_DONE), else -1. */
+static int walk_end(sqlite3_stmt *s, int rc, int stop)
+{
+  sqlite3_finalize(s);
+  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+}
+
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r)
 {
   sqlite3_stmt *s;
   memset(r, 0, sizeof *r);
   r->exit_code = -1;
-  if (store_prepare(st, src,
-              "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
-              " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
-              " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
-              " FROM %s.runs WHERE id = ?",
-              &s))
+  if (store_prepare(
+          st, src,
+          "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
+          " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
+          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
+          " FROM %s.runs WHERE id = ?",
+          &s))
     return -1;
   sqlite3_bind_int64(s, 1, id);
   int rc = -1;
@@ -94,11 +125,12 @@ int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *o
     want = store_run_contents(st, STORE_MAIN, cur);
   }
   if (store_prepare(st, src,
-              cur > 0 && same_db ? "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
-                                   " 'finished' AND id < ? ORDER BY id DESC"
-                                 : "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
-                                   " 'finished' ORDER BY id DESC",
-              &s))
+                    cur > 0 && same_db
+                        ? "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
+                          " 'finished' AND id < ? ORDER BY id DESC"
+                        : "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
+                          " 'finished' ORDER BY id DESC",
+                    &s))
     return 0;
   if (cur > 0 && same_db)
     sqlite3_bind_int64(s, 1, cur);
@@ -144,12 +176,13 @@ int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*
   const char *table = what == STORE_HAS_TIMINGS ? "timings" : "outcomes";
   if (!store_has_table(st, STORE_MAIN, table))
     return 0;
-  snprintf(sql, sizeof sql,
-           "SELECT id, coalesce(substr(git_commit, 1, 7), '?') FROM runs r WHERE id <= ?1"
-           " AND coalesce(gpu_name, '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), '')"
-           " AND (status = 'finished' OR id = ?1) AND EXISTS (SELECT 1 FROM %s x WHERE x.run_id = r.id)"
-           " ORDER BY id DESC LIMIT ?2",
-           table);
+  snprintf(
+      sql, sizeof sql,
+      "SELECT id, coalesce(substr(git_commit, 1, 7), '?') FROM runs r WHERE id <= ?1"
+      " AND coalesce(gpu_name, '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), '')"
+      " AND (status = 'finished' OR id = ?1) AND EXISTS (SELECT 1 FROM %s x WHERE x.run_id = r.id)"
+      " ORDER BY id DESC LIMIT ?2",
+      table);
   if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
     return 0;
   sqlite3_bind_int64(s, 1, run);
@@ -166,10 +199,10 @@ int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*
 
 /* ---- timings ------------------------------------------------------------------------------ */
 
-#define TIMING_COLUMNS                                                                            \
-  "id, algorithm, variant, kind, l2, verdict, params, coalesce(reason, ''), seed, samples,"      \
-  " coalesce(launches, 0), coalesce(median_ms, 0), coalesce(min_ms, 0), coalesce(max_ms, 0),"    \
-  " coalesce(noise, 0), coalesce(bytes, 0), coalesce(gbps, 0), coalesce(copy_gbps, 0),"          \
+#define TIMING_COLUMNS                                                                             \
+  "id, algorithm, variant, kind, l2, verdict, params, coalesce(reason, ''), seed, samples,"        \
+  " coalesce(launches, 0), coalesce(median_ms, 0), coalesce(min_ms, 0), coalesce(max_ms, 0),"      \
+  " coalesce(noise, 0), coalesce(bytes, 0), coalesce(gbps, 0), coalesce(copy_gbps, 0),"            \
   " coalesce(pct_copy, 0), coalesce(sm_clock_mhz, 0), coalesce(seconds, 0)"
 
 static void read_timing(sqlite3_stmt *s, struct store_timing *t)
@@ -185,9 +218,8 @@ static void read_timing(sqlite3_stmt *s, struct store_timing *t)
   t->seed = (uint64_t)sqlite3_column_int64(s, 8);
   t->samples = sqlite3_column_int64(s, 9);
   t->launches = sqlite3_column_int64(s, 10);
-  double *const v[] = {&t->median_ms, &t->min_ms,    &t->max_ms,   &t->noise,
-                       &t->bytes,     &t->gbps,      &t->copy_gbps, &t->pct_copy,
-                       &t->sm_clock_mhz, &t->seconds};
+  double *const v[] = {&t->median_ms, &t->min_ms,    &t->max_ms,   &t->noise,        &t->bytes,
+                       &t->gbps,      &t->copy_gbps, &t->pct_copy, &t->sm_clock_mhz, &t->seconds};
   for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
     *v[i] = sqlite3_column_double(s, 11 + i);
 }
@@ -199,17 +231,17 @@ int store_each_timing(struct store *st, enum store_src src, int64_t run, store_t
   struct store_timing t;
   if (!store_has_table(st, src, "timings"))
     return 0;
-  if (store_prepare(st, src, "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? ORDER BY id",
-              &s))
+  if (!(s = run_query(st, src,
+                      "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ?"
+                      " ORDER BY id",
+                      run)))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     read_timing(s, &t);
     stop = fn(ctx, &t);
   }
-  sqlite3_finalize(s);
-  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+  return walk_end(s, rc, stop);
 }
 
 int store_find_timing(struct store *st, int64_t run, const char *alg, const char *var,
@@ -218,16 +250,13 @@ int store_find_timing(struct store *st, int64_t run, const char *alg, const char
   sqlite3_stmt *s;
   if (!store_has_table(st, STORE_MAIN, "timings"))
     return 1;
-  if (store_prepare(st, STORE_MAIN,
-              "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? AND algorithm = ?"
-              " AND variant = ? AND params = ? AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
-              &s))
+  if (store_prepare(
+          st, STORE_MAIN,
+          "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? AND algorithm = ?"
+          " AND variant = ? AND params = ? AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
+          &s))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
-  sqlite3_bind_text(s, 2, alg, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 3, var, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 4, params, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s, 5, (sqlite3_int64)seed);
+  bind_key(s, run, alg, var, params, seed);
   int rc = sqlite3_step(s);
   if (rc == SQLITE_ROW)
     read_timing(s, t);
@@ -246,16 +275,12 @@ int store_samples(struct store *st, enum store_src src, int64_t run, const char 
   if (!*ms)
     return -1;
   if (store_prepare(st, src,
-              "SELECT s.ms FROM %s.samples s JOIN %s.timings t ON s.timing_id = t.id"
-              " WHERE t.run_id = ? AND t.algorithm = ? AND t.variant = ? AND t.params = ?"
-              " AND t.seed = ? AND t.l2 = ?",
-              &s))
+                    "SELECT s.ms FROM %s.samples s JOIN %s.timings t ON s.timing_id = t.id"
+                    " WHERE t.run_id = ? AND t.algorithm = ? AND t.variant = ? AND t.params = ?"
+                    " AND t.seed = ? AND t.l2 = ?",
+                    &s))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
-  sqlite3_bind_text(s, 2, alg, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 3, var, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 4, params, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s, 5, (sqlite3_int64)seed);
+  bind_key(s, run, alg, var, params, seed);
   sqlite3_bind_text(s, 6, l2, -1, SQLITE_STATIC);
   int rc;
   while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -274,22 +299,22 @@ int store_samples(struct store *st, enum store_src src, int64_t run, const char 
 
 /* ---- outcomes and checks ------------------------------------------------------------------ */
 
+#define OUTCOME_COLUMNS                                                                            \
+  "algorithm, variant, kind, verdict, cases, passed, failed, skipped, errors, seconds,"            \
+  " cases_to_catch, seconds_to_catch, reason, first_case, shrunk_case, reproducer"
+
 int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum store_order order,
                        store_outcome_fn fn, void *ctx)
 {
   sqlite3_stmt *s;
-  if (store_prepare(st, src,
-              order == STORE_BY_NAME
-                  ? "SELECT algorithm, variant, kind, verdict, cases, passed, failed, skipped,"
-                    " errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
-                    " shrunk_case, reproducer FROM %s.outcomes WHERE run_id = ?"
-                    " ORDER BY algorithm, variant"
-                  : "SELECT algorithm, variant, kind, verdict, cases, passed, failed, skipped,"
-                    " errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
-                    " shrunk_case, reproducer FROM %s.outcomes WHERE run_id = ? ORDER BY rowid",
-              &s))
+  if (!(s = run_query(st, src,
+                      order == STORE_BY_NAME
+                          ? "SELECT " OUTCOME_COLUMNS " FROM %s.outcomes WHERE run_id = ?"
+                            " ORDER BY algorithm, variant"
+                          : "SELECT " OUTCOME_COLUMNS " FROM %s.outcomes WHERE run_id = ?"
+                            " ORDER BY rowid",
+                      run)))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     struct store_outcome o = {
@@ -313,29 +338,26 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
     };
     stop = fn(ctx, &o);
   }
-  sqlite3_finalize(s);
-  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+  return walk_end(s, rc, stop);
 }
 
 int store_each_historical(struct store *st, int64_t run,
                           int (*fn)(void *ctx, const char *alg, const char *var), void *ctx)
 {
   sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(st->db,
-                         "SELECT DISTINCT algorithm, variant FROM outcomes WHERE kind = 'historical'"
-                         " AND run_id IN (SELECT id FROM runs WHERE id <= ?1 AND coalesce(gpu_name,"
-                         " '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), ''))"
-                         " ORDER BY algorithm, variant",
-                         -1, &s, NULL) != SQLITE_OK)
+  if (!(s = run_query(st, STORE_MAIN,
+                      "SELECT DISTINCT algorithm, variant FROM outcomes WHERE kind = 'historical'"
+                      " AND run_id IN (SELECT id FROM runs WHERE id <= ?1 AND coalesce(gpu_name,"
+                      " '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), ''))"
+                      " ORDER BY algorithm, variant",
+                      run)))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     const char *a = col_or_null(s, 0), *v = col_or_null(s, 1);
     stop = fn(ctx, a ? a : "", v ? v : "");
   }
-  sqlite3_finalize(s);
-  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+  return walk_end(s, rc, stop);
 }
 
 int store_each_check(struct store *st, int64_t run,
@@ -344,31 +366,29 @@ int store_each_check(struct store *st, int64_t run,
   sqlite3_stmt *s;
   if (!store_has_table(st, STORE_MAIN, "timings"))
     return 0;
-  if (sqlite3_prepare_v2(
-          st->db,
-          "SELECT algorithm, variant, kind,"
-          " CASE WHEN sum(verdict IN ('fail','crash','timeout') AND kind != 'historical') > 0"
-          "  THEN max(CASE WHEN verdict IN ('fail','crash','timeout') THEN verdict END)"
-          "  WHEN sum(verdict IN ('pass','caught')) > 0 THEN 'pass'"
-          "  WHEN sum(verdict = 'error') > 0 THEN 'error' ELSE 'skip' END,"
-          " sum(coalesce(seconds, 0)),"
-          " coalesce(max(CASE WHEN verdict IN ('fail','crash','timeout','error') OR"
-          "  (verdict = 'skip') THEN reason END), ''),"
-          " group_concat(params || ': ' || verdict || coalesce(', ' || printf('%.4f', median_ms)"
-          "  || ' ms', ''), char(10))"
-          " FROM timings WHERE run_id = ? GROUP BY algorithm, variant ORDER BY min(id)",
-          -1, &s, NULL) != SQLITE_OK)
+  if (!(s = run_query(
+            st, STORE_MAIN,
+            "SELECT algorithm, variant, kind,"
+            " CASE WHEN sum(verdict IN ('fail','crash','timeout') AND kind != 'historical') > 0"
+            "  THEN max(CASE WHEN verdict IN ('fail','crash','timeout') THEN verdict END)"
+            "  WHEN sum(verdict IN ('pass','caught')) > 0 THEN 'pass'"
+            "  WHEN sum(verdict = 'error') > 0 THEN 'error' ELSE 'skip' END,"
+            " sum(coalesce(seconds, 0)),"
+            " coalesce(max(CASE WHEN verdict IN ('fail','crash','timeout','error') OR"
+            "  (verdict = 'skip') THEN reason END), ''),"
+            " group_concat(params || ': ' || verdict || coalesce(', ' || printf('%%.4f', median_ms)"
+            "  || ' ms', ''), char(10))"
+            " FROM timings WHERE run_id = ? GROUP BY algorithm, variant ORDER BY min(id)",
+            run)))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-    struct store_check c = {col_or_null(s, 0), col_or_null(s, 1), col_or_null(s, 2),
-                            col_or_null(s, 3), col_or_null(s, 5), col_or_null(s, 6),
+    struct store_check c = {col_or_null(s, 0),          col_or_null(s, 1), col_or_null(s, 2),
+                            col_or_null(s, 3),          col_or_null(s, 5), col_or_null(s, 6),
                             sqlite3_column_double(s, 4)};
     stop = fn(ctx, &c);
   }
-  sqlite3_finalize(s);
-  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+  return walk_end(s, rc, stop);
 }
 
 /* ---- whole rows, and a run copied into a baseline file ------------------------------------ */
@@ -377,16 +397,16 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
 {
   static const char *const sql[] = {
       [STORE_TABLE_RUN] = "SELECT * FROM runs WHERE id = ?",
-      [STORE_TABLE_OUTCOMES] = "SELECT * FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant",
+      [STORE_TABLE_OUTCOMES] =
+          "SELECT * FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant",
       [STORE_TABLE_TIMINGS] = "SELECT * FROM timings WHERE run_id = ? ORDER BY id",
   };
   sqlite3_stmt *s;
   struct store_value v[64];
   if (t == STORE_TABLE_TIMINGS && !store_has_table(st, STORE_MAIN, "timings"))
     return 0;
-  if (sqlite3_prepare_v2(st->db, sql[t], -1, &s, NULL) != SQLITE_OK)
+  if (!(s = run_query(st, STORE_MAIN, sql[t], run)))
     return -1;
-  sqlite3_bind_int64(s, 1, run);
   int n = sqlite3_column_count(s), rc, stop = 0;
   n = n < 64 ? n : 64;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
@@ -403,8 +423,7 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
     }
     stop = fn(ctx, v, n);
   }
-  sqlite3_finalize(s);
-  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+  return walk_end(s, rc, stop);
 }
 
 int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len)

@@ -21,7 +21,10 @@ struct tpl_view {
   size_t n, cap;
 };
 
-struct tpl_view *tpl_view_new(void) { return calloc(1, sizeof(struct tpl_view)); }
+struct tpl_view *tpl_view_new(void)
+{
+  return calloc(1, sizeof(struct tpl_view));
+}
 
 void tpl_view_free(struct tpl_view *v)
 {
