@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "alg.h" /* GR_WHY_LEN */
 #include "gr.h"
 
 #ifdef __cplusplus

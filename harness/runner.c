@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
