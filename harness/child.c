@@ -49,6 +49,13 @@ static void child_run(struct child *c, pid_t parent, int in[2], int out[2], int 
       dup2(c->log_fd, 1);
       dup2(c->log_fd, 2);
     }
+    for (const char *const *e = c->env; e && *e; e++) {
+      char name[256];
+      size_t n = strcspn(*e, "?=");
+      gr_fmt(name, sizeof name, "%.*s", (int)n, *e);
+      int keep = (*e)[n] == '?';
+      setenv(name, *e + n + 1 + keep, !keep);
+    }
     execvp(c->argv[0], (char *const *)c->argv);
     fprintf(stderr, "cannot run '%s': %s\n", c->argv[0], strerror(errno));
     _exit(127);

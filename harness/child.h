@@ -48,6 +48,8 @@ struct child {
   int pipe_err;               /* 1: the child's stderr comes to us (tail kept) */
   int forward_err;            /* 1: and is copied to our stderr as it comes */
   int log_fd;                 /* >= 0: the child's stdout and stderr go to this file (exec) */
+  const char *const *env;     /* NULL-ended "NAME=VALUE" set in the child before the exec;
+                               * "NAME?=VALUE" only where NAME is not set already */
   volatile int *interrupted;  /* reads give up with CHILD_INTERRUPTED when this becomes nonzero */
   /* state */
   pid_t pid;                  /* 0 when no child is alive */
