@@ -217,9 +217,11 @@ int cmd_bench(int argc, char **argv)
   }
   cli_status_set("run", "%lld", (long long)run);
   rc = bench_and_report(st, run, p, &o, "bench");
-  const char *result = rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error";
-  printf("\nresult: %s (run %lld, %zu benchmarks) exit %d\n", result, (long long)run, p->n, rc);
-  cli_status_set("result", "%s", result);
+  printf("\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
+         rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
+         rc);
+  cli_status_set("result", "%s",
+                 rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
   store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc);
   goto out;
 bad:

@@ -195,10 +195,9 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
     rc = 130;
   }
-  const char *result = rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted";
   printf("\nresult: %s (%d passed, %d historical caught, %d skipped, %d failed or escaped) exit %d\n",
-         result, n_fixed, n_caught, n_skip, n_bad, rc);
-  cli_status_set("result", "%s", result);
+         rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted", n_fixed, n_caught, n_skip, n_bad, rc);
+  cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
   store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc);
   store_close(st);
   free(out);
