@@ -1,7 +1,9 @@
 /* Output layout, result files, and launching kmedoids_mpi under mpirun. See km_mpirun.h. */
+#define _GNU_SOURCE /* nftw */
 #include "km_mpirun.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,16 +149,37 @@ static void tail_of(int fd, char *log, size_t len)
       *p = ' ';
 }
 
+/* nftw callback: remove whatever it is given (the walk is depth-first). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove(path);
+  return 0;
+}
+
 int km_mpirun(int ranks, const char *exe, const char *const *args, double timeout_s, char *log,
               size_t len)
 {
   const char *tmp = getenv("TMPDIR");
-  char logpath[4096];
-  gr_fmt(logpath, sizeof logpath, "%s/km_mpirun_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!tmp || !*tmp)
+    tmp = "/tmp";
+  /* A private folder for this launch: Open MPI's session directory (orte_tmpdir_base) and the log.
+   * Every mpirun of a user on a node otherwise shares <tmp>/ompi.<host>.<uid>: one that ends
+   * removes it when it looks empty, and another creating its own pid.<pid> inside at that moment
+   * fails with "orte_session_dir failed" (concurrent ctest jobs, open-mpi/ompi#8510). */
+  char session[4096], logpath[4200];
+  gr_fmt(session, sizeof session, "%s/km_mpirun_XXXXXX", tmp);
+  if (!mkdtemp(session)) {
+    gr_fmt(log, len, "cannot create a temporary folder in '%s': %s", tmp, strerror(errno));
+    return -1;
+  }
+  gr_fmt(logpath, sizeof logpath, "%s/log_XXXXXX", session);
   int fd = mkstemp(logpath);
   if (fd < 0) {
-    gr_fmt(log, len, "cannot create a temporary file in '%s': %s", tmp && *tmp ? tmp : "/tmp",
-           strerror(errno));
+    gr_fmt(log, len, "cannot create a temporary file in '%s': %s", session, strerror(errno));
+    rmdir(session);
     return -1;
   }
   unlink(logpath);
@@ -179,10 +202,15 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
   for (int i = 0; args[i] && a < 63; i++)
     argv[a++] = args[i];
   argv[a] = NULL;
-  static const char *const env[] = {
+  /* this launch's own session directory (Open MPI 4: orte_tmpdir_base; later ones and PMIx
+   * follow TMPDIR) */
+  char tmpdir_base[4200], tmpdir[4200];
+  gr_fmt(tmpdir_base, sizeof tmpdir_base, "OMPI_MCA_orte_tmpdir_base=%s", session);
+  gr_fmt(tmpdir, sizeof tmpdir, "TMPDIR=%s", session);
+  const char *const env[] = {
       "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
       /* containers often forbid the cross-memory attach of the shared-memory transport */
-      "OMPI_MCA_btl_vader_single_copy_mechanism?=none", NULL};
+      "OMPI_MCA_btl_vader_single_copy_mechanism?=none", tmpdir_base, tmpdir, NULL};
   /* its own process group, killed whole on a timeout, and it dies with the caller (child.h) */
   struct child c;
   child_init(&c);
@@ -192,10 +220,13 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
   if (child_start(&c)) {
     gr_fmt(log, len, "cannot fork: %s", strerror(errno));
     close(fd);
+    rmdir(session);
     return -1;
   }
   int rc = child_finish(&c, !child_wait(&c, timeout_s), NULL, 0);
   tail_of(fd, log, len);
   close(fd);
+  /* what Open MPI left (all of it when the launch was killed) */
+  nftw(session, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   return rc;
 }
