@@ -83,6 +83,10 @@ static const struct variant radix_sort_variants[] = {
     {"v3_warp", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
+    {"v4_onesweep", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu,
+     GPU(radix_sort_v4_onesweep_launch),
+     "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
+     "tile in registers (ballot match), publishes its counts by decoupled look-back and scatters"},
     {"cub", VARIANT_PEER, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };

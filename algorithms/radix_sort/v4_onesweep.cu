@@ -1,0 +1,379 @@
+/* radix_sort v4_onesweep (fixed). One read of the keys for all four digit histograms, then one
+ * kernel per digit that ranks, publishes and scatters each tile in a single sweep (the design of
+ * Adinets and Merrill's "Onesweep", 2022), where v1..v3 read the keys twice per digit (histogram,
+ * then scatter) and wait on a scan kernel in between.
+ *
+ * Up front, os_histogram_kernel counts the 4 digits of every key at once (shared-memory atomics
+ * per block, one global atomic per block and bin) and clears the first look-back buffer. Then per
+ * digit, os_pass_kernel runs one block per tile of OS_TILE keys. A block takes its tile index from
+ * an atomic counter, so tiles start in index order whatever order the hardware starts blocks in:
+ * every tile a block waits on belongs to a block already running, and the look-back cannot
+ * deadlock. The block loads its keys straight into registers (coalesced, warp w owns the 32 x
+ * OS_ITEMS keys of slice w, in input order) and ranks them per warp 32 at a time: 8 ballots find
+ * the lanes holding the same digit, the rank is the popcount of the lower ones plus the warp's
+ * running count of that digit in shared memory (stable: slice order is input order). One block
+ * sync later, thread d sums digit d over the warps and publishes the tile's count of d into the
+ * look-back row of the tile, then walks back over the rows of earlier tiles until it meets an
+ * inclusive prefix; tile 0 seeds the chain with the global start of each digit (the exclusive scan
+ * of the up-front histogram), so a prefix is directly an output position. Each row entry is one
+ * 32-bit word, flag in the top 2 bits (0 nothing yet, 1 this tile's count, 2 the inclusive prefix
+ * up to and including this tile) and the count below, written and read whole (relaxed, gpu scope)
+ * so a reader never sees a flag without its value. The keys (and values) go through shared memory
+ * into digit order, so the block writes each digit's run to consecutive output addresses. A pass
+ * clears the next pass's look-back row of its tile, so no memset runs between passes.
+ *
+ * Bytes per key: 4 (histogram read) + 4 x 8 (read + write per pass) + ~2 of look-back rows (1 KiB
+ * written and cleared per tile of 3840 keys, read back once or twice) = ~38, against the work
+ * model's floor of 36; pairs ~70 against 68. v3 moves 48 and 80.
+ *
+ * Measured: see the notes at the end of this paragraph once the H100 numbers are in. */
+#include <cuda_runtime.h>
+
+#include "gpu.h"
+#include "radix_sort.h"
+
+#define OS_THREADS 256                     /* threads per block of both kernels */
+#define OS_WARPS (OS_THREADS / 32)
+#define OS_ITEMS 15                        /* keys per thread per tile */
+#define OS_TILE (OS_THREADS * OS_ITEMS)    /* keys per tile: 3840 */
+#define OS_SLICE (32 * OS_ITEMS)           /* keys of a tile one warp ranks */
+#define OS_FULL 0xffffffffu
+#define OS_FLAG_COUNT (1u << 30)           /* look-back word: this tile's count */
+#define OS_FLAG_PREFIX (2u << 30)          /* look-back word: inclusive prefix */
+#define OS_VALUE ((1u << 30) - 1)          /* the count bits of a look-back word (n < 2^30) */
+#define OS_HIST_BLOCKS_PER_SM 4
+
+/* device helpers */
+
+__device__ static inline uint32_t os_digit(uint32_t key, int shift)
+{
+  return (key >> shift) & (RADIX_SORT_RADIX - 1);
+}
+
+/* A look-back word, read from L2 (never a stale L1 copy). */
+__device__ static inline uint32_t os_load_relaxed(const uint32_t *p)
+{
+  uint32_t v;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+__device__ static inline void os_store_relaxed(uint32_t *p, uint32_t v)
+{
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
+__device__ static inline uint32_t os_warp_match(uint32_t digit)
+{
+  uint32_t peers = OS_FULL;
+#pragma unroll
+  for (int b = 0; b < RADIX_SORT_BITS; b++) {
+    uint32_t bit = (digit >> b) & 1u;
+    uint32_t set = __ballot_sync(OS_FULL, bit);
+    peers &= bit ? set : ~set;
+  }
+  return peers;
+}
+
+/* Exclusive scan of v over the block's OS_THREADS threads (all calling); *total gets the sum. The
+ * helper synchronises before writing s_warp (OS_WARPS words), so consecutive calls may share it. */
+__device__ static inline uint32_t os_block_exclusive_scan(uint32_t v, uint32_t *s_warp,
+                                                          uint32_t *total)
+{
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  uint32_t x = v;
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    uint32_t y = __shfl_up_sync(OS_FULL, x, o);
+    if (lane >= o)
+      x += y;
+  }
+  __syncthreads();
+  if (lane == 31)
+    s_warp[warp] = x;
+  __syncthreads();
+  uint32_t before = 0, sum = 0;
+#pragma unroll
+  for (int w = 0; w < OS_WARPS; w++) {
+    uint32_t c = s_warp[w];
+    before += w < warp ? c : 0;
+    sum += c;
+  }
+  *total = sum;
+  return before + x - v;
+}
+
+/* kernels */
+
+/* hist[p * RADIX + d] += keys with digit d in byte p, over this block's share of the keys; the
+ * block also clears its share of `clear` (clear_words words, a multiple of 4, 16-byte aligned). */
+static __global__ __launch_bounds__(OS_THREADS) void os_histogram_kernel(
+    const uint32_t *__restrict__ keys, int n, uint32_t *__restrict__ hist,
+    uint32_t *__restrict__ clear, size_t clear_words)
+{
+  __shared__ uint32_t s_hist[RADIX_SORT_PASSES * RADIX_SORT_RADIX];
+  int tid = threadIdx.x;
+  size_t stride = (size_t)gridDim.x * OS_THREADS, first = (size_t)blockIdx.x * OS_THREADS + tid;
+  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_THREADS)
+    s_hist[i] = 0;
+  uint4 *c4 = (uint4 *)clear;
+  for (size_t q = first; q < clear_words / 4; q += stride)
+    c4[q] = make_uint4(0, 0, 0, 0);
+  __syncthreads();
+  size_t head = 0; /* keys before the first 16-byte boundary, counted one by one */
+  if ((uintptr_t)keys & 15)
+    head = (16 - ((uintptr_t)keys & 15)) / 4;
+  if (head > (size_t)n)
+    head = (size_t)n;
+  const uint4 *k4 = (const uint4 *)(keys + head);
+  size_t quads = ((size_t)n - head) / 4;
+  for (size_t q = first; q < quads; q += 4 * stride) {
+    uint4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      size_t qu = q + u * stride;
+      v[u] = qu < quads ? k4[qu] : make_uint4(0, 0, 0, 0);
+    }
+#pragma unroll
+    for (int u = 0; u < 4; u++) {
+      if (q + u * stride < quads) {
+        uint32_t k[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+          for (int p = 0; p < RADIX_SORT_PASSES; p++)
+            atomicAdd(&s_hist[p * RADIX_SORT_RADIX + os_digit(k[j], p * RADIX_SORT_BITS)], 1u);
+      }
+    }
+  }
+  /* the head and the tail (at most 3 keys each) go to block 0 */
+  if (blockIdx.x == 0 && tid < 6) {
+    size_t i = tid < 3 ? (size_t)tid : head + quads * 4 + (size_t)(tid - 3);
+    if ((tid < 3 && i < head) || (tid >= 3 && i < (size_t)n)) {
+#pragma unroll
+      for (int p = 0; p < RADIX_SORT_PASSES; p++)
+        atomicAdd(&s_hist[p * RADIX_SORT_RADIX + os_digit(keys[i], p * RADIX_SORT_BITS)], 1u);
+    }
+  }
+  __syncthreads();
+  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_THREADS)
+    if (s_hist[i])
+      atomicAdd(&hist[i], s_hist[i]);
+}
+
+/* One digit pass: every block takes the next tile (counter), ranks it, publishes its digit counts
+ * in row `tile` of `status` (look-back), and scatters its keys (and values when PAIRS) to their
+ * output positions. hist: the up-front histogram of this digit (RADIX words). next: the look-back
+ * rows of the next pass, whose row `tile` this block clears (NULL in the last pass). */
+template <bool PAIRS>
+static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
+    const uint32_t *__restrict__ keys_in, const uint32_t *__restrict__ vals_in,
+    uint32_t *__restrict__ keys_out, uint32_t *__restrict__ vals_out, int n, int shift,
+    const uint32_t *__restrict__ hist, uint32_t *tile_counter, uint32_t *status,
+    uint32_t *__restrict__ next)
+{
+  __shared__ uint32_t s_keys[OS_TILE];              /* the tile in digit order */
+  __shared__ uint32_t s_vals[PAIRS ? OS_TILE : 1];  /* its values, in the same order */
+  __shared__ uint32_t s_counts[OS_WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
+  __shared__ uint32_t s_base[RADIX_SORT_RADIX]; /* output position - tile position, per digit */
+  __shared__ uint32_t s_warp[OS_WARPS];
+  __shared__ int s_tile;
+  int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  uint32_t lanes_below = (1u << lane) - 1u;
+  uint32_t *counts = s_counts + warp * RADIX_SORT_RADIX;
+
+  if (tid == 0)
+    s_tile = (int)atomicAdd(tile_counter, 1u);
+#pragma unroll
+  for (int d = lane; d < RADIX_SORT_RADIX; d += 32)
+    counts[d] = 0;
+  __syncthreads();
+  int tile = s_tile;
+  int tile_base = tile * OS_TILE;
+  int valid = min(OS_TILE, n - tile_base);
+  int slice = warp * OS_SLICE + lane; /* this lane's tile position in round 0 */
+  uint32_t *row = status + (size_t)tile * RADIX_SORT_RADIX;
+  if (next)
+    next[(size_t)tile * RADIX_SORT_RADIX + tid] = 0;
+
+  uint32_t key[OS_ITEMS];
+#pragma unroll
+  for (int r = 0; r < OS_ITEMS; r++) /* padding is digit 255, ranks last, past `valid` */
+    key[r] = slice + r * 32 < valid ? keys_in[tile_base + slice + r * 32] : 0xffffffffu;
+
+  /* rank within the warp's slice, 32 keys per round */
+  uint32_t rank[(OS_ITEMS + 1) / 2]; /* two 16-bit ranks (< OS_SLICE) per register */
+#pragma unroll
+  for (int r = 0; r < OS_ITEMS; r++) {
+    uint32_t digit = os_digit(key[r], shift);
+    uint32_t peers = os_warp_match(digit);
+    uint32_t before = counts[digit];
+    uint32_t my_rank = before + __popc(peers & lanes_below);
+    rank[r / 2] = r % 2 ? rank[r / 2] | my_rank << 16 : my_rank;
+    __syncwarp();
+    if ((peers & lanes_below) == 0) /* the first lane holding this digit */
+      counts[digit] = before + __popc(peers);
+    __syncwarp();
+  }
+  uint32_t val[PAIRS ? OS_ITEMS : 1];
+  if (PAIRS) {
+#pragma unroll
+    for (int r = 0; r < OS_ITEMS; r++)
+      val[r] = slice + r * 32 < valid ? vals_in[tile_base + slice + r * 32] : 0;
+  }
+  __syncthreads();
+
+  /* thread tid = digit: the tile's count (padding included, only in the last tile, whose
+   * counts nobody reads), published at once; tile 0 publishes the inclusive prefix, seeded with
+   * where the digit starts in the output */
+  uint32_t count = 0;
+#pragma unroll
+  for (int w = 0; w < OS_WARPS; w++)
+    count += s_counts[w * RADIX_SORT_RADIX + tid];
+  uint32_t prefix = 0, all;
+  if (tile == 0) {
+    prefix = os_block_exclusive_scan(hist[tid], s_warp, &all);
+    os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
+  } else {
+    os_store_relaxed(row + tid, OS_FLAG_COUNT | count);
+  }
+  uint32_t start = os_block_exclusive_scan(count, s_warp, &all); /* tile position of the digit */
+  uint32_t run = start;
+#pragma unroll
+  for (int w = 0; w < OS_WARPS; w++) {
+    uint32_t c = s_counts[w * RADIX_SORT_RADIX + tid];
+    s_counts[w * RADIX_SORT_RADIX + tid] = run;
+    run += c;
+  }
+  __syncthreads();
+
+  /* the tile in digit order */
+#pragma unroll
+  for (int r = 0; r < OS_ITEMS; r++) {
+    uint32_t pos = counts[os_digit(key[r], shift)] + ((rank[r / 2] >> (16 * (r % 2))) & 0xffffu);
+    s_keys[pos] = key[r];
+    if (PAIRS)
+      s_vals[pos] = val[r];
+  }
+
+  /* look back: sum the counts of earlier tiles until an inclusive prefix */
+  if (tile > 0) {
+    const uint32_t *p = row;
+    for (;;) {
+      p -= RADIX_SORT_RADIX;
+      uint32_t w;
+      do
+        w = os_load_relaxed(p + tid);
+      while ((w & ~OS_VALUE) == 0);
+      prefix += w & OS_VALUE;
+      if (w & OS_FLAG_PREFIX)
+        break;
+    }
+    os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
+  }
+  s_base[tid] = prefix - start;
+  __syncthreads();
+
+  /* out, in runs of equal digits */
+#pragma unroll
+  for (int r = 0; r < OS_ITEMS; r++) {
+    int i = tid + r * OS_THREADS;
+    if (i < valid) {
+      uint32_t k = s_keys[i];
+      uint32_t g = s_base[os_digit(k, shift)] + (uint32_t)i;
+      keys_out[g] = k;
+      if (PAIRS)
+        vals_out[g] = s_vals[i];
+    }
+  }
+}
+
+/* launcher */
+
+/* The scratch: alternate keys (and values), the histograms and tile counters, two sets of
+ * look-back rows. Offsets in bytes. */
+struct os_plan {
+  int ntiles;
+  size_t keys_alt, vals_alt, hist, counters, status[2], status_bytes, bytes;
+};
+
+static size_t os_align(size_t x)
+{
+  return (x + 255) & ~(size_t)255;
+}
+
+static void os_plan_make(int n, int pairs, struct os_plan *p)
+{
+  size_t data = os_align((size_t)n * sizeof(uint32_t));
+  p->ntiles = (int)(((size_t)n + OS_TILE - 1) / OS_TILE);
+  p->keys_alt = 0;
+  p->vals_alt = data;
+  p->hist = data * (pairs ? 2 : 1);
+  p->counters = p->hist + RADIX_SORT_PASSES * RADIX_SORT_RADIX * sizeof(uint32_t);
+  p->status_bytes = os_align((size_t)p->ntiles * RADIX_SORT_RADIX * sizeof(uint32_t));
+  p->status[0] = p->counters + os_align(RADIX_SORT_PASSES * sizeof(uint32_t));
+  p->status[1] = p->status[0] + p->status_bytes;
+  p->bytes = p->status[1] + p->status_bytes;
+}
+
+static inline void os_trace_record(int slot, cudaStream_t stream)
+{
+  if (radix_sort_trace)
+    GR_CUDA_CHECK(cudaEventRecord(((cudaEvent_t *)radix_sort_trace)[slot], stream));
+}
+
+extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
+                                             const uint32_t *keys_in, uint32_t *keys_out,
+                                             const uint32_t *vals_in, uint32_t *vals_out, int n,
+                                             void *stream)
+{
+  static int sm_count; /* one device per process */
+  int pairs = vals_in != NULL;
+  struct os_plan p;
+  os_plan_make(n, pairs, &p);
+  if (!d_temp) {
+    *temp_bytes = p.bytes;
+    return 0;
+  }
+  if (n <= 0)
+    return 0;
+  if (!sm_count) {
+    int dev;
+    GR_CUDA_CHECK(cudaGetDevice(&dev));
+    GR_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev));
+  }
+  cudaStream_t s = (cudaStream_t)stream;
+  char *t = (char *)d_temp;
+  uint32_t *keys_alt = (uint32_t *)(t + p.keys_alt), *vals_alt = (uint32_t *)(t + p.vals_alt);
+  uint32_t *hist = (uint32_t *)(t + p.hist), *counters = (uint32_t *)(t + p.counters);
+  uint32_t *status[2] = {(uint32_t *)(t + p.status[0]), (uint32_t *)(t + p.status[1])};
+  os_trace_record(0, s);
+  GR_CUDA_CHECK(cudaMemsetAsync(hist, 0, p.status[0] - p.hist, s));
+  int hist_blocks = sm_count * OS_HIST_BLOCKS_PER_SM;
+  os_histogram_kernel<<<hist_blocks, OS_THREADS, 0, s>>>(keys_in, n, hist, status[0],
+                                                         p.status_bytes / sizeof(uint32_t));
+  GR_CUDA_LAUNCH_CHECK();
+  for (int pass = 0; pass < RADIX_SORT_PASSES; pass++) {
+    /* in -> alt, alt -> out, out -> alt, alt -> out */
+    const uint32_t *src_k = pass == 0 ? keys_in : pass % 2 ? keys_alt : keys_out;
+    const uint32_t *src_v = pass == 0 ? vals_in : pass % 2 ? vals_alt : vals_out;
+    uint32_t *dst_k = pass % 2 ? keys_out : keys_alt;
+    uint32_t *dst_v = pass % 2 ? vals_out : vals_alt;
+    uint32_t *next = pass + 1 < RADIX_SORT_PASSES ? status[(pass + 1) % 2] : NULL;
+    /* trace: the up-front histogram stands in pass 0's histogram slot; no scan kernel */
+    os_trace_record(1 + 3 * pass, s);
+    os_trace_record(2 + 3 * pass, s);
+    if (pairs)
+      os_pass_kernel<true><<<p.ntiles, OS_THREADS, 0, s>>>(
+          src_k, src_v, dst_k, dst_v, n, pass * RADIX_SORT_BITS,
+          hist + pass * RADIX_SORT_RADIX, counters + pass, status[pass % 2], next);
+    else
+      os_pass_kernel<false><<<p.ntiles, OS_THREADS, 0, s>>>(
+          src_k, NULL, dst_k, NULL, n, pass * RADIX_SORT_BITS, hist + pass * RADIX_SORT_RADIX,
+          counters + pass, status[pass % 2], next);
+    GR_CUDA_LAUNCH_CHECK();
+    os_trace_record(3 + 3 * pass, s);
+  }
+  return 0;
+}
