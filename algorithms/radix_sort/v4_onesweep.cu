@@ -63,6 +63,27 @@ __device__ static inline void os_store_relaxed(uint32_t *p, uint32_t v)
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* Asynchronous copy global -> shared (cp.async) of 16 bytes (both addresses 16-byte aligned) or of
+ * 4; zero-filled when !valid (src is then not read). Complete after os_cp_async_wait_all. */
+__device__ static inline void os_cp_async16(uint32_t *dst, const uint32_t *src, bool valid)
+{
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(valid ? 16 : 0)
+               : "memory");
+}
+
+__device__ static inline void os_cp_async4(uint32_t *dst, const uint32_t *src, bool valid)
+{
+  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(valid ? 4 : 0)
+               : "memory");
+}
+
+__device__ static inline void os_cp_async_wait_all(void)
+{
+  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
+}
+
 /* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
 __device__ static inline uint32_t os_warp_match(uint32_t digit)
 {
@@ -173,8 +194,8 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     const uint32_t *__restrict__ hist, uint32_t *tile_counter, uint32_t *status,
     uint32_t *__restrict__ next)
 {
-  __shared__ uint32_t s_keys[OS_TILE];              /* the tile in digit order */
-  __shared__ uint32_t s_vals[PAIRS ? OS_TILE : 1];  /* its values, in the same order */
+  __shared__ uint32_t s_keys[OS_TILE]; /* the tile in digit order (keys, then values) */
+  __shared__ uint32_t s_vals[PAIRS ? OS_TILE : 1];           /* its values in input order */
   __shared__ uint32_t s_counts[OS_WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
   __shared__ uint32_t s_base[RADIX_SORT_RADIX]; /* output position - tile position, per digit */
   __shared__ uint32_t s_warp[OS_WARPS];
@@ -201,6 +222,17 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) /* padding is digit 255, ranks last, past `valid` */
     key[r] = slice + r * 32 < valid ? keys_in[tile_base + slice + r * 32] : 0xffffffffu;
+  if (PAIRS) { /* the values wait in shared memory, no register holds them meanwhile */
+    const uint32_t *src = vals_in + tile_base;
+    if (valid == OS_TILE && ((uintptr_t)src & 15) == 0) {
+#pragma unroll
+      for (int i = 4 * tid; i < OS_TILE; i += 4 * OS_THREADS)
+        os_cp_async16(s_vals + i, src + i, true);
+    } else {
+      for (int i = tid; i < OS_TILE; i += OS_THREADS)
+        os_cp_async4(s_vals + i, src + (i < valid ? i : 0), i < valid);
+    }
+  }
 
   /* rank within the warp's slice, 32 keys per round */
   uint32_t rank[(OS_ITEMS + 1) / 2]; /* two 16-bit ranks (< OS_SLICE) per register */
@@ -215,12 +247,6 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     if ((peers & lanes_below) == 0) /* the first lane holding this digit */
       counts[digit] = before + __popc(peers);
     __syncwarp();
-  }
-  uint32_t val[PAIRS ? OS_ITEMS : 1];
-  if (PAIRS) {
-#pragma unroll
-    for (int r = 0; r < OS_ITEMS; r++)
-      val[r] = slice + r * 32 < valid ? vals_in[tile_base + slice + r * 32] : 0;
   }
   __syncthreads();
 
@@ -248,13 +274,13 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   }
   __syncthreads();
 
-  /* the tile in digit order */
+  /* the tile's keys in digit order; rank becomes the tile position (< OS_TILE) */
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) {
-    uint32_t pos = counts[os_digit(key[r], shift)] + ((rank[r / 2] >> (16 * (r % 2))) & 0xffffu);
+    uint32_t half = (rank[r / 2] >> (16 * (r % 2))) & 0xffffu;
+    uint32_t pos = counts[os_digit(key[r], shift)] + half;
+    rank[r / 2] += (pos - half) << (16 * (r % 2));
     s_keys[pos] = key[r];
-    if (PAIRS)
-      s_vals[pos] = val[r];
   }
 
   /* look back: sum the counts of earlier tiles until an inclusive prefix */
@@ -276,6 +302,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   __syncthreads();
 
   /* out, in runs of equal digits */
+  uint32_t out[PAIRS ? OS_ITEMS : 1]; /* output position of tile position tid + r * OS_THREADS */
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) {
     int i = tid + r * OS_THREADS;
@@ -284,7 +311,21 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
       uint32_t g = s_base[os_digit(k, shift)] + (uint32_t)i;
       keys_out[g] = k;
       if (PAIRS)
-        vals_out[g] = s_vals[i];
+        out[r] = g;
+    }
+  }
+  if (PAIRS) { /* the values take the keys' way through s_keys */
+    os_cp_async_wait_all();
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < OS_ITEMS; r++)
+      s_keys[(rank[r / 2] >> (16 * (r % 2))) & 0xffffu] = s_vals[slice + r * 32];
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < OS_ITEMS; r++) {
+      int i = tid + r * OS_THREADS;
+      if (i < valid)
+        vals_out[out[r]] = s_keys[i];
     }
   }
 }
