@@ -330,7 +330,8 @@ int main(int argc, char **argv)
       gr_fmt(lines[nlines++], sizeof lines[0],
              "n=2^%-2d %-5s  %-11s %8.3f %8.3f %8.2f %7.1f%%  %5.2fx  %s", __builtin_ctzll(d->n),
              d->pairs ? "pairs" : "keys", timed[k], t[k].med, t[k].min, items / t[k].med / 1e6,
-             100.0 * bytes / (t[k].med * 1e-3) / bw, t[k].med / t[peer].med, t[k].ok ? "ok" : "WRONG");
+             100.0 * bytes / (t[k].med * 1e-3) / bw, t[k].med / t[peer].med,
+             t[k].ok ? "ok" : "WRONG");
     if (full && d->n == ((size_t)1 << 28) && !d->pairs && t[1].med > 2 * t[peer].med) {
       printf("FAIL v3_warp at 2^28 keys: %.3f ms, more than 2x cub's %.3f ms\n", t[1].med,
              t[peer].med);

@@ -5,42 +5,52 @@
  *
  * Up front, os_histogram_kernel counts the 4 digits of every key at once (shared-memory atomics
  * per block, one global atomic per block and bin) and clears the first look-back buffer. Then per
- * digit, os_pass_kernel runs one block per tile of OS_TILE keys. A block takes its tile index from
- * an atomic counter, so tiles start in index order whatever order the hardware starts blocks in:
- * every tile a block waits on belongs to a block already running, and the look-back cannot
- * deadlock. The block loads its keys straight into registers (coalesced, warp w owns the 32 x
- * OS_ITEMS keys of slice w, in input order) and ranks them per warp 32 at a time: 8 ballots find
- * the lanes holding the same digit, the rank is the popcount of the lower ones plus the warp's
- * running count of that digit in shared memory (stable: slice order is input order). One block
- * sync later, thread d sums digit d over the warps and publishes the tile's count of d into the
- * look-back row of the tile, then walks back over the rows of earlier tiles until it meets an
- * inclusive prefix; tile 0 seeds the chain with the global start of each digit (the exclusive scan
- * of the up-front histogram), so a prefix is directly an output position. Each row entry is one
- * 32-bit word, flag in the top 2 bits (0 nothing yet, 1 this tile's count, 2 the inclusive prefix
- * up to and including this tile) and the count below, written and read whole (relaxed, gpu scope)
- * so a reader never sees a flag without its value. The keys (and values) go through shared memory
- * into digit order, so the block writes each digit's run to consecutive output addresses. A pass
- * clears the next pass's look-back row of its tile, so no memset runs between passes.
+ * digit, os_pass_kernel runs one block of 512 threads per tile of OS_TILE = 7680 keys. A block
+ * takes its tile index from an atomic counter, so tiles start in index order whatever order the
+ * hardware starts blocks in: every tile a block waits on belongs to a block already running, and
+ * the look-back cannot deadlock. The block loads its keys straight into registers (coalesced; warp
+ * w owns the 32 x OS_ITEMS keys of slice w, in input order; values wait in shared memory through
+ * cp.async) and ranks them per warp 32 at a time: 8 ballots find the lanes holding the same digit,
+ * the rank is the popcount of the lower ones plus the warp's running count of that digit in shared
+ * memory (stable: slice order is input order). One block sync later, thread d sums digit d over
+ * the warps and publishes the tile's count of d in the tile's look-back row, then walks back over
+ * the rows of earlier tiles until it meets an inclusive prefix; tile 0 seeds the chain with the
+ * output start of each digit (the exclusive scan of the up-front histogram), so a prefix is
+ * directly an output position. A row entry is one 32-bit word, the flag in its top 2 bits (0
+ * nothing yet, 1 this tile's count, 2 the inclusive prefix through this tile) and the count below,
+ * stored and loaded whole (relaxed, gpu scope), so no reader can see a flag without its value. The
+ * keys, then the values, go through shared memory into digit order, so each digit's run leaves the
+ * block at consecutive output addresses. Each pass clears its tile's row of the next pass's
+ * look-back buffer, so nothing runs between passes.
  *
- * Bytes per key: 4 (histogram read) + 4 x 8 (read + write per pass) + ~2 of look-back rows (1 KiB
- * written and cleared per tile of 3840 keys, read back once or twice) = ~38, against the work
- * model's floor of 36; pairs ~70 against 68. v3 moves 48 and 80.
+ * Bytes per key: 4 (histogram read) + 4 x 8 (read + write per pass) + ~0.4 of look-back rows (1
+ * KiB per tile of 7680 keys cleared, written and read back) = ~36.4, against the work model's
+ * floor of 36 (v3: 48); pairs ~68.4 against 68 (v3: 80).
  *
- * Measured: see the notes at the end of this paragraph once the H100 numbers are in. */
+ * Measured on the H100 (gpuregress bench, cold L2, CUB in the same run): 2^28 keys 6.36 ms = 0.99x
+ * CUB (v3 10.22), 2^28 pairs 9.22 ms = 1.06x, 2^24 keys 0.457 ms = 0.97x, 2^24 pairs 0.629 ms =
+ * 1.02x; 51% and 66% of the copy bandwidth at 2^28. The tile size mattered most: 256 threads x 15
+ * keys (3840) gave 6.80 ms for 2^28 keys and 11.81 for pairs, 1.06x and 1.35x CUB (shorter digit
+ * runs per tile, twice the tiles to look back over and to pay the per-tile syncs for). Holding the
+ * values in registers instead of shared memory cost 106 registers (2 blocks of 256 per SM) and
+ * 12.22 ms for 2^28 pairs. */
 #include <cuda_runtime.h>
 
 #include "gpu.h"
 #include "radix_sort.h"
 
-#define OS_THREADS 256                     /* threads per block of both kernels */
+#define OS_HIST_THREADS 256 /* threads per block of the histogram kernel */
+#define OS_THREADS 512      /* threads per block of the pass kernel */
 #define OS_WARPS (OS_THREADS / 32)
-#define OS_ITEMS 15                        /* keys per thread per tile */
-#define OS_TILE (OS_THREADS * OS_ITEMS)    /* keys per tile: 3840 */
-#define OS_SLICE (32 * OS_ITEMS)           /* keys of a tile one warp ranks */
+#define OS_ITEMS 15                     /* keys per thread per tile */
+#define OS_TILE (OS_THREADS * OS_ITEMS) /* keys per tile: 7680 */
+#define OS_SLICE (32 * OS_ITEMS)        /* keys of a tile one warp ranks */
+/* dynamic shared memory of the pass kernel: the tile's keys, and its values for pairs */
+#define OS_SMEM(pairs) ((size_t)((pairs) ? 2 : 1) * OS_TILE * sizeof(uint32_t))
 #define OS_FULL 0xffffffffu
-#define OS_FLAG_COUNT (1u << 30)           /* look-back word: this tile's count */
-#define OS_FLAG_PREFIX (2u << 30)          /* look-back word: inclusive prefix */
-#define OS_VALUE ((1u << 30) - 1)          /* the count bits of a look-back word (n < 2^30) */
+#define OS_FLAG_COUNT (1u << 30)  /* look-back word: this tile's count */
+#define OS_FLAG_PREFIX (2u << 30) /* look-back word: inclusive prefix */
+#define OS_VALUE ((1u << 30) - 1) /* the count bits of a look-back word (n < 2^30) */
 #define OS_HIST_BLOCKS_PER_SM 4
 
 /* device helpers */
@@ -68,7 +78,8 @@ __device__ static inline void os_store_relaxed(uint32_t *p, uint32_t v)
 __device__ static inline void os_cp_async16(uint32_t *dst, const uint32_t *src, bool valid)
 {
   unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(valid ? 16 : 0)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src),
+               "r"(valid ? 16 : 0)
                : "memory");
 }
 
@@ -97,8 +108,9 @@ __device__ static inline uint32_t os_warp_match(uint32_t digit)
   return peers;
 }
 
-/* Exclusive scan of v over the block's OS_THREADS threads (all calling); *total gets the sum. The
- * helper synchronises before writing s_warp (OS_WARPS words), so consecutive calls may share it. */
+/* Exclusive scan of v over the pass kernel's block (all OS_THREADS calling); *total gets the sum.
+ * The helper synchronises before writing s_warp (OS_WARPS words), so consecutive calls may share
+ * it. */
 __device__ static inline uint32_t os_block_exclusive_scan(uint32_t v, uint32_t *s_warp,
                                                           uint32_t *total)
 {
@@ -129,14 +141,15 @@ __device__ static inline uint32_t os_block_exclusive_scan(uint32_t v, uint32_t *
 
 /* hist[p * RADIX + d] += keys with digit d in byte p, over this block's share of the keys; the
  * block also clears its share of `clear` (clear_words words, a multiple of 4, 16-byte aligned). */
-static __global__ __launch_bounds__(OS_THREADS) void os_histogram_kernel(
+static __global__ __launch_bounds__(OS_HIST_THREADS) void os_histogram_kernel(
     const uint32_t *__restrict__ keys, int n, uint32_t *__restrict__ hist,
     uint32_t *__restrict__ clear, size_t clear_words)
 {
   __shared__ uint32_t s_hist[RADIX_SORT_PASSES * RADIX_SORT_RADIX];
   int tid = threadIdx.x;
-  size_t stride = (size_t)gridDim.x * OS_THREADS, first = (size_t)blockIdx.x * OS_THREADS + tid;
-  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_THREADS)
+  size_t stride = (size_t)gridDim.x * OS_HIST_THREADS;
+  size_t first = (size_t)blockIdx.x * OS_HIST_THREADS + tid;
+  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_HIST_THREADS)
     s_hist[i] = 0;
   uint4 *c4 = (uint4 *)clear;
   for (size_t q = first; q < clear_words / 4; q += stride)
@@ -178,7 +191,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_histogram_kernel(
     }
   }
   __syncthreads();
-  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_THREADS)
+  for (int i = tid; i < RADIX_SORT_PASSES * RADIX_SORT_RADIX; i += OS_HIST_THREADS)
     if (s_hist[i])
       atomicAdd(&hist[i], s_hist[i]);
 }
@@ -194,13 +207,15 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     const uint32_t *__restrict__ hist, uint32_t *tile_counter, uint32_t *status,
     uint32_t *__restrict__ next)
 {
-  __shared__ uint32_t s_keys[OS_TILE]; /* the tile in digit order (keys, then values) */
-  __shared__ uint32_t s_vals[PAIRS ? OS_TILE : 1];           /* its values in input order */
+  extern __shared__ uint4 s_dynamic[];      /* OS_SMEM(PAIRS) bytes: */
+  uint32_t *s_keys = (uint32_t *)s_dynamic; /* the tile in digit order (keys, then values) */
+  uint32_t *s_vals = s_keys + OS_TILE;      /* its values in input order (PAIRS) */
   __shared__ uint32_t s_counts[OS_WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
   __shared__ uint32_t s_base[RADIX_SORT_RADIX]; /* output position - tile position, per digit */
   __shared__ uint32_t s_warp[OS_WARPS];
   __shared__ int s_tile;
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  bool digit_thread = tid < RADIX_SORT_RADIX; /* thread tid speaks for digit tid */
   uint32_t lanes_below = (1u << lane) - 1u;
   uint32_t *counts = s_counts + warp * RADIX_SORT_RADIX;
 
@@ -215,7 +230,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   int valid = min(OS_TILE, n - tile_base);
   int slice = warp * OS_SLICE + lane; /* this lane's tile position in round 0 */
   uint32_t *row = status + (size_t)tile * RADIX_SORT_RADIX;
-  if (next)
+  if (next && digit_thread)
     next[(size_t)tile * RADIX_SORT_RADIX + tid] = 0;
 
   uint32_t key[OS_ITEMS];
@@ -256,21 +271,25 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   uint32_t count = 0;
 #pragma unroll
   for (int w = 0; w < OS_WARPS; w++)
-    count += s_counts[w * RADIX_SORT_RADIX + tid];
+    count += digit_thread ? s_counts[w * RADIX_SORT_RADIX + tid] : 0;
   uint32_t prefix = 0, all;
   if (tile == 0) {
-    prefix = os_block_exclusive_scan(hist[tid], s_warp, &all);
-    os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
-  } else {
+    prefix = os_block_exclusive_scan(digit_thread ? hist[tid] : 0, s_warp, &all);
+    if (digit_thread)
+      os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
+  } else if (digit_thread) {
     os_store_relaxed(row + tid, OS_FLAG_COUNT | count);
   }
-  uint32_t start = os_block_exclusive_scan(count, s_warp, &all); /* tile position of the digit */
+  /* tile position of the digit */
+  uint32_t start = os_block_exclusive_scan(count, s_warp, &all);
   uint32_t run = start;
 #pragma unroll
   for (int w = 0; w < OS_WARPS; w++) {
-    uint32_t c = s_counts[w * RADIX_SORT_RADIX + tid];
-    s_counts[w * RADIX_SORT_RADIX + tid] = run;
-    run += c;
+    if (digit_thread) {
+      uint32_t c = s_counts[w * RADIX_SORT_RADIX + tid];
+      s_counts[w * RADIX_SORT_RADIX + tid] = run;
+      run += c;
+    }
   }
   __syncthreads();
 
@@ -284,7 +303,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   }
 
   /* look back: sum the counts of earlier tiles until an inclusive prefix */
-  if (tile > 0) {
+  if (tile > 0 && digit_thread) {
     const uint32_t *p = row;
     for (;;) {
       p -= RADIX_SORT_RADIX;
@@ -298,7 +317,8 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     }
     os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
   }
-  s_base[tid] = prefix - start;
+  if (digit_thread)
+    s_base[tid] = prefix - start;
   __syncthreads();
 
   /* out, in runs of equal digits */
@@ -370,7 +390,11 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
                                              void *stream)
 {
   static int sm_count; /* one device per process */
+  static int ready[2]; /* the pass kernel's dynamic shared memory limit is raised */
   int pairs = vals_in != NULL;
+  void (*pass_kernel)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, int, int,
+                      const uint32_t *, uint32_t *, uint32_t *, uint32_t *) =
+      pairs ? os_pass_kernel<true> : os_pass_kernel<false>;
   struct os_plan p;
   os_plan_make(n, pairs, &p);
   if (!d_temp) {
@@ -384,6 +408,12 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
     GR_CUDA_CHECK(cudaGetDevice(&dev));
     GR_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev));
   }
+  if (!ready[pairs]) {
+    GR_CUDA_CHECK(cudaFuncSetAttribute((const void *)pass_kernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)OS_SMEM(pairs)));
+    ready[pairs] = 1;
+  }
   cudaStream_t s = (cudaStream_t)stream;
   char *t = (char *)d_temp;
   uint32_t *keys_alt = (uint32_t *)(t + p.keys_alt), *vals_alt = (uint32_t *)(t + p.vals_alt);
@@ -391,9 +421,8 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
   uint32_t *status[2] = {(uint32_t *)(t + p.status[0]), (uint32_t *)(t + p.status[1])};
   os_trace_record(0, s);
   GR_CUDA_CHECK(cudaMemsetAsync(hist, 0, p.status[0] - p.hist, s));
-  int hist_blocks = sm_count * OS_HIST_BLOCKS_PER_SM;
-  os_histogram_kernel<<<hist_blocks, OS_THREADS, 0, s>>>(keys_in, n, hist, status[0],
-                                                         p.status_bytes / sizeof(uint32_t));
+  os_histogram_kernel<<<sm_count * OS_HIST_BLOCKS_PER_SM, OS_HIST_THREADS, 0, s>>>(
+      keys_in, n, hist, status[0], p.status_bytes / sizeof(uint32_t));
   GR_CUDA_LAUNCH_CHECK();
   for (int pass = 0; pass < RADIX_SORT_PASSES; pass++) {
     /* in -> alt, alt -> out, out -> alt, alt -> out */
@@ -405,14 +434,9 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
     /* trace: the up-front histogram stands in pass 0's histogram slot; no scan kernel */
     os_trace_record(1 + 3 * pass, s);
     os_trace_record(2 + 3 * pass, s);
-    if (pairs)
-      os_pass_kernel<true><<<p.ntiles, OS_THREADS, 0, s>>>(
-          src_k, src_v, dst_k, dst_v, n, pass * RADIX_SORT_BITS,
-          hist + pass * RADIX_SORT_RADIX, counters + pass, status[pass % 2], next);
-    else
-      os_pass_kernel<false><<<p.ntiles, OS_THREADS, 0, s>>>(
-          src_k, NULL, dst_k, NULL, n, pass * RADIX_SORT_BITS, hist + pass * RADIX_SORT_RADIX,
-          counters + pass, status[pass % 2], next);
+    pass_kernel<<<p.ntiles, OS_THREADS, OS_SMEM(pairs), s>>>(
+        src_k, pairs ? src_v : NULL, dst_k, pairs ? dst_v : NULL, n, pass * RADIX_SORT_BITS,
+        hist + pass * RADIX_SORT_RADIX, counters + pass, status[pass % 2], next);
     GR_CUDA_LAUNCH_CHECK();
     os_trace_record(3 + 3 * pass, s);
   }
