@@ -14,7 +14,9 @@
  * pass a histogram kernel counts each chunk's digits, a scan kernel turns the counts into each
  * chunk's starting position per digit, and a scatter kernel walks its chunk tile by tile, ranks
  * each tile's keys stably by digit in shared memory, and writes them out digit run by digit run.
- * The variants differ only in how the scatter kernel ranks a tile. */
+ * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep has its own
+ * pipeline: one histogram kernel for all 4 digits, then one kernel per pass (decoupled look-back
+ * between tiles, no chunks, no scan kernel). */
 #ifndef GR_ALGORITHMS_RADIX_SORT_H
 #define GR_ALGORITHMS_RADIX_SORT_H
 

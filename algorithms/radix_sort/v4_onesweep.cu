@@ -27,13 +27,17 @@
  * KiB per tile of 7680 keys cleared, written and read back) = ~36.4, against the work model's
  * floor of 36 (v3: 48); pairs ~68.4 against 68 (v3: 80).
  *
- * Measured on the H100 (gpuregress bench, cold L2, CUB in the same run): 2^28 keys 6.36 ms = 0.99x
- * CUB (v3 10.22), 2^28 pairs 9.22 ms = 1.06x, 2^24 keys 0.457 ms = 0.97x, 2^24 pairs 0.629 ms =
- * 1.02x; 51% and 66% of the copy bandwidth at 2^28. The tile size mattered most: 256 threads x 15
- * keys (3840) gave 6.80 ms for 2^28 keys and 11.81 for pairs, 1.06x and 1.35x CUB (shorter digit
- * runs per tile, twice the tiles to look back over and to pay the per-tile syncs for). Holding the
- * values in registers instead of shared memory cost 106 registers (2 blocks of 256 per SM) and
- * 12.22 ms for 2^28 pairs. */
+ * Measured on the H100 (gpuregress bench, cold L2, CUB in the same run; copy bandwidth 3.0 TB/s):
+ * 2^28 keys 6.35 ms = 0.99x CUB (v3 10.22), 2^28 pairs 9.22 ms = 1.06x (v3 21.03), 2^24 keys
+ * 0.457 ms = 0.97x, 2^24 pairs 0.624 ms = 1.01x; 51% and 66% of the copy bandwidth at 2^28. Where
+ * the time goes at 2^28 (tests/test_radix_sort_gpu full, radix_sort_trace): the up-front histogram
+ * with its memset and the clearing of 68 MiB of look-back rows 0.48 ms (keys read at 2.2 TB/s),
+ * then each pass 1.47 ms for keys (8 bytes/key at 1.46 TB/s) and 2.19 ms for pairs (16 at 1.97):
+ * the passes are 92% of the sort. The tile size mattered most: 256 threads x 15 keys (3840 a tile)
+ * gave 6.80 ms for 2^28 keys and 11.81 for pairs, 1.06x and 1.35x CUB (digit runs half as long per
+ * tile, twice the tiles to look back over and to pay the per-tile syncs for). Holding the values
+ * in registers instead of shared memory took 106 registers (2 blocks of 256 per SM) and 12.22 ms
+ * for 2^28 pairs. */
 #include <cuda_runtime.h>
 
 #include "gpu.h"
