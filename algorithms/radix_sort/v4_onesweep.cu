@@ -42,6 +42,7 @@
 
 #include "gpu.h"
 #include "radix_sort.h"
+#include "radix_sort_common.cuh" /* rs_digit, rs_block_exclusive_scan, rs_cp_async4 */
 
 #define OS_HIST_THREADS 256 /* threads per block of the histogram kernel */
 #define OS_THREADS 512      /* threads per block of the pass kernel */
@@ -51,18 +52,12 @@
 #define OS_SLICE (32 * OS_ITEMS)        /* keys of a tile one warp ranks */
 /* dynamic shared memory of the pass kernel: the tile's keys, and its values for pairs */
 #define OS_SMEM(pairs) ((size_t)((pairs) ? 2 : 1) * OS_TILE * sizeof(uint32_t))
-#define OS_FULL 0xffffffffu
 #define OS_FLAG_COUNT (1u << 30)  /* look-back word: this tile's count */
 #define OS_FLAG_PREFIX (2u << 30) /* look-back word: inclusive prefix */
 #define OS_VALUE ((1u << 30) - 1) /* the count bits of a look-back word (n < 2^30) */
 #define OS_HIST_BLOCKS_PER_SM 4
 
 /* device helpers */
-
-__device__ static inline uint32_t os_digit(uint32_t key, int shift)
-{
-  return (key >> shift) & (RADIX_SORT_RADIX - 1);
-}
 
 /* A look-back word, read from L2 (never a stale L1 copy). */
 __device__ static inline uint32_t os_load_relaxed(const uint32_t *p)
@@ -77,8 +72,8 @@ __device__ static inline void os_store_relaxed(uint32_t *p, uint32_t v)
   asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-/* Asynchronous copy global -> shared (cp.async) of 16 bytes (both addresses 16-byte aligned) or of
- * 4; zero-filled when !valid (src is then not read). Complete after os_cp_async_wait_all. */
+/* Asynchronous copy of 16 bytes global -> shared (cp.async; both addresses 16-byte aligned),
+ * zero-filled when !valid (src is then not read); the 16-byte rs_cp_async4. */
 __device__ static inline void os_cp_async16(uint32_t *dst, const uint32_t *src, bool valid)
 {
   unsigned d = (unsigned)__cvta_generic_to_shared(dst);
@@ -87,58 +82,17 @@ __device__ static inline void os_cp_async16(uint32_t *dst, const uint32_t *src, 
                : "memory");
 }
 
-__device__ static inline void os_cp_async4(uint32_t *dst, const uint32_t *src, bool valid)
-{
-  unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(d), "l"(src), "r"(valid ? 4 : 0)
-               : "memory");
-}
-
-__device__ static inline void os_cp_async_wait_all(void)
-{
-  asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;" ::: "memory");
-}
-
 /* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
 __device__ static inline uint32_t os_warp_match(uint32_t digit)
 {
-  uint32_t peers = OS_FULL;
+  uint32_t peers = RS_FULL;
 #pragma unroll
   for (int b = 0; b < RADIX_SORT_BITS; b++) {
     uint32_t bit = (digit >> b) & 1u;
-    uint32_t set = __ballot_sync(OS_FULL, bit);
+    uint32_t set = __ballot_sync(RS_FULL, bit);
     peers &= bit ? set : ~set;
   }
   return peers;
-}
-
-/* Exclusive scan of v over the pass kernel's block (all OS_THREADS calling); *total gets the sum.
- * The helper synchronises before writing s_warp (OS_WARPS words), so consecutive calls may share
- * it. */
-__device__ static inline uint32_t os_block_exclusive_scan(uint32_t v, uint32_t *s_warp,
-                                                          uint32_t *total)
-{
-  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  uint32_t x = v;
-#pragma unroll
-  for (int o = 1; o < 32; o <<= 1) {
-    uint32_t y = __shfl_up_sync(OS_FULL, x, o);
-    if (lane >= o)
-      x += y;
-  }
-  __syncthreads();
-  if (lane == 31)
-    s_warp[warp] = x;
-  __syncthreads();
-  uint32_t before = 0, sum = 0;
-#pragma unroll
-  for (int w = 0; w < OS_WARPS; w++) {
-    uint32_t c = s_warp[w];
-    before += w < warp ? c : 0;
-    sum += c;
-  }
-  *total = sum;
-  return before + x - v;
 }
 
 /* kernels */
@@ -181,7 +135,7 @@ static __global__ __launch_bounds__(OS_HIST_THREADS) void os_histogram_kernel(
         for (int j = 0; j < 4; j++)
 #pragma unroll
           for (int p = 0; p < RADIX_SORT_PASSES; p++)
-            atomicAdd(&s_hist[p * RADIX_SORT_RADIX + os_digit(k[j], p * RADIX_SORT_BITS)], 1u);
+            atomicAdd(&s_hist[p * RADIX_SORT_RADIX + rs_digit(k[j], p * RADIX_SORT_BITS)], 1u);
       }
     }
   }
@@ -191,7 +145,7 @@ static __global__ __launch_bounds__(OS_HIST_THREADS) void os_histogram_kernel(
     if ((tid < 3 && i < head) || (tid >= 3 && i < (size_t)n)) {
 #pragma unroll
       for (int p = 0; p < RADIX_SORT_PASSES; p++)
-        atomicAdd(&s_hist[p * RADIX_SORT_RADIX + os_digit(keys[i], p * RADIX_SORT_BITS)], 1u);
+        atomicAdd(&s_hist[p * RADIX_SORT_RADIX + rs_digit(keys[i], p * RADIX_SORT_BITS)], 1u);
     }
   }
   __syncthreads();
@@ -249,7 +203,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
         os_cp_async16(s_vals + i, src + i, true);
     } else {
       for (int i = tid; i < OS_TILE; i += OS_THREADS)
-        os_cp_async4(s_vals + i, src + (i < valid ? i : 0), i < valid);
+        rs_cp_async4(s_vals + i, src + (i < valid ? i : 0), i < valid);
     }
   }
 
@@ -257,7 +211,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   uint32_t rank[(OS_ITEMS + 1) / 2]; /* two 16-bit ranks (< OS_SLICE) per register */
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) {
-    uint32_t digit = os_digit(key[r], shift);
+    uint32_t digit = rs_digit(key[r], shift);
     uint32_t peers = os_warp_match(digit);
     uint32_t before = counts[digit];
     uint32_t my_rank = before + __popc(peers & lanes_below);
@@ -278,14 +232,14 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     count += digit_thread ? s_counts[w * RADIX_SORT_RADIX + tid] : 0;
   uint32_t prefix = 0, all;
   if (tile == 0) {
-    prefix = os_block_exclusive_scan(digit_thread ? hist[tid] : 0, s_warp, &all);
+    prefix = rs_block_exclusive_scan<OS_WARPS>(digit_thread ? hist[tid] : 0, s_warp, &all);
     if (digit_thread)
       os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
   } else if (digit_thread) {
     os_store_relaxed(row + tid, OS_FLAG_COUNT | count);
   }
   /* tile position of the digit */
-  uint32_t start = os_block_exclusive_scan(count, s_warp, &all);
+  uint32_t start = rs_block_exclusive_scan<OS_WARPS>(count, s_warp, &all);
   uint32_t run = start;
 #pragma unroll
   for (int w = 0; w < OS_WARPS; w++) {
@@ -301,7 +255,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) {
     uint32_t half = (rank[r / 2] >> (16 * (r % 2))) & 0xffffu;
-    uint32_t pos = counts[os_digit(key[r], shift)] + half;
+    uint32_t pos = counts[rs_digit(key[r], shift)] + half;
     rank[r / 2] += (pos - half) << (16 * (r % 2));
     s_keys[pos] = key[r];
   }
@@ -332,14 +286,15 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     int i = tid + r * OS_THREADS;
     if (i < valid) {
       uint32_t k = s_keys[i];
-      uint32_t g = s_base[os_digit(k, shift)] + (uint32_t)i;
+      uint32_t g = s_base[rs_digit(k, shift)] + (uint32_t)i;
       keys_out[g] = k;
       if (PAIRS)
         out[r] = g;
     }
   }
   if (PAIRS) { /* the values take the keys' way through s_keys */
-    os_cp_async_wait_all();
+    rs_cp_async_commit();
+    rs_cp_async_wait<0>();
     __syncthreads();
 #pragma unroll
     for (int r = 0; r < OS_ITEMS; r++)
