@@ -41,3 +41,25 @@ int data_file_open(const char *path, FILE **f, uint64_t *size, char *why, size_t
   *size = (uint64_t)st.st_size;
   return 0;
 }
+
+int data_file_hash(const char *path, uint64_t *hash, char *why, size_t len)
+{
+  FILE *f;
+  uint64_t size, h = 0xcbf29ce484222325ull;
+  unsigned char buf[1 << 16];
+  if (data_file_open(path, &f, &size, why, len))
+    return -1;
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+    for (size_t i = 0; i < n; i++)
+      h = (h ^ buf[i]) * 0x100000001b3ull;
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, strerror(EIO));
+    return -1;
+  }
+  *hash = h;
+  return 0;
+}

@@ -17,6 +17,11 @@ extern "C" {
  * ...", "'x' is a directory, not a regular file"), *f left NULL. */
 int data_file_open(const char *path, FILE **f, uint64_t *size, char *why, size_t len);
 
+/* The content hash of the file at path: 64-bit FNV-1a over its bytes (a case reading the file
+ * carries it, so a changed file is a new case). Regular files only, as data_file_open. 0 ok; -1
+ * with why naming the file. */
+int data_file_hash(const char *path, uint64_t *hash, char *why, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -112,7 +112,8 @@ int stereo_generate(int w, int h, int dmax, enum stereo_content content, uint64_
   return 0;
 }
 
-double stereo_bad_pixel_rate(const uint16_t *disp, const int16_t *gt, size_t n, size_t *valid)
+double stereo_bad_pixel_rate(const uint16_t *disp, const int16_t *gt, size_t n, int thr,
+                             size_t *valid)
 {
   size_t v = 0, bad = 0;
   for (size_t i = 0; i < n; i++) {
@@ -120,9 +121,29 @@ double stereo_bad_pixel_rate(const uint16_t *disp, const int16_t *gt, size_t n, 
       continue;
     v++;
     int diff = (int)disp[i] - gt[i];
-    bad += diff > 1 || diff < -1;
+    bad += diff > thr || diff < -thr;
   }
   if (valid)
     *valid = v;
   return v ? (double)bad / (double)v : 0.0;
+}
+
+int stereo_nonoccluded(const int16_t *gt, int w, int h, int16_t *out)
+{
+  int16_t *near = malloc((size_t)w * sizeof *near); /* per right column: the largest disparity */
+  if (!near)
+    return -1;
+  for (int y = 0; y < h; y++) {
+    const int16_t *g = gt + (size_t)y * w;
+    int16_t *o = out + (size_t)y * w;
+    for (int x = 0; x < w; x++)
+      near[x] = -1;
+    for (int x = 0; x < w; x++)
+      if (g[x] >= 0 && x - g[x] >= 0 && g[x] > near[x - g[x]])
+        near[x - g[x]] = g[x];
+    for (int x = 0; x < w; x++)
+      o[x] = g[x] >= 0 && x - g[x] >= 0 && g[x] + 1 >= near[x - g[x]] ? g[x] : -1;
+  }
+  free(near);
+  return 0;
 }

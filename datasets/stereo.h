@@ -28,9 +28,17 @@ enum stereo_content {
 int stereo_generate(int w, int h, int dmax, enum stereo_content content, uint64_t seed,
                     uint8_t *left, uint8_t *right, int16_t *gt);
 
-/* Bad-pixel rate of disp against gt: the fraction of pixels with gt >= 0 where |disp - gt| > 1;
- * 0 when no pixel has a ground truth. *valid (may be NULL) gets the number of such pixels. */
-double stereo_bad_pixel_rate(const uint16_t *disp, const int16_t *gt, size_t n, size_t *valid);
+/* Bad-pixel rate of disp against gt: the fraction of pixels with gt >= 0 where |disp - gt| >
+ * thr; 0 when no pixel has a ground truth. *valid (may be NULL) gets the number of such pixels. */
+double stereo_bad_pixel_rate(const uint16_t *disp, const int16_t *gt, size_t n, int thr,
+                             size_t *valid);
+
+/* The non-occluded part of a left-view ground truth (w*h, -1 unknown) when no occlusion map
+ * comes with it: each known left pixel is warped to (x - d, y) in the right view, where the
+ * largest disparity (the nearest surface) wins; a pixel is visible when it lands inside the
+ * right image and its disparity is within 1 of the winner there (integer ground truth of a
+ * slanted surface). out (w*h) gets gt where visible, -1 elsewhere. Returns 0, -1 out of memory. */
+int stereo_nonoccluded(const int16_t *gt, int w, int h, int16_t *out);
 
 #ifdef __cplusplus
 }

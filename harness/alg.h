@@ -45,7 +45,11 @@ enum variant_kind {
 /* algorithm flags */
 #define ALG_HIDDEN 0x1u /* test-only: never selected by default, only when named */
 
-enum param_type { PARAM_INT, PARAM_ENUM };
+/* PARAM_FILE: a file the case reads its data from (a path; "data:REL" names REL in the dataset
+ * directory, see case_data_dir). Optional in a case: absent, the data is generated from the
+ * seed. Given, the case's value is the file's content hash (FNV-1a 64), so a changed file is a
+ * new case, and the algorithm's data_params fills what the files determine (sizes ...). */
+enum param_type { PARAM_INT, PARAM_ENUM, PARAM_FILE };
 
 struct param_spec {
   const char *name;
@@ -60,8 +64,11 @@ struct algorithm;
 /* A case: algorithm + parameter values + data seed. Text form: "ari n=891 k_a=50 ... seed=7". */
 struct gr_case {
   const struct algorithm *alg;
-  int64_t v[GR_MAX_PARAMS]; /* in the order of alg->params; PARAM_ENUM holds the choice index */
+  int64_t v[GR_MAX_PARAMS]; /* in the order of alg->params; PARAM_ENUM holds the choice index,
+                               PARAM_FILE the content hash (0 when not given) */
   uint64_t seed;            /* drives the input data only */
+  const char *file[GR_MAX_PARAMS]; /* PARAM_FILE: the path as given (interned for the life of
+                                      the process), NULL when not given */
 };
 
 /* What a variant's run gets besides input and output. */
@@ -96,12 +103,25 @@ struct variant {
   const char *story;  /* one line: what changed, which bug it carries or fixes */
 };
 
+/* Accuracy metrics of an output: error rates (lower is better, a rise is an accuracy
+ * regression), such as SGM's bad-pixel rates against a ground truth. */
+#define GR_MAX_METRICS 4
+#define GR_METRIC_NAME 24
+struct gr_metrics {
+  size_t n;
+  char name[GR_MAX_METRICS][GR_METRIC_NAME];
+  double value[GR_MAX_METRICS];
+};
+/* Append one metric (ignored beyond GR_MAX_METRICS). */
+void gr_metrics_add(struct gr_metrics *m, const char *name, double value);
+
 /* The result of a check: empty why means pass. tag names the class of failure (shrinking keeps
  * a candidate only while it fails with the same tag). */
 struct check_report {
   const char *tag; /* "parity", "bounds", "invariant", "determinism", ... (static string) */
   double err;      /* the largest error metric seen (algorithm-defined), 0 if exact */
   char why[GR_WHY_LEN];
+  struct gr_metrics acc; /* accuracy metrics, filled whether the check passes or not */
 };
 
 struct algorithm {
@@ -140,6 +160,12 @@ struct algorithm {
   void (*bench_launch)(void *state);
   void (*bench_fetch)(void *state, void *out);
   void (*bench_teardown)(void *state);
+
+  /* A case naming files (PARAM_FILE): load and check them, fill the parameters they determine
+   * and set bit i of *filled for each params[i] filled (case_parse then takes those as given,
+   * and refuses a given value that disagrees). 0 ok; -1 with why naming the file and the
+   * problem. NULL: the algorithm has no file parameters. */
+  int (*data_params)(struct gr_case *c, uint32_t *filled, char *why, size_t len);
 };
 
 /* Helpers every algorithm uses (harness/case.c). */

@@ -17,11 +17,13 @@ volatile int bench_interrupted;
 /* Fill res from samples and store the timing row with its samples in one transaction. */
 static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t i,
                         enum verdict vd, long launches, double seconds, const char *reason,
-                        const double *ms, const int *clk, size_t n)
+                        const double *ms, const int *clk, size_t n, const struct gr_metrics *acc)
 {
   const struct bench_item *it = &p->items[i];
   struct bench_result *r = &p->res[i];
   memset(r, 0, sizeof *r);
+  if (acc)
+    r->acc = *acc;
   r->done = 1;
   r->verdict = vd;
   gr_fmt(r->reason, sizeof r->reason, "%s", reason ? reason : "");
@@ -58,6 +60,8 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
   int bad = id < 0;
   for (size_t k = 0; k < n && !bad; k++)
     bad = store_add_sample(o->store, id, (int64_t)k, ms[k], clk[k]) != 0;
+  for (size_t k = 0; k < r->acc.n && !bad; k++)
+    bad = store_add_accuracy(o->store, id, r->acc.name[k], r->acc.value[k]) != 0;
   if (bad || store_commit(o->store))
     fprintf(stderr, "gpuregress bench: cannot record a timing: %s\n", store_errmsg(o->store));
 }
@@ -108,6 +112,7 @@ struct session {
   long launches;
   double seconds;
   char reason[GR_WHY_LEN];
+  struct gr_metrics acc; /* M lines of the pending item */
   int done;     /* DONE or NOGPU: the plan is over */
   int started;  /* BW came: the device answered */
   enum gr_status fatal; /* not OK: no benchmark can run (why) */
@@ -123,7 +128,7 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     return;
   if (strcmp(tag, "NOGPU") == 0) {
     for (size_t i = *next; i < p->n; i++) {
-      finish_item(p, o, i, VERDICT_SKIP, 0, 0, rest, NULL, NULL, 0);
+      finish_item(p, o, i, VERDICT_SKIP, 0, 0, rest, NULL, NULL, 0, NULL);
       p->res[i].status = GR_STATUS_NO_GPU;
     }
     *next = p->n;
@@ -152,12 +157,17 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     ss->launches = f[2] ? strtol(f[2], NULL, 10) : 0;
     ss->seconds = f[3] ? strtod(f[3], NULL) : 0;
     gr_fmt(ss->reason, sizeof ss->reason, "%s", f[4]);
+    ss->acc.n = 0;
+  } else if (strcmp(tag, "M") == 0 && ss->pending >= 0) { /* an accuracy metric: NAME VALUE */
+    char *name = strtok_r(rest, "\t", &save);
+    if (name && save)
+      gr_metrics_add(&ss->acc, name, strtod(save, NULL));
   } else if (strcmp(tag, "S") == 0 && ss->pending >= 0) {
     if (samples_read(c, sm, (size_t)strtoull(rest, NULL, 10), o->watchdog))
       sm->n = 0; /* out of memory or a broken pipe: the samples are lost, the end tells */
   } else if (strcmp(tag, "E") == 0 && ss->pending >= 0 && (size_t)ss->pending < p->n) {
     finish_item(p, o, (size_t)ss->pending, ss->pv, ss->launches, ss->seconds, ss->reason, sm->ms,
-                sm->clk, sm->n);
+                sm->clk, sm->n, &ss->acc);
     *next = (size_t)ss->pending + 1;
     ss->cur = ss->pending = -1;
     sm->n = 0;
@@ -208,7 +218,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
           restarts++;
           finish_item(p, o, (size_t)ss.cur, bench_interrupted ? VERDICT_ERROR : VERDICT_TIMEOUT, 0,
                       o->watchdog, bench_interrupted ? "interrupted" : "no word within the watchdog",
-                      NULL, NULL, 0);
+                      NULL, NULL, 0, NULL);
           next = (size_t)ss.cur + 1;
         }
         break;
@@ -218,7 +228,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
         child_finish(&c, 0, msg, sizeof msg);
         if (!ss.done) {
           if (ss.cur >= 0) {
-            finish_item(p, o, (size_t)ss.cur, VERDICT_CRASH, 0, 0, msg, NULL, NULL, 0);
+            finish_item(p, o, (size_t)ss.cur, VERDICT_CRASH, 0, 0, msg, NULL, NULL, 0, NULL);
             next = (size_t)ss.cur + 1;
             restarts++;
           } else {

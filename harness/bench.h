@@ -54,12 +54,17 @@ struct bench_result {
   double bytes, items;   /* the work model */
   double gbps, items_per_s, pct_copy, clock_mhz, seconds;
   enum gr_status status; /* GR_STATUS_NO_GPU: skipped because the process found no device */
+  struct gr_metrics acc; /* accuracy metrics of the output checked after timing */
 };
 
+#define BENCH_MAX_SKIPPED 8
 struct bench_plan {
   struct bench_item *items;
   struct bench_result *res;
   size_t n;
+  /* sweep cases left out because their dataset is not fetched, with the reason */
+  char skipped[BENCH_MAX_SKIPPED][GR_CASE_TEXT_LEN + GR_WHY_LEN];
+  size_t n_skipped;
   double copy_gbps; /* measured by the child; 0 unknown */
   char gpu_name[128];
 };
@@ -84,8 +89,9 @@ void bench_opts_default(struct bench_opts *o);
  * GPU variant of kind fixed, historical or peer among vs, each bench case chosen by `sizes`
  * (NULL: all; else comma-separated indices into the algorithm's sweep, 0 = smallest, or ranges
  * A-B) or, with quick, the two smallest; plus `cases`, explicit case texts, for the
- * algorithms they name. Ordered by algorithm, case, variant. 0 ok, -1 with why (a bad size
- * list, a bad case text, nothing to time). */
+ * algorithms they name. Ordered by algorithm, case, variant. A sweep case reading a dataset
+ * that is not fetched ("data:" files missing) is left out and listed in skipped. 0 ok, -1 with
+ * why (a bad size list, a bad case text, nothing to time). */
 int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
                    const char *sizes, int quick, const char *const *cases, size_t n_cases,
                    struct bench_plan **out, char *why, size_t len);

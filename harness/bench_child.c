@@ -94,10 +94,12 @@ static int push_sample(size_t n, double ms, int clk)
 }
 
 static void report_end(size_t i, const char *verdict, long launches, double seconds, char *reason,
-                       size_t n)
+                       size_t n, const struct gr_metrics *acc)
 {
   child_flatten(reason);
   child_say(C.fd, "T\t%zu\t%s\t%ld\t%.6f\t%s", i, verdict, launches, seconds, reason);
+  for (size_t k = 0; acc && k < acc->n; k++)
+    child_say(C.fd, "M\t%s\t%.17g", acc->name[k], acc->value[k]);
   if (n) { /* the raw samples, bytes as they are in memory: the parent summarises them */
     child_say(C.fd, "S\t%zu", n);
     child_say_bytes(C.fd, C.ms, n * sizeof *C.ms);
@@ -122,19 +124,19 @@ static void child_body(struct gbench_state *gs, void *arg)
     gr_fmt(why, sizeof why, "case needs %.2f GiB of device memory, %.2f GiB free",
            (double)need / (1 << 30), (double)free_b / (1 << 30));
     gbench_skip(gs, why);
-    report_end(i, "skip", 0, now_seconds() - t0, why, 0);
+    report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
     return;
   }
   struct gr_instance *inst = child_instance(it, why, sizeof why);
   if (!inst) {
     gbench_skip(gs, why);
-    report_end(i, "error", 0, now_seconds() - t0, why, 0);
+    report_end(i, "error", 0, now_seconds() - t0, why, 0, NULL);
     return;
   }
   void *state = a->bench_setup(it->v, inst, why, sizeof why);
   if (!state) {
     gbench_skip(gs, why[0] ? why : "this variant cannot take this case");
-    report_end(i, "skip", 0, now_seconds() - t0, why, 0);
+    report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
     return;
   }
 
@@ -211,7 +213,7 @@ static void child_body(struct gbench_state *gs, void *arg)
   if (n)
     gbench_counter(gs, "sm_MHz", (double)C.clk[n - 1]);
   gbench_label(gs, verdict);
-  report_end(i, verdict, launches, now_seconds() - t0, why, n);
+  report_end(i, verdict, launches, now_seconds() - t0, why, n, &rep.acc);
 }
 
 int bench_child_main(void *arg, int in, int out)

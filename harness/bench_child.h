@@ -6,7 +6,8 @@
  *   "ERR\t<why>"          the child could not start the benchmarks (bad Google Benchmark flag)
  *   "BW\t<GB/s>\t<gpu>"   the copy bandwidth and the device name, once per child
  *   "B\t<i>"              item i begins (a crash from here on is its crash)
- *   "T\t<i>\t<verdict>\t<launches>\t<seconds>\t<reason>"   item i's result, then its samples:
+ *   "T\t<i>\t<verdict>\t<launches>\t<seconds>\t<reason>"   item i's result, then its accuracy
+ *   "M\t<name>\t<value>"  metrics (gr_metrics: error rates, one line each) and its samples:
  *   "S\t<n>"              followed by n doubles (milliseconds) then n ints (SM MHz), raw bytes
  *                         as in memory (same host, same build); absent when n is 0
  *   "E\t<i>"              item i ends

@@ -138,7 +138,13 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
       if (k < nc && !mask[k])
         continue;
       const char *text = k < nc ? a->bench_cases[k] : cases[k - nc];
-      if (case_parse(text, &c, why, len)) {
+      int prc = case_parse(text, &c, why, len);
+      if (prc == -2 && k < nc) { /* a real-data case whose dataset is not fetched: skipped */
+        if (p->n_skipped < BENCH_MAX_SKIPPED)
+          gr_fmt(p->skipped[p->n_skipped++], sizeof p->skipped[0], "%s: skipped: %s", text, why);
+        continue;
+      }
+      if (prc) {
         if (k < nc) /* the algorithm's own table: a bug, say whose */
           snprintf(why + strlen(why), len - strlen(why), " (bench case of '%s')", a->name);
         goto fail;
@@ -153,6 +159,10 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
           goto oom;
     }
     (void)chosen;
+  }
+  if (p->n == 0 && p->n_skipped) {
+    gr_fmt(why, len, "nothing to time: %s", p->skipped[0]);
+    goto fail;
   }
   if (p->n == 0) {
     gr_fmt(why, len, "%s",

@@ -44,6 +44,8 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
   if (p->copy_gbps > 0)
     fprintf(f, "  copy bandwidth %.0f GB/s (device to device, read + write)", p->copy_gbps);
   fprintf(f, "\n");
+  for (size_t i = 0; i < p->n_skipped; i++)
+    fprintf(f, "%s\n", p->skipped[i]);
   /* nothing timed and one reason for all (no GPU): one line, not a table of skips */
   size_t n_done = 0, n_same = 0;
   const char *reason0 = NULL;
@@ -97,9 +99,12 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
       if (peer && peer != r)
         gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
     }
-    fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s\n", it->v->name,
+    fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s", it->v->name,
             variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
             verdict_name(r->verdict));
+    for (size_t k = 0; k < r->acc.n; k++) /* accuracy: error rates */
+      fprintf(f, "%s%s %.2f%%", k ? ", " : "  ", r->acc.name[k], 100 * r->acc.value[k]);
+    fprintf(f, "\n");
   }
   int details = 0;
   for (size_t i = 0; i < p->n; i++) {

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "datasets/data_file.h"
 #include "gr.h"
 
 const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index)
@@ -48,6 +50,115 @@ struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size,
   inst->c = c;
   inst->priv = priv;
   return inst;
+}
+
+void gr_metrics_add(struct gr_metrics *m, const char *name, double value)
+{
+  if (m->n >= GR_MAX_METRICS)
+    return;
+  gr_fmt(m->name[m->n], sizeof m->name[m->n], "%s", name);
+  m->value[m->n++] = value;
+}
+
+const char *case_data_dir(char *buf, size_t len)
+{
+  const char *env = getenv("GR_DATA"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+  if (env && *env)
+    return gr_fmt(buf, len, "%s", env);
+  if (xdg && *xdg)
+    return gr_fmt(buf, len, "%s/gpuregress/datasets", xdg);
+  return gr_fmt(buf, len, "%s/.cache/gpuregress/datasets", home && *home ? home : ".");
+}
+
+/* A file value as a path: "data:REL" in the dataset directory, anything else as it is. */
+static const char *file_path(const char *value, char *buf, size_t len)
+{
+  if (strncmp(value, "data:", 5) != 0)
+    return gr_fmt(buf, len, "%s", value);
+  char dir[GR_CASE_PATH_LEN * 2];
+  case_data_dir(dir, sizeof dir);
+  return gr_fmt(buf, len, "%s/%s", dir, value + 5);
+}
+
+const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len)
+{
+  size_t i;
+  if (!alg_param(c->alg, name, &i) || !c->file[i])
+    return NULL;
+  return file_path(c->file[i], buf, len);
+}
+
+int case_has_files(const struct gr_case *c)
+{
+  for (size_t i = 0; i < c->alg->n_params; i++)
+    if (c->file[i])
+      return 1;
+  return 0;
+}
+
+/* The file values of this process, kept for its life: cases are copied by value and point here. */
+static const char *intern(const char *s)
+{
+  static struct interned {
+    struct interned *next;
+    char s[];
+  } *head;
+  for (struct interned *e = head; e; e = e->next)
+    if (strcmp(e->s, s) == 0)
+      return e->s;
+  struct interned *e = malloc(sizeof *e + strlen(s) + 1);
+  if (!e)
+    return NULL;
+  strcpy(e->s, s);
+  e->next = head;
+  head = e;
+  return e->s;
+}
+
+/* A PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH,
+ * hash the file into *hash; with #HASH, the file must still have that content. 0 ok, -1 with
+ * why naming the file; -2 a "data:" file that does not exist (the dataset is not fetched). */
+static int file_value(const struct param_spec *p, const char *val, const char **file,
+                      int64_t *hash, char *why, size_t len)
+{
+  char text[GR_CASE_PATH_LEN], path[GR_CASE_PATH_LEN * 3];
+  const char *mark = strrchr(val, '#');
+  size_t n = mark ? (size_t)(mark - val) : strlen(val);
+  if (n == 0 || n >= sizeof text) {
+    gr_fmt(why, len, "'%s=%s': a path of 1 to %d characters expected", p->name, val,
+           GR_CASE_PATH_LEN - 1);
+    return -1;
+  }
+  memcpy(text, val, n);
+  text[n] = 0;
+  uint64_t want = 0, got;
+  if (mark) {
+    char *end;
+    errno = 0;
+    want = strtoull(mark + 1, &end, 16);
+    if (strlen(mark + 1) != 16 || *end || errno) {
+      gr_fmt(why, len, "'%s=%s': the content hash after '#' must be 16 hex digits", p->name, val);
+      return -1;
+    }
+  }
+  file_path(text, path, sizeof path);
+  if (data_file_hash(path, &got, why, len)) {
+    if (strncmp(text, "data:", 5) != 0 || access(path, F_OK) == 0)
+      return -1;
+    snprintf(why + strlen(why), len - strlen(why), " (%s: run scripts/datasets)", text);
+    return -2;
+  }
+  if (mark && got != want) {
+    gr_fmt(why, len, "'%s' has changed: its content hash is %016llx, the case was made with %016llx",
+           path, (unsigned long long)got, (unsigned long long)want);
+    return -1;
+  }
+  if (!(*file = intern(text))) {
+    gr_fmt(why, len, "out of host memory");
+    return -1;
+  }
+  *hash = (int64_t)got;
+  return 0;
 }
 
 int64_t case_get(const struct gr_case *c, const char *name)
@@ -114,6 +225,8 @@ int case_validate(const struct gr_case *c, char *why, size_t len)
   const struct algorithm *a = c->alg;
   for (size_t i = 0; i < a->n_params; i++) {
     const struct param_spec *p = &a->params[i];
+    if (p->type == PARAM_FILE)
+      continue;
     if (p->type == PARAM_ENUM) {
       if (c->v[i] < 0 || (size_t)c->v[i] >= choice_count(p)) {
         gr_fmt(why, len, "'%s' has no choice number %lld", p->name, (long long)c->v[i]);
@@ -127,6 +240,42 @@ int case_validate(const struct gr_case *c, char *why, size_t len)
   }
   if (a->validate)
     return a->validate(c, why, len);
+  return 0;
+}
+
+/* A case naming files: the algorithm fills what they determine; a value given as well must
+ * agree. 0 ok, -1 with why. */
+static int data_params(struct gr_case *c, unsigned char *seen, char *why, size_t len)
+{
+  const struct algorithm *a = c->alg;
+  int64_t given[GR_MAX_PARAMS];
+  uint32_t filled = 0;
+  memcpy(given, c->v, sizeof given);
+  if (!a->data_params) {
+    gr_fmt(why, len, "algorithm '%s' reads no files", a->name);
+    return -1;
+  }
+  if (a->data_params(c, &filled, why, len))
+    return -1;
+  for (size_t i = 0; i < a->n_params; i++) {
+    if (!(filled >> i & 1))
+      continue;
+    if (seen[i] && given[i] != c->v[i]) {
+      char v_given[64], v_file[64];
+      const struct param_spec *p = &a->params[i];
+      if (p->type == PARAM_ENUM) {
+        gr_fmt(v_given, sizeof v_given, "%s", p->choices[given[i]]);
+        gr_fmt(v_file, sizeof v_file, "%s", p->choices[c->v[i]]);
+      } else {
+        gr_fmt(v_given, sizeof v_given, "%lld", (long long)given[i]);
+        gr_fmt(v_file, sizeof v_file, "%lld", (long long)c->v[i]);
+      }
+      gr_fmt(why, len, "'%s=%s' disagrees with the case's files, which give %s=%s", p->name,
+             v_given, p->name, v_file);
+      return -1;
+    }
+    seen[i] = 1;
+  }
   return 0;
 }
 
@@ -181,11 +330,15 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
       gr_fmt(why, len, "'%s' given twice", name);
       return -1;
     }
-    if (param_value(p, val, &c->v[idx], why, len))
-      return -1;
+    int rc = p->type == PARAM_FILE ? file_value(p, val, &c->file[idx], &c->v[idx], why, len)
+                                   : param_value(p, val, &c->v[idx], why, len);
+    if (rc)
+      return rc;
   }
+  if (case_has_files(c) && data_params(c, seen, why, len))
+    return -1;
   for (size_t i = 0; i < c->alg->n_params; i++)
-    if (!seen[i]) {
+    if (!seen[i] && c->alg->params[i].type != PARAM_FILE) {
       gr_fmt(why, len, "missing parameter '%s' (a case names every parameter and the seed)",
              c->alg->params[i].name);
       return -1;
@@ -203,7 +356,11 @@ char *case_format(const struct gr_case *c, char *buf, size_t len)
   size_t used = (size_t)snprintf(buf, len, "%s", a->name);
   for (size_t i = 0; i < a->n_params && used < len; i++) {
     const struct param_spec *p = &a->params[i];
-    if (p->type == PARAM_ENUM)
+    if (p->type == PARAM_FILE) {
+      if (c->file[i])
+        used += (size_t)snprintf(buf + used, len - used, " %s=%s#%016llx", p->name, c->file[i],
+                                 (unsigned long long)c->v[i]);
+    } else if (p->type == PARAM_ENUM)
       used += (size_t)snprintf(buf + used, len - used, " %s=%s", p->name, p->choices[c->v[i]]);
     else
       used += (size_t)snprintf(buf + used, len - used, " %s=%lld", p->name, (long long)c->v[i]);
@@ -228,6 +385,11 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
   const struct param_spec *p = alg_param(a, name, &idx);
   if (!p) {
     gr_fmt(why, len, "unknown parameter '%s' for algorithm '%s'", name, a->name);
+    return -1;
+  }
+  if (p->type == PARAM_FILE) {
+    gr_fmt(why, len, "'%s' names a file: fuzzing generates its data (use 'repro' for a file case)",
+           name);
     return -1;
   }
   if (lim->n >= GR_MAX_PARAMS) {
@@ -328,10 +490,14 @@ size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size
   const struct algorithm *a = c->alg;
   size_t n = 0;
   char why[GR_WHY_LEN];
+  if (case_has_files(c)) /* the files fix the data: nothing simpler to try */
+    return 0;
   for (size_t i = 0; i < a->n_params && n < max; i++) {
     const struct param_spec *p = &a->params[i];
     int64_t tries[64];
     size_t nt = 0;
+    if (p->type == PARAM_FILE)
+      continue;
     if (p->type == PARAM_ENUM) {
       for (int64_t j = 0; j < c->v[i] && nt < 64; j++)
         tries[nt++] = j;

@@ -14,10 +14,14 @@
 extern "C" {
 #endif
 
-#define GR_CASE_TEXT_LEN 512
+#define GR_CASE_TEXT_LEN 1024
+#define GR_CASE_PATH_LEN 256 /* longest path of a PARAM_FILE value */
 
 /* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
- * too. 0 ok; -1 with why naming the offending token ("unknown parameter 'q' in ..."). */
+ * too, except PARAM_FILE ones (optional) and those the given files determine (see
+ * alg->data_params). A file is read (hashed, loaded by the algorithm) here: missing or malformed,
+ * the case is refused naming the file and the problem. 0 ok; -1 with why naming the offending
+ * token ("unknown parameter 'q' in ..."); -2 a "data:" file is missing (dataset not fetched). */
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
 /* Canonical text form; returns buf. */
 char *case_format(const struct gr_case *c, char *buf, size_t len);
@@ -46,6 +50,16 @@ void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
  * value - 1 (integers) and earlier choices (enums); each fixed up, valid and different from c.
  * Returns how many were written (at most max). */
 size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max);
+
+/* The dataset directory that "data:REL" file values are relative to: $GR_DATA, else
+ * $XDG_CACHE_HOME/gpuregress/datasets, else $HOME/.cache/gpuregress/datasets (where
+ * scripts/datasets writes). Returns buf. */
+const char *case_data_dir(char *buf, size_t len);
+/* The path of file parameter `name` of c, resolved (see case_data_dir), in buf; NULL when c does
+ * not name that file. */
+const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len);
+/* 1 if c reads data from a file (a PARAM_FILE parameter is given). */
+int case_has_files(const struct gr_case *c);
 
 /* Value of a parameter by name (enum: choice index); -1 if the algorithm has no such param. */
 int64_t case_get(const struct gr_case *c, const char *name);

@@ -69,7 +69,9 @@ static const char compare_help[] =
     "the ratio of medians: slower or faster needs |ratio - 1| >= E and p < A; same needs\n"
     "|ratio - 1| < E with both medians known to within E/2; anything else is unsure. Correctness\n"
     "transitions are regressions: a fixed variant from pass to fail / crash / timeout (in the\n"
-    "run's outcomes or in the check after timing), a historical bug from caught to escaped.\n"
+    "run's outcomes or in the check after timing), a historical bug from caught to escaped. So\n"
+    "is a rise of an accuracy metric stored with a timing (SGM's bad-pixel rates on pairs with a\n"
+    "ground truth) beyond --max-accuracy-loss.\n"
     "\n"
     "  --baseline RUN   a run id of this database\n"
     "  --baseline FILE  another gpuregress database, e.g. a committed results/baselines/*.db made\n"
@@ -80,11 +82,13 @@ static const char compare_help[] =
     "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
     "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
     "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
+    "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
+    "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --all            list every comparison, not only the ones that are not 'same'\n"
     "\n"
-    "Exit 0 no regression (also when there is no baseline yet), 1 a timing is slower or a\n"
-    "correctness transition was found, 2 usage or database error.\n";
+    "Exit 0 no regression (also when there is no baseline yet), 1 a timing is slower, a\n"
+    "correctness transition or an accuracy regression was found, 2 usage or database error.\n";
 
 static void print_compare(FILE *f, const struct compare_result *r, const struct compare_opts *o,
                           int all)
@@ -142,14 +146,28 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
             c->base_verdict[0] ? c->base_verdict : "-", c->cur_verdict[0] ? c->cur_verdict : "-",
             c->regression ? "  REGRESSION" : "");
   }
+  int acc_header = 0;
+  for (size_t i = 0; i < r->n_acc; i++) {
+    const struct compare_accuracy *a = &r->acc[i];
+    if (!a->regression && !(all && a->in_base && a->in_cur))
+      continue;
+    if (!acc_header++)
+      fprintf(f, "\n%-10s %-20s %-48s %-12s %8s %8s\n", "algorithm", "variant", "params",
+              "accuracy", "base", "new");
+    fprintf(f, "%-10s %-20s %-48.48s %-12s %7.3f%% %7.3f%%%s\n", a->algorithm, a->variant,
+            a->params, a->metric, 100 * a->base, 100 * a->cur,
+            a->regression ? "  ACCURACY REGRESSION" : "");
+  }
   fprintf(f, "\ntimings: %zu same, %zu faster, %zu slower, %zu unsure (%zu new, %zu gone); "
-             "correctness regressions: %zu\n",
-          r->n_same, r->n_faster, r->n_slower, r->n_unsure, r->n_new, r->n_gone, r->n_regressions);
+             "correctness regressions: %zu; accuracy regressions: %zu (of %zu metrics, max loss "
+             "%.3g points)\n",
+          r->n_same, r->n_faster, r->n_slower, r->n_unsure, r->n_new, r->n_gone, r->n_regressions,
+          r->n_acc_regressions, r->n_acc, 100 * o->max_accuracy_loss);
 }
 
 int cmd_compare(int argc, char **argv)
 {
-  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL };
+  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_ACC };
   static const struct option opts[] = {
       {"baseline", required_argument, NULL, OPT_BASELINE},
       {"run", required_argument, NULL, OPT_RUN},
@@ -157,6 +175,7 @@ int cmd_compare(int argc, char **argv)
       {"alpha", required_argument, NULL, OPT_ALPHA},
       {"db", required_argument, NULL, 'd'},
       {"all", no_argument, NULL, OPT_ALL},
+      {"max-accuracy-loss", required_argument, NULL, OPT_ACC},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
@@ -181,6 +200,14 @@ int cmd_compare(int argc, char **argv)
       break;
     case 'd': db = optarg; break;
     case OPT_ALL: all = 1; break;
+    case OPT_ACC: {
+      char *end;
+      co.max_accuracy_loss = strtod(optarg, &end);
+      if (end == optarg || *end || !(co.max_accuracy_loss >= 0 && co.max_accuracy_loss < 1))
+        return cli_usage_error("compare", "bad value '%s' for --max-accuracy-loss: a fraction in [0, 1)",
+                               optarg);
+      break;
+    }
     default: return cli_usage_error("compare", "unknown option");
     }
   }
@@ -233,7 +260,7 @@ int cmd_compare(int argc, char **argv)
     goto out;
   }
   print_compare(stdout, r, &co, all);
-  rc = r->n_slower || r->n_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
+  rc = r->n_slower || r->n_regressions || r->n_acc_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
   printf("result: %s exit %d\n", rc ? "REGRESSION" : "ok", rc);
   cli_status_set("compared", "1");
   cli_status_set("result", "%s", rc ? "regression" : "ok");

@@ -423,6 +423,8 @@ int cmd_list(int argc, char **argv)
           if (ps->type == PARAM_INT)
             printf("  param %-10s %lld..%lld  %s\n", ps->name, (long long)ps->min,
                    (long long)ps->max, ps->help);
+          else if (ps->type == PARAM_FILE)
+            printf("  param %-10s FILE  %s (optional)\n", ps->name, ps->help);
           else {
             printf("  param %-10s ", ps->name);
             for (int k = 0; ps->choices[k]; k++)

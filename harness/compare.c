@@ -12,6 +12,7 @@ void compare_opts_default(struct compare_opts *o)
   memset(o, 0, sizeof *o);
   o->min_effect = 0.05;
   o->alpha = 0.01;
+  o->max_accuracy_loss = 0.005;
 }
 
 int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len)
@@ -172,6 +173,43 @@ static int collect_outcome(void *ctx, const struct store_outcome *oc)
   return 0;
 }
 
+struct collect_acc {
+  struct compare_result *r;
+  size_t cap;
+  int side;
+};
+
+static int collect_accuracy(void *ctx, const struct store_accuracy *row)
+{
+  struct collect_acc *cl = ctx;
+  struct compare_result *r = cl->r;
+  struct compare_accuracy *a = NULL;
+  for (size_t i = 0; i < r->n_acc && !a; i++) {
+    struct compare_accuracy *e = &r->acc[i];
+    if (!strcmp(e->algorithm, row->algorithm) && !strcmp(e->variant, row->variant) &&
+        !strcmp(e->params, row->params) && e->seed == row->seed && !strcmp(e->metric, row->metric))
+      a = e;
+  }
+  if (!a) {
+    if (!(a = push((void **)&r->acc, &r->n_acc, &cl->cap, sizeof *a)))
+      return -1;
+    gr_fmt(a->algorithm, sizeof a->algorithm, "%s", row->algorithm);
+    gr_fmt(a->variant, sizeof a->variant, "%s", row->variant);
+    gr_fmt(a->params, sizeof a->params, "%s", row->params);
+    gr_fmt(a->metric, sizeof a->metric, "%s", row->metric);
+    a->seed = row->seed;
+  }
+  /* the worst (highest) value of the run: a case timed cold and hot gives two */
+  if (cl->side) {
+    a->cur = a->in_cur && a->cur > row->value ? a->cur : row->value;
+    a->in_cur = 1;
+  } else {
+    a->base = a->in_base && a->base > row->value ? a->base : row->value;
+    a->in_base = 1;
+  }
+  return 0;
+}
+
 int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len)
 {
@@ -240,6 +278,20 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
     case STATS_UNSURE: r->n_unsure++; break;
     }
   }
+  struct collect_acc ca = {r, 0, 0}; /* one array, one capacity: the side changes between runs */
+  int bad_acc = store_each_accuracy(st, base_src, base, collect_accuracy, &ca);
+  ca.side = 1;
+  if (bad_acc || store_each_accuracy(st, STORE_MAIN, cur, collect_accuracy, &ca)) {
+    gr_fmt(why, len, "cannot read the accuracy metrics: %s", store_errmsg(st));
+    goto fail;
+  }
+  for (size_t i = 0; i < r->n_acc; i++) {
+    struct compare_accuracy *m = &r->acc[i];
+    if (m->in_base && m->in_cur && m->cur - m->base > o->max_accuracy_loss) {
+      m->regression = 1;
+      r->n_acc_regressions++;
+    }
+  }
   for (size_t i = 0; i < r->n_oc; i++) {
     struct compare_outcome *c = &r->oc[i];
     int cur_bad = strcmp(c->kind, "historical") == 0 ? strcmp(c->cur_verdict, "escaped") == 0
@@ -268,5 +320,6 @@ void compare_result_free(struct compare_result *r)
     return;
   free(r->t);
   free(r->oc);
+  free(r->acc);
   free(r);
 }

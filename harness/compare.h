@@ -3,7 +3,9 @@
  * faster / slower / unsure (stats_classify: Mann-Whitney U plus a minimum effect on the ratio of
  * medians, both configurable, with per-algorithm overrides), and correctness transitions are
  * found: a variant whose outcome (from `run`) or whose check after timing (from `bench`) went
- * from good (pass, caught) to bad (fail, crash, timeout; escaped for a historical bug).
+ * from good (pass, caught) to bad (fail, crash, timeout; escaped for a historical bug). The
+ * accuracy metrics stored with the timings (error rates, e.g. SGM's bad-pixel rates against a
+ * ground truth) are compared too: a rise beyond max_accuracy_loss is an accuracy regression.
  *
  * The baseline may live in another database file (a committed baseline made with `gpuregress
  * export --format db`): store_attach_baseline makes it STORE_BASE. Everything is read through
@@ -27,6 +29,8 @@ extern "C" {
 struct compare_opts {
   double min_effect; /* default 0.05 */
   double alpha;      /* default 0.01 */
+  double max_accuracy_loss; /* rise of an accuracy metric (error rate, absolute) that is a
+                               regression: default 0.005 (half a percentage point) */
   struct {
     char alg[64];
     double min_effect, alpha; /* < 0: not overridden */
@@ -58,6 +62,17 @@ struct compare_outcome {
   int regression;
 };
 
+/* An accuracy metric of a timed output (an error rate such as SGM's bad-pixel rate) in both
+ * runs: a rise beyond max_accuracy_loss is an accuracy regression. */
+struct compare_accuracy {
+  char algorithm[64], variant[64], metric[32];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int in_base, in_cur;
+  double base, cur;
+  int regression;
+};
+
 struct compare_result {
   struct store_run base, cur;
   int base_other_gpu; /* the baseline ran on another GPU model (timings not comparable) */
@@ -66,6 +81,8 @@ struct compare_result {
   struct compare_outcome *oc;
   size_t n_oc;
   size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
+  struct compare_accuracy *acc;
+  size_t n_acc, n_acc_regressions;
 };
 
 /* Compare run cur (of STORE_MAIN) against run base of base_src. 0 ok; -1 with why. */

@@ -189,7 +189,7 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
   struct tpl_view *ch = tpl_add(v, "changes");
   if (!ch)
     goto out;
-  int regress = r->n_slower > 0 || r->n_regressions > 0;
+  int regress = r->n_slower > 0 || r->n_regressions > 0 || r->n_acc_regressions > 0;
   *bad += regress;
   tpl_set(ch, "class", "%s", regress ? "bad" : r->n_unsure ? "meh" : "ok");
   tpl_set(ch, "base", "%lld", (long long)base);
@@ -237,6 +237,24 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
     tpl_set(row, "variant", "%s", oc->variant);
     tpl_set(row, "base_verdict", "%s", oc->base_verdict[0] ? oc->base_verdict : "-");
     tpl_set(row, "cur_verdict", "%s", oc->cur_verdict);
+  }
+  tpl_set(ch, "acc_regressions", "%zu", r->n_acc_regressions);
+  for (size_t i = 0; i < r->n_acc; i++) { /* every accuracy metric of the run against the base */
+    const struct compare_accuracy *a = &r->acc[i];
+    struct tpl_view *row = a->in_cur ? tpl_add(ch, "accuracy") : NULL;
+    if (!row)
+      continue;
+    tpl_set(row, "algorithm", "%s", a->algorithm);
+    tpl_set(row, "variant", "%s", a->variant);
+    tpl_set(row, "params", "%s", a->params);
+    tpl_set(row, "metric", "%s", a->metric);
+    char base_txt[32] = "-";
+    if (a->in_base)
+      gr_fmt(base_txt, sizeof base_txt, "%.3f%%", 100 * a->base);
+    tpl_set(row, "base", "%s", base_txt);
+    tpl_set(row, "new", "%.3f%%", 100 * a->cur);
+    tpl_set(row, "regressed", "%s", a->regression ? "1" : "");
+    tpl_set(ch, "has_accuracy", "1");
   }
   tpl_set(ch, "has_changed", "%s", changed ? "1" : "");
   tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");

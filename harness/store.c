@@ -78,6 +78,13 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
+    /* accuracy metrics of a timed output (error rates such as SGM's bad-pixel rates against a
+     * ground truth; lower is better), checked after the timing loop */
+    "CREATE TABLE accuracy ("
+    "  timing_id INTEGER NOT NULL REFERENCES timings(id),"
+    "  metric TEXT NOT NULL,"              /* bad1, bad2, bad1_nonocc, bad2_nonocc, ... */
+    "  value REAL NOT NULL,"               /* a fraction: 0.08 is 8% */
+    "  PRIMARY KEY (timing_id, metric)) WITHOUT ROWID;",
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -186,7 +193,9 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK ||
       sqlite3_prepare_v2(st->db, add_timing, -1, &st->add_timing, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, add_sample, -1, &st->add_sample, NULL) != SQLITE_OK) {
+      sqlite3_prepare_v2(st->db, add_sample, -1, &st->add_sample, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, "INSERT INTO accuracy (timing_id, metric, value) VALUES (?,?,?)",
+                         -1, &st->add_accuracy, NULL) != SQLITE_OK) {
     gr_fmt(msg, sizeof msg, "%s", sqlite3_errmsg(st->db));
     goto out_close;
   }
@@ -219,6 +228,7 @@ void store_close(struct store *st)
   sqlite3_finalize(st->add_outcome);
   sqlite3_finalize(st->add_timing);
   sqlite3_finalize(st->add_sample);
+  sqlite3_finalize(st->add_accuracy);
   sqlite3_close(st->db);
   free(st->path);
   free(st);
@@ -411,6 +421,18 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
   sqlite3_bind_int64(s, 2, idx);
   sqlite3_bind_double(s, 3, ms);
   sqlite3_bind_int(s, 4, sm_clock_mhz);
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+int store_add_accuracy(struct store *st, int64_t timing, const char *metric, double value)
+{
+  sqlite3_stmt *s = st->add_accuracy;
+  if (begin_batch(st))
+    return -1;
+  sqlite3_reset(s);
+  sqlite3_bind_int64(s, 1, timing);
+  sqlite3_bind_text(s, 2, metric, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(s, 3, value);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
 }
 

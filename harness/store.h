@@ -106,6 +106,9 @@ int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row 
 /* Add one sample (the mean of `launches` launches, in ms) of a timing to the open batch. */
 int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, int sm_clock_mhz);
 
+/* Add an accuracy metric (an error rate, lower is better) of a timing to the open batch. */
+int store_add_accuracy(struct store *st, int64_t timing, const char *metric, double value);
+
 /* Most recent error message of the store, for callers that got -1. */
 const char *store_errmsg(struct store *st);
 
@@ -207,6 +210,17 @@ struct store_check {
 };
 int store_each_check(struct store *st, int64_t run,
                      int (*fn)(void *ctx, const struct store_check *c), void *ctx);
+
+/* The accuracy metrics of run in src, each with its timing's key (none when the schema has no
+ * accuracy table), in the order stored. fn returns 0 to go on. 0 ok; -1 on a database error. */
+struct store_accuracy {
+  char algorithm[64], variant[64], kind[16], metric[32];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  double value;
+};
+int store_each_accuracy(struct store *st, enum store_src src, int64_t run,
+                        int (*fn)(void *ctx, const struct store_accuracy *a), void *ctx);
 
 /* Whole rows for exports: each column with its name and stored type. */
 enum store_type { STORE_NULL, STORE_INT, STORE_REAL, STORE_TEXT };

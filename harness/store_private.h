@@ -12,7 +12,7 @@ struct store {
   char *path; /* as opened: store_copy_run attaches it */
   int in_batch;
   int err; /* extended SQLite code of the last failure while opening, 0 none */
-  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample;
+  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
 };
 
 /* The hint that follows "cannot use database 'PATH': MESSAGE" for the SQLite result code of the

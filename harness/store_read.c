@@ -297,6 +297,33 @@ int store_samples(struct store *st, enum store_src src, int64_t run, const char 
   return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int store_each_accuracy(struct store *st, enum store_src src, int64_t run,
+                        int (*fn)(void *ctx, const struct store_accuracy *a), void *ctx)
+{
+  sqlite3_stmt *s;
+  struct store_accuracy a;
+  if (!store_has_table(st, src, "accuracy"))
+    return 0;
+  if (!(s = run_query(st, src,
+                      "SELECT t.algorithm, t.variant, t.kind, t.params, t.seed, a.metric, a.value"
+                      " FROM %s.accuracy a JOIN %s.timings t ON a.timing_id = t.id"
+                      " WHERE t.run_id = ? ORDER BY t.id, a.metric",
+                      run)))
+    return -1;
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    col_text(s, 0, a.algorithm, sizeof a.algorithm);
+    col_text(s, 1, a.variant, sizeof a.variant);
+    col_text(s, 2, a.kind, sizeof a.kind);
+    col_text(s, 3, a.params, sizeof a.params);
+    a.seed = (uint64_t)sqlite3_column_int64(s, 4);
+    col_text(s, 5, a.metric, sizeof a.metric);
+    a.value = sqlite3_column_double(s, 6);
+    stop = fn(ctx, &a);
+  }
+  return walk_end(s, rc, stop);
+}
+
 /* ---- outcomes and checks ------------------------------------------------------------------ */
 
 #define OUTCOME_COLUMNS                                                                            \
@@ -454,8 +481,12 @@ int store_copy_run(struct store *st, int64_t run, const char *path, char *why, s
       "INSERT INTO main.timings SELECT * FROM src.timings WHERE run_id = ?1",
       "INSERT INTO main.samples SELECT s.* FROM src.samples s JOIN src.timings t"
       " ON s.timing_id = t.id WHERE t.run_id = ?1",
+      "INSERT INTO main.accuracy SELECT a.* FROM src.accuracy a JOIN src.timings t"
+      " ON a.timing_id = t.id WHERE t.run_id = ?1",
   };
-  size_t ncopies = store_has_table(st, STORE_MAIN, "timings") ? 4 : 2;
+  size_t ncopies = store_has_table(st, STORE_MAIN, "accuracy") ? 5
+                   : store_has_table(st, STORE_MAIN, "timings") ? 4
+                                                                : 2;
   ok = sqlite3_exec(dst->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
   for (size_t i = 0; ok && i < ncopies; i++) {
     ok = sqlite3_prepare_v2(dst->db, copies[i], -1, &s, NULL) == SQLITE_OK;

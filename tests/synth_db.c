@@ -4,8 +4,11 @@
  *
  *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--noise REL]
  *               [--slow ALG/VARIANT=FACTOR]... [--verdict ALG/VARIANT=VERDICT]...
- *               [--check ALG/VARIANT=VERDICT]... [--no-timings] [--no-outcomes]
+ *               [--check ALG/VARIANT=VERDICT]... [--accuracy ALG/VARIANT=RATE]...
+ *               [--no-timings] [--no-outcomes]
  *
+ * --accuracy stores accuracy metric "bad1" = RATE (and "bad2" = RATE / 2) with every timing of
+ * that variant.
  * Algorithms: ari (the real table: its bench cases and work model) and a made-up "sortlike" with
  * a peer, so that peer ratios show. Times follow a roofline against a 3000 GB/s copy bandwidth
  * with lognormal noise (--noise, default 0.01) and rare 2x outliers. */
@@ -49,8 +52,8 @@ struct synth_variant {
 
 int main(int argc, char **argv)
 {
-  struct spec slow[16], verdict[16], check[16];
-  int n_slow = 0, n_verdict = 0, n_check = 0, timings = 1, outcomes = 1;
+  struct spec slow[16], verdict[16], check[16], accuracy[16];
+  int n_slow = 0, n_verdict = 0, n_check = 0, n_accuracy = 0, timings = 1, outcomes = 1;
   uint64_t seed = 1;
   double noise = 0.01;
   const char *commit = "0123456789abcdef", *gpu = "Synthetic GPU 80GB";
@@ -88,6 +91,8 @@ int main(int argc, char **argv)
       s = verdict, n = &n_verdict;
     else if (!strcmp(argv[i - 1], "--check"))
       s = check, n = &n_check;
+    else if (!strcmp(argv[i - 1], "--accuracy"))
+      s = accuracy, n = &n_accuracy;
     else {
       fprintf(stderr, "synth_db: unknown option '%s'\n", argv[i - 1]);
       return 2;
@@ -198,7 +203,7 @@ int main(int argc, char **argv)
         t.seed = 1;
         t.l2 = "cold";
         t.launches = 1;
-        char name[600];
+        char name[GR_CASE_TEXT_LEN + 200];
         snprintf(name, sizeof name, "%s/%s/%s", an, vars[v].name, params);
         t.name = name;
         t.bytes = bytes;
@@ -258,6 +263,11 @@ int main(int argc, char **argv)
         int64_t id = store_add_timing(st, run, &t);
         for (size_t i = 0; i < n && id > 0; i++)
           store_add_sample(st, id, (int64_t)i, ms[i], clk[i]);
+        const char *acc = lookup(accuracy, n_accuracy, an, vars[v].name);
+        if (acc && id > 0) {
+          store_add_accuracy(st, id, "bad1", strtod(acc, NULL));
+          store_add_accuracy(st, id, "bad2", strtod(acc, NULL) / 2);
+        }
         free(ms);
         free(clk);
       }

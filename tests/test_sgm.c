@@ -205,7 +205,7 @@ static void test_quality(void)
     struct sgm_params p = {W, H, D, np, 10, 120};
     EXPECT(sgm_reference(&p, l, r, disp, smin, paths) == 0, "reference");
     size_t valid;
-    double rate = stereo_bad_pixel_rate(disp, gt, W * H, &valid);
+    double rate = stereo_bad_pixel_rate(disp, gt, W * H, 1, &valid);
     printf("random-dot %dx%d D=%d %d paths: bad-pixel rate %.4f over %zu pixels\n", W, H, D, np,
            rate, valid);
     EXPECT(valid > W * H / 2, "too few pixels with a ground truth: %zu", valid);
@@ -279,7 +279,7 @@ static void test_stereo(void)
   uint16_t disp[4] = {3, 5, 9, 0};
   int16_t gt[4] = {3, 4, 7, -1};
   size_t v;
-  double rate = stereo_bad_pixel_rate(disp, gt, 4, &v);
+  double rate = stereo_bad_pixel_rate(disp, gt, 4, 1, &v);
   EXPECT(v == 3 && rate > 0.33 && rate < 0.34, "bad-pixel rate %.3f over %zu, want 1/3 over 3",
          rate, v);
 }

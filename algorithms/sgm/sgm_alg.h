@@ -24,7 +24,8 @@ struct sgm_data {
   struct sgm_params prm;
   enum stereo_content content;
   uint8_t *left, *right; /* w*h each */
-  int16_t *gt;           /* w*h ground truth, -1 where none */
+  int16_t *gt;           /* w*h ground truth, -1 where none; NULL for a real pair without one */
+  int16_t *gt_visible;   /* real pairs: gt where visible in the right view, else -1; or NULL */
   int per_path;          /* out layout: 1 = disp, smin, per-path costs; 0 = disp, smin */
   uint16_t *ref;         /* NULL until sgm_data_reference computed it */
 };
