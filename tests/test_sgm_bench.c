@@ -219,7 +219,10 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
     struct gr_case c;
     struct gr_instance *inst;
     char why[GR_WHY_LEN];
-    case_parse(a->bench_cases[ci], &c, why, sizeof why);
+    if (case_parse(a->bench_cases[ci], &c, why, sizeof why) == -2) {
+      printf("skip %s: %s\n", a->bench_cases[ci], why); /* dataset not fetched */
+      continue;
+    }
     if (a->instance_new(&c, &inst, why, sizeof why)) {
       printf("BAD instance: %s\n", why);
       failures++;
