@@ -69,6 +69,27 @@ expect 2 "run scripts/datasets" -- env GR_DATA="$tmp/none" "$bin" repro "sgm d=1
 # the sweep's real pairs are left out, with the reason, where the dataset is absent
 expect 2 "data:middlebury/aloe/left.pgm: run scripts/datasets" -- env GR_DATA="$tmp/none" "$bin" bench sgm --sizes 8-9 --db "$tmp/b.db"
 
+# kmedoids: a signature file (datasets/kmedoids_sig.h) of 40 signatures of 2 to 5 centroids
+python3 - "$tmp/sigs.bin" <<'PY'
+import random, struct, sys
+random.seed(3)
+sizes = [2 + i % 4 for i in range(40)]
+off = [0]
+for s in sizes:
+    off.append(off[-1] + s)
+n, total = len(sizes), off[-1]
+data = b"".join(struct.pack("<8f", *[random.gauss(i % 3, 0.2) for _ in range(7)], 1.0 + random.random())
+                for i in range(total))
+hdr = b"KMSIGS\0\1" + struct.pack("<IIQQQQQQ", 1, 7, n, total, 64, 64 + 8 * (n + 1), 0, 0)
+open(sys.argv[1], "wb").write(hdr + struct.pack("<%dQ" % (n + 1), *off) + data)
+PY
+expect 0 "kmedoids n=40 k=4 sig_min=2 sig_max=5 classes=1 alpha_milli=200 iters=8 ranks=1 dist=file data=$tmp/sigs.bin#" -- "$bin" repro "kmedoids k=4 alpha_milli=200 iters=8 ranks=1 data=$tmp/sigs.bin seed=1" --variant reference
+expect 0 "pass" -- "$bin" repro "kmedoids k=4 alpha_milli=200 iters=8 ranks=1 data=$tmp/sigs.bin seed=1" --variant reference
+head -c 300 "$tmp/sigs.bin" >"$tmp/cut.bin"
+expect 2 "'$tmp/cut.bin'" -- "$bin" repro "kmedoids k=4 alpha_milli=200 iters=8 ranks=1 data=$tmp/cut.bin seed=1"
+expect 2 "'k' = 41 is more than 'n' = 40" -- "$bin" repro "kmedoids k=41 alpha_milli=200 iters=8 ranks=1 data=$tmp/sigs.bin seed=1"
+expect 2 "'dist=file' and 'data=FILE' go together" -- "$bin" repro "kmedoids n=40 k=4 sig_min=2 sig_max=5 classes=1 alpha_milli=200 iters=8 ranks=1 dist=file seed=1"
+
 # fuzzing generates its data
 expect 2 "'left' names a file: fuzzing generates its data" -- "$bin" fuzz sgm/reference "left=$tmp/left.pgm" --cases 1 --db "$tmp/f.db"
 

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "case.h"
 #include "check.h"
 #include "gr.h"
 #include "km_engine.h"
@@ -30,7 +31,11 @@
 #include "km_mpirun.h"
 #include "kmedoids.h"
 
-enum { P_N, P_K, P_SIG_MIN, P_SIG_MAX, P_CLASSES, P_ALPHA, P_ITERS, P_RANKS, P_DIST };
+enum { P_N, P_K, P_SIG_MIN, P_SIG_MAX, P_CLASSES, P_ALPHA, P_ITERS, P_RANKS, P_DIST, P_DATA };
+/* the generator's distributions, then "file": the signatures of data= */
+static const char *const km_dist_names[] = {"classes", "uniform", "duplicates", "file", NULL};
+#define KM_DIST_FILE KMSIG_DIST_COUNT_
+_Static_assert(KMSIG_DIST_COUNT_ == 3, "km_dist_names follows enum kmsig_dist");
 static const struct param_spec km_params[] = {
     [P_N] = {"n", PARAM_INT, 1, 1000000, NULL, "objects (image signatures)"},
     [P_K] = {"k", PARAM_INT, 1, 1000000, NULL, "clusters, 1..n"},
@@ -41,7 +46,10 @@ static const struct param_spec km_params[] = {
                  "similarity exp(-alpha d^2), alpha in thousandths (200: 0.2)"},
     [P_ITERS] = {"iters", PARAM_INT, 0, 100, NULL, "iteration limit (medoid updates)"},
     [P_RANKS] = {"ranks", PARAM_INT, 1, 4, NULL, "MPI ranks of the mpi_* variants"},
-    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, kmsig_dist_names, "signature distribution"},
+    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, km_dist_names,
+                "signature distribution (file: the signatures of data=)"},
+    [P_DATA] = {"data", PARAM_FILE, 0, 0, NULL,
+                "signature file (datasets/kmedoids_sig.h): n, sig_min and sig_max from it"},
 };
 
 static const char *const km_bench_case_list[] = {
@@ -87,6 +95,8 @@ static double ref_pairs(const struct gr_case *c)
 static void km_fixup(struct gr_case *c)
 {
   int64_t *v = c->v;
+  if (v[P_DIST] == KM_DIST_FILE) /* the file fixes the data */
+    return;
   if (v[P_SIG_MIN] > v[P_SIG_MAX])
     v[P_SIG_MIN] = v[P_SIG_MAX];
   while (ref_pairs(c) > KM_FUZZ_PAIRS) {
@@ -151,6 +161,10 @@ static void km_generate(struct gr_case *c, struct rng *r)
 
 static int km_validate(const struct gr_case *c, char *why, size_t len)
 {
+  if ((c->v[P_DIST] == KM_DIST_FILE) != (c->file[P_DATA] != NULL)) {
+    gr_fmt(why, len, "'dist=file' and 'data=FILE' go together");
+    return -1;
+  }
   if (c->v[P_K] > c->v[P_N]) {
     gr_fmt(why, len, "'k' = %lld is more than 'n' = %lld", (long long)c->v[P_K],
            (long long)c->v[P_N]);
@@ -202,6 +216,52 @@ static void km_instance_free(struct gr_instance *inst)
   free(inst);
 }
 
+/* The signatures of data=: loaded, within the parameters' ranges; the fewest and most centroids
+ * of a signature in *smin, *smax. 0 ok, -1 with why. */
+static int km_load(const struct gr_case *c, struct kmsig *ds, int64_t *smin, int64_t *smax,
+                   char *why, size_t len)
+{
+  char path[GR_CASE_PATH_LEN * 3];
+  if (!case_file(c, "data", path, sizeof path)) {
+    gr_fmt(why, len, "'dist=file' needs data=FILE");
+    return -1;
+  }
+  if (kmsig_load(path, ds, why, len))
+    return -1;
+  *smin = INT64_MAX;
+  *smax = 0;
+  for (int64_t i = 0; i < ds->n; i++) {
+    int64_t sz = kmsig_size(ds, i);
+    *smin = sz < *smin ? sz : *smin;
+    *smax = sz > *smax ? sz : *smax;
+  }
+  if (ds->n > km_params[P_N].max || *smax > km_params[P_SIG_MAX].max || *smin < 1) {
+    gr_fmt(why, len, "'%s': %lld signatures of %lld to %lld centroids; cases take at most %lld of "
+           "1 to %lld", path, (long long)ds->n, (long long)*smin, (long long)*smax,
+           (long long)km_params[P_N].max, (long long)km_params[P_SIG_MAX].max);
+    kmsig_free(ds);
+    return -1;
+  }
+  return 0;
+}
+
+static int km_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
+{
+  struct kmsig ds;
+  int64_t smin, smax;
+  memset(&ds, 0, sizeof ds);
+  if (km_load(c, &ds, &smin, &smax, why, len))
+    return -1;
+  c->v[P_N] = ds.n;
+  c->v[P_SIG_MIN] = smin;
+  c->v[P_SIG_MAX] = smax;
+  c->v[P_CLASSES] = 1;
+  c->v[P_DIST] = KM_DIST_FILE;
+  kmsig_free(&ds);
+  *filled = 1u << P_N | 1u << P_SIG_MIN | 1u << P_SIG_MAX | 1u << P_CLASSES | 1u << P_DIST;
+  return 0;
+}
+
 static int km_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
   struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct km_data), why, len);
@@ -212,8 +272,15 @@ static int km_instance_new(const struct gr_case *c, struct gr_instance **out, ch
   km_case_gen(c, &g);
   km_case_config(c, &d->cfg);
   d->ranks = (int)c->v[P_RANKS];
-  if (kmsig_generate(&g, &d->ds, why, len))
+  int64_t smin, smax;
+  if (c->v[P_DIST] == KM_DIST_FILE ? km_load(c, &d->ds, &smin, &smax, why, len)
+                                   : kmsig_generate(&g, &d->ds, why, len))
     goto out_fail;
+  if (d->ds.n != c->v[P_N]) {
+    gr_fmt(why, len, "the data holds %lld signatures, the case says n=%lld", (long long)d->ds.n,
+           (long long)c->v[P_N]);
+    goto out_fail;
+  }
   if (km_ref_init(&d->ref, &d->ds, d->cfg.alpha)) {
     gr_fmt(why, len, "out of host memory for the reference");
     goto out_fail;
@@ -643,4 +710,5 @@ const struct algorithm kmedoids_algorithm = {
     .bench_launch = km_bench_launch,
     .bench_fetch = km_bench_fetch,
     .bench_teardown = km_bench_teardown,
+    .data_params = km_data_params,
 };
