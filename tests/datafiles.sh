@@ -90,6 +90,17 @@ expect 2 "'$tmp/cut.bin'" -- "$bin" repro "kmedoids k=4 alpha_milli=200 iters=8 
 expect 2 "'k' = 41 is more than 'n' = 40" -- "$bin" repro "kmedoids k=41 alpha_milli=200 iters=8 ranks=1 data=$tmp/sigs.bin seed=1"
 expect 2 "'dist=file' and 'data=FILE' go together" -- "$bin" repro "kmedoids n=40 k=4 sig_min=2 sig_max=5 classes=1 alpha_milli=200 iters=8 ranks=1 dist=file seed=1"
 
+# avos: a genealogy as avos-csr text (datasets/avos_csr_text.h): persons 0 (female) and 1 (male),
+# the parents of 2; 1 the father of 3
+printf 'avos-csr 1\nshape 4 4 7\n0: 0=1\n1: 1=-1\n2: 0=3 1=2 2=1\n3: 1=2 3=-1\n' >"$tmp/g.txt"
+expect 0 "avos op=closure type=int32 n=4 shape=file gens=1 collapse=0 cycle=0 deg=1 data=$tmp/g.txt#" -- "$bin" repro "avos op=closure type=int32 data=$tmp/g.txt seed=1" --variant reference
+expect 0 "pass" -- "$bin" repro "avos op=spgemm type=int8 data=$tmp/g.txt seed=1" --variant reference
+expect 2 "'data=FILE' is a matrix: 'op=spgemm' or 'op=closure'" -- "$bin" repro "avos op=sum type=int32 data=$tmp/g.txt seed=1"
+printf 'avos-csr 1\nshape 4 4 7\n0: 0=1\n' >"$tmp/short.txt"
+expect 2 "'$tmp/short.txt' line 3: end of file after 1 of 4 rows" -- "$bin" repro "avos op=closure type=int32 data=$tmp/short.txt seed=1"
+printf 'avos-csr 1\nshape 2 2 3\n0: 0=1\n1: 0=2 1=1\n' >"$tmp/notgen.txt"
+expect 2 "'$tmp/notgen.txt' is not a genealogy this suite takes" -- "$bin" repro "avos op=closure type=int32 data=$tmp/notgen.txt seed=1"
+
 # fuzzing generates its data
 expect 2 "'left' names a file: fuzzing generates its data" -- "$bin" fuzz sgm/reference "left=$tmp/left.pgm" --cases 1 --db "$tmp/f.db"
 

@@ -25,24 +25,29 @@
 #include <string.h>
 
 #include "check.h"
+#include "case.h"
+#include "datasets/avos_csr_text.h"
 #include "datasets/genealogy.h"
 #include "gr.h"
 
 static const char *const op_names[] = {"sum", "product", "spgemm", "closure", NULL};
 static const char *const type_names[] = {"int8", "int16", "int32", "int64", NULL};
-static const char *const shape_names[] = {"family", "pedigree", "random", NULL};
+static const char *const shape_names[] = {"family", "pedigree", "random", "file", NULL};
 
-enum { P_OP, P_TYPE, P_N, P_SHAPE, P_GENS, P_COLLAPSE, P_CYCLE, P_DEG };
+enum { P_OP, P_TYPE, P_N, P_SHAPE, P_GENS, P_COLLAPSE, P_CYCLE, P_DEG, P_DATA };
 static const struct param_spec avos_params[] = {
     [P_OP] = {"op", PARAM_ENUM, 0, 0, op_names, "elementwise sum or product, one CSR product, closure"},
     [P_TYPE] = {"type", PARAM_ENUM, 0, 0, type_names, "integer type of the values"},
     [P_N] = {"n", PARAM_INT, 0, 268435456, NULL, "elements (sum, product) or vertices (matrices)"},
     [P_SHAPE] = {"shape", PARAM_ENUM, 0, 0, shape_names,
-                 "matrices: generated family, full pedigree (wide closure rows), random (spgemm)"},
+                 "matrices: generated family, full pedigree (wide closure rows), random (spgemm), "
+                 "file (the genealogy of data=)"},
     [P_GENS] = {"gens", PARAM_INT, 1, 62, NULL, "family: generations per family"},
     [P_COLLAPSE] = {"collapse", PARAM_INT, 0, 100, NULL, "percent of couples who are relatives"},
     [P_CYCLE] = {"cycle", PARAM_INT, 0, 1, NULL, "1: a person is made a parent of an ancestor"},
     [P_DEG] = {"deg", PARAM_INT, 1, 4096, NULL, "random: most entries in a row of A and of B"},
+    [P_DATA] = {"data", PARAM_FILE, 0, 0, NULL,
+                "spgemm, closure: a genealogy's relationship matrix, avos-csr text (n from it)"},
 };
 
 #define MAX_ELEMENTWISE_FUZZ 4194304 /* generated elementwise cases (the CPU reference is cheap) */
@@ -125,6 +130,8 @@ static void avos_fixup(struct gr_case *c)
   }
   if (v[P_OP] == AVOS_OP_CLOSURE && v[P_SHAPE] == AVOS_SHAPE_RANDOM)
     v[P_SHAPE] = AVOS_SHAPE_FAMILY;
+  if (v[P_SHAPE] == AVOS_SHAPE_FILE) /* the file fixes the data */
+    return;
   switch ((int)v[P_SHAPE]) {
   case AVOS_SHAPE_FAMILY: {
     v[P_DEG] = 1;
@@ -210,6 +217,14 @@ static void avos_generate(struct gr_case *c, struct rng *r)
 
 static int avos_validate(const struct gr_case *c, char *why, size_t len)
 {
+  if ((c->v[P_SHAPE] == AVOS_SHAPE_FILE) != (c->file[P_DATA] != NULL)) {
+    gr_fmt(why, len, "'shape=file' and 'data=FILE' go together");
+    return -1;
+  }
+  if (c->file[P_DATA] && !is_matrix((int)c->v[P_OP])) {
+    gr_fmt(why, len, "'data=FILE' is a matrix: 'op=spgemm' or 'op=closure'");
+    return -1;
+  }
   if (c->v[P_OP] == AVOS_OP_CLOSURE && c->v[P_SHAPE] == AVOS_SHAPE_RANDOM) {
     gr_fmt(why, len, "'op=closure' takes the genealogy shapes (family, pedigree), not 'shape=random'");
     return -1;
@@ -458,6 +473,56 @@ static void write_reference_out(const struct gr_instance *inst, void *out, const
   free(tv);
 }
 
+/* The genealogy of data=, as values of `bits` bits: loaded and checked to be a relationship
+ * matrix. 0 ok; -1 with why naming the file. */
+static int load_genealogy(const struct gr_case *c, int bits, struct avos_csr *m, char *why,
+                          size_t len)
+{
+  char path[GR_CASE_PATH_LEN * 3], inner[GR_WHY_LEN];
+  if (!case_file(c, "data", path, sizeof path)) {
+    gr_fmt(why, len, "'shape=file' needs data=FILE");
+    return -1;
+  }
+  if (avos_csr_load_text(path, bits, m, why, len))
+    return -1;
+  if (m->rows > MAX_MATRIX || genealogy_validate(m, inner, sizeof inner)) {
+    if (m->rows > MAX_MATRIX)
+      gr_fmt(inner, sizeof inner, "%lld vertices, more than the %d a case may have",
+             (long long)m->rows, MAX_MATRIX);
+    gr_fmt(why, len, "'%s' is not a genealogy this suite takes: %s", path, inner);
+    avos_csr_release(m);
+    return -1;
+  }
+  return 0;
+}
+
+/* The gender of each person: the diagonal of the relationship matrix. 0 ok, -1 out of memory. */
+static int set_gender(struct avos_data *d)
+{
+  d->gender = malloc((size_t)d->a.rows + 1);
+  if (!d->gender)
+    return -1;
+  for (int32_t i = 0; i < d->a.rows; i++)
+    d->gender[i] = (int8_t)avos_csr_get(&d->a, i, i);
+  return 0;
+}
+
+static int avos_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
+{
+  struct avos_csr m;
+  if (load_genealogy(c, 8 * (int)type_size((int)c->v[P_TYPE]), &m, why, len))
+    return -1;
+  c->v[P_N] = m.rows;
+  avos_csr_release(&m);
+  c->v[P_SHAPE] = AVOS_SHAPE_FILE;
+  c->v[P_GENS] = 1;
+  c->v[P_COLLAPSE] = c->v[P_CYCLE] = 0;
+  c->v[P_DEG] = 1;
+  *filled = 1u << P_N | 1u << P_SHAPE | 1u << P_GENS | 1u << P_COLLAPSE | 1u << P_CYCLE |
+            1u << P_DEG;
+  return 0;
+}
+
 static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
   struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct avos_data), why, len);
@@ -502,6 +567,13 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
     if (random_matrix(&d->a, (int32_t)c->v[P_N], (int32_t)c->v[P_DEG], d->bits, &r) ||
         random_matrix(&d->b, (int32_t)c->v[P_N], (int32_t)c->v[P_DEG], d->bits, &r))
       goto out_of_memory;
+  } else if (d->shape == AVOS_SHAPE_FILE) {
+    if (load_genealogy(c, d->bits, &d->a, why, len))
+      goto fail;
+    d->b_is_a = 1;
+    d->cycle_injected = -1; /* unknown: the reference tells, below */
+    if (set_gender(d))
+      goto out_of_memory;
   } else {
     struct genealogy_opts o = {d->shape == AVOS_SHAPE_PEDIGREE ? GENEALOGY_PEDIGREE : GENEALOGY_FAMILY,
                                c->v[P_N], (int)c->v[P_GENS], (int)c->v[P_COLLAPSE],
@@ -517,11 +589,8 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
     }
     d->b_is_a = 1;
     d->cycle_injected = info.cycle_from >= 0;
-    d->gender = malloc((size_t)d->a.rows + 1);
-    if (!d->gender)
+    if (set_gender(d))
       goto out_of_memory;
-    for (int32_t i = 0; i < d->a.rows; i++)
-      d->gender[i] = (int8_t)avos_csr_get(&d->a, i, i);
   }
   d->a_tval = typed_values(&d->a, d->type);
   d->b_tval = d->b_is_a ? d->a_tval : typed_values(&d->b, d->type);
@@ -529,6 +598,8 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
     goto out_of_memory;
   if (matrix_reference(d, &d->ref, &d->ref_stats, d->ref_status, why, len))
     goto fail;
+  if (d->cycle_injected < 0) /* a genealogy from a file has a cycle when the reference finds one */
+    d->cycle_injected = d->ref_status[AVOS_ST_CYCLE] >= 0;
   if (d->op == AVOS_OP_SPGEMM)
     d->peer_comparable = structural_nnz(&d->a, d->b_is_a ? &d->a : &d->b) == avos_csr_nnz(&d->ref);
   d->cap = avos_csr_nnz(&d->ref);
@@ -802,4 +873,5 @@ const struct algorithm avos_algorithm = {
     .bench_launch = avos_bench_launch,
     .bench_fetch = avos_bench_fetch,
     .bench_teardown = avos_bench_teardown,
+    .data_params = avos_data_params,
 };

@@ -24,7 +24,7 @@ extern "C" {
 extern const struct algorithm avos_algorithm;
 
 enum avos_op { AVOS_OP_SUM, AVOS_OP_PRODUCT, AVOS_OP_SPGEMM, AVOS_OP_CLOSURE };
-enum avos_shape { AVOS_SHAPE_FAMILY, AVOS_SHAPE_PEDIGREE, AVOS_SHAPE_RANDOM };
+enum avos_shape { AVOS_SHAPE_FAMILY, AVOS_SHAPE_PEDIGREE, AVOS_SHAPE_RANDOM, AVOS_SHAPE_FILE };
 
 #define AVOS_STATUS_WORDS 8
 enum {
@@ -55,7 +55,7 @@ struct avos_data {
   struct avos_csr ref;
   struct avos_stats ref_stats;
   int8_t *gender;      /* genealogy shapes: each vertex's diagonal (-1 male, 1 female); else NULL */
-  int cycle_injected;  /* the generator put a cycle in */
+  int cycle_injected;  /* the generator put a cycle in (a file: the reference found one) */
   int peer_comparable; /* the avos pattern of A (x) B is the structural one (no zero terms) */
   /* output */
   int64_t ref_status[AVOS_STATUS_WORDS];
