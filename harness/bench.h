@@ -88,7 +88,7 @@ void bench_opts_default(struct bench_opts *o);
 /* Build the plan: for each algorithm with bench hooks among algs[i] (paired with vs[i]), each
  * GPU variant of kind fixed, historical or peer among vs, each bench case chosen by `sizes`
  * (NULL: all; else comma-separated indices into the algorithm's sweep, 0 = smallest, or ranges
- * A-B) or, with quick, the two smallest; plus `cases`, explicit case texts, for the
+ * A-B) or, with quick, the two smallest and the real-data ones; plus `cases`, explicit case texts, for the
  * algorithms they name. Ordered by algorithm, case, variant. A sweep case reading a dataset
  * that is not fetched ("data:" files missing) is left out and listed in skipped. 0 ok, -1 with
  * why (a bad size list, a bad case text, nothing to time). */
