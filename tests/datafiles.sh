@@ -9,14 +9,6 @@ set -u
 bin=$1
 synth=$2
 source "$(dirname "$0")/expect.sh"
-check() { # check DESCRIPTION CONDITION...
-  local what=$1
-  shift
-  if ! "$@"; then
-    echo "FAIL: $what"
-    fails=$((fails + 1))
-  fi
-}
 
 # a 48 x 16 random-dot pair, the right image shifted by 3 pixels; ground truth 3 (0 unknown in
 # the first 3 columns)
