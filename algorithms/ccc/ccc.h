@@ -37,6 +37,8 @@ void ccc_partition_launch(const struct ccc_gpu *g, void *stream);
 int ccc_v1_warp_uninit_launch(const struct ccc_gpu *g, void *stream);
 /* fixed: each warp's table zeroed by a loop strided by the warp size */
 int ccc_v2_warp_launch(const struct ccc_gpu *g, void *stream);
+/* fixed: numeric pairs of the kmax = 10 layout by row clusters (conflict-free table reads) */
+int ccc_v3_rows_launch(const struct ccc_gpu *g, void *stream);
 
 #ifdef __cplusplus
 }

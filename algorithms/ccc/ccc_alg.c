@@ -66,6 +66,8 @@ static const struct variant ccc_variants[] = {
      "warp's table cleared only where lane < cells: stale counts from the previous pair (ccc-gpu)"},
     {"v2_warp", VARIANT_FIXED, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v2_warp_launch),
      "warp per pair, fine-label table + summed-area lookups, exact ARI rounding"},
+    {"v3_rows", VARIANT_FIXED, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v3_rows_launch),
+     "numeric pairs (n >= 91) by row clusters: conflict-free table reads, cells in registers"},
 };
 
 /* ---- cases ----------------------------------------------------------------------------- */

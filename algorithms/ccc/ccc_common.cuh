@@ -34,21 +34,25 @@
 
 struct ccc_pair_params {
   int features, sw; /* sw = lmax + 1: row stride of a table */
+  int warp_bytes;   /* shared memory of one warp: table, marginals, the variant's extra */
   int parts;        /* numeric parts */
   int stride;       /* label row bytes */
   long long pairs;
   uint8_t tab[CCC_TAB_BYTES];
 };
 
-/* Host: the kernel parameters for g and the block's shared-memory bytes. */
-void ccc_pair_params_init(const struct ccc_gpu *g, struct ccc_pair_params *pp, size_t *smem);
+/* Host: the kernel parameters for g, with extra bytes of shared memory per warp for the
+ * variant, and the block's shared-memory bytes. */
+void ccc_pair_params_init(const struct ccc_gpu *g, size_t extra, struct ccc_pair_params *pp,
+                          size_t *smem);
 /* Host: both stages of a variant whose pair kernel is `kernel` (signature of the variants'
  * ccc_pair_kernel) on a persistent grid; 0, or 1 when its shared memory does not fit. */
-int ccc_launch_with(const void *kernel, const struct ccc_gpu *g, void *stream);
+int ccc_launch_with(const void *kernel, size_t extra, const struct ccc_gpu *g, void *stream);
 
-__device__ static inline size_t ccc_warp_bytes(int sw)
+/* Bytes of a warp's table (then its marginals, then the variant's extra). */
+static inline __host__ __device__ size_t ccc_table_bytes(int sw)
 {
-  return ((size_t)sw * sw * 4 + 7) / 8 * 8 + 2 * CCC_MAX_PARTS * 8;
+  return ((size_t)sw * sw * 4 + 15) / 16 * 16;
 }
 
 __device__ static inline void ccc_count_word(unsigned *T, int sw, unsigned a, unsigned b)
@@ -88,8 +92,66 @@ __device__ static inline double ccc_ari_fast(unsigned long long tp, unsigned lon
   return 2.0 * (dtp * dtn - dfn * dfp) / ((dtp + dfn) * (dfn + dtn) + (dtp + dfp) * (dfp + dtn));
 }
 
-/* Everything after the table is clear: count, prefix sums, marginals, the best part pair. The
- * warp's lanes all call it; lane 0 writes ccc[t] and idx[t]. */
+/* Count the fine-label pairs of features i and j present in both into the clear table T
+ * (cell (fine_i + 1, fine_j + 1)); ends with a warp barrier. */
+__device__ static inline void ccc_pair_count(const struct ccc_pair_params &pp, unsigned *T,
+                                             const uint8_t *labels, int i, int j)
+{
+  const int lane = threadIdx.x & 31, sw = pp.sw;
+  const uint4 *la = (const uint4 *)(labels + (size_t)i * pp.stride);
+  const uint4 *lb = (const uint4 *)(labels + (size_t)j * pp.stride);
+  for (int v = lane; v < pp.stride / 16; v += 32) {
+    uint4 A = __ldg(la + v), B = __ldg(lb + v);
+    ccc_count_word(T, sw, A.x, B.x);
+    ccc_count_word(T, sw, A.y, B.y);
+    ccc_count_word(T, sw, A.z, B.z);
+    ccc_count_word(T, sw, A.w, B.w);
+  }
+  __syncwarp();
+}
+
+/* The warp's best part pair from each lane's up to 3 candidates (fast ARI, pair-confusion counts,
+ * part pair or CCC_NO_INDEX): the largest fast value locates the near-maximal ones, their exact
+ * rounding decides, the first part pair wins ties; lane 0 writes ccc[t] and idx[t]. */
+__device__ static inline void ccc_pick(const double (&fast)[3], const unsigned long long (&cnt)[3][4],
+                                       const int (&pq)[3], long long t, double *ccc, uint8_t *idx)
+{
+  double best_fast = -1e300;
+#pragma unroll
+  for (int r = 0; r < 3; r++)
+    if (pq[r] != CCC_NO_INDEX)
+      best_fast = fmax(best_fast, fast[r]);
+  for (int o = 16; o > 0; o >>= 1)
+    best_fast = fmax(best_fast, __shfl_xor_sync(0xffffffffu, best_fast, o));
+  /* the fast value is within ~1e-15 of the exact one */
+  double best = -1e300;
+  int best_pq = CCC_NO_INDEX;
+#pragma unroll
+  for (int r = 0; r < 3; r++) {
+    if (pq[r] == CCC_NO_INDEX || fast[r] < best_fast - 1e-9)
+      continue;
+    double v = ccc_ari_exact(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
+    if (v > best || (v == best && pq[r] < best_pq)) {
+      best = v;
+      best_pq = pq[r];
+    }
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    double ov = __shfl_xor_sync(0xffffffffu, best, o);
+    int opq = __shfl_xor_sync(0xffffffffu, best_pq, o);
+    if (ov > best || (ov == best && opq < best_pq)) {
+      best = ov;
+      best_pq = opq;
+    }
+  }
+  if ((threadIdx.x & 31) == 0) {
+    ccc[t] = best > 0 ? best : 0.0;
+    idx[t] = (uint8_t)best_pq;
+  }
+}
+
+/* Everything after the table is clear, for any pair of features: count, summed-area table,
+ * marginals, the best part pair. The warp's lanes all call it; lane 0 writes ccc[t], idx[t]. */
 __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, const uint8_t *tab,
                                            unsigned *T, unsigned long long *marg,
                                            const uint8_t *labels, uint32_t mi, uint32_t mj, int i,
@@ -102,16 +164,7 @@ __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, con
   const int cat_i = CCC_META_CAT(mi), cat_j = CCC_META_CAT(mj);
 
   /* 1. count */
-  const uint4 *la = (const uint4 *)(labels + (size_t)i * pp.stride);
-  const uint4 *lb = (const uint4 *)(labels + (size_t)j * pp.stride);
-  for (int v = lane; v < pp.stride / 16; v += 32) {
-    uint4 A = __ldg(la + v), B = __ldg(lb + v);
-    ccc_count_word(T, sw, A.x, B.x);
-    ccc_count_word(T, sw, A.y, B.y);
-    ccc_count_word(T, sw, A.z, B.z);
-    ccc_count_word(T, sw, A.w, B.w);
-  }
-  __syncwarp();
+  ccc_pair_count(pp, T, labels, i, j);
   /* 2. summed-area table: down the columns, then along the rows */
   for (int c = lane + 1; c <= Lj; c += 32) {
     unsigned run = 0;
@@ -159,11 +212,11 @@ __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, con
   double fast[3];
   unsigned long long cnt[3][4];
   int pq[3];
-  double best_fast = -1e300;
 #pragma unroll
   for (int r = 0; r < 3; r++) {
     int job = r * 32 + ((r & 1) ? 31 - lane : lane);
     fast[r] = -1e300;
+    cnt[r][0] = cnt[r][1] = cnt[r][2] = cnt[r][3] = 0;
     pq[r] = CCC_NO_INDEX;
     if (job >= jobs)
       continue;
@@ -188,39 +241,12 @@ __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, con
     cnt[r][3] = nn * nn - sa - sb + s;
     fast[r] = ccc_ari_fast(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
     pq[r] = p << 4 | q;
-    best_fast = fmax(best_fast, fast[r]);
   }
-  for (int o = 16; o > 0; o >>= 1)
-    best_fast = fmax(best_fast, __shfl_xor_sync(0xffffffffu, best_fast, o));
-  /* 5. exact rounding for the near-maximal ones (the fast value is within ~1e-15 of it) */
-  double best = -1e300;
-  int best_pq = CCC_NO_INDEX;
-#pragma unroll
-  for (int r = 0; r < 3; r++) {
-    if (pq[r] == CCC_NO_INDEX || fast[r] < best_fast - 1e-9)
-      continue;
-    double v = ccc_ari_exact(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
-    if (v > best || (v == best && pq[r] < best_pq)) {
-      best = v;
-      best_pq = pq[r];
-    }
-  }
-  for (int o = 16; o > 0; o >>= 1) {
-    double ov = __shfl_xor_sync(0xffffffffu, best, o);
-    int opq = __shfl_xor_sync(0xffffffffu, best_pq, o);
-    if (ov > best || (ov == best && opq < best_pq)) {
-      best = ov;
-      best_pq = opq;
-    }
-  }
-  if (lane == 0) {
-    ccc[t] = best > 0 ? best : 0.0;
-    idx[t] = (uint8_t)best_pq;
-  }
+  ccc_pick(fast, cnt, pq, t, ccc, idx);
 }
 
 /* The block's start: the byte tables into shared memory; *T and *marg get this warp's table and
- * marginals. Returns the tables. */
+ * marginals (the variant's extra bytes follow them). Returns the tables. */
 __device__ static inline const uint8_t *ccc_block_init(const struct ccc_pair_params &pp, unsigned **T,
                                                        unsigned long long **marg)
 {
@@ -228,9 +254,9 @@ __device__ static inline const uint8_t *ccc_block_init(const struct ccc_pair_par
   for (int b = threadIdx.x; b < CCC_TAB_BYTES; b += blockDim.x)
     ccc_smem[b] = pp.tab[b];
   __syncthreads();
-  unsigned char *w = ccc_smem + CCC_TAB_BYTES + (threadIdx.x / 32) * ccc_warp_bytes(pp.sw);
+  unsigned char *w = ccc_smem + CCC_TAB_BYTES + (size_t)(threadIdx.x / 32) * pp.warp_bytes;
   *T = (unsigned *)w;
-  *marg = (unsigned long long *)(w + ((size_t)pp.sw * pp.sw * 4 + 7) / 8 * 8);
+  *marg = (unsigned long long *)(w + ccc_table_bytes(pp.sw));
   return ccc_smem;
 }
 

@@ -109,7 +109,8 @@ extern "C" void ccc_partition_launch(const struct ccc_gpu *g, void *stream)
   }
 }
 
-void ccc_pair_params_init(const struct ccc_gpu *g, struct ccc_pair_params *pp, size_t *smem)
+void ccc_pair_params_init(const struct ccc_gpu *g, size_t extra, struct ccc_pair_params *pp,
+                          size_t *smem)
 {
   struct ccc_layout lay;
   ccc_layout_init(&lay, g->n);
@@ -131,16 +132,16 @@ void ccc_pair_params_init(const struct ccc_gpu *g, struct ccc_pair_params *pp, s
       for (int q = 0; q < lay.parts; q++)
         if ((p + 2) * (q + 2) == cost)
           pp->tab[CCC_TAB_JOBS + jobs++] = (uint8_t)(p << 4 | q);
-  *smem = CCC_TAB_BYTES + (size_t)CCC_WARPS * (((size_t)pp->sw * pp->sw * 4 + 7) / 8 * 8 +
-                                               2 * CCC_MAX_PARTS * 8);
+  pp->warp_bytes = (int)(ccc_table_bytes(pp->sw) + 2 * CCC_MAX_PARTS * 8 + (extra + 15) / 16 * 16);
+  *smem = CCC_TAB_BYTES + (size_t)CCC_WARPS * pp->warp_bytes;
 }
 
-int ccc_launch_with(const void *kernel, const struct ccc_gpu *g, void *stream)
+int ccc_launch_with(const void *kernel, size_t extra, const struct ccc_gpu *g, void *stream)
 {
   struct ccc_pair_params pp;
   size_t smem;
   int dev, optin, sms, per_sm = 0;
-  ccc_pair_params_init(g, &pp, &smem);
+  ccc_pair_params_init(g, extra, &pp, &smem);
   GR_CUDA_CHECK(cudaGetDevice(&dev));
   GR_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   GR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

@@ -1,9 +1,10 @@
 /* ccc_time: one CCC case timed stage by stage on the GPU, end to end, and checked.
  *
  *   ccc_time 'ccc n=1000 features=20000 cat=0 max_cat=1 missing=0 values=continuous seed=1' [reps]
+ *            [variant]   (default v3_rows)
  *
  * Builds the case's instance (features + the reference on every pair or a sample), then per
- * repetition: upload the features, partition (ccc_partition_launch alone), the whole v2_warp
+ * repetition: upload the features, partition (ccc_partition_launch alone), the whole variant
  * launch (partition + pairs: pairs = whole - partition), download; CUDA events around each.
  * Prints the medians and the check verdict of the last output. Exit 0 when the check passed. */
 #include <cuda_runtime.h>
@@ -34,6 +35,12 @@ int main(int argc, char **argv)
     return 2;
   }
   int reps = argc > 2 ? atoi(argv[2]) : 3;
+  const struct variant *v = alg_variant(&ccc_algorithm, argc > 3 ? argv[3] : "v3_rows");
+  if (!v || !v->impl) {
+    fprintf(stderr, "ccc_time: no GPU variant '%s'\n", argc > 3 ? argv[3] : "v3_rows");
+    return 2;
+  }
+  ccc_launch_fn launch = (ccc_launch_fn)v->impl;
   reps = reps < 1 ? 1 : reps > 32 ? 32 : reps;
   char why[GR_WHY_LEN];
   struct gr_case c;
@@ -80,8 +87,8 @@ int main(int argc, char **argv)
     GR_CUDA_CHECK(cudaEventRecord(ev[1]));
     ccc_partition_launch(&g, 0);
     GR_CUDA_CHECK(cudaEventRecord(ev[2]));
-    if (ccc_v2_warp_launch(&g, 0)) {
-      fprintf(stderr, "ccc_time: the case does not fit v2_warp\n");
+    if (launch(&g, 0)) {
+      fprintf(stderr, "ccc_time: the case does not fit '%s'\n", v->name);
       return 1;
     }
     GR_CUDA_CHECK(cudaEventRecord(ev[3]));
@@ -104,7 +111,7 @@ int main(int argc, char **argv)
   int bad = ccc_algorithm.check(inst, h_out, &rep);
   double mu = ccc_time_median(up, reps), mp = ccc_time_median(part, reps),
          mw = ccc_time_median(whole, reps), md = ccc_time_median(down, reps);
-  printf("case: %s\n", argv[1]);
+  printf("case: %s, variant %s\n", argv[1], v->name);
   printf("pairs %zu, checked against the reference: %lld pairs, reps %d (medians, ms)\n", pairs,
          (long long)d->checked, reps);
   printf("  upload %.2f | partition %.2f | pairs %.2f (launch partition+pairs %.2f) | download %.2f\n",

@@ -57,6 +57,16 @@ static void test_layout(void)
   EXPECT(lay.bnd[lay.off[0] + 1] == 16 && lay.bnd[lay.off[0] + 2] == 32); /* 1/2 is the 16th */
   for (int t = 0; t + 1 < lay.L - 1; t++) /* ascending */
     EXPECT(lay.num[t] * lay.den[t + 1] < lay.num[t + 1] * lay.den[t]);
+  /* the compile-time cells of v3_rows are the layout's */
+  int cells = 0, prev_q = -1, b = 0;
+#define CHECK_CELL(q, lo, hi)                                                                      \
+  b = (q) == prev_q ? b + 1 : 0;                                                                   \
+  prev_q = (q);                                                                                    \
+  EXPECT(lay.bnd[lay.off[q] + b] == (lo) && lay.bnd[lay.off[q] + b + 1] == (hi));                  \
+  cells++;
+  CCC_F10_CELLS(CHECK_CELL)
+#undef CHECK_CELL
+  EXPECT(cells == 54);
   ccc_layout_init(&lay, 4);
   EXPECT(lay.parts == 1 && lay.L == 2);
 }

@@ -34,5 +34,5 @@ static __global__ void __launch_bounds__(CCC_WARPS * 32)
 
 extern "C" int ccc_v2_warp_launch(const struct ccc_gpu *g, void *stream)
 {
-  return ccc_launch_with((const void *)ccc_pair_kernel, g, stream);
+  return ccc_launch_with((const void *)ccc_pair_kernel, 0, g, stream);
 }
