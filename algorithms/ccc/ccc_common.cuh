@@ -150,6 +150,19 @@ __device__ static inline void ccc_pick(const double (&fast)[3], const unsigned l
   }
 }
 
+/* The pair-confusion counts (tp, fp, fn, tn) of a part pair from the sum of its squared cells s,
+ * of its squared row sums sa and column sums sb, over nn objects; returns the fast ARI. */
+__device__ static inline double ccc_confusion(unsigned long long s, unsigned long long sa,
+                                              unsigned long long sb, unsigned long long nn,
+                                              unsigned long long (&cnt)[4])
+{
+  cnt[0] = s - nn;
+  cnt[1] = sb - s;
+  cnt[2] = sa - s;
+  cnt[3] = nn * nn - sa - sb + s;
+  return ccc_ari_fast(cnt[0], cnt[1], cnt[2], cnt[3]);
+}
+
 /* Everything after the table is clear, for any pair of features: count, summed-area table,
  * marginals, the best part pair. The warp's lanes all call it; lane 0 writes ccc[t], idx[t]. */
 __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, const uint8_t *tab,
@@ -235,11 +248,7 @@ __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, con
     int k = cat_i ? Li : p + 2, l = cat_j ? Lj : q + 2;
     unsigned long long s = ccc_part_pair_s(T, sw, R, k, C, l);
     unsigned long long sa = marg[p], sb = marg[CCC_MAX_PARTS + q];
-    cnt[r][0] = s - nn;
-    cnt[r][1] = sb - s;
-    cnt[r][2] = sa - s;
-    cnt[r][3] = nn * nn - sa - sb + s;
-    fast[r] = ccc_ari_fast(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
+    fast[r] = ccc_confusion(s, sa, sb, nn, cnt[r]);
     pq[r] = p << 4 | q;
   }
   ccc_pick(fast, cnt, pq, t, ccc, idx);

@@ -103,11 +103,7 @@ __device__ static inline void ccc_rows_pair(const struct ccc_pair_params &pp, un
       s += band[a * CCC_PART_STRIDE + q];
       sa += rows * rows;
     }
-    cnt[r][0] = s - nn;
-    cnt[r][1] = sb - s;
-    cnt[r][2] = sa - s;
-    cnt[r][3] = nn * nn - sa - sb + s;
-    fast[r] = ccc_ari_fast(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
+    fast[r] = ccc_confusion(s, sa, sb, nn, cnt[r]);
     pq[r] = p << 4 | q;
   }
   ccc_pick(fast, cnt, pq, t, ccc, idx);
