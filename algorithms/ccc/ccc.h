@@ -16,19 +16,22 @@ extern "C" {
 
 struct ccc_gpu {
   int n, features;
-  int lmax;              /* most fine labels of any feature: max(numeric L, largest cat_k) */
-  const float *values;   /* features x n, NaN = missing */
-  const uint8_t *cat_k;  /* per feature: 0 numeric, else the number of categories */
-  uint8_t *labels;       /* scratch: features x ccc_label_stride(n) fine labels */
-  uint32_t *meta;        /* scratch: per feature, see ccc_common.cuh */
-  double *ccc;           /* out: one per pair */
-  uint8_t *idx;          /* out: one per pair, part_i << 4 | part_j or CCC_NO_INDEX */
+  int lmax;             /* most fine labels of any feature: max(numeric L, largest cat_k) */
+  const float *values;  /* features x n, NaN = missing */
+  const uint8_t *cat_k; /* per feature: 0 numeric, else the number of categories */
+  uint8_t *labels;      /* scratch: features x ccc_label_stride(n) fine labels */
+  uint32_t *meta;       /* scratch: per feature, see ccc_common.cuh */
+  double *ccc;          /* out: one per pair */
+  uint8_t *idx;         /* out: one per pair, part_i << 4 | part_j or CCC_NO_INDEX */
 };
 
 typedef int (*ccc_launch_fn)(const struct ccc_gpu *g, void *stream);
 
 /* Bytes of one feature's fine-label row: n rounded up to 512 (32 lanes x 16 bytes). */
-static inline size_t ccc_label_stride(int n) { return ((size_t)n + 511) / 512 * 512; }
+static inline size_t ccc_label_stride(int n)
+{
+  return ((size_t)n + 511) / 512 * 512;
+}
 
 /* stage 1, shared by every variant: fine labels and per-feature metadata */
 void ccc_partition_launch(const struct ccc_gpu *g, void *stream);

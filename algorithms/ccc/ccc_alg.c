@@ -33,7 +33,8 @@ static const struct param_spec ccc_params[] = {
     [P_N] = {"n", PARAM_INT, 1, CCC_MAX_N, NULL, "objects (columns of the table)"},
     [P_FEATURES] = {"features", PARAM_INT, 2, 20000, NULL, "features (rows): pairs = f(f-1)/2"},
     [P_CAT] = {"cat", PARAM_INT, 0, 100, NULL, "percent of the features that are categorical"},
-    [P_MAX_CAT] = {"max_cat", PARAM_INT, 1, CCC_MAX_CAT, NULL, "most categories of a categorical feature"},
+    [P_MAX_CAT] = {"max_cat", PARAM_INT, 1, CCC_MAX_CAT, NULL,
+                   "most categories of a categorical feature"},
     [P_MISSING] = {"missing", PARAM_INT, 0, 90, NULL,
                    "percent of missing cells in the features that have some (about half)"},
     [P_VALUES] = {"values", PARAM_ENUM, 0, 0, values_names,
@@ -61,8 +62,7 @@ static enum run_status ccc_run_reference(const struct variant *v, const struct g
 static const struct variant ccc_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, ccc_run_reference, NULL,
      "sorted ranks, exact integer contingencies per part pair, ari's reference finish"},
-    {"v1_warp_uninit", VARIANT_HISTORICAL, VARIANT_GPU, ccc_run_gpu,
-     GPU(ccc_v1_warp_uninit_launch),
+    {"v1_warp_uninit", VARIANT_HISTORICAL, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v1_warp_uninit_launch),
      "warp's table cleared only where lane < cells: stale counts from the previous pair (ccc-gpu)"},
     {"v2_warp", VARIANT_FIXED, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v2_warp_launch),
      "warp per pair, fine-label table + summed-area lookups, exact ARI rounding"},
@@ -94,7 +94,8 @@ static void ccc_generate(struct gr_case *c, struct rng *r)
   c->v[P_FEATURES] = rng_boundary(r, 2, 100, f_edges, sizeof f_edges / sizeof *f_edges, 0.5);
   static const int64_t pct[] = {0, 0, 10, 30, 50, 100};
   c->v[P_CAT] = pct[rng_range(r, 0, 5)];
-  c->v[P_MAX_CAT] = rng_boundary(r, 1, CCC_MAX_CAT, cat_edges, sizeof cat_edges / sizeof *cat_edges, 0.6);
+  c->v[P_MAX_CAT] =
+      rng_boundary(r, 1, CCC_MAX_CAT, cat_edges, sizeof cat_edges / sizeof *cat_edges, 0.6);
   static const int64_t miss[] = {0, 0, 5, 20, 50, 90};
   c->v[P_MISSING] = miss[rng_range(r, 0, 5)];
   c->v[P_VALUES] = rng_range(r, 0, 2);
@@ -157,7 +158,9 @@ static void ccc_draw_feature(struct ccc_data *d, const struct gr_case *c, const 
     int mode = (int)c->v[P_VALUES];
     if (mode == VALUES_MIXED)
       mode = rng_chance(r, 0.5) ? VALUES_CONTINUOUS : 2 + (int)rng_range(r, 0, 2);
-    int levels = mode == VALUES_TIES ? (int)rng_range(r, 2, 12) : mode == 2 ? 1 : (int)rng_range(r, 2, 5);
+    int levels = mode == VALUES_TIES ? (int)rng_range(r, 2, 12)
+                 : mode == 2         ? 1
+                                     : (int)rng_range(r, 2, 5);
     for (int o = 0; o < n; o++) {
       double g = ccc_shape(kind, z[(size_t)lat * n + o]) + noise * ccc_gauss(r);
       if (mode != VALUES_CONTINUOUS) /* a few levels: ties, a constant, fewer values than k */
@@ -188,7 +191,8 @@ static void ccc_instance_free(struct gr_instance *inst)
   free(inst);
 }
 
-static int ccc_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
+static int ccc_instance_new(const struct gr_case *c, struct gr_instance **out, char *why,
+                            size_t len)
 {
   struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct ccc_data), why, len);
   if (!inst)
@@ -273,7 +277,10 @@ out_free:
 
 /* ---- check ----------------------------------------------------------------------------- */
 
-static int ccc_same(double a, double b) { return (isnan(a) && isnan(b)) || a == b; }
+static int ccc_same(double a, double b)
+{
+  return (isnan(a) && isnan(b)) || a == b;
+}
 
 static int ccc_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
 {
@@ -292,7 +299,8 @@ static int ccc_check(const struct gr_instance *inst, const void *out, struct che
       int p = idx[t] >> 4, q = idx[t] & 15;
       if (none ? idx[t] != CCC_NO_INDEX
                : (p >= a->parts || q >= b->parts || !(a->valid >> p & 1) || !(b->valid >> q & 1)))
-        return check_fail(rep, "bounds", "pair %lld (features %d, %d): part pair 0x%02x is not valid",
+        return check_fail(rep, "bounds",
+                          "pair %lld (features %d, %d): part pair 0x%02x is not valid",
                           (long long)t, i, j, idx[t]);
     }
   /* the checked pairs: bit-identical value and part pair */
@@ -319,8 +327,8 @@ static int ccc_check(const struct gr_instance *inst, const void *out, struct che
   if (d->dup && d->feat[0].valid) {
     int64_t p = d->features - 2; /* pair (0, features-1) */
     if (x[p] != 1.0)
-      return check_fail(rep, "invariant", "feature 0 against itself scaled by 2: ccc = %.17g, not 1",
-                        x[p]);
+      return check_fail(rep, "invariant",
+                        "feature 0 against itself scaled by 2: ccc = %.17g, not 1", x[p]);
   }
   return 0;
 }

@@ -19,20 +19,21 @@ extern const struct algorithm ccc_algorithm;
 struct ccc_data {
   int n, features, lmax;
   int64_t pairs;
-  float *values;                   /* features x n, NaN = missing */
-  uint8_t *cat_k;                  /* per feature: 0 numeric, else categories */
-  struct ccc_ref_feature *feat;    /* reference partitions, per feature */
-  int16_t *labels;                 /* their label storage: features x CCC_MAX_PARTS x n */
-  int64_t checked;                 /* pairs with a reference answer (all, or a sample) */
-  int64_t *check_pair;             /* their indices, ascending */
-  double *ref;                     /* their CCC */
-  uint8_t *ref_idx;                /* their part pair */
-  int dup;                         /* 1: feature features-1 is feature 0 scaled by 2 (CCC = 1) */
+  float *values;                /* features x n, NaN = missing */
+  uint8_t *cat_k;               /* per feature: 0 numeric, else categories */
+  struct ccc_ref_feature *feat; /* reference partitions, per feature */
+  int16_t *labels;              /* their label storage: features x CCC_MAX_PARTS x n */
+  int64_t checked;              /* pairs with a reference answer (all, or a sample) */
+  int64_t *check_pair;          /* their indices, ascending */
+  double *ref;                  /* their CCC */
+  uint8_t *ref_idx;             /* their part pair */
+  int dup;                      /* 1: feature features-1 is feature 0 scaled by 2 (CCC = 1) */
 };
 
 enum run_status ccc_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
                             struct run_ctx *ctx);
-void *ccc_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why, size_t len);
+void *ccc_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                      size_t len);
 void ccc_bench_launch(void *state);
 void ccc_bench_fetch(void *state, void *out);
 void ccc_bench_teardown(void *state);

@@ -26,10 +26,10 @@
 #define CCC_META_VALID(m) ((unsigned)((m) >> 16))
 
 /* byte tables copied to shared memory by each block */
-#define CCC_TAB_BND 0      /* numeric boundaries, ccc_layout.bnd */
-#define CCC_TAB_OFF 100    /* numeric part offsets into them */
-#define CCC_TAB_IDENT 112  /* 0, 1, ..., CCC_MAX_CAT: a categorical part's boundaries */
-#define CCC_TAB_JOBS 180   /* numeric x numeric part pairs (p << 4 | q), costliest first */
+#define CCC_TAB_BND 0     /* numeric boundaries, ccc_layout.bnd */
+#define CCC_TAB_OFF 100   /* numeric part offsets into them */
+#define CCC_TAB_IDENT 112 /* 0, 1, ..., CCC_MAX_CAT: a categorical part's boundaries */
+#define CCC_TAB_JOBS 180  /* numeric x numeric part pairs (p << 4 | q), costliest first */
 #define CCC_TAB_BYTES 272
 
 struct ccc_pair_params {
@@ -66,8 +66,8 @@ __device__ static inline void ccc_count_word(unsigned *T, int sw, unsigned a, un
 }
 
 /* Sum over the k x l cells of one part pair of the squared counts. */
-__device__ static inline unsigned ccc_part_pair_s(const unsigned *T, int sw, const uint8_t *R, int k,
-                                                  const uint8_t *C, int l)
+__device__ static inline unsigned ccc_part_pair_s(const unsigned *T, int sw, const uint8_t *R,
+                                                  int k, const uint8_t *C, int l)
 {
   unsigned s = 0;
   for (int a = 0; a < k; a++) {
@@ -113,8 +113,9 @@ __device__ static inline void ccc_pair_count(const struct ccc_pair_params &pp, u
 /* The warp's best part pair from each lane's up to 3 candidates (fast ARI, pair-confusion counts,
  * part pair or CCC_NO_INDEX): the largest fast value locates the near-maximal ones, their exact
  * rounding decides, the first part pair wins ties; lane 0 writes ccc[t] and idx[t]. */
-__device__ static inline void ccc_pick(const double (&fast)[3], const unsigned long long (&cnt)[3][4],
-                                       const int (&pq)[3], long long t, double *ccc, uint8_t *idx)
+__device__ static inline void ccc_pick(const double (&fast)[3],
+                                       const unsigned long long (&cnt)[3][4], const int (&pq)[3],
+                                       long long t, double *ccc, uint8_t *idx)
 {
   double best_fast = -1e300;
 #pragma unroll
@@ -256,8 +257,8 @@ __device__ static inline void ccc_pair_run(const struct ccc_pair_params &pp, con
 
 /* The block's start: the byte tables into shared memory; *T and *marg get this warp's table and
  * marginals (the variant's extra bytes follow them). Returns the tables. */
-__device__ static inline const uint8_t *ccc_block_init(const struct ccc_pair_params &pp, unsigned **T,
-                                                       unsigned long long **marg)
+__device__ static inline const uint8_t *ccc_block_init(const struct ccc_pair_params &pp,
+                                                       unsigned **T, unsigned long long **marg)
 {
   extern __shared__ __align__(16) unsigned char ccc_smem[];
   for (int b = threadIdx.x; b < CCC_TAB_BYTES; b += blockDim.x)
@@ -274,7 +275,10 @@ __device__ static inline long long ccc_first_pair(void)
 {
   return (long long)blockIdx.x * CCC_WARPS + threadIdx.x / 32;
 }
-__device__ static inline long long ccc_pair_step(void) { return (long long)gridDim.x * CCC_WARPS; }
+__device__ static inline long long ccc_pair_step(void)
+{
+  return (long long)gridDim.x * CCC_WARPS;
+}
 
 /* Pair t's features and metadata. A pair where a feature has no valid part gets NaN and
  * CCC_NO_INDEX here and returns 0 (its table is never touched); else 1, after a warp barrier

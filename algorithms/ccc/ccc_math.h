@@ -101,6 +101,7 @@ static inline void ccc_layout_init(struct ccc_layout *lay, int n)
 /* The cells of the kmax = 10 layout (n >= 91) as compile-time constants: X(part, lo, hi) for each
  * cluster of each part, its fine range [lo, hi) (test_ccc checks them against ccc_layout_init).
  * v3_rows sums a row cluster's cells with these as register indices. */
+/* clang-format off */
 #define CCC_F10_CELLS(X) \
   X(0, 0, 16) X(0, 16, 32) \
   X(1, 0, 11) X(1, 11, 21) X(1, 21, 32) \
@@ -111,6 +112,7 @@ static inline void ccc_layout_init(struct ccc_layout *lay, int n)
   X(6, 0, 3) X(6, 3, 8) X(6, 8, 12) X(6, 12, 16) X(6, 16, 20) X(6, 20, 24) X(6, 24, 29) X(6, 29, 32) \
   X(7, 0, 2) X(7, 2, 7) X(7, 7, 11) X(7, 11, 15) X(7, 15, 17) X(7, 17, 21) X(7, 21, 25) X(7, 25, 30) X(7, 30, 32) \
   X(8, 0, 1) X(8, 1, 6) X(8, 6, 10) X(8, 10, 13) X(8, 13, 16) X(8, 16, 19) X(8, 19, 22) X(8, 22, 26) X(8, 26, 31) X(8, 31, 32)
+/* clang-format on */
 
 /* (double)((long double)num / (long double)den) as x86-64 computes it (64-bit significand,
  * round to nearest even, then to double), for |num|, den < 2^63, den > 0: the rounding of
@@ -154,7 +156,8 @@ static inline CCC_HD double ccc_div_x87(int64_t num, uint64_t den)
   return num < 0 ? -v : v;
 }
 
-/* The ARI of ari_from_counts from the pair-confusion counts (n <= CCC_MAX_N: every product fits). */
+/* The ARI of ari_from_counts from the pair-confusion counts (n <= CCC_MAX_N: every product fits).
+ */
 static inline CCC_HD double ccc_ari_exact(uint64_t tp, uint64_t fp, uint64_t fn, uint64_t tn)
 {
   if (fn == 0 && fp == 0)

@@ -147,8 +147,10 @@ int ccc_launch_with(const void *kernel, size_t extra, const struct ccc_gpu *g, v
   GR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   if (smem > (size_t)optin)
     return 1;
-  GR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, CCC_WARPS * 32, smem));
+  GR_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+  GR_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, CCC_WARPS * 32, smem));
   if (per_sm < 1)
     return 1;
   ccc_partition_launch(g, stream);

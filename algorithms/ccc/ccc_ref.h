@@ -15,10 +15,10 @@ extern "C" {
 
 /* The partitions of one feature. */
 struct ccc_ref_feature {
-  int parts;              /* numeric: kmax - 1 (k = 2..kmax); categorical: 1 */
-  int k[CCC_MAX_PARTS];   /* clusters of each part */
-  unsigned valid;         /* bit p: part p has at least two clusters among the present objects */
-  int16_t *labels;        /* parts x n labels; -1 where the value is missing */
+  int parts;            /* numeric: kmax - 1 (k = 2..kmax); categorical: 1 */
+  int k[CCC_MAX_PARTS]; /* clusters of each part */
+  unsigned valid;       /* bit p: part p has at least two clusters among the present objects */
+  int16_t *labels;      /* parts x n labels; -1 where the value is missing */
 };
 
 /* Partition x[0..n) (NaN = missing): cat_k == 0 numeric (quantile partitions k = 2..kmax of

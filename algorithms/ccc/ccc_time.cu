@@ -114,10 +114,12 @@ int main(int argc, char **argv)
   printf("case: %s, variant %s\n", argv[1], v->name);
   printf("pairs %zu, checked against the reference: %lld pairs, reps %d (medians, ms)\n", pairs,
          (long long)d->checked, reps);
-  printf("  upload %.2f | partition %.2f | pairs %.2f (launch partition+pairs %.2f) | download %.2f\n",
-         mu, mp, mw - mp, mw, md);
-  printf("  end to end (partition + pairs, features on the device): %.3f s; with transfers %.3f s\n",
-         mw / 1e3, (mu + mw + md) / 1e3);
+  printf(
+      "  upload %.2f | partition %.2f | pairs %.2f (launch partition+pairs %.2f) | download %.2f\n",
+      mu, mp, mw - mp, mw, md);
+  printf(
+      "  end to end (partition + pairs, features on the device): %.3f s; with transfers %.3f s\n",
+      mw / 1e3, (mu + mw + md) / 1e3);
   printf("  %.3g pairs/s, %.3g part-pair ARIs/s\n", pairs / (mw / 1e3), 81.0 * pairs / (mw / 1e3));
   printf("check: %s%s%s\n", bad ? "FAIL " : "pass", bad ? rep.tag : "", bad ? rep.why : "");
   return bad ? 1 : 0;

@@ -55,7 +55,7 @@ static void test_layout(void)
   ccc_layout_init(&lay, 1000);
   EXPECT(lay.parts == 9 && lay.L == 32);
   EXPECT(lay.bnd[lay.off[0] + 1] == 16 && lay.bnd[lay.off[0] + 2] == 32); /* 1/2 is the 16th */
-  for (int t = 0; t + 1 < lay.L - 1; t++) /* ascending */
+  for (int t = 0; t + 1 < lay.L - 1; t++)                                 /* ascending */
     EXPECT(lay.num[t] * lay.den[t + 1] < lay.num[t + 1] * lay.den[t]);
   /* the compile-time cells of v3_rows are the layout's */
   int cells = 0, prev_q = -1, b = 0;

@@ -1,10 +1,10 @@
-/* ccc v1_warp_uninit (historical). The seed's bug (seeds/000, ccc-gpu's get_contingency_matrix_shared)
- * in this kernel's shape: the warp clears its contingency table with `if (lane < cells)
- * T[lane] = 0;`, so only the first 32 of the (lmax+1)^2 cells (1089 for numeric features) start
- * at zero and the rest keep the previous pair's summed-area table (or whatever an earlier kernel
- * left in shared memory): counts far too large, ARIs out of range. Fixed in v2_warp by a loop
- * strided by the warp size. Kept faithfully: diff this file against v2_warp.cu and the clearing
- * line is the only difference. */
+/* ccc v1_warp_uninit (historical). The seed's bug (seeds/000, ccc-gpu's
+ * get_contingency_matrix_shared) in this kernel's shape: the warp clears its contingency table with
+ * `if (lane < cells) T[lane] = 0;`, so only the first 32 of the (lmax+1)^2 cells (1089 for numeric
+ * features) start at zero and the rest keep the previous pair's summed-area table (or whatever an
+ * earlier kernel left in shared memory): counts far too large, ARIs out of range. Fixed in v2_warp
+ * by a loop strided by the warp size. Kept faithfully: diff this file against v2_warp.cu and the
+ * clearing line is the only difference. */
 #include <cuda_runtime.h>
 
 #include "ccc.h"

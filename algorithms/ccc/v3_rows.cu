@@ -64,8 +64,8 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
 /* A numeric x numeric pair of the kmax = 10 layout; the table is clear. */
 __device__ static inline void ccc_rows_pair(const struct ccc_pair_params &pp, unsigned *T,
                                             unsigned *part, const uint8_t *labels, uint32_t mi,
-                                            uint32_t mj, int i, int j, long long t, int r0a, int r1a,
-                                            int r0b, int r1b, double *ccc, uint8_t *idx)
+                                            uint32_t mj, int i, int j, long long t, int r0a,
+                                            int r1a, int r0b, int r1b, double *ccc, uint8_t *idx)
 {
   const int lane = threadIdx.x & 31, sw = pp.sw;
   const unsigned Vi = CCC_META_VALID(mi), Vj = CCC_META_VALID(mj);
