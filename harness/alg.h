@@ -48,7 +48,9 @@ enum variant_kind {
 /* PARAM_FILE: a file the case reads its data from (a path; "data:REL" names REL in the dataset
  * directory, see case_data_dir). Optional in a case: absent, the data is generated from the
  * seed. Given, the case's value is the file's content hash (FNV-1a 64), so a changed file is a
- * new case, and the algorithm's data_params fills what the files determine (sizes ...). */
+ * new case, and the algorithm's data_params fills what the files determine (sizes ...). By
+ * convention the PARAM_ENUM choice that names where the data comes from ("content", "dist",
+ * "shape") has a last choice "file": never generated, refused as a fuzzing range. */
 enum param_type { PARAM_INT, PARAM_ENUM, PARAM_FILE };
 
 struct param_spec {

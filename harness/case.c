@@ -417,6 +417,11 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
       return -1;
     hi = lo;
   }
+  if (p->type == PARAM_ENUM && strcmp(p->choices[lo], "file") == 0) {
+    gr_fmt(why, len, "'%s=file' reads files: fuzzing generates its data (use 'repro' for a file "
+           "case)", name);
+    return -1;
+  }
   if (p->type == PARAM_INT && (lo < p->min || hi > p->max)) {
     gr_fmt(why, len, "range '%s' leaves [%lld, %lld], the range of '%s'", spec, (long long)p->min,
            (long long)p->max, name);

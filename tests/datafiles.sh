@@ -95,6 +95,8 @@ expect 2 "'$tmp/notgen.txt' is not a genealogy this suite takes" -- "$bin" repro
 
 # fuzzing generates its data
 expect 2 "'left' names a file: fuzzing generates its data" -- "$bin" fuzz sgm/reference "left=$tmp/left.pgm" --cases 1 --db "$tmp/f.db"
+expect 2 "'content=file' reads files: fuzzing generates its data" -- "$bin" fuzz sgm/reference content=file --cases 1 --db "$tmp/f.db"
+expect 2 "'dist=file' reads files" -- "$bin" fuzz kmedoids/reference dist=file --cases 1 --db "$tmp/f.db"
 
 # accuracy as a tracked metric: a rise beyond --max-accuracy-loss is a regression (exit 1)
 db="$tmp/acc.db"
