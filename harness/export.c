@@ -118,6 +118,9 @@ static int export_json(FILE *f, struct store *st, int64_t run)
   fputs(",\n  \"timings\": ", f);
   if (json_rows(f, st, STORE_TABLE_TIMINGS, run, 1, "    "))
     return -1;
+  fputs(",\n  \"accuracy\": ", f);
+  if (json_rows(f, st, STORE_TABLE_ACCURACY, run, 1, "    "))
+    return -1;
   fputs("\n}\n", f);
   return 0;
 }

@@ -231,10 +231,11 @@ struct store_value {
   double d;
   const char *s; /* STORE_TEXT */
 };
-enum store_table { STORE_TABLE_RUN, STORE_TABLE_OUTCOMES, STORE_TABLE_TIMINGS };
+enum store_table { STORE_TABLE_RUN, STORE_TABLE_OUTCOMES, STORE_TABLE_TIMINGS, STORE_TABLE_ACCURACY };
 typedef int (*store_row_fn)(void *ctx, const struct store_value *cols, int ncols);
-/* The run's row (STORE_TABLE_RUN), its outcomes by (algorithm, variant), or its timings in the
- * order stored (none when the schema has no timings). 0 ok; -1 on a database error; else what
+/* The run's row (STORE_TABLE_RUN), its outcomes by (algorithm, variant), its timings in the
+ * order stored (none when the schema has no timings), or its accuracy metrics with their
+ * timing's key (timing_id, algorithm, variant, params, seed, metric, value). 0 ok; -1 on a database error; else what
  * fn returned to stop. */
 int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx);
 

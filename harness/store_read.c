@@ -427,10 +427,15 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
       [STORE_TABLE_OUTCOMES] =
           "SELECT * FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant",
       [STORE_TABLE_TIMINGS] = "SELECT * FROM timings WHERE run_id = ? ORDER BY id",
+      [STORE_TABLE_ACCURACY] =
+          "SELECT a.timing_id, t.algorithm, t.variant, t.params, t.seed, a.metric, a.value"
+          " FROM accuracy a JOIN timings t ON a.timing_id = t.id WHERE t.run_id = ?"
+          " ORDER BY a.timing_id, a.metric",
   };
   sqlite3_stmt *s;
   struct store_value v[64];
-  if (t == STORE_TABLE_TIMINGS && !store_has_table(st, STORE_MAIN, "timings"))
+  if ((t == STORE_TABLE_TIMINGS && !store_has_table(st, STORE_MAIN, "timings")) ||
+      (t == STORE_TABLE_ACCURACY && !store_has_table(st, STORE_MAIN, "accuracy")))
     return 0;
   if (!(s = run_query(st, STORE_MAIN, sql[t], run)))
     return -1;

@@ -111,6 +111,13 @@ expect 2 "bad value 'x' for --max-accuracy-loss" -- "$bin" compare --db "$db" --
 # a baseline file carries the metrics
 "$bin" export --db "$db" --run "$r2" --format db --out "$tmp/base.db" >/dev/null
 expect 1 "ACCURACY REGRESSION" -- "$bin" compare --db "$db" --run "$r3" --baseline "$tmp/base.db"
+# the JSON export carries them
+"$bin" export --db "$db" --run "$r3" --format json --out "$tmp/r3.json" >/dev/null
+check "JSON export holds the accuracy rows" python3 -c '
+import json, sys
+rows = json.load(open(sys.argv[1]))["accuracy"]
+assert len(rows) == 8 and {r["metric"] for r in rows} == {"bad1", "bad2"}, rows
+assert abs(max(r["value"] for r in rows) - 0.12) < 1e-12' "$tmp/r3.json"
 # the dashboard shows them
 "$bin" plot --db "$db" --run "$r3" --out "$tmp/plots" >/dev/null 2>&1
 check "dashboard shows the accuracy regression" grep -q "accuracy regressed" "$tmp/plots/dashboard/index.html"
