@@ -93,6 +93,15 @@ expect 2 "'$tmp/short.txt' line 3: end of file after 1 of 4 rows" -- "$bin" repr
 printf 'avos-csr 1\nshape 2 2 3\n0: 0=1\n1: 0=2 1=1\n' >"$tmp/notgen.txt"
 expect 2 "'$tmp/notgen.txt' is not a genealogy this suite takes" -- "$bin" repro "avos op=closure type=int32 data=$tmp/notgen.txt seed=1"
 
+# scripts/datasets: options checked first (exit 2); --list needs no network
+root=$(cd "$(dirname "$0")/.." && pwd)
+expect 2 "unknown option '--bogus'" -- "$root/scripts/datasets" --bogus
+expect 2 "unknown dataset 'nope' (one of: middlebury/aloe)" -- "$root/scripts/datasets" nope
+expect 2 "'--out' needs a directory" -- "$root/scripts/datasets" --out
+expect 0 "usage: scripts/datasets" -- "$root/scripts/datasets" --help
+expect 0 "middlebury/aloe  absent" -- "$root/scripts/datasets" --list --out "$tmp/none"
+expect 0 "middlebury/aloe  absent" -- env GR_DATA="$tmp/none" "$root/scripts/datasets" --list
+
 # fuzzing generates its data
 expect 2 "'left' names a file: fuzzing generates its data" -- "$bin" fuzz sgm/reference "left=$tmp/left.pgm" --cases 1 --db "$tmp/f.db"
 expect 2 "'content=file' reads files: fuzzing generates its data" -- "$bin" fuzz sgm/reference content=file --cases 1 --db "$tmp/f.db"
