@@ -7,12 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LINE_MAX_BYTES (1 << 20)
+#include "data_file.h"
+
+#define LINE_MAX_BYTES (1 << 20) /* a line's bytes, its newline included */
 
 struct reader {
   FILE *f;
   const char *name;
   long line;
+  uint64_t bytes, max_bytes; /* read so far, the limit */
+  int failed;                /* next_line stopped on an error (why filled) */
   char *buf;
   char *why;
   size_t len;
@@ -28,29 +32,53 @@ static int fail(struct reader *rd, const char *f, ...)
   va_end(ap);
   if (rd->why && rd->len)
     snprintf(rd->why, rd->len, "'%s' line %ld: %s", rd->name, rd->line, msg);
+  rd->failed = 1;
   return -1;
 }
 
-/* Next line that is neither blank nor a comment, without its newline; NULL at end of file
- * (rd->buf[0] = 0) or when a line is too long (rd->buf[0] = 1). */
+/* Next line that is neither blank nor a comment, without its newline. NULL at the end of the
+ * input, or with rd->failed set (why filled) on a NUL byte (a text file holds none: everything
+ * after it would be ignored), a line longer than LINE_MAX_BYTES, more than rd->max_bytes in all
+ * (an endless input such as a device stops here), or a read error. */
 static char *next_line(struct reader *rd)
 {
-  while (fgets(rd->buf, LINE_MAX_BYTES, rd->f)) {
+  for (;;) {
+    int c = getc(rd->f);
+    if (c == EOF)
+      break;
     rd->line++;
-    size_t n = strlen(rd->buf);
-    if (n == LINE_MAX_BYTES - 1 && rd->buf[n - 1] != '\n') {
-      rd->buf[0] = 1;
-      return NULL;
+    size_t n = 0;
+    for (; c != EOF; c = getc(rd->f)) {
+      if (++rd->bytes > rd->max_bytes) {
+        fail(rd, "more than %llu bytes of text (the loader's limit)",
+             (unsigned long long)rd->max_bytes);
+        return NULL;
+      }
+      if (c == '\n')
+        break;
+      if (c == '\0') {
+        fail(rd, "NUL byte at column %zu: not a text file", n + 1);
+        return NULL;
+      }
+      if (n == LINE_MAX_BYTES - 1) {
+        fail(rd, "line longer than %d bytes", LINE_MAX_BYTES);
+        return NULL;
+      }
+      rd->buf[n++] = (char)c;
     }
-    while (n && (rd->buf[n - 1] == '\n' || rd->buf[n - 1] == '\r'))
-      rd->buf[--n] = 0;
+    if (c == EOF && ferror(rd->f))
+      break;
+    while (n && rd->buf[n - 1] == '\r')
+      n--;
+    rd->buf[n] = 0;
     char *s = rd->buf;
     while (isspace((unsigned char)*s))
       s++;
     if (*s && *s != '#')
       return s;
   }
-  rd->buf[0] = 0;
+  if (ferror(rd->f))
+    fail(rd, "read error: %s", strerror(errno));
   return NULL;
 }
 
@@ -78,7 +106,13 @@ static void skip_spaces(char **s)
 int avos_csr_read_text(FILE *f, const char *name, int bits, struct avos_csr *m, char *why,
                        size_t len)
 {
-  struct reader rd = {f, name, 0, NULL, why, len};
+  return avos_csr_read_text_max(f, name, bits, AVOS_TEXT_MAX_BYTES, m, why, len);
+}
+
+int avos_csr_read_text_max(FILE *f, const char *name, int bits, uint64_t max_bytes,
+                           struct avos_csr *m, char *why, size_t len)
+{
+  struct reader rd = {f, name, 0, 0, max_bytes, 0, NULL, why, len};
   memset(m, 0, sizeof *m);
   if (!avos_bits_valid(bits)) {
     snprintf(why, len, "'%s': cannot load values of %d bits (8, 16, 32 or 64)", name, bits);
@@ -91,11 +125,15 @@ int avos_csr_read_text(FILE *f, const char *name, int bits, struct avos_csr *m, 
   }
   int rc = -1;
   char *s = next_line(&rd);
+  if (rd.failed)
+    goto out;
   if (!s || strcmp(s, "avos-csr 1") != 0) {
     fail(&rd, "expected the header 'avos-csr 1'");
     goto out;
   }
   s = next_line(&rd);
+  if (rd.failed)
+    goto out;
   long long rows, cols, nnz;
   if (!s || strncmp(s, "shape", 5) != 0) {
     fail(&rd, "expected 'shape ROWS COLS NNZ'");
@@ -122,9 +160,7 @@ int avos_csr_read_text(FILE *f, const char *name, int bits, struct avos_csr *m, 
   for (long long r = 0; r < rows; r++) {
     s = next_line(&rd);
     if (!s) {
-      if (rd.buf[0] == 1)
-        fail(&rd, "line longer than %d bytes", LINE_MAX_BYTES - 2);
-      else
+      if (!rd.failed)
         fail(&rd, "end of file after %lld of %lld rows", r, rows);
       goto out;
     }
@@ -185,6 +221,8 @@ int avos_csr_read_text(FILE *f, const char *name, int bits, struct avos_csr *m, 
     fail(&rd, "unexpected text after the last row");
     goto out;
   }
+  if (rd.failed)
+    goto out;
   rc = 0;
 out:
   free(rd.buf);
@@ -195,12 +233,11 @@ out:
 
 int avos_csr_load_text(const char *path, int bits, struct avos_csr *m, char *why, size_t len)
 {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    memset(m, 0, sizeof *m);
-    snprintf(why, len, "cannot open '%s': %s", path, strerror(errno));
+  FILE *f;
+  uint64_t size;
+  memset(m, 0, sizeof *m);
+  if (data_file_open(path, &f, &size, why, len))
     return -1;
-  }
   int rc = avos_csr_read_text(f, path, bits, m, why, len);
   fclose(f);
   return rc;

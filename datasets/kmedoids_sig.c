@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_file.h"
 #include "gr.h"
 #include "rng.h"
 
@@ -228,18 +229,11 @@ int kmsig_load(const char *path, struct kmsig *out, char *why, size_t len)
   memset(out, 0, sizeof *out);
   char inner[400];
   int err;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    gr_fmt(why, len, "cannot open '%s': %s", path, strerror(errno));
+  FILE *f;
+  uint64_t size;
+  if (data_file_open(path, &f, &size, why, len))
     return KMSIG_E_IO;
-  }
   struct header h;
-  uint64_t size = 0;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long s = ftell(f);
-    size = s > 0 ? (uint64_t)s : 0;
-  }
-  rewind(f);
   if (size < sizeof h || fread(&h, sizeof h, 1, f) != 1) {
     gr_fmt(inner, sizeof inner, "truncated: %llu bytes, shorter than the %u-byte header",
            (unsigned long long)size, KMSIG_HEADER_BYTES);
@@ -257,14 +251,28 @@ int kmsig_load(const char *path, struct kmsig *out, char *why, size_t len)
     err = KMSIG_E_VERSION;
     goto out_close;
   }
-  if (h.n > (uint64_t)KMSIG_MAX_N || h.total > (uint64_t)KMSIG_MAX_TOTAL ||
-      h.index_offset != KMSIG_HEADER_BYTES || h.data_offset != KMSIG_HEADER_BYTES + 8 * (h.n + 1)) {
+  /* each header field on its own, so that the message names the one that is wrong */
+  err = KMSIG_E_HEADER;
+  if (h.n > (uint64_t)KMSIG_MAX_N) {
+    gr_fmt(inner, sizeof inner, "header field n (signatures) is %llu, above the limit %lld (2^31)",
+           (unsigned long long)h.n, (long long)KMSIG_MAX_N);
+    goto out_close;
+  }
+  if (h.total > (uint64_t)KMSIG_MAX_TOTAL) {
+    gr_fmt(inner, sizeof inner, "header field total (centroids) is %llu, above the limit %lld (2^31)",
+           (unsigned long long)h.total, (long long)KMSIG_MAX_TOTAL);
+    goto out_close;
+  }
+  if (h.index_offset != KMSIG_HEADER_BYTES) {
+    gr_fmt(inner, sizeof inner, "header field index_offset is %llu, not %u (the header's size)",
+           (unsigned long long)h.index_offset, KMSIG_HEADER_BYTES);
+    goto out_close;
+  }
+  if (h.data_offset != KMSIG_HEADER_BYTES + 8 * (h.n + 1)) {
     gr_fmt(inner, sizeof inner,
-           "inconsistent header: n=%llu total=%llu index at %llu, data at %llu (expected %llu)",
-           (unsigned long long)h.n, (unsigned long long)h.total,
-           (unsigned long long)h.index_offset, (unsigned long long)h.data_offset,
-           (unsigned long long)(KMSIG_HEADER_BYTES + 8 * (h.n + 1)));
-    err = KMSIG_E_HEADER;
+           "header field data_offset is %llu, not %llu (index_offset + 8 * (n + 1) with n = %llu)",
+           (unsigned long long)h.data_offset,
+           (unsigned long long)(KMSIG_HEADER_BYTES + 8 * (h.n + 1)), (unsigned long long)h.n);
     goto out_close;
   }
   uint64_t want = h.data_offset + (uint64_t)KMSIG_REC * sizeof(float) * h.total;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_file.h"
 #include "gr.h"
 
 static int is_space(unsigned char c)
@@ -62,10 +63,18 @@ static enum pgm_status header_field(const unsigned char *buf, size_t n, size_t *
   return PGM_OK;
 }
 
-enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, uint8_t **pixels,
-                          int *w, int *h, char *why, size_t len)
+/* What the header says: sizes, maxval, and the offset of the first pixel byte. */
+struct pgm_header {
+  long width, height, maxval;
+  size_t pixels; /* offset of the first pixel byte */
+};
+
+/* Parse the header at the start of buf (n bytes: the whole file or a prefix of it). PGM_OK, or a
+ * status with why; *ran_off is set when the header did not end within the n bytes. */
+static enum pgm_status parse_header(const unsigned char *buf, size_t n, const char *name,
+                                    struct pgm_header *hd, int *ran_off, char *why, size_t len)
 {
-  *pixels = NULL;
+  *ran_off = 0;
   if (n < 2 || buf[0] != 'P' || buf[1] != '5') {
     if (n >= 2 && buf[0] == 'P' && buf[1] == '2')
       gr_fmt(why, len,
@@ -81,20 +90,21 @@ enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, 
     gr_fmt(why, len, "'%s': the magic 'P5' is not followed by whitespace", name);
     return PGM_ERR_MAGIC;
   }
-  long width, height, maxval;
   enum pgm_status st;
-  if ((st = header_field(buf, n, &pos, name, "width", &width, why, len)) ||
-      (st = header_field(buf, n, &pos, name, "height", &height, why, len)) ||
-      (st = header_field(buf, n, &pos, name, "maxval", &maxval, why, len)))
+  if ((st = header_field(buf, n, &pos, name, "width", &hd->width, why, len)) ||
+      (st = header_field(buf, n, &pos, name, "height", &hd->height, why, len)) ||
+      (st = header_field(buf, n, &pos, name, "maxval", &hd->maxval, why, len))) {
+    *ran_off = pos >= n;
     return st;
-  if (width < 1 || height < 1 || width > PGM_MAX_SIDE || height > PGM_MAX_SIDE) {
-    gr_fmt(why, len, "'%s': size %ld x %ld is outside 1 .. %d per side", name, width, height,
-           PGM_MAX_SIDE);
+  }
+  if (hd->width < 1 || hd->height < 1 || hd->width > PGM_MAX_SIDE || hd->height > PGM_MAX_SIDE) {
+    gr_fmt(why, len, "'%s': size %ld x %ld is outside 1 .. %d per side", name, hd->width,
+           hd->height, PGM_MAX_SIDE);
     return PGM_ERR_SIZE;
   }
-  if (maxval < 1 || maxval > 255) {
-    gr_fmt(why, len, "'%s': maxval %ld is not in 1 .. 255%s", name, maxval,
-           maxval > 255 ? " (16-bit PGM is not supported)" : "");
+  if (hd->maxval < 1 || hd->maxval > 255) {
+    gr_fmt(why, len, "'%s': maxval %ld is not in 1 .. 255%s", name, hd->maxval,
+           hd->maxval > 255 ? " (16-bit PGM is not supported)" : "");
     return PGM_ERR_MAXVAL;
   }
   /* exactly one whitespace byte ends the header (header_field left pos on it, or on '#') */
@@ -103,64 +113,118 @@ enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, 
            name);
     return PGM_ERR_HEADER;
   }
-  pos++;
-  size_t need = (size_t)width * (size_t)height;
-  if (n - pos < need) {
-    gr_fmt(why, len, "'%s' is truncated: %zu of %zu pixel bytes (%ld x %ld)", name, n - pos, need,
-           width, height);
+  hd->pixels = pos + 1;
+  return PGM_OK;
+}
+
+/* A file of `size` bytes must hold exactly the pixels the header declares. */
+static enum pgm_status check_size(const struct pgm_header *hd, uint64_t size, const char *name,
+                                  char *why, size_t len)
+{
+  uint64_t need = (uint64_t)hd->width * (uint64_t)hd->height, have = size - hd->pixels;
+  if (have < need) {
+    gr_fmt(why, len, "'%s' is truncated: %llu of %llu pixel bytes (%ld x %ld)", name,
+           (unsigned long long)have, (unsigned long long)need, hd->width, hd->height);
     return PGM_ERR_TRUNCATED;
   }
-  if (n - pos > need) {
-    gr_fmt(why, len, "'%s' has %zu bytes after the %ld x %ld pixels", name, n - pos - need, width,
-           height);
+  if (have > need) {
+    gr_fmt(why, len, "'%s' has %llu bytes after the %ld x %ld pixels", name,
+           (unsigned long long)(have - need), hd->width, hd->height);
     return PGM_ERR_TRAILING;
   }
+  return PGM_OK;
+}
+
+static enum pgm_status check_pixels(const unsigned char *px, const struct pgm_header *hd,
+                                    const char *name, char *why, size_t len)
+{
+  size_t need = (size_t)hd->width * (size_t)hd->height;
   for (size_t i = 0; i < need; i++)
-    if (buf[pos + i] > maxval) {
-      gr_fmt(why, len, "'%s': pixel (%zu, %zu) is %d, above maxval %ld", name, i % (size_t)width,
-             i / (size_t)width, buf[pos + i], maxval);
+    if (px[i] > hd->maxval) {
+      gr_fmt(why, len, "'%s': pixel (%zu, %zu) is %d, above maxval %ld", name,
+             i % (size_t)hd->width, i / (size_t)hd->width, px[i], hd->maxval);
       return PGM_ERR_PIXEL;
     }
+  return PGM_OK;
+}
+
+enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, uint8_t **pixels,
+                          int *w, int *h, char *why, size_t len)
+{
+  *pixels = NULL;
+  struct pgm_header hd;
+  int ran_off;
+  enum pgm_status st;
+  if ((st = parse_header(buf, n, name, &hd, &ran_off, why, len)) ||
+      (st = check_size(&hd, n, name, why, len)) ||
+      (st = check_pixels(buf + hd.pixels, &hd, name, why, len)))
+    return st;
+  size_t need = (size_t)hd.width * (size_t)hd.height;
   uint8_t *p = malloc(need);
   if (!p) {
     gr_fmt(why, len, "'%s': out of memory for %zu pixels", name, need);
     return PGM_ERR_NOMEM;
   }
-  memcpy(p, buf + pos, need);
+  memcpy(p, buf + hd.pixels, need);
   *pixels = p;
-  *w = (int)width;
-  *h = (int)height;
+  *w = (int)hd.width;
+  *h = (int)hd.height;
   return PGM_OK;
 }
 
 enum pgm_status pgm_read(const char *path, uint8_t **pixels, int *w, int *h, char *why, size_t len)
 {
   *pixels = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    gr_fmt(why, len, "cannot open '%s': %s", path, strerror(errno));
+  FILE *f;
+  uint64_t size;
+  if (data_file_open(path, &f, &size, why, len))
     return PGM_ERR_IO;
-  }
-  enum pgm_status st = PGM_ERR_IO;
-  unsigned char *buf = NULL;
-  long size;
-  if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
-    gr_fmt(why, len, "cannot read '%s': %s", path, strerror(errno));
+  /* the header first, from at most PGM_MAX_HEADER bytes: its sizes are checked against the
+   * file's size before anything of that size is allocated */
+  enum pgm_status st = PGM_ERR_NOMEM;
+  unsigned char *head = malloc(PGM_MAX_HEADER);
+  uint8_t *p = NULL;
+  if (!head) {
+    gr_fmt(why, len, "'%s': out of memory", path);
     goto out_close;
   }
-  buf = malloc(size ? (size_t)size : 1);
-  if (!buf) {
-    gr_fmt(why, len, "'%s': out of memory for %ld bytes", path, size);
-    st = PGM_ERR_NOMEM;
-    goto out_close;
-  }
-  if (fread(buf, 1, (size_t)size, f) != (size_t)size) {
+  size_t hn = size < PGM_MAX_HEADER ? (size_t)size : PGM_MAX_HEADER;
+  st = PGM_ERR_IO;
+  if (fread(head, 1, hn, f) != hn) {
     gr_fmt(why, len, "cannot read '%s': %s", path, ferror(f) ? strerror(errno) : "short read");
-    goto out_free_buf;
+    goto out_free;
   }
-  st = pgm_parse(buf, (size_t)size, path, pixels, w, h, why, len);
-out_free_buf:
-  free(buf);
+  struct pgm_header hd;
+  int ran_off;
+  if ((st = parse_header(head, hn, path, &hd, &ran_off, why, len))) {
+    if (ran_off && hn < size)
+      gr_fmt(why, len, "'%s': the header is longer than %d bytes (comments included)", path,
+             PGM_MAX_HEADER);
+    goto out_free;
+  }
+  if ((st = check_size(&hd, size, path, why, len)))
+    goto out_free;
+  size_t need = (size_t)hd.width * (size_t)hd.height;
+  p = malloc(need);
+  if (!p) {
+    gr_fmt(why, len, "'%s': out of memory for %zu pixels", path, need);
+    st = PGM_ERR_NOMEM;
+    goto out_free;
+  }
+  if (fseek(f, (long)hd.pixels, SEEK_SET) || fread(p, 1, need, f) != need) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, ferror(f) ? strerror(errno) : "short read");
+    st = PGM_ERR_IO;
+    goto out_free;
+  }
+  if ((st = check_pixels(p, &hd, path, why, len)))
+    goto out_free;
+  *pixels = p;
+  p = NULL;
+  *w = (int)hd.width;
+  *h = (int)hd.height;
+out_free:
+  free(p);
+  free(head);
 out_close:
   fclose(f);
   return st;

@@ -2,7 +2,8 @@
  * whitespace- and comment-separated decimal width, height and maxval (1..255), one whitespace
  * byte, then width*height pixel bytes each <= maxval, and nothing after them. Anything else is
  * rejected with a status code and a message naming the file and what is wrong. Pixel values are
- * returned as stored (no rescaling by maxval). */
+ * returned as stored (no rescaling by maxval). pgm_read reads regular files only and checks the
+ * header's sizes against the file's size before allocating the pixels. */
 #ifndef GR_DATASETS_PGM_H
 #define GR_DATASETS_PGM_H
 
@@ -13,13 +14,14 @@
 extern "C" {
 #endif
 
-#define PGM_MAX_SIDE 65535 /* largest width or height accepted */
+#define PGM_MAX_SIDE 65535   /* largest width or height accepted */
+#define PGM_MAX_HEADER 65536 /* pgm_read: bytes the header may take, comments included */
 
 enum pgm_status {
   PGM_OK = 0,
-  PGM_ERR_IO = 1,        /* cannot open, read or write the file */
+  PGM_ERR_IO = 1,        /* cannot open, read or write the file; not a regular file */
   PGM_ERR_MAGIC = 2,     /* not "P5" (an ASCII "P2" file is named as such) */
-  PGM_ERR_HEADER = 3,    /* a header field missing, not a decimal number, or unterminated */
+  PGM_ERR_HEADER = 3,    /* a header field missing, not a decimal number, unterminated, too long */
   PGM_ERR_SIZE = 4,      /* width or height 0 or above PGM_MAX_SIDE */
   PGM_ERR_MAXVAL = 5,    /* maxval 0 or above 255 (16-bit PGM) */
   PGM_ERR_TRUNCATED = 6, /* fewer pixel bytes than width*height */

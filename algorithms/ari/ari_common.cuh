@@ -1,9 +1,37 @@
-/* Device code shared by the ARI variants: the reduction of a filled contingency table to the
- * pair-confusion counts and the ARI. Every variant builds the table its own way (that is where
- * they differ) and ends with ari_finish. */
+/* Device code shared by the ARI variants: counting one pair's labels into its contingency table
+ * (labels outside [0, k) rejected), and the reduction of a filled table to the pair-confusion
+ * counts and the ARI. Every variant keeps and zeroes the table its own way (that is where they
+ * differ), counts with ari_count and ends with ari_finish. */
 #pragma once
 
+#include <math.h>
 #include <stdint.h>
+
+/* Count pair (pa, pb) of n labels into table (k_a x k_b, zeroed, visible to the block); ends with
+ * a block barrier. A label outside [0, k_a) or [0, k_b) is never used as an address (a label of
+ * 30000 with k = 10 was an illegal address that killed the context; k or -1 gave a wrong ARI):
+ * it is not counted, and then the pair's ARI is NaN (written here) and *bad, when bad is not
+ * NULL, is set to 1. Returns nonzero in every thread of the block in that case: the caller skips
+ * ari_finish. The check costs one compare per label and no extra barrier. */
+__device__ static inline int ari_count(unsigned *table, const int16_t *pa, const int16_t *pb, int n,
+                                       int k_a, int k_b, double *out, int *bad)
+{
+  int outside = 0;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    int x = pa[i], y = pb[i];
+    if ((unsigned)x < (unsigned)k_a && (unsigned)y < (unsigned)k_b)
+      atomicAdd(&table[x * k_b + y], 1u);
+    else
+      outside = 1;
+  }
+  outside = __syncthreads_or(outside);
+  if (outside && threadIdx.x == 0) {
+    *out = nan("");
+    if (bad)
+      *bad = 1;
+  }
+  return outside;
+}
 
 /* Sum of v over the block; the result is valid in every thread. blockDim.x <= 1024, a multiple
  * of 32. red has one slot per warp. */

@@ -14,7 +14,7 @@
 /* kernels */
 
 static __global__ void ari_shared_kernel(const int16_t *a, const int16_t *b, int n, int k_a, int k_b,
-                                         double *out)
+                                         double *out, int *bad)
 {
   extern __shared__ unsigned table[];
   const int16_t *pa = a + (size_t)blockIdx.x * n, *pb = b + (size_t)blockIdx.x * n;
@@ -22,17 +22,19 @@ static __global__ void ari_shared_kernel(const int16_t *a, const int16_t *b, int
   if (threadIdx.x < cells) /* the bug: cells past blockDim.x keep stale contents */
     table[threadIdx.x] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += blockDim.x)
-    atomicAdd(&table[pa[i] * k_b + pb[i]], 1u);
-  __syncthreads();
+  if (ari_count(table, pa, pb, n, k_a, k_b, out + blockIdx.x, bad))
+    return;
   ari_finish(table, n, k_a, k_b, out + blockIdx.x);
 }
 
 /* launcher */
 
 extern "C" int ari_v1_shared_uninit_launch(const int16_t *d_a, const int16_t *d_b, int n, int k_a,
-                                           int k_b, int pairs, double *d_out, void *stream)
+                                           int k_b, int pairs, double *d_out, int *d_bad,
+                                           void *stream)
 {
+  if (!ari_args_valid(n, k_a, k_b, pairs))
+    return ARI_BAD_ARGS;
   int dev, optin;
   cudaFuncAttributes attr;
   GR_CUDA_CHECK(cudaGetDevice(&dev));
@@ -44,7 +46,8 @@ extern "C" int ari_v1_shared_uninit_launch(const int16_t *d_a, const int16_t *d_
   GR_CUDA_CHECK(cudaFuncSetAttribute(ari_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)smem));
   if (pairs > 0) {
-    ari_shared_kernel<<<pairs, ARI_BLOCK, smem, (cudaStream_t)stream>>>(d_a, d_b, n, k_a, k_b, d_out);
+    ari_shared_kernel<<<pairs, ARI_BLOCK, smem, (cudaStream_t)stream>>>(d_a, d_b, n, k_a, k_b, d_out,
+                                                                         d_bad);
     GR_CUDA_LAUNCH_CHECK();
   }
   return 0;

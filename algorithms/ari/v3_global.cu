@@ -13,7 +13,7 @@
 /* kernels */
 
 static __global__ void ari_global_kernel(const int16_t *a, const int16_t *b, int n, int k_a, int k_b,
-                                         unsigned *scratch, double *out)
+                                         unsigned *scratch, double *out, int *bad)
 {
   size_t cells = (size_t)k_a * (size_t)k_b;
   unsigned *table = scratch + (size_t)blockIdx.x * cells;
@@ -21,9 +21,8 @@ static __global__ void ari_global_kernel(const int16_t *a, const int16_t *b, int
   for (size_t c = threadIdx.x; c < cells; c += blockDim.x)
     table[c] = 0;
   __syncthreads();
-  for (int i = threadIdx.x; i < n; i += blockDim.x)
-    atomicAdd(&table[pa[i] * k_b + pb[i]], 1u);
-  __syncthreads();
+  if (ari_count(table, pa, pb, n, k_a, k_b, out + blockIdx.x, bad))
+    return;
   ari_finish(table, n, k_a, k_b, out + blockIdx.x);
 }
 
@@ -33,9 +32,11 @@ static unsigned *scratch;    /* grown on demand, kept for the life of the proces
 static size_t scratch_bytes;
 
 extern "C" int ari_v3_global_launch(const int16_t *d_a, const int16_t *d_b, int n, int k_a, int k_b,
-                                    int pairs, double *d_out, void *stream)
+                                    int pairs, double *d_out, int *d_bad, void *stream)
 {
-  if (pairs <= 0)
+  if (!ari_args_valid(n, k_a, k_b, pairs))
+    return ARI_BAD_ARGS;
+  if (pairs == 0)
     return 0;
   size_t table_bytes = (size_t)k_a * (size_t)k_b * sizeof(unsigned);
   size_t chunk = ARI_GLOBAL_SCRATCH_BYTES / table_bytes;
@@ -52,7 +53,7 @@ extern "C" int ari_v3_global_launch(const int16_t *d_a, const int16_t *d_b, int 
   for (size_t p = 0; p < (size_t)pairs; p += chunk) {
     size_t m = (size_t)pairs - p < chunk ? (size_t)pairs - p : chunk;
     ari_global_kernel<<<(unsigned)m, ARI_BLOCK, 0, (cudaStream_t)stream>>>(
-        d_a + p * (size_t)n, d_b + p * (size_t)n, n, k_a, k_b, scratch, d_out + p);
+        d_a + p * (size_t)n, d_b + p * (size_t)n, n, k_a, k_b, scratch, d_out + p, d_bad);
     GR_CUDA_LAUNCH_CHECK();
   }
   return 0;

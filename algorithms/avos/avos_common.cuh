@@ -821,6 +821,22 @@ static inline int avos_sm_count(void)
   return sms;
 }
 
+/* The group tiers of a pass: a group of AVOS_TINY_G threads per row over every row (longer rows
+ * listed for the warp tier, longer still for the block tier), then a warp per listed row. */
+typedef void (*avos_group_kernel_fn)(const struct avos_args, const int *, const unsigned *, int *,
+                                     unsigned *, int *, unsigned *);
+static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kernel_fn warp,
+                                      const struct avos_args *a, int *warp_list, unsigned *n_warp,
+                                      int *block_list, unsigned *n_block, int sms, cudaStream_t st)
+{
+  const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+  tiny<<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(*a, NULL, NULL, warp_list, n_warp,
+                                                                  block_list, n_block);
+  GR_CUDA_LAUNCH_CHECK();
+  warp<<<sms * 8, AVOS_GT, 0, st>>>(*a, warp_list, n_warp, NULL, NULL, block_list, n_block);
+  GR_CUDA_LAUNCH_CHECK();
+}
+
 template <class Ops, typename T>
 static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t st)
 {
@@ -846,13 +862,9 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_SYMBOLIC: {
     if (a->rows <= 0)
       return 0;
-    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
-    avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
-    GR_CUDA_LAUNCH_CHECK();
-    avos_symbolic_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->sym_warp, &a->stats->n_sym_warp, NULL, NULL, a->sym_block, &a->stats->n_sym_block);
-    GR_CUDA_LAUNCH_CHECK();
+    avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
+                       avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp, &a->stats->n_sym_warp,
+                       a->sym_block, &a->stats->n_sym_block, sms, st);
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
@@ -868,13 +880,9 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_NUMERIC: {
     if (a->rows <= 0)
       return 0;
-    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
-    avos_numeric_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
-    GR_CUDA_LAUNCH_CHECK();
-    avos_numeric_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->num_warp, &a->stats->n_num_warp, NULL, NULL, a->num_block, &a->stats->n_num_block);
-    GR_CUDA_LAUNCH_CHECK();
+    avos_launch_groups(avos_numeric_group_kernel<Ops, T, AVOS_TINY_G>,
+                       avos_numeric_group_kernel<Ops, T, 32>, a, a->num_warp, &a->stats->n_num_warp,
+                       a->num_block, &a->stats->n_num_block, sms, st);
     if (Ops::fallback) {
       static bool attr_set = false;
       if (!attr_set) {

@@ -1,8 +1,10 @@
 /* Output layout, result files, and launching kmedoids_mpi under mpirun. See km_mpirun.h. */
+#define _GNU_SOURCE /* nftw */
 #include "km_mpirun.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,16 +153,37 @@ static void tail_of(int fd, char *log, size_t len)
       *p = ' ';
 }
 
+/* nftw callback: remove whatever it is given (the walk is depth-first). */
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+  (void)st;
+  (void)flag;
+  (void)ftw;
+  remove(path);
+  return 0;
+}
+
 int km_mpirun(int ranks, const char *exe, const char *const *args, double timeout_s, char *log,
               size_t len)
 {
   const char *tmp = getenv("TMPDIR");
-  char logpath[4096];
-  gr_fmt(logpath, sizeof logpath, "%s/km_mpirun_XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  if (!tmp || !*tmp)
+    tmp = "/tmp";
+  /* A private folder for this launch: Open MPI's session directory (orte_tmpdir_base) and the log.
+   * Every mpirun of a user on a node otherwise shares <tmp>/ompi.<host>.<uid>: one that ends
+   * removes it when it looks empty, and another creating its own pid.<pid> inside at that moment
+   * fails with "orte_session_dir failed" (concurrent ctest jobs, open-mpi/ompi#8510). */
+  char session[4096], logpath[4200];
+  gr_fmt(session, sizeof session, "%s/km_mpirun_XXXXXX", tmp);
+  if (!mkdtemp(session)) {
+    gr_fmt(log, len, "cannot create a temporary folder in '%s': %s", tmp, strerror(errno));
+    return -1;
+  }
+  gr_fmt(logpath, sizeof logpath, "%s/log_XXXXXX", session);
   int fd = mkstemp(logpath);
   if (fd < 0) {
-    gr_fmt(log, len, "cannot create a temporary file in '%s': %s", tmp && *tmp ? tmp : "/tmp",
-           strerror(errno));
+    gr_fmt(log, len, "cannot create a temporary file in '%s': %s", session, strerror(errno));
+    rmdir(session);
     return -1;
   }
   unlink(logpath);
@@ -188,6 +211,7 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
   if (pid < 0) {
     gr_fmt(log, len, "cannot fork: %s", strerror(errno));
     close(fd);
+    rmdir(session);
     return -1;
   }
   if (pid == 0) {
@@ -204,6 +228,10 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
     /* containers often forbid the cross-memory attach of the shared-memory transport */
     setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
+    /* this launch's own session directory (Open MPI 4: orte_tmpdir_base; later ones and PMIx
+     * follow TMPDIR) */
+    setenv("OMPI_MCA_orte_tmpdir_base", session, 1);
+    setenv("TMPDIR", session, 1);
     execvp(launcher, (char *const *)argv);
     fprintf(stderr, "cannot run '%s': %s\n", launcher, strerror(errno));
     _exit(KM_MPIRUN_NOT_FOUND);
@@ -235,5 +263,7 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
     rc = 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   tail_of(fd, log, len);
   close(fd);
+  /* what Open MPI left (all of it when the launch was killed) */
+  nftw(session, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
   return rc;
 }

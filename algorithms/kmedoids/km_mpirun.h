@@ -36,8 +36,10 @@ int km_find_mpi_exe(char *path, size_t len, char *why, size_t why_len);
 
 /* Run `mpirun -np ranks exe args...` (args NULL-terminated) with Open MPI's settings for this
  * environment: --oversubscribe, --bind-to none, and as root --allow-run-as-root plus
- * OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1; $KMEDOIDS_MPIRUN names another launcher. Its output goes to
- * a temporary file whose last lines are copied to log. Killed (with its ranks) after timeout_s.
+ * OMPI_ALLOW_RUN_AS_ROOT(_CONFIRM)=1; $KMEDOIDS_MPIRUN names another launcher. Each launch has its
+ * own session directory (a private folder under $TMPDIR, removed afterwards), so concurrent
+ * launches share no Open MPI state on disk. Its output goes to a temporary file whose last lines
+ * are copied to log. Killed (with its ranks) after timeout_s.
  * Returns its exit status, KM_MPIRUN_NOT_FOUND when the launcher could not be started, 128 + the
  * signal when it was killed, or -1 when it could not be forked (log says why). */
 #define KM_MPIRUN_NOT_FOUND 127

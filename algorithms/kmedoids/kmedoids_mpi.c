@@ -8,10 +8,13 @@
  *          [--alpha A] [--iters I] [--init-seed S] [--backend gpu|cpu] [--score fixed|racy]
  *          [--out FILE] [--time]
  *
- * Exit status: 0 ok, 1 the run failed, 2 usage or input error (a dataset the loader rejects,
- * k outside 1..n, a dataset the GPU kernels do not take), 3 environment (no CUDA device for the
- * gpu backend). */
+ * Exit status: 0 ok, 1 the run failed, 2 usage or input error (an option value that is not a whole
+ * number in its range, an option given twice, a dataset the loader rejects, k outside 1..n, a
+ * dataset the GPU kernels do not take), 3 environment (no CUDA device for the gpu backend). */
+#include <ctype.h>
 #include <cuda_runtime_api.h>
+#include <errno.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +38,11 @@ const char *__asan_default_options(void)
 }
 
 struct opts {
-  const char *data, *gen, *out, *backend, *score;
-  int k, iters, time;
+  const char *data, *out, *backend, *score;
+  struct kmsig_gen gen; /* --generate, when generate is set */
+  int generate, k, iters, time;
   double alpha;
-  unsigned long long init_seed;
+  uint64_t init_seed;
 };
 
 static void usage(FILE *f)
@@ -50,14 +54,106 @@ static void usage(FILE *f)
           "  --data FILE      signature file (datasets/kmedoids_sig.h format)\n"
           "  --generate ...   generate the dataset instead (latent classes), the same on every rank\n"
           "  --k K            clusters, 1..n\n"
-          "  --alpha A        similarity exp(-A d^2) (default 0.2)\n"
-          "  --iters I        iteration limit (default 16)\n"
+          "  --alpha A        similarity exp(-A d^2), 0 < A <= 1e6 (default 0.2)\n"
+          "  --iters I        iteration limit, 0..1000000 (default 16)\n"
           "  --init-seed S    seed of the initial medoids (default 42)\n"
           "  --backend B      gpu (one GPU per rank, default) or cpu\n"
           "  --score S        big-cluster score kernel: fixed (default) or racy (the historical bug)\n"
           "  --out FILE       rank 0 writes the result (medoids, assignment, objective) here\n"
           "  --time           print per-phase times (max over ranks)\n"
           "exit: 0 ok, 1 run failed, 2 usage or input error, 3 no CUDA device\n");
+}
+
+/* Option values are whole strings: decimal integers within [lo, hi] (no sign on unsigned ones,
+ * no blanks, no trailing text), finite numbers. 0 ok, -1 with why naming the option. */
+#define MAX_ITERS 1000000
+#define MAX_ALPHA 1e6
+#define MAX_SIG 1000000
+#define MAX_CLASSES 1000000
+
+static int int_value(const char *opt, const char *field, const char *val, int64_t lo, int64_t hi,
+                     int64_t *out, char *why, size_t len)
+{
+  int64_t v;
+  if ((*val != '-' && (*val < '0' || *val > '9')) || gr_parse_i64(val, &v) || v < lo || v > hi) {
+    gr_fmt(why, len, "'%s %s': %s%snot an integer in %lld..%lld", opt, val, field,
+           *field ? " is " : "", (long long)lo, (long long)hi);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+static int u64_value(const char *opt, const char *field, const char *val, uint64_t *out, char *why,
+                     size_t len)
+{
+  if (*val < '0' || *val > '9' || gr_parse_u64(val, out)) {
+    gr_fmt(why, len, "'%s %s': %s%snot an integer in 0..18446744073709551615", opt, val, field,
+           *field ? " is " : "");
+    return -1;
+  }
+  return 0;
+}
+
+static int alpha_value(const char *val, double *out, char *why, size_t len)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(val, &end);
+  if (!*val || isspace((unsigned char)*val) || *end || errno || !isfinite(v) || !(v > 0) ||
+      v > MAX_ALPHA) {
+    gr_fmt(why, len, "'--alpha %s': not a number in (0, %g]", val, MAX_ALPHA);
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* --generate N,SIGMIN,SIGMAX,CLASSES,SEED: exactly five fields, each checked. */
+static int gen_value(const char *val, struct kmsig_gen *g, char *why, size_t len)
+{
+  static const char *const names[5] = {"N", "SIGMIN", "SIGMAX", "CLASSES", "SEED"};
+  char field[5][32];
+  int nf = 0;
+  for (const char *p = val;; nf++) {
+    const char *comma = strchr(p, ',');
+    size_t n = comma ? (size_t)(comma - p) : strlen(p);
+    if (nf == 5 || n >= sizeof field[0]) {
+      gr_fmt(why, len, "'--generate %s': expected N,SIGMIN,SIGMAX,CLASSES,SEED", val);
+      return -1;
+    }
+    memcpy(field[nf], p, n);
+    field[nf][n] = '\0';
+    if (!comma)
+      break;
+    p = comma + 1;
+  }
+  if (nf != 4) {
+    gr_fmt(why, len, "'--generate %s': expected N,SIGMIN,SIGMAX,CLASSES,SEED (5 fields)", val);
+    return -1;
+  }
+  int64_t n, sig_min, sig_max, classes;
+  uint64_t seed;
+  if (int_value("--generate", names[0], field[0], 1, KMSIG_MAX_N, &n, why, len) ||
+      int_value("--generate", names[1], field[1], 1, MAX_SIG, &sig_min, why, len) ||
+      int_value("--generate", names[2], field[2], sig_min, MAX_SIG, &sig_max, why, len) ||
+      int_value("--generate", names[3], field[3], 1, MAX_CLASSES, &classes, why, len) ||
+      u64_value("--generate", names[4], field[4], &seed, why, len)) {
+    /* name the whole value, not just the field */
+    char inner[GR_WHY_LEN];
+    gr_fmt(inner, sizeof inner, "%s", why);
+    const char *colon = strstr(inner, "': ");
+    gr_fmt(why, len, "'--generate %s': %s", val, colon ? colon + 3 : inner);
+    return -1;
+  }
+  memset(g, 0, sizeof *g);
+  g->n = n;
+  g->sig_min = (int)sig_min;
+  g->sig_max = (int)sig_max;
+  g->classes = (int)classes;
+  g->seed = seed;
+  g->dist = KMSIG_DIST_CLASSES;
+  return 0;
 }
 
 static int parse(int argc, char **argv, struct opts *o, char *why, size_t len)
@@ -68,49 +164,79 @@ static int parse(int argc, char **argv, struct opts *o, char *why, size_t len)
   o->init_seed = 42;
   o->backend = "gpu";
   o->score = "fixed";
+  static const char *const names[] = {"--data", "--generate", "--out", "--backend", "--score",
+                                      "--k", "--iters", "--alpha", "--init-seed", "--time"};
+  enum { N_NAMES = sizeof names / sizeof *names };
+  int seen[N_NAMES] = {0};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-    int takes = 1;
-    char *end = NULL;
-    if (strcmp(a, "--time") == 0) {
-      o->time = 1;
-      takes = 0;
-    } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+    if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
       gr_fmt(why, len, "help");
       return 1;
-    } else if (!val) {
+    }
+    int which = -1;
+    for (int j = 0; j < N_NAMES; j++)
+      if (strcmp(a, names[j]) == 0)
+        which = j;
+    if (which < 0) {
+      gr_fmt(why, len, "unknown option '%s'", a);
+      return -1;
+    }
+    if (seen[which]++) {
+      gr_fmt(why, len, "'%s' is given twice", a);
+      return -1;
+    }
+    if (strcmp(a, "--time") == 0) {
+      o->time = 1;
+      continue;
+    }
+    if (!val) {
       gr_fmt(why, len, "'%s' needs a value", a);
       return -1;
-    } else if (strcmp(a, "--data") == 0) {
+    }
+    i++;
+    int64_t v;
+    if (strcmp(a, "--data") == 0) {
+      if (!*val) {
+        gr_fmt(why, len, "'--data' needs a file name, not ''");
+        return -1;
+      }
       o->data = val;
     } else if (strcmp(a, "--generate") == 0) {
-      o->gen = val;
+      if (gen_value(val, &o->gen, why, len))
+        return -1;
+      o->generate = 1;
     } else if (strcmp(a, "--out") == 0) {
+      if (!*val) {
+        gr_fmt(why, len, "'--out' needs a file name, not ''");
+        return -1;
+      }
       o->out = val;
     } else if (strcmp(a, "--backend") == 0) {
       o->backend = val;
     } else if (strcmp(a, "--score") == 0) {
       o->score = val;
     } else if (strcmp(a, "--k") == 0) {
-      o->k = (int)strtol(val, &end, 10);
+      if (int_value(a, "", val, 1, INT32_MAX, &v, why, len))
+        return -1;
+      o->k = (int)v;
     } else if (strcmp(a, "--iters") == 0) {
-      o->iters = (int)strtol(val, &end, 10);
+      if (int_value(a, "", val, 0, MAX_ITERS, &v, why, len))
+        return -1;
+      o->iters = (int)v;
     } else if (strcmp(a, "--alpha") == 0) {
-      o->alpha = strtod(val, &end);
-    } else if (strcmp(a, "--init-seed") == 0) {
-      o->init_seed = strtoull(val, &end, 10);
-    } else {
-      gr_fmt(why, len, "unknown option '%s'", a);
+      if (alpha_value(val, &o->alpha, why, len))
+        return -1;
+    } else if (u64_value(a, "", val, &o->init_seed, why, len)) { /* --init-seed */
       return -1;
     }
-    if (end && *end) {
-      gr_fmt(why, len, "'%s %s': not a number", a, val);
-      return -1;
-    }
-    i += takes;
   }
-  if (!o->data == !o->gen) {
+  if (!o->data == !o->generate) {
     gr_fmt(why, len, "give one of '--data' and '--generate'");
+    return -1;
+  }
+  if (!seen[5]) {
+    gr_fmt(why, len, "'--k' is required");
     return -1;
   }
   if (strcmp(o->backend, "gpu") != 0 && strcmp(o->backend, "cpu") != 0) {
@@ -119,10 +245,6 @@ static int parse(int argc, char **argv, struct opts *o, char *why, size_t len)
   }
   if (strcmp(o->score, "fixed") != 0 && strcmp(o->score, "racy") != 0) {
     gr_fmt(why, len, "'--score %s': use fixed or racy", o->score);
-    return -1;
-  }
-  if (!(o->alpha > 0) || o->iters < 0) {
-    gr_fmt(why, len, "'--alpha' must be > 0 and '--iters' >= 0");
     return -1;
   }
   return 0;
@@ -189,22 +311,10 @@ int main(int argc, char **argv)
   /* the dataset, on every rank */
   struct kmsig ds;
   int err;
-  if (o.data) {
+  if (o.data)
     err = kmsig_load(o.data, &ds, why, sizeof why);
-  } else {
-    struct kmsig_gen g;
-    memset(&g, 0, sizeof g);
-    long long n = 0, seed = 0;
-    if (sscanf(o.gen, "%lld,%d,%d,%d,%lld", &n, &g.sig_min, &g.sig_max, &g.classes, &seed) != 5) {
-      gr_fmt(why, sizeof why, "'--generate %s': expected N,SIGMIN,SIGMAX,CLASSES,SEED", o.gen);
-      err = -1;
-    } else {
-      g.n = n;
-      g.seed = (uint64_t)seed;
-      g.dist = KMSIG_DIST_CLASSES;
-      err = kmsig_generate(&g, &ds, why, sizeof why);
-    }
-  }
+  else
+    err = kmsig_generate(&o.gen, &ds, why, sizeof why);
   int bad = first_failing(err != 0);
   if (bad >= 0) {
     if (rank == bad)
