@@ -10,8 +10,9 @@ function(gr_test name)
 endfunction()
 
 # gr_test_exe(NAME source...): a test program linked like gpuregress and with the test helpers
-# (tests/test_util.h, tests/gpu_timing.h: library gr_test_util of tests/CMakeLists.txt). Every test program lands in <build>/tests/, whichever folder declares it (the
-# kmedoids tests find kmedoids_mpi in the parent folder of their own).
+# (tests/test_util.h, tests/gpu_timing.h: library gr_test_util of tests/CMakeLists.txt). Every
+# test program lands in <build>/tests/, whichever folder declares it (the kmedoids tests find
+# kmedoids_mpi in the parent folder of their own).
 function(gr_test_exe name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE gr_test_util gpuregress_core)

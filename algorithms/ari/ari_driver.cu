@@ -138,4 +138,7 @@ extern "C" void ari_bench_fetch(void *state, void *out)
   GR_CUDA_CHECK(cudaMemcpy(out, b->dout, b->out_bytes, cudaMemcpyDeviceToHost));
 }
 
-extern "C" void ari_bench_teardown(void *state) { ari_dev_free((struct ari_dev *)state); }
+extern "C" void ari_bench_teardown(void *state)
+{
+  ari_dev_free((struct ari_dev *)state);
+}

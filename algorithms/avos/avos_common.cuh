@@ -863,8 +863,8 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
     if (a->rows <= 0)
       return 0;
     avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
-                       avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp, &a->stats->n_sym_warp,
-                       a->sym_block, &a->stats->n_sym_block, sms, st);
+                       avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp,
+                       &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st);
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();

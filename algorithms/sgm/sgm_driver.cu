@@ -69,7 +69,8 @@ static void sgm_dev_free(struct sgm_dev *s)
 /* RUN_OK with *out, RUN_UNSUPPORTED (the variant cannot take the case) or RUN_ERROR (no host
  * memory) with why. */
 static enum run_status sgm_dev_new(const struct variant *v, const struct gr_instance *inst,
-                                   unsigned char poison, struct sgm_dev **out, char *why, size_t len)
+                                   unsigned char poison, struct sgm_dev **out, char *why,
+                                   size_t len)
 {
   const struct sgm_data *d = (const struct sgm_data *)inst->priv;
   struct sgm_dev *s = (struct sgm_dev *)calloc(1, sizeof *s);
@@ -166,4 +167,7 @@ extern "C" void sgm_bench_fetch(void *state, void *out)
   GR_CUDA_CHECK(cudaMemcpy(out, s->dout, s->out_bytes, cudaMemcpyDeviceToHost));
 }
 
-extern "C" void sgm_bench_teardown(void *state) { sgm_dev_free((struct sgm_dev *)state); }
+extern "C" void sgm_bench_teardown(void *state)
+{
+  sgm_dev_free((struct sgm_dev *)state);
+}

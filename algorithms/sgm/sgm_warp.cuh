@@ -6,7 +6,7 @@
  * and line-block device functions through an Ops type:
  *   Ops::row<K, T, R, LAST, PATHS>(p, y)   path R = 0 or 1 on row y (LAST: right-left + sum + WTA)
  *   Ops::lines<K, T, R>(p, blk, tile)      paths R = 2..7, block blk (sgm_warp_lines below)
- * and its launcher is sgm_warp_launch<Ops>. */
+ * (SGM_WARP_OPS makes one) and its launcher is sgm_warp_launch<Ops>. */
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -68,7 +68,7 @@ template <typename T, int K> struct sgm_warp_chunk {
 
 template <typename T, int K, int P>
 __device__ __forceinline__ void sgm_warp_load_piece(const T *pix, int lane,
-                                              uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
+                                                    uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
 {
   typedef sgm_warp_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -93,7 +93,8 @@ __device__ __forceinline__ void sgm_warp_load_piece(const T *pix, int lane,
 }
 
 template <typename T, int K>
-__device__ __forceinline__ void sgm_warp_load(const T *pix, int lane, uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
+__device__ __forceinline__ void sgm_warp_load(const T *pix, int lane,
+                                              uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
 {
   typedef sgm_warp_chunk<T, K> C;
 #pragma unroll
@@ -112,7 +113,7 @@ __device__ __forceinline__ void sgm_warp_load(const T *pix, int lane, uint32_t (
 
 template <typename T, int K, int P>
 __device__ __forceinline__ void sgm_warp_store_piece(T *pix, int lane,
-                                               const uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
+                                                     const uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
 {
   typedef sgm_warp_chunk<T, K> C;
   if constexpr (P < C::VW && (C::R & P) != 0) {
@@ -134,7 +135,8 @@ __device__ __forceinline__ void sgm_warp_store_piece(T *pix, int lane,
 }
 
 template <typename T, int K>
-__device__ __forceinline__ void sgm_warp_store(T *pix, int lane, const uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
+__device__ __forceinline__ void sgm_warp_store(T *pix, int lane,
+                                               const uint32_t (&w)[sgm_warp_chunk<T, K>::NW])
 {
   typedef sgm_warp_chunk<T, K> C;
 #pragma unroll
@@ -146,7 +148,6 @@ __device__ __forceinline__ void sgm_warp_store(T *pix, int lane, const uint32_t 
   sgm_warp_store_piece<T, K, 2>(pix, lane, w);
   sgm_warp_store_piece<T, K, 1>(pix, lane, w);
 }
-
 
 /* A block of the line kernels (R = 2..7: vertical and diagonal paths) runs 8 adjacent scan lines
  * row by row. Line c holds the pixels x = c + S*y (S = dx*dy); the block's lines are at
@@ -207,11 +208,28 @@ template <int K, int R> struct sgm_warp_lines {
   }
 };
 
+/* The Ops type of a variant whose scan-line functions are ROW and LINES (function templates with
+ * the parameters above). */
+#define SGM_WARP_OPS(NAME, ROW, LINES)                                                             \
+  struct NAME {                                                                                    \
+    template <int K, typename T, int R, bool LAST, int PATHS>                                      \
+    static __device__ __forceinline__ void row(const sgm_warp_params &p, int y)                    \
+    {                                                                                              \
+      ROW<K, T, R, LAST, PATHS>(p, y);                                                             \
+    }                                                                                              \
+    template <int K, typename T, int R>                                                            \
+    static __device__ __forceinline__ void lines(const sgm_warp_params &p, int blk, uint32_t *t)   \
+    {                                                                                              \
+      LINES<K, T, R>(p, blk, t);                                                                   \
+    }                                                                                              \
+  }
+
 /* kernels */
 
 /* Every path but right-left, each block on one segment (one path) of the grid. */
 template <class Ops, int K, typename T>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS) sgm_warp_paths_kernel(const sgm_warp_params p)
+static __global__ void __launch_bounds__(SGM_WARP_THREADS)
+    sgm_warp_paths_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint32_t sgm_warp_tile[];
   int seg = 0;
@@ -237,7 +255,8 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) sgm_warp_paths_kernel
 
 /* The right-left path, the sum over all paths and the winner-takes-all. */
 template <class Ops, int K, typename T, int PATHS>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS) sgm_warp_last_kernel(const sgm_warp_params p)
+static __global__ void __launch_bounds__(SGM_WARP_THREADS)
+    sgm_warp_last_kernel(const sgm_warp_params p)
 {
   int y = (int)blockIdx.x * SGM_WARP_WARPS + (int)(threadIdx.x >> 5);
   if (y < p.h)
@@ -323,7 +342,7 @@ static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, 
   for (int i = 0; i < p.nseg; i++) {
     int r = order[i], lines = sgm_warp_dy(r) == 0   ? a->height
                               : sgm_warp_dx(r) == 0 ? a->width
-                                              : a->width + a->height - 1;
+                                                    : a->width + a->height - 1;
     blocks += (lines + SGM_WARP_WARPS - 1) / SGM_WARP_WARPS;
     p.seg_path[i] = r;
     p.seg_end[i] = blocks;

@@ -350,20 +350,10 @@ __device__ __forceinline__ void v4_lines(const sgm_warp_params &p, int blk, uint
 
 /* the launcher: the layout's kernels on this variant's scan-line functions */
 
-struct v4_ops {
-  template <int K, typename T, int R, bool LAST, int PATHS>
-  static __device__ __forceinline__ void row(const sgm_warp_params &p, int y)
-  {
-    v4_row<K, T, R, LAST, PATHS>(p, y);
-  }
-  template <int K, typename T, int R>
-  static __device__ __forceinline__ void lines(const sgm_warp_params &p, int blk, uint32_t *tile)
-  {
-    v4_lines<K, T, R>(p, blk, tile);
-  }
-};
+SGM_WARP_OPS(v4_ops, v4_row, v4_lines);
 
-extern "C" int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream)
+extern "C" int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes,
+                                        void *stream)
 {
   return sgm_warp_launch<v4_ops>(a, scratch_bytes, stream);
 }
