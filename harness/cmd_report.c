@@ -7,14 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <sqlite3.h>
-
 #include "cli.h"
 #include "compare.h"
 #include "export.h"
 #include "plot.h"
 
-/* Open an existing database (never create one here). 0 ok, else the exit code after a message. */
+/* Open an existing database read-only (never create or change one here). 0 ok, else the exit
+ * code after a message. */
 static int open_existing(const char *cmd, const char *db, struct store **st)
 {
   char why[GR_WHY_LEN];
@@ -23,7 +22,7 @@ static int open_existing(const char *cmd, const char *db, struct store **st)
             cmd, db);
     return GR_EXIT_USAGE;
   }
-  if (store_open(db, st, why, sizeof why)) {
+  if (store_open_read(db, st, why, sizeof why)) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
     return GR_EXIT_USAGE;
   }
@@ -42,15 +41,15 @@ static int parse_run(const char *s, int64_t *out)
 /* The run to report on: the given one, else the latest finished run with data. */
 static int pick_run(const char *cmd, struct store *st, int64_t *run)
 {
-  struct run_brief b;
+  struct store_run b;
   if (*run > 0) {
-    if (compare_run_brief(store_db(st), "main", *run, &b)) {
+    if (store_get_run(st, STORE_MAIN, *run, &b)) {
       fprintf(stderr, "gpuregress %s: no run %lld in the database\n", cmd, (long long)*run);
       return GR_EXIT_USAGE;
     }
     return 0;
   }
-  *run = compare_pick_run(store_db(st), "main", 0, NULL);
+  *run = store_pick_run(st, STORE_MAIN, 0, NULL);
   if (*run <= 0) {
     fprintf(stderr, "gpuregress %s: no finished run with results in the database\n", cmd);
     return GR_EXIT_USAGE;
@@ -191,8 +190,7 @@ int cmd_compare(int argc, char **argv)
   int rc = open_existing("compare", db, &st);
   if (rc)
     return rc;
-  sqlite3 *h = store_db(st);
-  const char *schema = "main";
+  enum store_src src = STORE_MAIN;
   struct compare_result *r = NULL;
   if ((rc = pick_run("compare", st, &run)))
     goto out;
@@ -203,13 +201,13 @@ int cmd_compare(int argc, char **argv)
       goto out;
     }
   } else if (baseline) {
-    if (compare_attach(h, baseline, why, sizeof why)) {
+    if (store_attach_baseline(st, baseline, why, sizeof why)) {
       fprintf(stderr, "gpuregress compare: %s\n", why);
       rc = GR_EXIT_USAGE;
       goto out;
     }
-    schema = "base";
-    base = compare_pick_run(h, schema, run, &other_gpu);
+    src = STORE_BASE;
+    base = store_pick_run(st, src, run, &other_gpu);
     if (base <= 0) {
       fprintf(stderr, "gpuregress compare: baseline '%s' holds no finished run with results\n",
               baseline);
@@ -217,18 +215,19 @@ int cmd_compare(int argc, char **argv)
       goto out;
     }
   } else {
-    base = compare_pick_run(h, schema, run, &other_gpu);
+    base = store_pick_run(st, src, run, &other_gpu);
     if (base <= 0) {
-      struct run_brief b;
-      compare_run_brief(h, "main", run, &b);
+      struct store_run b;
+      store_get_run(st, STORE_MAIN, run, &b);
       printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n"
              "result: ok (no baseline) exit 0\n",
              b.gpu[0] ? b.gpu : "no GPU", (long long)run);
+      cli_status_set("compared", "0");
       rc = GR_EXIT_OK;
       goto out;
     }
   }
-  if (compare_runs(h, schema, base, run, &co, &r, why, sizeof why)) {
+  if (compare_runs(st, src, base, run, &co, &r, why, sizeof why)) {
     fprintf(stderr, "gpuregress compare: %s\n", why);
     rc = GR_EXIT_USAGE;
     goto out;
@@ -236,6 +235,8 @@ int cmd_compare(int argc, char **argv)
   print_compare(stdout, r, &co, all);
   rc = r->n_slower || r->n_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
   printf("result: %s exit %d\n", rc ? "REGRESSION" : "ok", rc);
+  cli_status_set("compared", "1");
+  cli_status_set("result", "%s", rc ? "regression" : "ok");
 out:
   compare_result_free(r);
   store_close(st);
@@ -301,7 +302,7 @@ int cmd_plot(int argc, char **argv)
     goto out;
   struct plot_opts po = {.out_dir = out, .scripts_dir = scripts};
   struct plot_report rep;
-  int r = plot_run(store_db(st), run, &po, &rep, why, sizeof why);
+  int r = plot_run(st, run, &po, &rep, why, sizeof why);
   if (r < 0) {
     fprintf(stderr, "gpuregress plot: %s\n", why);
     rc = GR_EXIT_USAGE;
@@ -379,7 +380,7 @@ int cmd_export(int argc, char **argv)
     return rc;
   if ((rc = pick_run("export", st, &run)))
     goto out;
-  if (export_run(store_db(st), run, fmt, out, why, sizeof why)) {
+  if (export_run(st, run, fmt, out, why, sizeof why)) {
     fprintf(stderr, "gpuregress export: %s\n", why);
     rc = GR_EXIT_USAGE;
   }

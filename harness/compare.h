@@ -6,7 +6,8 @@
  * from good (pass, caught) to bad (fail, crash, timeout; escaped for a historical bug).
  *
  * The baseline may live in another database file (a committed baseline made with `gpuregress
- * export --format db`): it is attached as schema "base". */
+ * export --format db`): store_attach_baseline makes it STORE_BASE. Everything is read through
+ * the store (store.h). */
 #ifndef GR_COMPARE_H
 #define GR_COMPARE_H
 
@@ -15,12 +16,11 @@
 
 #include "case.h"
 #include "stats.h"
+#include "store.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-struct sqlite3;
 
 #define COMPARE_MAX_OVERRIDES 32
 
@@ -58,13 +58,8 @@ struct compare_outcome {
   int regression;
 };
 
-struct run_brief {
-  int64_t id;
-  char commit[64], gpu[128], started[32], status[16];
-};
-
 struct compare_result {
-  struct run_brief base, cur;
+  struct store_run base, cur;
   int base_other_gpu; /* the baseline ran on another GPU model (timings not comparable) */
   struct compare_timing *t;
   size_t n_t;
@@ -73,21 +68,10 @@ struct compare_result {
   size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
 };
 
-/* Brief of a run in schema ("main" or "base"). 0 ok, -1 not found. */
-int compare_run_brief(struct sqlite3 *db, const char *schema, int64_t id, struct run_brief *b);
-/* The latest finished run with timings or outcomes: in "main", or when cur > 0, the latest
- * before cur in "main" (or any, in "base") on the same GPU model as cur, preferring one that has
- * data of the kinds cur has. Returns its id, 0 if none. *other_gpu is set when only a run on
- * another GPU model was found (it is returned then). */
-int64_t compare_pick_run(struct sqlite3 *db, const char *schema, int64_t cur, int *other_gpu);
-
-/* Compare run cur (schema "main") against run base in schema base_schema. 0 ok; -1 with why. */
-int compare_runs(struct sqlite3 *db, const char *base_schema, int64_t base, int64_t cur,
+/* Compare run cur (of STORE_MAIN) against run base of base_src. 0 ok; -1 with why. */
+int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len);
 void compare_result_free(struct compare_result *r);
-
-/* Attach another gpuregress database as schema "base" (read-only use). 0 ok; -1 with why. */
-int compare_attach(struct sqlite3 *db, const char *path, char *why, size_t len);
 
 #ifdef __cplusplus
 }

@@ -2,10 +2,8 @@
 #include "export.h"
 
 #include <math.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "gr.h"
 #include "store.h"
@@ -59,78 +57,67 @@ void export_json_string(FILE *f, const char *s)
   fputc('"', f);
 }
 
-static void json_value(FILE *f, sqlite3_stmt *s, int i)
+static void json_value(FILE *f, const struct store_value *v)
 {
-  switch (sqlite3_column_type(s, i)) {
-  case SQLITE_INTEGER: fprintf(f, "%lld", (long long)sqlite3_column_int64(s, i)); break;
-  case SQLITE_FLOAT: {
-    double v = sqlite3_column_double(s, i);
-    if (isfinite(v))
-      fprintf(f, "%.17g", v);
+  switch (v->type) {
+  case STORE_INT: fprintf(f, "%lld", (long long)v->i); break;
+  case STORE_REAL:
+    if (isfinite(v->d))
+      fprintf(f, "%.17g", v->d);
     else
       fputs("null", f);
     break;
-  }
-  case SQLITE_NULL: fputs("null", f); break;
-  default: export_json_string(f, (const char *)sqlite3_column_text(s, i)); break;
+  case STORE_NULL: fputs("null", f); break;
+  default: export_json_string(f, v->s); break;
   }
 }
 
-/* Rows of one query as JSON objects keyed by column name. 0 ok, -1 on a database error. */
-static int json_rows(FILE *f, sqlite3 *db, const char *sql, int64_t run, int as_array,
+struct json_ctx {
+  FILE *f;
+  const char *indent;
+  int n;
+};
+
+/* One row as a JSON object keyed by column name. */
+static int json_row(void *ctx, const struct store_value *cols, int ncols)
+{
+  struct json_ctx *j = ctx;
+  fprintf(j->f, "%s\n%s{", j->n++ ? "," : "", j->indent);
+  for (int i = 0; i < ncols; i++) {
+    fprintf(j->f, "%s", i ? ", " : "");
+    export_json_string(j->f, cols[i].name);
+    fputs(": ", j->f);
+    json_value(j->f, &cols[i]);
+  }
+  fputc('}', j->f);
+  return 0;
+}
+
+/* The rows of table t of run as JSON objects (as_array: in a JSON array). 0 ok, -1 on a
+ * database error. */
+static int json_rows(FILE *f, struct store *st, enum store_table t, int64_t run, int as_array,
                      const char *indent)
 {
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(s, 1, run);
-  int n = 0, rc;
+  struct json_ctx j = {f, indent, 0};
   if (as_array)
     fputc('[', f);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    fprintf(f, "%s\n%s{", n++ ? "," : "", indent);
-    for (int i = 0; i < sqlite3_column_count(s); i++) {
-      fprintf(f, "%s", i ? ", " : "");
-      export_json_string(f, sqlite3_column_name(s, i));
-      fputs(": ", f);
-      json_value(f, s, i);
-    }
-    fputc('}', f);
-  }
+  int rc = store_each_row(st, t, run, json_row, &j);
   if (as_array)
-    fprintf(f, "%s]", n ? "\n  " : "");
-  sqlite3_finalize(s);
-  return rc == SQLITE_DONE ? 0 : -1;
+    fprintf(f, "%s]", j.n ? "\n  " : "");
+  return rc;
 }
 
-static int has_timings(sqlite3 *db)
-{
-  sqlite3_stmt *s;
-  int found = 0;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE name = 'timings'", -1, &s, NULL) ==
-      SQLITE_OK) {
-    found = sqlite3_step(s) == SQLITE_ROW;
-    sqlite3_finalize(s);
-  }
-  return found;
-}
-
-static int export_json(FILE *f, sqlite3 *db, int64_t run)
+static int export_json(FILE *f, struct store *st, int64_t run)
 {
   fputs("{\n  \"format\": \"gpuregress-run\",\n  \"version\": 1,\n  \"run\": ", f);
-  if (json_rows(f, db, "SELECT * FROM runs WHERE id = ?", run, 0, "  "))
+  if (json_rows(f, st, STORE_TABLE_RUN, run, 0, "  "))
     return -1;
   fputs(",\n  \"outcomes\": ", f);
-  if (json_rows(f, db, "SELECT * FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant", run,
-                1, "    "))
+  if (json_rows(f, st, STORE_TABLE_OUTCOMES, run, 1, "    "))
     return -1;
   fputs(",\n  \"timings\": ", f);
-  if (has_timings(db)) {
-    if (json_rows(f, db, "SELECT * FROM timings WHERE run_id = ? ORDER BY id", run, 1, "    "))
-      return -1;
-  } else {
-    fputs("[]", f);
-  }
+  if (json_rows(f, st, STORE_TABLE_TIMINGS, run, 1, "    "))
+    return -1;
   fputs("\n}\n", f);
   return 0;
 }
@@ -152,36 +139,42 @@ static void csv_field(FILE *f, const char *s)
   fputc('"', f);
 }
 
-static int export_csv(FILE *f, sqlite3 *db, int64_t run)
+/* The CSV columns, in order: timings columns by name */
+static const char *const csv_columns[] = {
+    "run_id", "algorithm", "variant", "kind", "params", "seed", "l2", "samples", "launches",
+    "median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms", "noise", "bytes", "items", "gbps",
+    "items_per_s", "copy_gbps", "pct_copy", "sm_clock_mhz", "seconds", "verdict", "reason"};
+#define N_CSV ((int)(sizeof csv_columns / sizeof *csv_columns))
+
+static int csv_row(void *ctx, const struct store_value *cols, int ncols)
 {
-  sqlite3_stmt *s;
-  if (!has_timings(db))
-    return -1;
-  if (sqlite3_prepare_v2(db,
-                         "SELECT run_id, algorithm, variant, kind, params, seed, l2, samples,"
-                         " launches, median_ms, mean_ms, min_ms, max_ms, stddev_ms, noise, bytes,"
-                         " items, gbps, items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds,"
-                         " verdict, reason FROM timings WHERE run_id = ? ORDER BY id",
-                         -1, &s, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(s, 1, run);
-  int ncol = sqlite3_column_count(s), rc;
-  for (int i = 0; i < ncol; i++)
-    fprintf(f, "%s%s", i ? "," : "", sqlite3_column_name(s, i));
-  fputc('\n', f);
-  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-    for (int i = 0; i < ncol; i++) {
-      if (i)
-        fputc(',', f);
-      if (sqlite3_column_type(s, i) == SQLITE_FLOAT)
-        fprintf(f, "%.9g", sqlite3_column_double(s, i));
-      else
-        csv_field(f, (const char *)sqlite3_column_text(s, i));
-    }
-    fputc('\n', f);
+  FILE *f = ctx;
+  for (int i = 0; i < N_CSV; i++) {
+    if (i)
+      fputc(',', f);
+    const struct store_value *v = NULL;
+    for (int k = 0; k < ncols && !v; k++)
+      if (!strcmp(cols[k].name, csv_columns[i]))
+        v = &cols[k];
+    if (!v || v->type == STORE_NULL)
+      continue;
+    if (v->type == STORE_REAL)
+      fprintf(f, "%.9g", v->d);
+    else if (v->type == STORE_INT)
+      fprintf(f, "%lld", (long long)v->i);
+    else
+      csv_field(f, v->s);
   }
-  sqlite3_finalize(s);
-  return rc == SQLITE_DONE ? 0 : -1;
+  fputc('\n', f);
+  return 0;
+}
+
+static int export_csv(FILE *f, struct store *st, int64_t run)
+{
+  for (int i = 0; i < N_CSV; i++)
+    fprintf(f, "%s%s", i ? "," : "", csv_columns[i]);
+  fputc('\n', f);
+  return store_each_row(st, STORE_TABLE_TIMINGS, run, csv_row, f);
 }
 
 /* ---- JUnit -------------------------------------------------------------------------------- */
@@ -193,84 +186,89 @@ struct jcase {
   double seconds;
 };
 
-static char *dup_text(sqlite3_stmt *s, int i)
-{
-  const unsigned char *t = sqlite3_column_text(s, i);
-  return strdup(t ? (const char *)t : "");
-}
-
 static int jcase_fails(const struct jcase *c)
 {
   return !strcmp(c->verdict, "fail") || !strcmp(c->verdict, "crash") ||
          !strcmp(c->verdict, "timeout") || !strcmp(c->verdict, "escaped");
 }
 
-static int export_junit(FILE *f, sqlite3 *db, int64_t run)
+struct jcases {
+  struct jcase *cs;
+  size_t n, cap;
+};
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+/* Append a case; the message and the body are copied. NULL out of memory. */
+static struct jcase *jcase_add(struct jcases *j, const char *alg, const char *name,
+                               const char *suffix, const char *kind, const char *verdict,
+                               double seconds, const char *message, const char *body)
 {
-  struct jcase *cs = NULL;
-  size_t n = 0, cap = 0;
-  sqlite3_stmt *s;
-  int rc = -1;
-  /* outcomes of the fuzzing phase */
-  if (sqlite3_prepare_v2(
-          db,
-          "SELECT algorithm, variant, kind, verdict, coalesce(seconds, 0), coalesce(reason, ''),"
-          " 'cases: ' || cases || ', passed: ' || passed || ', failed: ' || failed || ', skipped: '"
-          " || skipped || coalesce(char(10) || 'cases to catch: ' || cases_to_catch, '')"
-          " || coalesce(char(10) || 'first case: ' || first_case, '')"
-          " || coalesce(char(10) || 'shrunk case: ' || shrunk_case, '')"
-          " || coalesce(char(10) || 'reproduce: ' || reproducer, '')"
-          " FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant",
-          -1, &s, NULL) != SQLITE_OK)
-    return -1;
-  sqlite3_bind_int64(s, 1, run);
-  for (int pass = 0; pass < 2; pass++) {
-    int step;
-    while ((step = sqlite3_step(s)) == SQLITE_ROW) {
-      if (n == cap) {
-        size_t nc = cap ? 2 * cap : 32;
-        struct jcase *ncs = realloc(cs, nc * sizeof *ncs);
-        if (!ncs)
-          goto out;
-        cs = ncs;
-        cap = nc;
-      }
-      struct jcase *c = &cs[n++];
-      memset(c, 0, sizeof *c);
-      gr_fmt(c->alg, sizeof c->alg, "%s", (const char *)sqlite3_column_text(s, 0));
-      gr_fmt(c->name, sizeof c->name, "%s%s", (const char *)sqlite3_column_text(s, 1),
-             pass ? " timing" : "");
-      gr_fmt(c->kind, sizeof c->kind, "%s", (const char *)sqlite3_column_text(s, 2));
-      gr_fmt(c->verdict, sizeof c->verdict, "%s", (const char *)sqlite3_column_text(s, 3));
-      c->seconds = sqlite3_column_double(s, 4);
-      c->message = dup_text(s, 5);
-      c->body = dup_text(s, 6);
-    }
-    sqlite3_finalize(s);
-    s = NULL;
-    if (step != SQLITE_DONE)
-      goto out;
-    if (pass || !has_timings(db))
-      break;
-    /* the checks after timing, one case per (algorithm, variant): the worst verdict of its
-     * sizes (a failure, else pass / caught, else skip) */
-    if (sqlite3_prepare_v2(
-            db,
-            "SELECT algorithm, variant, kind,"
-            " CASE WHEN sum(verdict IN ('fail','crash','timeout') AND kind != 'historical') > 0"
-            "  THEN max(CASE WHEN verdict IN ('fail','crash','timeout') THEN verdict END)"
-            "  WHEN sum(verdict IN ('pass','caught')) > 0 THEN 'pass'"
-            "  WHEN sum(verdict = 'error') > 0 THEN 'error' ELSE 'skip' END,"
-            " sum(coalesce(seconds, 0)),"
-            " coalesce(max(CASE WHEN verdict IN ('fail','crash','timeout','error') OR"
-            "  (verdict = 'skip') THEN reason END), ''),"
-            " group_concat(params || ': ' || verdict || coalesce(', ' || printf('%.4f', median_ms)"
-            "  || ' ms', ''), char(10))"
-            " FROM timings WHERE run_id = ? GROUP BY algorithm, variant ORDER BY min(id)",
-            -1, &s, NULL) != SQLITE_OK)
-      goto out;
-    sqlite3_bind_int64(s, 1, run);
+  if (j->n == j->cap) {
+    size_t nc = j->cap ? 2 * j->cap : 32;
+    struct jcase *ncs = realloc(j->cs, nc * sizeof *ncs);
+    if (!ncs)
+      return NULL;
+    j->cs = ncs;
+    j->cap = nc;
   }
+  struct jcase *c = &j->cs[j->n];
+  memset(c, 0, sizeof *c);
+  gr_fmt(c->alg, sizeof c->alg, "%s", nz(alg));
+  gr_fmt(c->name, sizeof c->name, "%s%s", nz(name), suffix);
+  gr_fmt(c->kind, sizeof c->kind, "%s", nz(kind));
+  gr_fmt(c->verdict, sizeof c->verdict, "%s", nz(verdict));
+  c->seconds = seconds;
+  c->message = strdup(nz(message));
+  c->body = strdup(nz(body));
+  if (!c->message || !c->body) {
+    free(c->message);
+    free(c->body);
+    return NULL;
+  }
+  j->n++;
+  return c;
+}
+
+/* an outcome of the fuzzing phase: its counts and what reproduces its failure */
+static int junit_outcome(void *ctx, const struct store_outcome *o)
+{
+  char body[4 * GR_CASE_TEXT_LEN + 256];
+  int k = snprintf(body, sizeof body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld",
+                   (long long)o->cases, (long long)o->passed, (long long)o->failed,
+                   (long long)o->skipped);
+  if (o->caught)
+    k += snprintf(body + k, sizeof body - (size_t)k, "\ncases to catch: %lld",
+                  (long long)o->cases_to_catch);
+  const char *const label[] = {"first case", "shrunk case", "reproduce"};
+  const char *const text[] = {o->first_case, o->shrunk_case, o->reproducer};
+  for (int i = 0; i < 3; i++)
+    if (text[i] && (size_t)k < sizeof body)
+      k += snprintf(body + k, sizeof body - (size_t)k, "\n%s: %s", label[i], text[i]);
+  return jcase_add(ctx, o->algorithm, o->variant, "", o->kind, o->verdict, o->seconds, o->reason,
+                   body)
+             ? 0
+             : -1;
+}
+
+/* the check after timing of one (algorithm, variant) */
+static int junit_check(void *ctx, const struct store_check *c)
+{
+  return jcase_add(ctx, c->algorithm, c->variant, " timing", c->kind, c->verdict, c->seconds,
+                   c->reason, c->rows)
+             ? 0
+             : -1;
+}
+
+static int export_junit(FILE *f, struct store *st, int64_t run)
+{
+  struct jcases all = {NULL, 0, 0};
+  int rc = -1;
+  if (store_each_outcome(st, STORE_MAIN, run, STORE_BY_NAME, junit_outcome, &all) ||
+      store_each_check(st, run, junit_check, &all))
+    goto out;
+  struct jcase *cs = all.cs;
+  size_t n = all.n;
   /* per algorithm suites */
   size_t tests = n, failures = 0, errors = 0, skipped = 0;
   double total = 0;
@@ -332,80 +330,29 @@ static int export_junit(FILE *f, sqlite3 *db, int64_t run)
   fprintf(f, "</testsuites>\n");
   rc = 0;
 out:
-  if (s)
-    sqlite3_finalize(s);
-  for (size_t i = 0; i < n; i++) {
-    free(cs[i].message);
-    free(cs[i].body);
+  for (size_t i = 0; i < all.n; i++) {
+    free(all.cs[i].message);
+    free(all.cs[i].body);
   }
-  free(cs);
+  free(all.cs);
   return rc;
 }
 
-/* ---- baseline database -------------------------------------------------------------------- */
-
-static int export_db(sqlite3 *db, int64_t run, const char *path, char *why, size_t len)
-{
-  struct store *dst;
-  sqlite3_stmt *s;
-  if (access(path, F_OK) == 0) {
-    gr_fmt(why, len, "'%s' exists: remove it or choose another --out", path);
-    return -1;
-  }
-  if (store_open(path, &dst, why, len)) /* creates the current schema */
-    return -1;
-  store_close(dst);
-  if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS dst", -1, &s, NULL) != SQLITE_OK)
-    goto fail;
-  sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(s);
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE)
-    goto fail;
-  static const char *const copies[] = {
-      "INSERT INTO dst.runs SELECT * FROM main.runs WHERE id = ?1",
-      "INSERT INTO dst.outcomes SELECT * FROM main.outcomes WHERE run_id = ?1",
-      "INSERT INTO dst.timings SELECT * FROM main.timings WHERE run_id = ?1",
-      "INSERT INTO dst.samples SELECT s.* FROM main.samples s JOIN main.timings t"
-      " ON s.timing_id = t.id WHERE t.run_id = ?1",
-  };
-  int ok = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-  for (size_t i = 0; ok && i < sizeof copies / sizeof *copies; i++) {
-    ok = sqlite3_prepare_v2(db, copies[i], -1, &s, NULL) == SQLITE_OK;
-    if (ok) {
-      sqlite3_bind_int64(s, 1, run);
-      ok = sqlite3_step(s) == SQLITE_DONE;
-      sqlite3_finalize(s);
-    }
-  }
-  if (ok)
-    ok = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
-  if (!ok) {
-    gr_fmt(why, len, "cannot copy run %lld into '%s': %s", (long long)run, path, sqlite3_errmsg(db));
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-  }
-  sqlite3_exec(db, "DETACH DATABASE dst", NULL, NULL, NULL);
-  return ok ? 0 : -1;
-fail:
-  gr_fmt(why, len, "cannot open '%s': %s", path, sqlite3_errmsg(db));
-  return -1;
-}
-
-int export_run(sqlite3 *db, int64_t run, enum export_format fmt, const char *path, char *why,
+int export_run(struct store *st, int64_t run, enum export_format fmt, const char *path, char *why,
                size_t len)
 {
   if (fmt == EXPORT_DB)
-    return export_db(db, run, path, why, len);
+    return store_copy_run(st, run, path, why, len);
   FILE *f = path ? fopen(path, "w") : stdout;
   if (!f) {
     gr_fmt(why, len, "cannot write '%s': %m", path);
     return -1;
   }
-  int rc = fmt == EXPORT_JSON ? export_json(f, db, run)
-           : fmt == EXPORT_CSV ? export_csv(f, db, run)
-                               : export_junit(f, db, run);
+  int rc = fmt == EXPORT_JSON ? export_json(f, st, run)
+           : fmt == EXPORT_CSV ? export_csv(f, st, run)
+                               : export_junit(f, st, run);
   if (rc)
-    gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, sqlite3_errmsg(db));
+    gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
   if (path && fclose(f) && !rc) {
     gr_fmt(why, len, "cannot write '%s': %m", path);
     rc = -1;

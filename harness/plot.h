@@ -1,8 +1,9 @@
 /* Plots and the static dashboard of a run (`gpuregress plot`). Data files are written from the
  * store to OUT/plots/, gnuplot draws them with the scripts scripts/plot_*.gp (PNG with pngcairo,
- * SVG with svg), and OUT/dashboard/index.html shows the run's verdicts, timings, changes against
- * the previous run on the same GPU model and the plots, as one self-contained file (SVGs
- * embedded as data URIs, CSS inline: no external assets, readable offline). */
+ * SVG with svg) (plot.c), and OUT/dashboard/index.html shows the run's verdicts, timings,
+ * changes against the previous run on the same GPU model and the plots, as one self-contained
+ * file (SVGs embedded as data URIs, CSS inline: no external assets, readable offline): the page
+ * template harness/dashboard.html filled in by dashboard.c. */
 #ifndef GR_PLOT_H
 #define GR_PLOT_H
 
@@ -13,7 +14,7 @@
 extern "C" {
 #endif
 
-struct sqlite3;
+struct store;
 
 struct plot_opts {
   const char *out_dir;     /* plots/ and dashboard/ are made inside */
@@ -26,8 +27,8 @@ struct plot_report {
 };
 
 /* 0 ok; 1 written without plots (why says why: gnuplot or the scripts missing, a plot failed);
- * -1 with why (cannot write the output, cannot read the run). */
-int plot_run(struct sqlite3 *db, int64_t run, const struct plot_opts *o, struct plot_report *rep,
+ * -1 with why (cannot write the output, cannot read the run, the page template is missing). */
+int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct plot_report *rep,
              char *why, size_t len);
 
 #ifdef __cplusplus

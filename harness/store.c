@@ -1,5 +1,6 @@
-/* The SQLite store. See store.h. */
+/* The SQLite store: opening, migrations and the write side. See store.h. */
 #include "store.h"
+#include "store_private.h"
 
 #include "alg.h"
 
@@ -10,12 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-
-struct store {
-  sqlite3 *db;
-  int in_batch;
-  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample;
-};
+#include <unistd.h>
 
 /* Forward migrations: migrations[i] takes user_version i to i + 1. Never edit a landed entry:
  * append a new one. */
@@ -95,6 +91,7 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
 {
   char *msg = NULL;
   if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", msg ? msg : sqlite3_errmsg(st->db));
     sqlite3_free(msg);
     return -1;
@@ -102,15 +99,17 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   return 0;
 }
 
-static int user_version(struct store *st, int *v, char *why, size_t len)
+int store_user_version(struct store *st, int *v, char *why, size_t len)
 {
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
     return -1;
   }
   int rc = sqlite3_step(s);
   if (rc != SQLITE_ROW) {
+    st->err = sqlite3_extended_errcode(st->db);
     gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
     sqlite3_finalize(s);
     return -1;
@@ -123,7 +122,7 @@ static int user_version(struct store *st, int *v, char *why, size_t len)
 static int migrate(struct store *st, char *why, size_t len)
 {
   int v;
-  if (user_version(st, &v, why, len))
+  if (store_user_version(st, &v, why, len))
     return -1;
   if (v > N_MIGRATIONS) {
     gr_fmt(why, len, "schema version %d is newer than this build of gpuregress (%d): use a newer build",
@@ -155,7 +154,10 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   /* results/ is the default home: create the directory of the default path only */
   if (strcmp(path, STORE_DEFAULT_PATH) == 0)
     mkdir("results", 0777);
-  int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+  st->path = strdup(path);
+  int rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                                      NULL)
+                    : SQLITE_NOMEM;
   if (rc != SQLITE_OK) {
     gr_fmt(msg, sizeof msg, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
     goto out_close;
@@ -192,12 +194,19 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   return 0;
 out_close:
   gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
-         strstr(msg, "not a database") ? ": move the file away or pass --db with another path"
-         : strstr(msg, "unable to open") || strstr(msg, "readonly")
-             ? ": check that the directory exists and is writable, or pass --db"
-             : "");
+         store_open_hint(rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db)));
   store_close(st);
   return -1;
+}
+
+const char *store_open_hint(int code)
+{
+  switch (code & 0xff) { /* the primary code of an extended one */
+  case SQLITE_NOTADB: return ": move the file away or pass --db with another path";
+  case SQLITE_CANTOPEN:
+  case SQLITE_READONLY: return ": check that the directory exists and is writable, or pass --db";
+  default: return "";
+  }
 }
 
 void store_close(struct store *st)
@@ -211,6 +220,7 @@ void store_close(struct store *st)
   sqlite3_finalize(st->add_timing);
   sqlite3_finalize(st->add_sample);
   sqlite3_close(st->db);
+  free(st->path);
   free(st);
 }
 
@@ -402,4 +412,95 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
   sqlite3_bind_double(s, 3, ms);
   sqlite3_bind_int(s, 4, sm_clock_mhz);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- reading: opening read-only, the baseline file ------------------------------------- */
+
+/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
+{
+  char sql[2048];
+  const char *n = src == STORE_BASE ? "base" : "main";
+  snprintf(sql, sizeof sql, fmt, n, n, n, n);
+  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int store_has_table(struct store *st, enum store_src src, const char *table)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
+    return 0;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
+
+int store_open_read(const char *path, struct store **out, char *why, size_t len)
+{
+  char msg[GR_WHY_LEN] = "";
+  struct store *st = calloc(1, sizeof *st);
+  int rc = SQLITE_NOMEM, v;
+  if (!st || !(st->path = strdup(path)))
+    goto out_close;
+  /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
+   * database behind (beside a committed baseline too); query_only keeps every statement from
+   * writing, and a write-protected file is opened read-only by SQLite itself */
+  rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
+  if (rc != SQLITE_OK)
+    goto out_close;
+  sqlite3_busy_timeout(st->db, 10000);
+  sqlite3_extended_result_codes(st->db, 1);
+  if ((rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL)) != SQLITE_OK)
+    goto out_close;
+  /* the first statement that reads the file tells a corrupt or foreign file apart */
+  if (store_user_version(st, &v, msg, sizeof msg)) {
+    rc = st->err;
+    goto out_close;
+  }
+  if (v > store_schema_version()) {
+    gr_fmt(why, len, "cannot use database '%s': schema version %d is newer than this build of "
+                     "gpuregress (%d): use a newer build", path, v, store_schema_version());
+    store_close(st);
+    return -1;
+  }
+  if (!store_has_table(st, STORE_MAIN, "runs") || !store_has_table(st, STORE_MAIN, "outcomes")) {
+    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table): pass --db with another "
+                     "path", path);
+    store_close(st);
+    return -1;
+  }
+  *out = st;
+  return 0;
+out_close:
+  if (!msg[0])
+    gr_fmt(msg, sizeof msg, "%s", st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(rc));
+  store_close(st);
+  return -1;
+}
+
+int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  if (access(path, R_OK) != 0) {
+    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
+    return -1;
+  }
+  if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS base", -1, &s, NULL) != SQLITE_OK)
+    goto fail;
+  sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  if (rc != SQLITE_DONE)
+    goto fail;
+  if (!store_has_table(st, STORE_BASE, "runs") || !store_has_table(st, STORE_BASE, "outcomes")) {
+    gr_fmt(why, len, "baseline '%s' is not a gpuregress database (no runs table)", path);
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
+    return -1;
+  }
+  return 0;
+fail:
+  gr_fmt(why, len, "cannot open baseline '%s': %s", path, sqlite3_errmsg(st->db));
+  return -1;
 }

@@ -2,13 +2,19 @@
  * samples). WAL, a busy timeout, prepared statements with bound parameters only, forward
  * migrations keyed by PRAGMA user_version. Cases are written inside a batch transaction that the
  * caller commits (store_commit) before it reports those cases as finished: a run killed at any
- * point leaves a consistent database holding every case it reported. */
+ * point leaves a consistent database holding every case it reported.
+ *
+ * All SQL of gpuregress lives here: store.c writes, store_read.c reads (compare, export, plot and
+ * the dashboard see rows as C structs, never statements). Read-only commands open the database
+ * with store_open_read: nothing is created, migrated or switched to WAL, and a write-protected
+ * file can be read. */
 #ifndef GR_STORE_H
 #define GR_STORE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "case.h"
 #include "gr.h"
 
 #ifdef __cplusplus
@@ -24,7 +30,7 @@ struct store;
  * "... is not a database", "schema version N is newer than this build (M)"). */
 int store_open(const char *path, struct store **out, char *why, size_t len);
 void store_close(struct store *st);
-/* The underlying handle, for read-only queries of other modules (compare, export, plot). */
+/* The underlying handle, for the tests' own queries (the harness reads through store_read.c). */
 struct sqlite3 *store_db(struct store *st);
 /* The schema version this build writes. */
 int store_schema_version(void);
@@ -102,6 +108,125 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
 
 /* Most recent error message of the store, for callers that got -1. */
 const char *store_errmsg(struct store *st);
+
+/* ---- read side (store_read.c) ------------------------------------------------------------- */
+
+/* Open an existing gpuregress database for reading only: nothing is created, migrated or
+ * switched to WAL, no statement can write (PRAGMA query_only), a write-protected file is read
+ * (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
+ * ("cannot use database ...", "... is not a gpuregress database", a newer schema). */
+int store_open_read(const char *path, struct store **out, char *why, size_t len);
+
+/* Where a read looks: this database, or the baseline file attached by store_attach_baseline. */
+enum store_src { STORE_MAIN, STORE_BASE };
+
+/* Attach another gpuregress database (read-only use) as STORE_BASE. 0 ok; -1 with why. */
+int store_attach_baseline(struct store *st, const char *path, char *why, size_t len);
+
+struct store_run {
+  int64_t id;
+  char started[32], status[16], commit[64], gpu[128]; /* gpu "" when none */
+  char host[128], command[1024], cc[16];
+  int exit_code;           /* -1 while none is recorded */
+  int dirty, sms, driver;  /* driver as CUDA encodes it (12040 = 12.4); 0 unknown */
+};
+/* The run id of src. 0 ok; -1 not found (or a database error). */
+int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r);
+
+/* What a run holds: STORE_HAS_TIMINGS (timings with samples), STORE_HAS_OUTCOMES. */
+#define STORE_HAS_TIMINGS 1
+#define STORE_HAS_OUTCOMES 2
+int store_run_contents(struct store *st, enum store_src src, int64_t id);
+
+/* The latest finished run with timings or outcomes in src; or, when cur > 0, the baseline of
+ * run cur (of STORE_MAIN): the latest finished run before cur in STORE_MAIN (any, in
+ * STORE_BASE) on the same GPU model, preferring one holding every kind of data cur holds; a run
+ * holding none of it is no baseline. Returns its id, 0 if none. In STORE_BASE, when only runs on
+ * another GPU model exist, the latest of them is returned and *other_gpu is set. */
+int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *other_gpu);
+
+/* The history of run: runs on its GPU model up to and including it (the earlier ones
+ * finished) that hold outcomes (what = STORE_HAS_OUTCOMES) or timings (STORE_HAS_TIMINGS),
+ * newest first, at most max. Fills ids and the short commits ("?" unknown); returns the count. */
+int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*commits)[16],
+                  int max);
+
+/* A timings row; statistics a row lacks (nothing timed) read as 0. */
+struct store_timing {
+  int64_t id;
+  char algorithm[64], variant[64], kind[16], l2[8], verdict[16];
+  char params[GR_CASE_TEXT_LEN], reason[GR_WHY_LEN];
+  uint64_t seed;
+  int64_t samples, launches;
+  double median_ms, min_ms, max_ms, noise, bytes, gbps, copy_gbps, pct_copy, sm_clock_mhz;
+  double seconds;
+};
+/* fn returns 0 to go on; anything else stops the walk and is returned. */
+typedef int (*store_timing_fn)(void *ctx, const struct store_timing *t);
+/* Every timings row of run in src, in the order stored. 0 ok; -1 on a database error. */
+int store_each_timing(struct store *st, enum store_src src, int64_t run, store_timing_fn fn,
+                      void *ctx);
+/* The first row with samples of (algorithm, variant, params, seed) in run, any L2 mode. 0 found,
+ * 1 none, -1 on a database error. */
+int store_find_timing(struct store *st, int64_t run, const char *alg, const char *var,
+                      const char *params, uint64_t seed, struct store_timing *t);
+/* The samples (ms) of the rows of (alg, var, params, seed, l2) in run, in a malloc'd array the
+ * caller frees. 0 ok; -1 on a database error or out of memory. */
+int store_samples(struct store *st, enum store_src src, int64_t run, const char *alg,
+                  const char *var, const char *params, uint64_t seed, const char *l2, double **ms,
+                  size_t *n);
+
+/* An outcomes row; text columns are NULL where the row holds none (valid during the call). */
+struct store_outcome {
+  const char *algorithm, *variant, *kind, *verdict;
+  int64_t cases, passed, failed, skipped, errors;
+  double seconds;
+  int caught;              /* cases_to_catch and seconds_to_catch are set */
+  int64_t cases_to_catch;
+  double seconds_to_catch;
+  const char *reason, *first_case, *shrunk_case, *reproducer;
+};
+typedef int (*store_outcome_fn)(void *ctx, const struct store_outcome *o);
+enum store_order { STORE_BY_INSERTION, STORE_BY_NAME };
+/* Every outcome of run in src, in insertion order or by (algorithm, variant). 0 ok; -1 on a
+ * database error; else what fn returned to stop. */
+int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum store_order order,
+                       store_outcome_fn fn, void *ctx);
+/* Each historical (algorithm, variant) with an outcome in a run on the GPU model of run up to
+ * it, by name. 0 ok; -1 on a database error. */
+int store_each_historical(struct store *st, int64_t run,
+                          int (*fn)(void *ctx, const char *alg, const char *var), void *ctx);
+
+/* The check after timing of each (algorithm, variant) of run, in order of first timing: the
+ * worst verdict over its rows (a failure of a non-historical variant, else pass when a row
+ * passed or caught, else error, else skip), the summed seconds, the reason of a bad row and one
+ * line per row ("PARAMS: VERDICT, MEDIAN ms"). */
+struct store_check {
+  const char *algorithm, *variant, *kind, *verdict, *reason, *rows;
+  double seconds;
+};
+int store_each_check(struct store *st, int64_t run,
+                     int (*fn)(void *ctx, const struct store_check *c), void *ctx);
+
+/* Whole rows for exports: each column with its name and stored type. */
+enum store_type { STORE_NULL, STORE_INT, STORE_REAL, STORE_TEXT };
+struct store_value {
+  const char *name;
+  enum store_type type;
+  int64_t i;
+  double d;
+  const char *s; /* STORE_TEXT */
+};
+enum store_table { STORE_TABLE_RUN, STORE_TABLE_OUTCOMES, STORE_TABLE_TIMINGS };
+typedef int (*store_row_fn)(void *ctx, const struct store_value *cols, int ncols);
+/* The run's row (STORE_TABLE_RUN), its outcomes by (algorithm, variant), or its timings in the
+ * order stored (none when the schema has no timings). 0 ok; -1 on a database error; else what
+ * fn returned to stop. */
+int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx);
+
+/* Write a new gpuregress database at path holding only run (with its outcomes, timings and
+ * samples): a baseline. path must not exist. 0 ok; -1 with why. */
+int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len);
 
 #ifdef __cplusplus
 }

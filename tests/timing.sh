@@ -34,6 +34,12 @@ expect 0 "timings: 34 same, 0 faster, 0 slower, 0 unsure" -- "$bin" compare --db
 expect 0 "result: ok" -- "$bin" compare --db "$db" --run "$r2" --baseline "$r1"
 # the first run has no baseline: nothing compared, not a failure
 expect 0 "nothing compared" -- "$bin" compare --db "$db" --run "$r1"
+# ... which scripts read from the status file (ci/nightly)
+"$bin" compare --db "$db" --run "$r1" --status-file "$tmp/c1" >/dev/null
+"$bin" compare --db "$db" --run "$r2" --status-file "$tmp/c2" >/dev/null
+check "compare status files" grep -qx "compared=0" "$tmp/c1"
+check "compare status files" grep -qx "compared=1" "$tmp/c2"
+check "compare status files" grep -qx "result=ok" "$tmp/c2"
 # a timings-only run after a fuzz-only run (gpu-check's pair): the fuzz run is no baseline
 db2="$tmp/pair.db"
 "$synth" "$db2" --seed 1 --no-timings >/dev/null
@@ -136,6 +142,31 @@ else
   check "plot without gnuplot: exit 3 (got $rc)" [ "$rc" = 3 ]
 fi
 expect 2 "no run 77" -- "$bin" plot --db "$db" --run 77 --out "$out"
+# values are escaped in the page: the GPU name of the other database holds HTML
+"$synth" "$tmp/html.db" --gpu 'Odd <GPU> & "co"' --seed 5 >/dev/null
+"$bin" plot --db "$tmp/html.db" --out "$tmp/html" >/dev/null 2>&1
+check "dashboard escapes values" grep -qF 'Odd &lt;GPU&gt; &amp; &quot;co&quot;' "$tmp/html/dashboard/index.html"
+# the page template is found beside the binary (share/dashboard.html), else a clear error
+mkdir -p "$tmp/bare"
+cp "$bin" "$(dirname "$bin")"/libbenchmark* "$tmp/bare/" 2>/dev/null
+expect 2 "dashboard template '$tmp/bare/share/dashboard.html' is missing" -- \
+  "$tmp/bare/gpuregress" plot --db "$db" --run "$r4" --out "$tmp/bare/out"
+
+# the reading commands change no database: a foreign one is refused and left byte-identical,
+# a gpuregress one is read as it is
+if command -v python3 >/dev/null; then
+  python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE foo (x)'); c.commit()" "$tmp/foreign.db"
+  cp "$tmp/foreign.db" "$tmp/foreign.orig"
+  expect 2 "is not a gpuregress database" -- "$bin" compare --db "$tmp/foreign.db"
+  expect 2 "is not a gpuregress database" -- "$bin" export --db "$tmp/foreign.db" --format json
+  expect 2 "is not a gpuregress database" -- "$bin" plot --db "$tmp/foreign.db" --out "$tmp/f"
+  check "foreign database unchanged" cmp -s "$tmp/foreign.db" "$tmp/foreign.orig"
+fi
+cp "$db" "$tmp/before.db"
+"$bin" compare --db "$db" --baseline "$base" >/dev/null 2>&1
+"$bin" export --db "$db" --format json --out "$tmp/again.json"
+check "compare and export change no database" cmp -s "$db" "$tmp/before.db"
+check "no files left beside the databases" bash -c "! ls '$tmp'/*.db-wal '$tmp'/*.db-shm 2>/dev/null"
 
 # bench: usage errors; without a GPU every benchmark is skipped with the reason, exit 3
 expect 2 "bad size 'x'" -- "$bin" bench --db "$tmp/b.db" --sizes x
@@ -144,6 +175,8 @@ expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest
 expect 2 "unknown Google Benchmark flag" -- "$bin" bench --db "$tmp/b.db" --quick --benchmark_nonsense=1
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   expect 3 "benchmarks skipped: no CUDA device" -- "$bin" bench --db "$tmp/b.db" --quick --quiet
+  "$bin" bench --db "$tmp/b.db" --quick --quiet --status-file "$tmp/b.status" >/dev/null 2>&1
+  check "bench status file" grep -qx "result=no_gpu" "$tmp/b.status"
   check "skips stored" [ "$("$dbq" "$tmp/b.db" "SELECT count(*) FROM timings WHERE verdict = 'skip'")" -gt 0 ]
 fi
 

@@ -1,0 +1,388 @@
+/* The dashboard of `gpuregress plot`: OUT/dashboard/index.html, one self-contained page (SVG
+ * plots embedded as data URIs, CSS inline, no script). The page is the template
+ * harness/dashboard.html, which the build copies beside the binary (share/dashboard.html); this
+ * file only gathers the data (verdicts, changes against the previous run on the same GPU model,
+ * timings, plots) into a template view (template.h), where every value is escaped. */
+#define _GNU_SOURCE
+#include "dashboard.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compare.h"
+#include "gr.h"
+#include "template.h"
+
+#define TEMPLATE_NAME "dashboard.html"
+
+/* The template: beside the binary (share/), else in the source tree of a build folder
+ * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
+static int find_template(char *path, size_t plen, char *why, size_t len)
+{
+  char exe[PATH_MAX];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[k > 0 ? k : 0] = 0;
+  char *slash = strrchr(exe, '/');
+  if (slash)
+    *slash = 0;
+  gr_fmt(path, plen, "%s/share/" TEMPLATE_NAME, exe);
+  if (access(path, R_OK) == 0)
+    return 0;
+  char src[PATH_MAX];
+  gr_fmt(src, sizeof src, "%s/../../harness/" TEMPLATE_NAME, exe);
+  if (access(src, R_OK) == 0) {
+    gr_fmt(path, plen, "%s", src);
+    return 0;
+  }
+  gr_fmt(why, len,
+         "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
+         "(the build does)",
+         path);
+  return -1;
+}
+
+static char *read_file(const char *path, size_t *n)
+{
+  FILE *f = fopen(path, "rb");
+  char *buf = NULL;
+  size_t cap = 0;
+  *n = 0;
+  if (!f)
+    return NULL;
+  for (;;) {
+    if (*n + 4096 > cap) {
+      char *nb = realloc(buf, cap = 2 * cap + 8192);
+      if (!nb)
+        break;
+      buf = nb;
+    }
+    size_t got = fread(buf + *n, 1, cap - *n, f);
+    *n += got;
+    if (got == 0)
+      break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+/* The SVG at path, base64 (malloc'd); NULL when it cannot be read. */
+static char *svg_base64(const char *path)
+{
+  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t n;
+  unsigned char *in = (unsigned char *)read_file(path, &n);
+  if (!in)
+    return NULL;
+  char *out = malloc(4 * (n / 3 + 1) + 1), *o = out;
+  for (size_t i = 0; out && i < n; i += 3) {
+    size_t m = n - i < 3 ? n - i : 3;
+    unsigned v =
+        (unsigned)in[i] << 16 | (m > 1 ? (unsigned)in[i + 1] << 8 : 0) | (m > 2 ? in[i + 2] : 0);
+    *o++ = b64[v >> 18 & 63];
+    *o++ = b64[v >> 12 & 63];
+    *o++ = m > 1 ? b64[v >> 6 & 63] : '=';
+    *o++ = m > 2 ? b64[v & 63] : '=';
+  }
+  if (out)
+    *o = 0;
+  free(in);
+  return out;
+}
+
+/* A plot of plots/NAME.svg into the list "plots" of v: its SVG, or why there is none. */
+static void add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
+                     const char *alt)
+{
+  char path[PATH_MAX];
+  struct tpl_view *p = tpl_add(v, "plots");
+  if (!p)
+    return;
+  gr_fmt(path, sizeof path, "%s/%s.svg", c->plots_dir, name);
+  char *svg = svg_base64(path);
+  tpl_set(p, "alt", "%s", alt);
+  tpl_set(p, "svg", "%s", svg ? svg : "");
+  tpl_set(p, "why", "%s", !c->have_gnuplot ? "gnuplot is not installed" : "no data");
+  free(svg);
+}
+
+/* The badge class of a verdict or a timing class: ok, meh or bad. */
+static const char *badge(const char *verdict)
+{
+  static const char *const ok[] = {"pass", "caught", "same", "faster"};
+  static const char *const meh[] = {"skip", "unsure", "new", "gone", "error"};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
+    if (!strcmp(verdict, ok[i]))
+      return "ok";
+  for (size_t i = 0; i < sizeof meh / sizeof *meh; i++)
+    if (!strcmp(verdict, meh[i]))
+      return "meh";
+  return "bad";
+}
+
+static const char *nz(const char *s)
+{
+  return s ? s : "";
+}
+
+struct outcomes_ctx {
+  struct tpl_view *v;
+  int *bad, n;
+};
+
+static int add_outcome(void *ctx, const struct store_outcome *o)
+{
+  struct outcomes_ctx *oc = ctx;
+  struct tpl_view *r = tpl_add(oc->v, "outcomes");
+  const char *vd = nz(o->verdict);
+  if (!r)
+    return -1;
+  oc->n++;
+  const char *b = badge(vd);
+  *oc->bad += !strcmp(b, "bad");
+  tpl_set(r, "algorithm", "%s", nz(o->algorithm));
+  tpl_set(r, "variant", "%s", nz(o->variant));
+  tpl_set(r, "kind", "%s", nz(o->kind));
+  tpl_set(r, "verdict", "%s", vd);
+  tpl_set(r, "badge", "%s", b);
+  tpl_set(r, "cases", "%d", (int)o->cases);
+  tpl_set(r, "passed", "%d", (int)o->passed);
+  tpl_set(r, "skipped", "%d", (int)o->skipped);
+  tpl_set(r, "failed", "%d", (int)o->failed);
+  tpl_set(r, "seconds", "%.1f", o->seconds);
+  if (o->caught)
+    tpl_set(r, "to_catch", "%d cases, %.2f s", (int)o->cases_to_catch, o->seconds_to_catch);
+  /* why it did not pass, and what reproduces it (else its smallest failing case) */
+  if (strcmp(vd, "pass") != 0) {
+    const char *cs = o->shrunk_case ? o->shrunk_case : nz(o->first_case);
+    tpl_set(r, "reason", "%s", nz(o->reason));
+    tpl_set(r, "code", "%s", o->reproducer ? o->reproducer : strcmp(vd, "skip") ? cs : "");
+  }
+  return 0;
+}
+
+/* Changes against the previous finished run on the same GPU model. */
+static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
+{
+  int other = 0;
+  int64_t base = store_pick_run(c->st, STORE_MAIN, c->run, &other);
+  if (base <= 0) {
+    tpl_set(v, "no_base", "1");
+    return;
+  }
+  struct compare_opts o;
+  compare_opts_default(&o);
+  struct compare_result *r;
+  char why[GR_WHY_LEN];
+  if (compare_runs(c->st, STORE_MAIN, base, c->run, &o, &r, why, sizeof why)) {
+    tpl_set(v, "compare_error", "%s", why);
+    return;
+  }
+  struct tpl_view *ch = tpl_add(v, "changes");
+  if (!ch)
+    goto out;
+  int regress = r->n_slower > 0 || r->n_regressions > 0;
+  *bad += regress;
+  tpl_set(ch, "class", "%s", regress ? "bad" : r->n_unsure ? "meh" : "ok");
+  tpl_set(ch, "base", "%lld", (long long)base);
+  tpl_set(ch, "commit", "%s", r->base.commit);
+  tpl_set(ch, "started", "%s", r->base.started);
+  const size_t counts[] = {r->n_same, r->n_faster, r->n_slower,     r->n_unsure,
+                           r->n_new,  r->n_gone,   r->n_regressions};
+  const char *const names[] = {"same", "faster", "slower", "unsure", "new", "gone", "regressions"};
+  for (int i = 0; i < 7; i++)
+    tpl_set(ch, names[i], "%zu", counts[i]);
+  int changed = 0, regressed = 0;
+  for (size_t i = 0; i < r->n_t; i++) {
+    const struct compare_timing *t = &r->t[i];
+    int both = t->in_base && t->in_cur;
+    if ((both && t->sc.cls == STATS_SAME && !t->regression) || (!t->in_base && !t->in_cur))
+      continue;
+    struct tpl_view *row = tpl_add(ch, "changed");
+    changed++;
+    if (!row)
+      break;
+    const char *cls = !t->in_base ? "new" : !t->in_cur ? "gone" : stats_class_name(t->sc.cls);
+    tpl_set(row, "algorithm", "%s", t->algorithm);
+    tpl_set(row, "variant", "%s", t->variant);
+    tpl_set(row, "params", "%s", t->params);
+    if (both) {
+      struct tpl_view *m = tpl_add(row, "both");
+      if (m) {
+        tpl_set(m, "base_ms", "%.4f", t->sc.base.median);
+        tpl_set(m, "new_ms", "%.4f", t->sc.cur.median);
+        tpl_set(m, "ratio", "%.3fx", t->sc.ratio);
+        tpl_set(m, "p", "%.1e", t->sc.p);
+      }
+    }
+    tpl_set(row, "class", "%s", cls);
+    tpl_set(row, "badge", "%s", badge(cls));
+    tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
+  }
+  for (size_t i = 0; i < r->n_oc; i++) {
+    const struct compare_outcome *oc = &r->oc[i];
+    struct tpl_view *row = oc->regression ? tpl_add(ch, "regressed") : NULL;
+    if (!row)
+      continue;
+    regressed++;
+    tpl_set(row, "algorithm", "%s", oc->algorithm);
+    tpl_set(row, "variant", "%s", oc->variant);
+    tpl_set(row, "base_verdict", "%s", oc->base_verdict[0] ? oc->base_verdict : "-");
+    tpl_set(row, "cur_verdict", "%s", oc->cur_verdict);
+  }
+  tpl_set(ch, "has_changed", "%s", changed ? "1" : "");
+  tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");
+out:
+  compare_result_free(r);
+}
+
+/* One algorithm's timings table: a row per (case, variant), the case cell spanning its rows. */
+static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a, int *bad)
+{
+  struct tpl_view *al = tpl_add(v, "algorithms");
+  if (!al)
+    return;
+  int has_peer = 0;
+  for (int w = 0; w < a->nvar; w++)
+    has_peer |= !strcmp(a->kind[w], "peer");
+  tpl_set(al, "name", "%s", a->name);
+  tpl_set(al, "has_peer", "%s", has_peer ? "1" : "");
+  for (int k = 0; k < a->ncases; k++) {
+    const struct store_timing *peer = NULL;
+    int span = 0;
+    for (int w = 0; w < a->nvar; w++) {
+      const struct store_timing *r = plot_row_of(c, a, w, k);
+      span += r != NULL;
+      if (r && !strcmp(r->kind, "peer") && r->samples > 0)
+        peer = r;
+    }
+    int first = 1;
+    for (int w = 0; w < a->nvar; w++) {
+      const struct store_timing *r = plot_row_of(c, a, w, k);
+      struct tpl_view *row = r ? tpl_add(al, "rows") : NULL;
+      if (!row)
+        continue;
+      if (first) {
+        struct tpl_view *cs = tpl_add(row, "first");
+        if (cs) {
+          tpl_set(cs, "span", "%d", span);
+          tpl_set(cs, "case", "%d", k);
+          tpl_set(cs, "params", "%s", a->params[k]);
+        }
+        first = 0;
+      }
+      tpl_set(row, "variant", "%s", r->variant);
+      tpl_set(row, "kind", "%s", r->kind);
+      if (r->samples > 0) {
+        struct tpl_view *m = tpl_add(row, "timed");
+        if (m) {
+          tpl_set(m, "median", "%.4f", r->median_ms);
+          tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
+          tpl_set(m, "gbps", "%.1f", r->gbps);
+          tpl_set(m, "pct", "%.1f%%", r->pct_copy);
+          if (peer && peer != r)
+            tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
+          else
+            tpl_set(m, "vs_peer", "%s", "");
+          tpl_set(m, "mhz", "%.0f", r->sm_clock_mhz);
+        }
+      }
+      /* a fixed or peer variant whose check failed counts; historical ones are meant to */
+      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(badge(r->verdict), "bad");
+      *bad += fixed_bad;
+      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : badge(r->verdict));
+      tpl_set(row, "verdict", "%s", r->verdict);
+      tpl_set(row, "reason", "%s",
+              strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
+    }
+  }
+  char name[128];
+  gr_fmt(name, sizeof name, "%s_sizes", a->name);
+  add_plot(c, al, name, name);
+  gr_fmt(name, sizeof name, "%s_history", a->name);
+  add_plot(c, al, name, name);
+}
+
+/* The run's metadata, verdicts, changes, timings and plots. */
+static void build_view(struct plot_ctx *c, struct tpl_view *v)
+{
+  const struct store_run *rb = &c->rb;
+  int bad = 0;
+  tpl_set(v, "run", "%lld", (long long)c->run);
+  tpl_set(v, "started", "%s", rb->started);
+  tpl_set(v, "commit", "%s", rb->commit);
+  tpl_set(v, "dirty", "%s", rb->dirty ? "1" : "");
+  tpl_set(v, "gpu", "%s", rb->gpu[0] ? rb->gpu : "no GPU");
+  if (rb->sms) {
+    struct tpl_view *g = tpl_add(v, "gpu_details");
+    if (g) {
+      tpl_set(g, "sms", "%d", rb->sms);
+      tpl_set(g, "cc", "%s", rb->cc);
+      tpl_set(g, "driver", "%d.%d", rb->driver / 1000, rb->driver % 1000 / 10);
+    }
+  }
+  tpl_set(v, "host", "%s", rb->host);
+  tpl_set(v, "status", "%s", rb->status);
+  tpl_set(v, "exit_code", "%d", rb->exit_code);
+  tpl_set(v, "command", "%s", rb->command);
+  struct outcomes_ctx oc = {v, &bad, 0};
+  store_each_outcome(c->st, STORE_MAIN, c->run, STORE_BY_INSERTION, add_outcome, &oc);
+  tpl_set(v, "has_outcomes", "%s", oc.n ? "1" : "");
+  add_changes(c, v, &bad);
+  tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
+  for (int i = 0; i < c->nalgs; i++)
+    add_timings(c, v, &c->algs[i], &bad);
+  add_plot(c, v, "catch", "historical bugs caught per run");
+  tpl_set(v, "bad", "%s", bad ? "1" : "");
+  time_t now = time(NULL);
+  char when[64];
+  strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", gmtime(&now));
+  tpl_set(v, "generated", "%s", when);
+}
+
+int dashboard_write(struct plot_ctx *c, char *why, size_t len)
+{
+  char tpl_path[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8];
+  size_t tpl_len;
+  if (find_template(tpl_path, sizeof tpl_path, why, len))
+    return -1;
+  char *tpl = read_file(tpl_path, &tpl_len);
+  if (!tpl) {
+    gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
+    return -1;
+  }
+  struct tpl_view *v = tpl_view_new();
+  if (!v) {
+    free(tpl);
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  build_view(c, v);
+  gr_fmt(path, sizeof path, "%s/index.html", c->dash);
+  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
+  int rc = -1;
+  char msg[GR_WHY_LEN];
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    gr_fmt(why, len, "cannot write '%s': %s", tmp, strerror(errno));
+  } else if (tpl_render(f, tpl, tpl_len, v, msg, sizeof msg)) {
+    fclose(f);
+    unlink(tmp);
+    gr_fmt(why, len, "dashboard template '%s': %s", tpl_path, msg);
+  } else if (fclose(f) || rename(tmp, path)) {
+    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
+  } else {
+    rc = 0;
+  }
+  tpl_view_free(v);
+  free(tpl);
+  return rc;
+}

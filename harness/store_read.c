@@ -1,0 +1,478 @@
+/* The read side of the store: every SELECT of gpuregress (compare, export, plot and the
+ * dashboard read rows through these functions). See store.h.
+ *
+ * A baseline file is attached as schema "base" (store.c); a database opened with store_open_read
+ * is read as it is (an older schema may lack the timings table: it reads as empty). */
+#include "store.h"
+#include "store_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void col_text(sqlite3_stmt *s, int i, char *dst, size_t len)
+{
+  const unsigned char *t = sqlite3_column_text(s, i);
+  gr_fmt(dst, len, "%s", t ? (const char *)t : "");
+}
+
+static const char *col_or_null(sqlite3_stmt *s, int i)
+{
+  return (const char *)sqlite3_column_text(s, i);
+}
+
+/* Bind run and a timing's key (algorithm, variant, params, seed) to parameters 1 to 5. */
+static void bind_key(sqlite3_stmt *s, int64_t run, const char *alg, const char *var,
+                     const char *params, uint64_t seed)
+{
+  sqlite3_bind_int64(s, 1, run);
+  sqlite3_bind_text(s, 2, alg, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, var, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 4, params, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s, 5, (sqlite3_int64)seed);
+}
+
+/* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
+ * on a database error. */
+static sqlite3_stmt *run_query(struct store *st, enum store_src src, const char *fmt, int64_t run)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, fmt, &s))
+    return NULL;
+  sqlite3_bind_int64(s, 1, run);
+  return s;
+}
+
+/* The end of a walk over the rows of s: what the callback returned to stop, else 0 when every
+ * row was read (rc SQLITE_DONE), else -1. */
+static int walk_end(sqlite3_stmt *s, int rc, int stop)
+{
+  sqlite3_finalize(s);
+  return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r)
+{
+  sqlite3_stmt *s;
+  memset(r, 0, sizeof *r);
+  r->exit_code = -1;
+  if (store_prepare(
+          st, src,
+          "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
+          " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
+          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
+          " FROM %s.runs WHERE id = ?",
+          &s))
+    return -1;
+  sqlite3_bind_int64(s, 1, id);
+  int rc = -1;
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    r->id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, r->commit, sizeof r->commit);
+    col_text(s, 2, r->gpu, sizeof r->gpu);
+    col_text(s, 3, r->started, sizeof r->started);
+    col_text(s, 4, r->status, sizeof r->status);
+    r->exit_code = sqlite3_column_int(s, 5);
+    col_text(s, 6, r->host, sizeof r->host);
+    col_text(s, 7, r->command, sizeof r->command);
+    r->dirty = sqlite3_column_int(s, 8);
+    r->sms = sqlite3_column_int(s, 9);
+    col_text(s, 10, r->cc, sizeof r->cc);
+    r->driver = sqlite3_column_int(s, 11);
+    rc = 0;
+  }
+  sqlite3_finalize(s);
+  return rc;
+}
+
+/* 1 when the query (one bound run id) returns a row */
+static int exists(struct store *st, enum store_src src, const char *fmt, int64_t id)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, fmt, &s))
+    return 0;
+  sqlite3_bind_int64(s, 1, id);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
+
+int store_run_contents(struct store *st, enum store_src src, int64_t id)
+{
+  int k = 0;
+  if (store_has_table(st, src, "timings") &&
+      exists(st, src, "SELECT 1 FROM %s.timings WHERE run_id = ? AND samples > 0 LIMIT 1", id))
+    k |= STORE_HAS_TIMINGS;
+  if (exists(st, src, "SELECT 1 FROM %s.outcomes WHERE run_id = ? LIMIT 1", id))
+    k |= STORE_HAS_OUTCOMES;
+  return k;
+}
+
+int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *other_gpu)
+{
+  sqlite3_stmt *s;
+  int64_t best = 0, any_gpu = 0;
+  int want = 0, best_score = -1;
+  char gpu[128] = "";
+  if (other_gpu)
+    *other_gpu = 0;
+  int same_db = src == STORE_MAIN;
+  if (cur > 0) {
+    struct store_run b;
+    if (store_get_run(st, STORE_MAIN, cur, &b) == 0)
+      gr_fmt(gpu, sizeof gpu, "%s", b.gpu);
+    want = store_run_contents(st, STORE_MAIN, cur);
+  }
+  if (store_prepare(st, src,
+                    cur > 0 && same_db
+                        ? "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
+                          " 'finished' AND id < ? ORDER BY id DESC"
+                        : "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
+                          " 'finished' ORDER BY id DESC",
+                    &s))
+    return 0;
+  if (cur > 0 && same_db)
+    sqlite3_bind_int64(s, 1, cur);
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    int64_t id = sqlite3_column_int64(s, 0);
+    const char *g = col_or_null(s, 1);
+    int k = store_run_contents(st, src, id);
+    if (!k)
+      continue;
+    if (cur <= 0) {
+      best = id;
+      break;
+    }
+    if (strcmp(g ? g : "", gpu) != 0) {
+      if (!any_gpu)
+        any_gpu = id;
+      continue;
+    }
+    /* the most recent run holding everything cur holds wins; else the most recent holding some
+     * of it; a run holding none of it (a fuzz-only run for a bench-only one) is no baseline */
+    int score = (k & want) == want ? 2 : (k & want) ? 1 : 0;
+    if (score > 0 && score > best_score) {
+      best = id;
+      best_score = score;
+    }
+    if (score == 2)
+      break;
+  }
+  sqlite3_finalize(s);
+  if (!best && any_gpu && !same_db) {
+    if (other_gpu)
+      *other_gpu = 1;
+    return any_gpu;
+  }
+  return best;
+}
+
+int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*commits)[16],
+                  int max)
+{
+  sqlite3_stmt *s;
+  char sql[512];
+  const char *table = what == STORE_HAS_TIMINGS ? "timings" : "outcomes";
+  if (!store_has_table(st, STORE_MAIN, table))
+    return 0;
+  snprintf(
+      sql, sizeof sql,
+      "SELECT id, coalesce(substr(git_commit, 1, 7), '?') FROM runs r WHERE id <= ?1"
+      " AND coalesce(gpu_name, '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), '')"
+      " AND (status = 'finished' OR id = ?1) AND EXISTS (SELECT 1 FROM %s x WHERE x.run_id = r.id)"
+      " ORDER BY id DESC LIMIT ?2",
+      table);
+  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_int64(s, 1, run);
+  sqlite3_bind_int(s, 2, max);
+  int n = 0;
+  while (n < max && sqlite3_step(s) == SQLITE_ROW) {
+    ids[n] = sqlite3_column_int64(s, 0);
+    col_text(s, 1, commits[n], sizeof commits[n]);
+    n++;
+  }
+  sqlite3_finalize(s);
+  return n;
+}
+
+/* ---- timings ------------------------------------------------------------------------------ */
+
+#define TIMING_COLUMNS                                                                             \
+  "id, algorithm, variant, kind, l2, verdict, params, coalesce(reason, ''), seed, samples,"        \
+  " coalesce(launches, 0), coalesce(median_ms, 0), coalesce(min_ms, 0), coalesce(max_ms, 0),"      \
+  " coalesce(noise, 0), coalesce(bytes, 0), coalesce(gbps, 0), coalesce(copy_gbps, 0),"            \
+  " coalesce(pct_copy, 0), coalesce(sm_clock_mhz, 0), coalesce(seconds, 0)"
+
+static void read_timing(sqlite3_stmt *s, struct store_timing *t)
+{
+  t->id = sqlite3_column_int64(s, 0);
+  col_text(s, 1, t->algorithm, sizeof t->algorithm);
+  col_text(s, 2, t->variant, sizeof t->variant);
+  col_text(s, 3, t->kind, sizeof t->kind);
+  col_text(s, 4, t->l2, sizeof t->l2);
+  col_text(s, 5, t->verdict, sizeof t->verdict);
+  col_text(s, 6, t->params, sizeof t->params);
+  col_text(s, 7, t->reason, sizeof t->reason);
+  t->seed = (uint64_t)sqlite3_column_int64(s, 8);
+  t->samples = sqlite3_column_int64(s, 9);
+  t->launches = sqlite3_column_int64(s, 10);
+  double *const v[] = {&t->median_ms, &t->min_ms,    &t->max_ms,   &t->noise,        &t->bytes,
+                       &t->gbps,      &t->copy_gbps, &t->pct_copy, &t->sm_clock_mhz, &t->seconds};
+  for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
+    *v[i] = sqlite3_column_double(s, 11 + i);
+}
+
+int store_each_timing(struct store *st, enum store_src src, int64_t run, store_timing_fn fn,
+                      void *ctx)
+{
+  sqlite3_stmt *s;
+  struct store_timing t;
+  if (!store_has_table(st, src, "timings"))
+    return 0;
+  if (!(s = run_query(st, src,
+                      "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ?"
+                      " ORDER BY id",
+                      run)))
+    return -1;
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    read_timing(s, &t);
+    stop = fn(ctx, &t);
+  }
+  return walk_end(s, rc, stop);
+}
+
+int store_find_timing(struct store *st, int64_t run, const char *alg, const char *var,
+                      const char *params, uint64_t seed, struct store_timing *t)
+{
+  sqlite3_stmt *s;
+  if (!store_has_table(st, STORE_MAIN, "timings"))
+    return 1;
+  if (store_prepare(
+          st, STORE_MAIN,
+          "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? AND algorithm = ?"
+          " AND variant = ? AND params = ? AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
+          &s))
+    return -1;
+  bind_key(s, run, alg, var, params, seed);
+  int rc = sqlite3_step(s);
+  if (rc == SQLITE_ROW)
+    read_timing(s, t);
+  sqlite3_finalize(s);
+  return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+int store_samples(struct store *st, enum store_src src, int64_t run, const char *alg,
+                  const char *var, const char *params, uint64_t seed, const char *l2, double **ms,
+                  size_t *n)
+{
+  sqlite3_stmt *s;
+  size_t cap = 256;
+  *n = 0;
+  *ms = malloc(cap * sizeof **ms);
+  if (!*ms)
+    return -1;
+  if (store_prepare(st, src,
+                    "SELECT s.ms FROM %s.samples s JOIN %s.timings t ON s.timing_id = t.id"
+                    " WHERE t.run_id = ? AND t.algorithm = ? AND t.variant = ? AND t.params = ?"
+                    " AND t.seed = ? AND t.l2 = ?",
+                    &s))
+    return -1;
+  bind_key(s, run, alg, var, params, seed);
+  sqlite3_bind_text(s, 6, l2, -1, SQLITE_STATIC);
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    if (*n == cap) {
+      double *m = realloc(*ms, 2 * cap * sizeof *m);
+      if (!m)
+        break;
+      *ms = m;
+      cap *= 2;
+    }
+    (*ms)[(*n)++] = sqlite3_column_double(s, 0);
+  }
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* ---- outcomes and checks ------------------------------------------------------------------ */
+
+#define OUTCOME_COLUMNS                                                                            \
+  "algorithm, variant, kind, verdict, cases, passed, failed, skipped, errors, seconds,"            \
+  " cases_to_catch, seconds_to_catch, reason, first_case, shrunk_case, reproducer"
+
+int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum store_order order,
+                       store_outcome_fn fn, void *ctx)
+{
+  sqlite3_stmt *s;
+  if (!(s = run_query(st, src,
+                      order == STORE_BY_NAME
+                          ? "SELECT " OUTCOME_COLUMNS " FROM %s.outcomes WHERE run_id = ?"
+                            " ORDER BY algorithm, variant"
+                          : "SELECT " OUTCOME_COLUMNS " FROM %s.outcomes WHERE run_id = ?"
+                            " ORDER BY rowid",
+                      run)))
+    return -1;
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    struct store_outcome o = {
+        .algorithm = col_or_null(s, 0),
+        .variant = col_or_null(s, 1),
+        .kind = col_or_null(s, 2),
+        .verdict = col_or_null(s, 3),
+        .cases = sqlite3_column_int64(s, 4),
+        .passed = sqlite3_column_int64(s, 5),
+        .failed = sqlite3_column_int64(s, 6),
+        .skipped = sqlite3_column_int64(s, 7),
+        .errors = sqlite3_column_int64(s, 8),
+        .seconds = sqlite3_column_double(s, 9),
+        .caught = sqlite3_column_type(s, 10) != SQLITE_NULL,
+        .cases_to_catch = sqlite3_column_int64(s, 10),
+        .seconds_to_catch = sqlite3_column_double(s, 11),
+        .reason = col_or_null(s, 12),
+        .first_case = col_or_null(s, 13),
+        .shrunk_case = col_or_null(s, 14),
+        .reproducer = col_or_null(s, 15),
+    };
+    stop = fn(ctx, &o);
+  }
+  return walk_end(s, rc, stop);
+}
+
+int store_each_historical(struct store *st, int64_t run,
+                          int (*fn)(void *ctx, const char *alg, const char *var), void *ctx)
+{
+  sqlite3_stmt *s;
+  if (!(s = run_query(st, STORE_MAIN,
+                      "SELECT DISTINCT algorithm, variant FROM outcomes WHERE kind = 'historical'"
+                      " AND run_id IN (SELECT id FROM runs WHERE id <= ?1 AND coalesce(gpu_name,"
+                      " '') = coalesce((SELECT gpu_name FROM runs WHERE id = ?1), ''))"
+                      " ORDER BY algorithm, variant",
+                      run)))
+    return -1;
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    const char *a = col_or_null(s, 0), *v = col_or_null(s, 1);
+    stop = fn(ctx, a ? a : "", v ? v : "");
+  }
+  return walk_end(s, rc, stop);
+}
+
+int store_each_check(struct store *st, int64_t run,
+                     int (*fn)(void *ctx, const struct store_check *c), void *ctx)
+{
+  sqlite3_stmt *s;
+  if (!store_has_table(st, STORE_MAIN, "timings"))
+    return 0;
+  if (!(s = run_query(
+            st, STORE_MAIN,
+            "SELECT algorithm, variant, kind,"
+            " CASE WHEN sum(verdict IN ('fail','crash','timeout') AND kind != 'historical') > 0"
+            "  THEN max(CASE WHEN verdict IN ('fail','crash','timeout') THEN verdict END)"
+            "  WHEN sum(verdict IN ('pass','caught')) > 0 THEN 'pass'"
+            "  WHEN sum(verdict = 'error') > 0 THEN 'error' ELSE 'skip' END,"
+            " sum(coalesce(seconds, 0)),"
+            " coalesce(max(CASE WHEN verdict IN ('fail','crash','timeout','error') OR"
+            "  (verdict = 'skip') THEN reason END), ''),"
+            " group_concat(params || ': ' || verdict || coalesce(', ' || printf('%%.4f', median_ms)"
+            "  || ' ms', ''), char(10))"
+            " FROM timings WHERE run_id = ? GROUP BY algorithm, variant ORDER BY min(id)",
+            run)))
+    return -1;
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    struct store_check c = {col_or_null(s, 0),          col_or_null(s, 1), col_or_null(s, 2),
+                            col_or_null(s, 3),          col_or_null(s, 5), col_or_null(s, 6),
+                            sqlite3_column_double(s, 4)};
+    stop = fn(ctx, &c);
+  }
+  return walk_end(s, rc, stop);
+}
+
+/* ---- whole rows, and a run copied into a baseline file ------------------------------------ */
+
+int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx)
+{
+  static const char *const sql[] = {
+      [STORE_TABLE_RUN] = "SELECT * FROM runs WHERE id = ?",
+      [STORE_TABLE_OUTCOMES] =
+          "SELECT * FROM outcomes WHERE run_id = ? ORDER BY algorithm, variant",
+      [STORE_TABLE_TIMINGS] = "SELECT * FROM timings WHERE run_id = ? ORDER BY id",
+  };
+  sqlite3_stmt *s;
+  struct store_value v[64];
+  if (t == STORE_TABLE_TIMINGS && !store_has_table(st, STORE_MAIN, "timings"))
+    return 0;
+  if (!(s = run_query(st, STORE_MAIN, sql[t], run)))
+    return -1;
+  int n = sqlite3_column_count(s), rc, stop = 0;
+  n = n < 64 ? n : 64;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    for (int i = 0; i < n; i++) {
+      int type = sqlite3_column_type(s, i);
+      v[i].name = sqlite3_column_name(s, i);
+      v[i].type = type == SQLITE_INTEGER ? STORE_INT
+                  : type == SQLITE_FLOAT ? STORE_REAL
+                  : type == SQLITE_NULL  ? STORE_NULL
+                                         : STORE_TEXT;
+      v[i].i = sqlite3_column_int64(s, i);
+      v[i].d = sqlite3_column_double(s, i);
+      v[i].s = (const char *)sqlite3_column_text(s, i);
+    }
+    stop = fn(ctx, v, n);
+  }
+  return walk_end(s, rc, stop);
+}
+
+int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len)
+{
+  struct store *dst;
+  sqlite3_stmt *s;
+  if (access(path, F_OK) == 0) {
+    gr_fmt(why, len, "'%s' exists: remove it or choose another --out", path);
+    return -1;
+  }
+  if (store_open(path, &dst, why, len)) /* creates the current schema */
+    return -1;
+  /* the copy is written by the new file's connection: st may be read-only */
+  int ok = sqlite3_prepare_v2(dst->db, "ATTACH DATABASE ? AS src", -1, &s, NULL) == SQLITE_OK;
+  if (ok) {
+    sqlite3_bind_text(s, 1, st->path, -1, SQLITE_STATIC);
+    ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+  }
+  if (!ok) {
+    gr_fmt(why, len, "cannot open '%s': %s", st->path, sqlite3_errmsg(dst->db));
+    store_close(dst);
+    return -1;
+  }
+  static const char *const copies[] = {
+      "INSERT INTO main.runs SELECT * FROM src.runs WHERE id = ?1",
+      "INSERT INTO main.outcomes SELECT * FROM src.outcomes WHERE run_id = ?1",
+      "INSERT INTO main.timings SELECT * FROM src.timings WHERE run_id = ?1",
+      "INSERT INTO main.samples SELECT s.* FROM src.samples s JOIN src.timings t"
+      " ON s.timing_id = t.id WHERE t.run_id = ?1",
+  };
+  size_t ncopies = store_has_table(st, STORE_MAIN, "timings") ? 4 : 2;
+  ok = sqlite3_exec(dst->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
+  for (size_t i = 0; ok && i < ncopies; i++) {
+    ok = sqlite3_prepare_v2(dst->db, copies[i], -1, &s, NULL) == SQLITE_OK;
+    if (ok) {
+      sqlite3_bind_int64(s, 1, run);
+      ok = sqlite3_step(s) == SQLITE_DONE;
+      sqlite3_finalize(s);
+    }
+  }
+  if (ok)
+    ok = sqlite3_exec(dst->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!ok) {
+    gr_fmt(why, len, "cannot copy run %lld into '%s': %s", (long long)run, path,
+           sqlite3_errmsg(dst->db));
+    sqlite3_exec(dst->db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
+  store_close(dst);
+  return ok ? 0 : -1;
+}
