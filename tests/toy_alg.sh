@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An algorithm folder stands alone: in a copy of the source tree, add a sixth algorithm
+# An algorithm folder stands alone: in a copy of the source tree, add one more algorithm
 # (tests/toy_alg/ as algorithms/toy/) and its registry line, and nothing else; configure, build
 # gpuregress, and run `gpuregress list` and one case of the new algorithm.
 #   tests/toy_alg.sh SOURCE_DIR BUILD_DIR WORK_DIR -- cmake configure arguments...
