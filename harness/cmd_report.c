@@ -12,9 +12,7 @@
 #include "export.h"
 #include "plot.h"
 
-/* Open an existing database read-only (never create or change one here). 0 ok, else the exit
- * code after a message. */
-static int open_existing(const char *cmd, const char *db, struct store **st)
+int cli_open_existing(const char *cmd, const char *db, struct store **st)
 {
   char why[GR_WHY_LEN];
   if (access(db, F_OK) != 0) {
@@ -29,7 +27,7 @@ static int open_existing(const char *cmd, const char *db, struct store **st)
   return 0;
 }
 
-static int parse_run(const char *s, int64_t *out)
+int cli_parse_run(const char *s, int64_t *out)
 {
   uint64_t u;
   if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
@@ -171,7 +169,7 @@ int cmd_compare(int argc, char **argv)
     case 'h': printf(compare_help); return 0;
     case OPT_BASELINE: baseline = optarg; break;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("compare", "bad run id '%s'", optarg);
       break;
     case OPT_MIN_EFFECT:
@@ -187,7 +185,7 @@ int cmd_compare(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("compare", db, &st);
+  int rc = cli_open_existing("compare", db, &st);
   if (rc)
     return rc;
   enum store_src src = STORE_MAIN;
@@ -195,7 +193,7 @@ int cmd_compare(int argc, char **argv)
   if ((rc = pick_run("compare", st, &run)))
     goto out;
   int other_gpu = 0;
-  if (baseline && parse_run(baseline, &base) == 0) {
+  if (baseline && cli_parse_run(baseline, &base) == 0) {
     if (base == run) {
       rc = cli_usage_error("compare", "the baseline is the run itself (%lld)", (long long)run);
       goto out;
@@ -280,7 +278,7 @@ int cmd_plot(int argc, char **argv)
     switch (c) {
     case 'h': printf(plot_help); return 0;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("plot", "bad run id '%s'", optarg);
       break;
     case OPT_OUT: out = optarg; break;
@@ -292,7 +290,7 @@ int cmd_plot(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("plot", db, &st);
+  int rc = cli_open_existing("plot", db, &st);
   if (rc)
     return rc;
   if ((rc = pick_run("plot", st, &run)))
@@ -354,7 +352,7 @@ int cmd_export(int argc, char **argv)
     case 'h': printf(export_help); return 0;
     case OPT_FORMAT: format = optarg; break;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("export", "bad run id '%s'", optarg);
       break;
     case OPT_OUT: out = optarg; break;
@@ -372,7 +370,7 @@ int cmd_export(int argc, char **argv)
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;
-  int rc = open_existing("export", db, &st);
+  int rc = cli_open_existing("export", db, &st);
   if (rc)
     return rc;
   if ((rc = pick_run("export", st, &run)))

@@ -623,6 +623,9 @@ static const struct command {
     {"compare", cmd_compare, "timings and verdicts of a run against a baseline: regressions"},
     {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
     {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
+    {"history", cmd_history, "change points of every benchmark over the nights, commit ranges"},
+    {"import", cmd_import, "merge another runner's database into this history (idempotent)"},
+    {"prune", cmd_prune, "retention: drop old passing cases and raw samples, keep failures"},
 };
 
 static void usage(FILE *f)
