@@ -8,11 +8,11 @@
 # samples, change points as red dashed lines; linear y axis (yl..yh, from trends.c: at least
 # +-12% around the typical level, so that a 10% step is plain to see).
 set termoption noenhanced
-set terminal svg size 620,260 font "sans,9" noenhanced background rgb "white"
+set terminal svg size 620,280 font "sans,9" noenhanced background rgb "white"
 set grid
 set xtics rotate by 30 right font "sans,7"
 set ylabel "median time (ms)"
-set key top left horizontal font "sans,8" opaque
+set key outside top center horizontal font "sans,8"
 set bmargin 4
 set lmargin 9
 do for [i=1:nseries] {
