@@ -21,7 +21,7 @@ do for [t in "png svg"] {
   set xtics rotate by 30 right font "sans,8"
   set bmargin 6
   set lmargin 24
-  set yrange [nh + 0.7:0.3]
+  set yrange [nh + 0.6:0.1]
   set ytics () font "sans,9"
   do for [i=1:nh] { set ytics add (word(names, i) i) }
   unset key
