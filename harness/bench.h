@@ -8,9 +8,14 @@
  * is spent. A sample is one launch after an L2 flush (cold, the default), or a batch of launches
  * lasting about 0.1 ms with the L2 left warm (hot). The SM clock is read with each sample. After
  * the loop the output is fetched and checked by the algorithm's check(): fixed variants must
- * still pass, historical ones are "caught" when the check fails. The child reports over a pipe;
- * the parent stores timings and samples (one transaction per item) and survives a crash or a
- * hang of the child (recorded as crash / timeout, the plan goes on in a fresh child).
+ * still pass, historical ones are "caught" when the check fails. The child reports over a pipe
+ * and sends each item's samples raw; the parent summarises them (stats.h), applies the work
+ * model (bench_rates), stores timings and samples (one transaction per item) and survives a
+ * crash or a hang of the child (recorded as crash / timeout, the plan goes on in a fresh child).
+ *
+ * Files: bench_plan.c (the plan, the rates), bench_child.c (the benchmark process; protocol in
+ * bench_child.h), bench.c (the parent: process control and the store), bench_report.c (the
+ * summary table).
  *
  * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about
  * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median). */
@@ -48,6 +53,7 @@ struct bench_result {
   struct stats_summary s; /* milliseconds */
   double bytes, items;   /* the work model */
   double gbps, items_per_s, pct_copy, clock_mhz, seconds;
+  enum gr_status status; /* GR_STATUS_NO_GPU: skipped because the process found no device */
 };
 
 struct bench_plan {
@@ -85,9 +91,20 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
                    struct bench_plan **out, char *why, size_t len);
 void bench_plan_free(struct bench_plan *p);
 
-/* Time the plan (see the top of this file). 0 when the plan ran (items may have failed,
- * crashed or been skipped: see p->res); -1 with why when no benchmark could start. */
-int bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why, size_t len);
+/* The work model of an item (alg->work) turned into rates at a median of median_ms: the one
+ * place it is applied (the parent's stored rates; the child's Google Benchmark counters). */
+struct bench_rate {
+  double bytes, items;              /* per launch */
+  double gbps, items_per_s, pct_copy; /* 0 when the median is 0; pct_copy 0 without a copy rate */
+};
+void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
+                 struct bench_rate *r);
+
+/* Time the plan (see the top of this file). GR_STATUS_OK when the plan ran (items may have
+ * failed, crashed or been skipped: see p->res); else, with why, GR_STATUS_USAGE (a Google
+ * Benchmark flag the child refused) or GR_STATUS_ENV (no benchmark could start). */
+enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
+                             size_t len);
 
 /* The summary table: per algorithm and case, each variant's median, noise, samples,
  * throughput, % of the copy bandwidth, ratio to the peer timed in the same run, SM clock,
@@ -97,6 +114,9 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
 /* 1 if a fixed or peer variant's output failed its check after the timing loop or crashed,
  * else 0. */
 int bench_failed(const struct bench_plan *p);
+
+/* 1 if items ran and every one was skipped because there is no GPU (GR_STATUS_NO_GPU). */
+int bench_all_no_gpu(const struct bench_plan *p);
 
 /* Set by the CLI's signal handler: stop after the running item. */
 extern volatile int bench_interrupted;

@@ -363,3 +363,17 @@ size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size
   }
   return n;
 }
+
+void case_params_text(const struct gr_case *c, char *params, size_t len)
+{
+  char text[GR_CASE_TEXT_LEN];
+  case_format(c, text, sizeof text);
+  const char *p = text + strlen(c->alg->name);
+  p += *p == ' ';
+  gr_fmt(params, len, "%s", p);
+  char *s = strstr(params, " seed=");
+  if (s)
+    *s = 0;
+  else if (strncmp(params, "seed=", 5) == 0)
+    params[0] = 0;
+}

@@ -21,6 +21,9 @@ extern "C" {
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
 /* Canonical text form; returns buf. */
 char *case_format(const struct gr_case *c, char *buf, size_t len);
+/* The parameters of c as text: case_format without the algorithm name and the seed ("n=891
+ * k_a=50"; "" when it has none). */
+void case_params_text(const struct gr_case *c, char *params, size_t len);
 /* Range and cross-parameter checks (alg->validate). 0 ok, -1 with why. */
 int case_validate(const struct gr_case *c, char *why, size_t len);
 

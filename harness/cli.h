@@ -1,5 +1,6 @@
-/* Helpers shared by the subcommands of the gpuregress binary (harness/main.c and the cmd_*
- * files): usage errors and strict number parsing. */
+/* Helpers shared by the subcommands of the gpuregress binary (harness/cli.c; the commands are in
+ * the cmd_*.c files, the table in main.c): usage errors, strict number parsing, run metadata,
+ * the selection of variants and the machine-readable status file. */
 #ifndef GR_CLI_H
 #define GR_CLI_H
 
@@ -25,6 +26,7 @@ int cli_parse_run(const char *s, int64_t *out);
  * initialises CUDA). */
 struct probe {
   int ok;
+  enum gr_status status; /* GR_STATUS_NO_GPU: no usable device; GR_STATUS_ENV: the probe failed */
   struct gpu_info info;
   char why[GR_WHY_LEN];
 };
@@ -47,7 +49,25 @@ struct selection {
 };
 int select_variants(const char *filter, struct selection *sel, char *why, size_t len);
 
-/* The timing and reporting subcommands (harness/cmd_*.c). */
+/* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
+ * every command, names a file that gets "key=value" lines when the command ends (written whole,
+ * then renamed into place): what the command set with cli_status_set, then command and exit.
+ *   run, fuzz: run=ID seed=N result=ok|failed|interrupted, repro=CASE per printed reproducer
+ *   bench:     run=ID result=ok|failed|no_gpu|error
+ *   compare:   compared=0|1 (0: no baseline, nothing compared), result=ok|regression
+ * The human output is the same with or without it. */
+/* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
+ * missing. */
+int cli_status_take_option(int *argc, char **argv);
+void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write the file (when asked for) with command and exit = rc; returns rc. */
+int cli_status_finish(const char *cmd, int rc);
+
+/* The subcommands (harness/cmd_*.c). */
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);

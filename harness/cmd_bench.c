@@ -28,22 +28,17 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
   o->run_id = run;
   signal(SIGINT, on_bench_signal);
   signal(SIGTERM, on_bench_signal);
-  if (bench_execute(p, o, why, sizeof why)) {
+  enum gr_status status = bench_execute(p, o, why, sizeof why);
+  if (status != GR_STATUS_OK) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
-    return strstr(why, "Google Benchmark flag") ? GR_EXIT_USAGE : GR_EXIT_ENV;
+    return gr_status_exit(status);
   }
   bench_print_summary(stdout, p, o);
-  size_t ran = 0, skipped_no_gpu = 0;
-  for (size_t i = 0; i < p->n; i++) {
-    ran += p->res[i].done;
-    skipped_no_gpu += p->res[i].done && p->res[i].verdict == VERDICT_SKIP &&
-                      strstr(p->res[i].reason, "CUDA") != NULL && p->res[i].s.n == 0;
-  }
   if (bench_interrupted)
     return 130;
   if (bench_failed(p))
     return GR_EXIT_FAIL;
-  if (ran && skipped_no_gpu == ran)
+  if (bench_all_no_gpu(p))
     return GR_EXIT_ENV;
   return GR_EXIT_OK;
 }
@@ -220,10 +215,13 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "gpuregress bench: %s\n", why);
     goto out;
   }
+  cli_status_set("run", "%lld", (long long)run);
   rc = bench_and_report(st, run, p, &o, "bench");
   printf("\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
          rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
          rc);
+  cli_status_set("result", "%s",
+                 rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
   store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc);
   goto out;
 bad:

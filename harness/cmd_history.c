@@ -229,8 +229,12 @@ int cmd_history(int argc, char **argv)
   printf("\n%zu change points in %zu benchmarks: %zu slower, %zu faster; new slower on run %lld: "
          "%zu\n",
          hp.changes, hp.series, hp.slower, hp.faster, (long long)hp.run, hp.fresh_slower);
+  cli_status_set("run", "%lld", (long long)hp.run);
+  cli_status_set("changes", "%zu", hp.changes);
+  cli_status_set("new_slower", "%zu", hp.fresh_slower);
   if (hp.check) {
     rc = hp.fresh_slower ? GR_EXIT_FAIL : GR_EXIT_OK;
+    cli_status_set("result", "%s", rc ? "regression" : "ok");
     printf("result: %s exit %d\n", rc ? "REGRESSION (a new step to slower)" : "ok", rc);
   }
 out:

@@ -220,6 +220,7 @@ int cmd_compare(int argc, char **argv)
       printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n"
              "result: ok (no baseline) exit 0\n",
              b.gpu[0] ? b.gpu : "no GPU", (long long)run);
+      cli_status_set("compared", "0");
       rc = GR_EXIT_OK;
       goto out;
     }
@@ -232,6 +233,8 @@ int cmd_compare(int argc, char **argv)
   print_compare(stdout, r, &co, all);
   rc = r->n_slower || r->n_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
   printf("result: %s exit %d\n", rc ? "REGRESSION" : "ok", rc);
+  cli_status_set("compared", "1");
+  cli_status_set("result", "%s", rc ? "regression" : "ok");
 out:
   compare_result_free(r);
   store_close(st);

@@ -71,3 +71,14 @@ int gr_parse_u64(const char *s, uint64_t *out)
   *out = v;
   return 0;
 }
+
+int gr_status_exit(enum gr_status s)
+{
+  switch (s) {
+  case GR_STATUS_OK: return GR_EXIT_OK;
+  case GR_STATUS_USAGE: return GR_EXIT_USAGE;
+  case GR_STATUS_NO_GPU:
+  case GR_STATUS_ENV: return GR_EXIT_ENV;
+  }
+  return GR_EXIT_ENV;
+}

@@ -17,6 +17,16 @@ enum {
   GR_EXIT_ENV = 3,   /* environment: no CUDA device where one is required, ... */
 };
 
+/* What the layers below the command line report besides a verdict; only the commands turn it
+ * into an exit code (gr_status_exit), never by reading message text. */
+enum gr_status {
+  GR_STATUS_OK = 0,
+  GR_STATUS_USAGE,  /* the user's input is unusable: a flag, a case text (GR_EXIT_USAGE) */
+  GR_STATUS_NO_GPU, /* no usable CUDA device where one is required (GR_EXIT_ENV) */
+  GR_STATUS_ENV,    /* another environment failure: a process that would not start (GR_EXIT_ENV) */
+};
+int gr_status_exit(enum gr_status s);
+
 /* Exit code of a worker that hit a CUDA error (GR_CUDA_CHECK): the parent reports a crash. */
 #define GR_WORKER_EXIT_CUDA 70
 

@@ -9,65 +9,37 @@
 #include "runner.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "case.h"
+#include "child.h"
 #include "worker.h"
 
 volatile int runner_interrupted;
 
-struct wproc {
-  pid_t pid;                  /* 0 when no worker is alive */
-  int to, from, err;          /* parent ends of the pipes */
-  char line[GR_WHY_LEN * 2];  /* partial line from the worker */
-  size_t line_len;
-  char errtail[1024];         /* the worker's last stderr bytes */
-  size_t err_len;
-};
-
 /* ---- worker side ------------------------------------------------------------------------- */
 
-static void flatten(char *s)
-{
-  for (; *s; s++)
-    if (*s == '\t' || *s == '\n' || *s == '\r')
-      *s = ' ';
-}
+struct worker_arg {
+  const struct algorithm *a;
+  const struct variant *v;
+};
 
-static void write_all(int fd, const char *buf, size_t len)
+static int worker_main(void *arg, int in, int out)
 {
-  while (len > 0) {
-    ssize_t k = write(fd, buf, len);
-    if (k < 0 && errno == EINTR)
-      continue;
-    if (k <= 0)
-      _exit(3);
-    buf += k;
-    len -= (size_t)k;
-  }
-}
-
-static void worker_main(int in, int out, const struct algorithm *a, const struct variant *v)
-{
-  char why[GR_WHY_LEN], line[GR_CASE_TEXT_LEN * 2], msg[GR_WHY_LEN * 2];
+  const struct algorithm *a = ((struct worker_arg *)arg)->a;
+  const struct variant *v = ((struct worker_arg *)arg)->v;
+  char why[GR_WHY_LEN], line[GR_CASE_TEXT_LEN * 2];
   if ((v->flags & VARIANT_GPU) && !worker_gpu_ready(why, sizeof why)) {
-    flatten(why);
-    snprintf(msg, sizeof msg, "SKIP\t%s\n", why);
-    write_all(out, msg, strlen(msg));
-    _exit(0);
+    child_flatten(why);
+    child_say(out, "SKIP\t%s", why);
+    return 0;
   }
-  write_all(out, "READY\n", 6);
+  child_say(out, "READY");
   FILE *fin = fdopen(in, "r");
   if (!fin)
-    _exit(3);
+    return 3;
   while (fgets(line, sizeof line, fin)) {
     struct gr_case c;
     struct case_result r;
@@ -80,228 +52,98 @@ static void worker_main(int in, int out, const struct algorithm *a, const struct
     } else {
       worker_run_case(&c, v, &r);
     }
-    flatten(r.why);
-    snprintf(msg, sizeof msg, "R\t%s\t%s\t%.9g\t%.6f\t%s\n", verdict_name(r.verdict),
-             r.tag && r.tag[0] ? r.tag : "-", r.err, r.seconds, r.why);
-    write_all(out, msg, strlen(msg));
+    child_flatten(r.why);
+    child_say(out, "R\t%s\t%s\t%.9g\t%.6f\t%s", verdict_name(r.verdict),
+              r.tag && r.tag[0] ? r.tag : "-", r.err, r.seconds, r.why);
   }
-  _exit(0);
+  return 0;
 }
 
 /* ---- parent side ------------------------------------------------------------------------- */
 
-static void close_fd(int *fd)
-{
-  if (*fd >= 0)
-    close(*fd);
-  *fd = -1;
-}
+struct wproc {
+  struct child c;
+  struct worker_arg arg;
+};
 
-static int wproc_start(struct wproc *w, const struct algorithm *a, const struct variant *v,
-                       char *why, size_t len)
+static void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v)
 {
-  int to[2], from[2], err[2];
-  memset(w, 0, sizeof *w);
-  w->to = w->from = w->err = -1;
-  if (pipe2(to, O_CLOEXEC))
-    goto fail;
-  if (pipe2(from, O_CLOEXEC)) {
-    close(to[0]), close(to[1]);
-    goto fail;
-  }
-  if (pipe2(err, O_CLOEXEC)) {
-    close(to[0]), close(to[1]), close(from[0]), close(from[1]);
-    goto fail;
-  }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(to[0]), close(to[1]), close(from[0]), close(from[1]), close(err[0]), close(err[1]);
-    goto fail;
-  }
-  if (pid == 0) {
-    setpgid(0, 0); /* its own group: the watchdog kills whatever it started too */
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGINT, SIG_IGN); /* the parent decides when to stop */
-    dup2(err[1], 2);
-    close(to[1]), close(from[0]), close(err[0]), close(err[1]);
-    worker_main(to[0], from[1], a, v);
-  }
-  setpgid(pid, pid);
-  close(to[0]), close(from[1]), close(err[1]);
-  w->pid = pid;
-  w->to = to[1];
-  w->from = from[0];
-  w->err = err[0];
-  return 0;
-fail:
-  gr_fmt(why, len, "cannot start a worker: %s", strerror(errno));
-  return -1;
-}
-
-/* The last non-empty line of the worker's stderr, or "". */
-static const char *err_last_line(struct wproc *w, char *buf, size_t len)
-{
-  size_t end = w->err_len;
-  while (end > 0 && (w->errtail[end - 1] == '\n' || w->errtail[end - 1] == '\r'))
-    end--;
-  size_t start = end;
-  while (start > 0 && w->errtail[start - 1] != '\n')
-    start--;
-  size_t n = end - start < len - 1 ? end - start : len - 1;
-  memcpy(buf, w->errtail + start, n);
-  buf[n] = 0;
-  return buf;
-}
-
-static void drain_err(struct wproc *w)
-{
-  char buf[4096];
-  ssize_t k = read(w->err, buf, sizeof buf);
-  if (k <= 0)
-    return;
-  /* keep the tail only */
-  if ((size_t)k >= sizeof w->errtail) {
-    memcpy(w->errtail, buf + k - (sizeof w->errtail - 1), sizeof w->errtail - 1);
-    w->err_len = sizeof w->errtail - 1;
-  } else {
-    if (w->err_len + (size_t)k >= sizeof w->errtail) {
-      size_t drop = w->err_len + (size_t)k - (sizeof w->errtail - 1);
-      memmove(w->errtail, w->errtail + drop, w->err_len - drop);
-      w->err_len -= drop;
-    }
-    memcpy(w->errtail + w->err_len, buf, (size_t)k);
-    w->err_len += (size_t)k;
-  }
-  w->errtail[w->err_len] = 0;
-}
-
-/* Reap the worker; describe how it ended in why. */
-static void wproc_reap(struct wproc *w, int kill_it, char *why, size_t len)
-{
-  int status = 0;
-  char last[512];
-  if (w->pid > 0) {
-    if (kill_it)
-      kill(-w->pid, SIGKILL);
-    /* pick up what it wrote to stderr before dying */
-    if (w->err >= 0) {
-      struct pollfd p = {w->err, POLLIN, 0};
-      while (poll(&p, 1, kill_it ? 0 : 200) > 0 && (p.revents & POLLIN)) {
-        size_t before = w->err_len;
-        drain_err(w);
-        if (w->err_len == before)
-          break;
-      }
-    }
-    while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
-      ;
-    if (!kill_it && len) {
-      err_last_line(w, last, sizeof last);
-      if (WIFSIGNALED(status))
-        gr_fmt(why, len, "worker killed by signal %d (%s)%s%s", WTERMSIG(status),
-               strsignal(WTERMSIG(status)), last[0] ? ": " : "", last);
-      else if (WIFEXITED(status) && WEXITSTATUS(status) == GR_WORKER_EXIT_CUDA)
-        gr_fmt(why, len, "%s", last[0] ? last : "cuda error");
-      else
-        gr_fmt(why, len, "worker exited with status %d%s%s", WIFEXITED(status) ? WEXITSTATUS(status) : -1,
-               last[0] ? ": " : "", last);
-    }
-  }
-  close_fd(&w->to);
-  close_fd(&w->from);
-  close_fd(&w->err);
-  w->pid = 0;
+  child_init(&w->c);
+  w->arg = (struct worker_arg){a, v};
+  w->c.what = "worker";
+  w->c.fn = worker_main;
+  w->c.arg = &w->arg;
+  w->c.pipe_in = w->c.pipe_out = w->c.pipe_err = 1;
+  w->c.interrupted = &runner_interrupted;
 }
 
 /* Read one line from the worker within timeout seconds. 1: line in buf; 0: the worker is gone
- * (why says how); -1: timeout (the worker was killed). */
+ * (why says how); -1: timeout or interrupted (the worker was killed). */
 static int wproc_line(struct wproc *w, double timeout, char *buf, size_t len, char *why,
                       size_t why_len)
 {
-  double deadline = now_seconds() + timeout;
-  for (;;) {
-    char *nl = memchr(w->line, '\n', w->line_len);
-    if (nl) {
-      size_t n = (size_t)(nl - w->line);
-      size_t c = n < len - 1 ? n : len - 1;
-      memcpy(buf, w->line, c);
-      buf[c] = 0;
-      memmove(w->line, nl + 1, w->line_len - n - 1);
-      w->line_len -= n + 1;
-      return 1;
-    }
-    double left = deadline - now_seconds();
-    if (left <= 0 || runner_interrupted) {
-      wproc_reap(w, 1, NULL, 0);
-      gr_fmt(why, why_len, runner_interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
-             timeout);
-      return -1;
-    }
-    struct pollfd p[2] = {{w->from, POLLIN, 0}, {w->err, POLLIN, 0}};
-    int k = poll(p, 2, left > 0.25 ? 250 : (int)(left * 1000) + 1);
-    if (k < 0 && errno != EINTR) {
-      wproc_reap(w, 1, NULL, 0);
-      gr_fmt(why, why_len, "poll: %s", strerror(errno));
-      return 0;
-    }
-    if (k <= 0)
-      continue;
-    if (p[1].revents & (POLLIN | POLLHUP))
-      drain_err(w);
-    if (p[0].revents & (POLLIN | POLLHUP)) {
-      if (w->line_len + 1 >= sizeof w->line) /* a line longer than any we write: drop it */
-        w->line_len = 0;
-      ssize_t r = read(w->from, w->line + w->line_len, sizeof w->line - 1 - w->line_len);
-      if (r > 0) {
-        w->line_len += (size_t)r;
-      } else if (r == 0 || errno != EINTR) {
-        wproc_reap(w, 0, why, why_len);
-        return 0;
-      }
-    }
+  switch (child_read_line(&w->c, timeout, buf, len)) {
+  case CHILD_GOT: return 1;
+  case CHILD_EOF: child_finish(&w->c, 0, why, why_len); return 0;
+  case CHILD_INTERRUPTED:
+  case CHILD_TIMEOUT: break;
   }
+  child_finish(&w->c, 1, NULL, 0);
+  gr_fmt(why, why_len, runner_interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
+         timeout);
+  return -1;
 }
 
-/* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here (why); -1 the
- * worker could not start (why). */
-static int wproc_open(struct wproc *w, const struct algorithm *a, const struct variant *v,
-                      double timeout, char *why, size_t len)
+/* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here, for want of a
+ * GPU (why); -1 the worker could not start (why). */
+static int wproc_open(struct wproc *w, double timeout, char *why, size_t len)
 {
   char line[GR_WHY_LEN + 16];
-  if (wproc_start(w, a, v, why, len))
+  if (child_start(&w->c)) {
+    gr_fmt(why, len, "cannot start a worker: %s", strerror(errno));
     return -1;
+  }
   int r = wproc_line(w, timeout, line, sizeof line, why, len);
   if (r != 1)
     return -1;
   if (strcmp(line, "READY") == 0)
     return 1;
-  wproc_reap(w, 0, NULL, 0);
+  child_finish(&w->c, 0, NULL, 0);
   gr_fmt(why, len, "%s", strncmp(line, "SKIP\t", 5) == 0 ? line + 5 : line);
   return 0;
 }
 
+/* Let a worker end by itself (EOF on its input), then make sure it did. */
+static void wproc_close(struct wproc *w)
+{
+  if (!w->c.pid)
+    return;
+  child_close_in(&w->c);
+  child_wait(&w->c, 2.0);
+  child_finish(&w->c, 1, NULL, 0);
+}
+
 /* Run one case in the worker, starting a worker first if none is alive. */
-static void wproc_case(struct wproc *w, const struct algorithm *a, const struct variant *v,
-                       const struct gr_case *c, double watchdog, struct case_result *res)
+static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog,
+                       struct case_result *res)
 {
   char text[GR_CASE_TEXT_LEN + 2], line[GR_WHY_LEN * 2];
   memset(res, 0, sizeof *res);
   res->tag = "";
   double t0 = now_seconds();
-  if (!w->pid) {
-    int r = wproc_open(w, a, v, watchdog, res->why, sizeof res->why);
+  if (!w->c.pid) {
+    int r = wproc_open(w, watchdog, res->why, sizeof res->why);
     if (r <= 0) {
       res->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
+      res->status = r == 0 ? GR_STATUS_NO_GPU : GR_STATUS_OK;
       res->tag = r == 0 ? "" : "crash";
       return;
     }
   }
   case_format(c, text, GR_CASE_TEXT_LEN);
   strcat(text, "\n");
-  size_t len = strlen(text);
-  if (write(w->to, text, len) != (ssize_t)len) {
-    wproc_reap(w, 0, res->why, sizeof res->why);
+  if (child_write(&w->c, text, strlen(text))) {
+    child_finish(&w->c, 0, res->why, sizeof res->why);
     res->verdict = VERDICT_CRASH;
     res->tag = "crash";
     return;
@@ -326,7 +168,7 @@ static void wproc_case(struct wproc *w, const struct algorithm *a, const struct 
   f[5] = save;
   int vd = f[1] ? verdict_parse(f[1]) : -1;
   if (!f[0] || strcmp(f[0], "R") != 0 || vd < 0 || !f[4]) {
-    wproc_reap(w, 1, NULL, 0);
+    child_finish(&w->c, 1, NULL, 0);
     gr_fmt(res->why, sizeof res->why, "worker sent a malformed line");
     res->verdict = VERDICT_CRASH;
     res->tag = "crash";
@@ -375,16 +217,8 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
   char text[GR_CASE_TEXT_LEN];
   case_format(c, text, sizeof text);
   if (r->o->store) {
-    /* params: the text between the algorithm name and " seed=" */
     char params[GR_CASE_TEXT_LEN];
-    const char *p = text + strlen(c->alg->name);
-    p += *p == ' ';
-    gr_fmt(params, sizeof params, "%s", p);
-    char *s = strstr(params, " seed=");
-    if (s)
-      *s = 0;
-    else if (strncmp(params, "seed=", 5) == 0)
-      params[0] = 0;
+    case_params_text(c, params, sizeof params);
     struct case_row row = {r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
                            params, c->seed, res->verdict, res->tag, res->why, res->err,
                            res->seconds};
@@ -433,7 +267,7 @@ static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *
 {
   struct case_result res;
   for (int k = 0; k < CONFIRM_RUNS; k++) {
-    wproc_case(w, rec->a, rec->v, c, rec->o->watchdog, &res);
+    wproc_case(w, c, rec->o->watchdog, &res);
     record(rec, c, "confirm", -1, &res);
     if (!same_failure(&res, like))
       return 0;
@@ -465,7 +299,7 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
     improved = 0;
     size_t n = case_shrink_candidates(&chain[len - 1], cands, sizeof cands / sizeof *cands);
     for (size_t i = 0; i < n && now_seconds() < deadline && !runner_interrupted; i++) {
-      wproc_case(w, rec->a, rec->v, &cands[i], o->watchdog, &res);
+      wproc_case(w, &cands[i], o->watchdog, &res);
       record(rec, &cands[i], "shrink", -1, &res);
       out->shrink_steps++;
       if (same_failure(&res, &chain_res[len - 1])) {
@@ -493,7 +327,8 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
 void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out)
 {
-  struct wproc w = {.pid = 0, .to = -1, .from = -1, .err = -1};
+  struct wproc w;
+  wproc_init(&w, a, v);
   struct recorder *rec = calloc(1, sizeof *rec);
   struct case_result res;
   struct gr_case c, failing;
@@ -508,7 +343,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     return;
   }
   *rec = (struct recorder){.o = o, .a = a, .v = v, .t0 = t0, .last_commit = t0};
-  int r = wproc_open(&w, a, v, o->watchdog, out->reason, sizeof out->reason);
+  int r = wproc_open(&w, o->watchdog, out->reason, sizeof out->reason);
   if (r <= 0) {
     out->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
     goto done;
@@ -517,7 +352,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
       break;
     case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
-    wproc_case(&w, a, v, &c, o->watchdog, &res);
+    wproc_case(&w, &c, o->watchdog, &res);
     record(rec, &c, "fuzz", i, &res);
     out->cases++;
     switch (res.verdict) {
@@ -556,12 +391,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
              out->cases ? "no case this variant can take (all skipped or errors)" : "no case ran");
   }
 done:
-  if (w.pid) {
-    close_fd(&w.to); /* EOF: the worker ends by itself */
-    struct pollfd p = {w.from, POLLIN, 0};
-    poll(&p, 1, 2000);
-    wproc_reap(&w, 1, NULL, 0);
-  }
+  wproc_close(&w);
   recorder_commit(rec);
   if (o->progress)
     fprintf(stderr, "\r\033[K");
@@ -570,19 +400,11 @@ done:
 }
 
 enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *c,
-                             const struct variant *v, char *why, size_t len, double *err)
+                             const struct variant *v, struct case_result *res)
 {
-  struct wproc w = {.pid = 0, .to = -1, .from = -1, .err = -1};
-  struct case_result res;
-  wproc_case(&w, c->alg, v, c, o->watchdog, &res);
-  if (w.pid) {
-    close_fd(&w.to);
-    struct pollfd p = {w.from, POLLIN, 0};
-    poll(&p, 1, 2000);
-    wproc_reap(&w, 1, NULL, 0);
-  }
-  gr_fmt(why, len, "%s", res.why);
-  if (err)
-    *err = res.err;
-  return res.verdict;
+  struct wproc w;
+  wproc_init(&w, c->alg, v);
+  wproc_case(&w, c, o->watchdog, res);
+  wproc_close(&w);
+  return res->verdict;
 }

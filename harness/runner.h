@@ -16,6 +16,7 @@
 #include "case.h"
 #include "gr.h"
 #include "store.h"
+#include "worker.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,10 +55,11 @@ struct outcome {
 void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out);
 
-/* Run one given case on one variant in a worker (repro). Returns the case verdict; why gets the
- * reason. */
+/* Run one given case on one variant in a worker (repro). Returns the case verdict, also in res
+ * with its reason; res->status is GR_STATUS_NO_GPU when the variant needs a GPU and there is
+ * none. */
 enum verdict runner_one_case(const struct runner_opts *opts, const struct gr_case *c,
-                             const struct variant *v, char *why, size_t len, double *err);
+                             const struct variant *v, struct case_result *res);
 
 /* The command line that reproduces case c on variant v. */
 char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *buf, size_t len);

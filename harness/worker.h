@@ -17,6 +17,7 @@ struct case_result {
   double err;           /* the algorithm's error metric */
   double seconds;       /* wall time of the whole case: input, reference, two runs, checks */
   char why[GR_WHY_LEN];
+  enum gr_status status; /* set by the runner: GR_STATUS_NO_GPU when skipped for want of a GPU */
 };
 
 /* 1 if this process can run GPU variants (this initialises CUDA), else 0 with why. */

@@ -60,6 +60,14 @@ expect 1 "escaped" -- "$bin" run --filter selftest/bug_escapes --cases 20 --db "
 [ "$("$dbq" "$db" "SELECT count(*) FROM runs WHERE status = 'finished'")" = 3 ] || {
   echo "FAIL: runs not all finished"; fails=$((fails + 1)); }
 
+# --status-file: key=value lines for scripts (ci/nightly, gpu-check); the human output unchanged
+st="$tmp/run.status"
+expect 1 "repro:  gpuregress repro 'selftest n=37 dist=ones" -- "$bin" run --filter selftest/wrong --cases 50 --seed 3 --db "$db" --status-file "$st"
+for want in "^run=[0-9][0-9]*$" "^seed=3$" "^result=failed$" "^repro=selftest n=37 dist=ones seed=[0-9]*$" "^command=run$" "^exit=1$"; do
+  grep -q "$want" "$st" || { echo "FAIL: '$want' not in the status file:"; cat "$st"; fails=$((fails + 1)); }
+done
+expect 2 "--status-file needs a file name" -- "$bin" list --status-file
+
 # without a GPU: GPU variants are skipped with the reason, repro of one says so with exit 3
 "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --variant v2_shared >"$tmp/gpu.txt" 2>&1
 rc=$?

@@ -66,11 +66,12 @@ int main(void)
       EXPECT(out.cases_to_catch >= 1 && out.cases_to_catch == out.cases);
       /* and the shrunk case fails again the same way in a fresh worker */
       struct gr_case c;
+      struct case_result res1;
       EXPECT(case_parse(out.shrunk_case, &c, why, sizeof why) == 0);
-      EXPECT(runner_one_case(&o, &c, v, why, sizeof why, NULL) ==
+      EXPECT(runner_one_case(&o, &c, v, &res1) ==
              (expect[i].verdict == VERDICT_CAUGHT ? VERDICT_FAIL : expect[i].verdict));
       c.v[0] = 36; /* one below the threshold: passes */
-      EXPECT(runner_one_case(&o, &c, v, why, sizeof why, NULL) == VERDICT_PASS);
+      EXPECT(runner_one_case(&o, &c, v, &res1) == VERDICT_PASS);
     } else {
       EXPECT(out.cases == 300 && out.passed == 300);
     }

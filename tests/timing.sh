@@ -26,6 +26,12 @@ expect 0 "timings: 34 same, 0 faster, 0 slower, 0 unsure" -- "$bin" compare --db
 expect 0 "result: ok" -- "$bin" compare --db "$db" --run "$r2" --baseline "$r1"
 # the first run has no baseline: nothing compared, not a failure
 expect 0 "nothing compared" -- "$bin" compare --db "$db" --run "$r1"
+# ... which scripts read from the status file (ci/nightly)
+"$bin" compare --db "$db" --run "$r1" --status-file "$tmp/c1" >/dev/null
+"$bin" compare --db "$db" --run "$r2" --status-file "$tmp/c2" >/dev/null
+check "compare status files" grep -qx "compared=0" "$tmp/c1"
+check "compare status files" grep -qx "compared=1" "$tmp/c2"
+check "compare status files" grep -qx "result=ok" "$tmp/c2"
 # a timings-only run after a fuzz-only run (gpu-check's pair): the fuzz run is no baseline
 db2="$tmp/pair.db"
 "$synth" "$db2" --seed 1 --no-timings >/dev/null
@@ -168,6 +174,8 @@ expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest
 expect 2 "unknown Google Benchmark flag" -- "$bin" bench --db "$tmp/b.db" --quick --benchmark_nonsense=1
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   expect 3 "benchmarks skipped: no CUDA device" -- "$bin" bench --db "$tmp/b.db" --quick --quiet
+  "$bin" bench --db "$tmp/b.db" --quick --quiet --status-file "$tmp/b.status" >/dev/null 2>&1
+  check "bench status file" grep -qx "result=no_gpu" "$tmp/b.status"
   check "skips stored" [ "$("$dbq" "$tmp/b.db" "SELECT count(*) FROM timings WHERE verdict = 'skip'")" -gt 0 ]
 fi
 

@@ -3,18 +3,14 @@
 #include "km_mpirun.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "gr.h"
 
 static const char result_magic[8] = {'K', 'M', 'R', 'E', 'S', '\0', '\0', '\1'};
@@ -206,61 +202,28 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
   for (int i = 0; args[i] && a < 63; i++)
     argv[a++] = args[i];
   argv[a] = NULL;
-  pid_t parent = getpid();
-  pid_t pid = fork();
-  if (pid < 0) {
+  /* this launch's own session directory (Open MPI 4: orte_tmpdir_base; later ones and PMIx
+   * follow TMPDIR) */
+  char tmpdir_base[4200], tmpdir[4200];
+  gr_fmt(tmpdir_base, sizeof tmpdir_base, "OMPI_MCA_orte_tmpdir_base=%s", session);
+  gr_fmt(tmpdir, sizeof tmpdir, "TMPDIR=%s", session);
+  const char *const env[] = {
+      "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
+      /* containers often forbid the cross-memory attach of the shared-memory transport */
+      "OMPI_MCA_btl_vader_single_copy_mechanism?=none", tmpdir_base, tmpdir, NULL};
+  /* its own process group, killed whole on a timeout, and it dies with the caller (child.h) */
+  struct child c;
+  child_init(&c);
+  c.argv = argv;
+  c.env = env;
+  c.log_fd = fd; /* stdout and stderr; stdin from /dev/null: mpirun forwards it */
+  if (child_start(&c)) {
     gr_fmt(log, len, "cannot fork: %s", strerror(errno));
     close(fd);
     rmdir(session);
     return -1;
   }
-  if (pid == 0) {
-    setpgid(0, 0);                     /* one group: a timeout kills the ranks too */
-    prctl(PR_SET_PDEATHSIG, SIGKILL);  /* and so does the death of the caller */
-    if (getppid() != parent)
-      _exit(KM_MPIRUN_NOT_FOUND);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0)
-      dup2(null, 0); /* mpirun forwards stdin: never let it read a terminal */
-    dup2(fd, 1);
-    dup2(fd, 2);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    /* containers often forbid the cross-memory attach of the shared-memory transport */
-    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
-    /* this launch's own session directory (Open MPI 4: orte_tmpdir_base; later ones and PMIx
-     * follow TMPDIR) */
-    setenv("OMPI_MCA_orte_tmpdir_base", session, 1);
-    setenv("TMPDIR", session, 1);
-    execvp(launcher, (char *const *)argv);
-    fprintf(stderr, "cannot run '%s': %s\n", launcher, strerror(errno));
-    _exit(KM_MPIRUN_NOT_FOUND);
-  }
-  int status = 0, rc;
-  double t0 = now_seconds();
-  for (;;) {
-    pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid)
-      break;
-    if (w < 0 && errno != EINTR) {
-      status = -1;
-      break;
-    }
-    if (now_seconds() - t0 > timeout_s) {
-      kill(-pid, SIGKILL);
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      break;
-    }
-    struct timespec ts = {0, 5000000};
-    nanosleep(&ts, NULL);
-  }
-  if (status == -1)
-    rc = -1;
-  else if (WIFEXITED(status))
-    rc = WEXITSTATUS(status);
-  else
-    rc = 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  int rc = child_finish(&c, !child_wait(&c, timeout_s), NULL, 0);
   tail_of(fd, log, len);
   close(fd);
   /* what Open MPI left (all of it when the launch was killed) */

@@ -1,0 +1,32 @@
+/* Between the timing layer's parent (bench.c) and its benchmark process (bench_child.c); not for
+ * other callers.
+ *
+ * Protocol on the child's output pipe (lines tab-separated, reasons flattened):
+ *   "NOGPU\t<why>"        no usable device: every item is skipped with that reason
+ *   "ERR\t<why>"          the child could not start the benchmarks (bad Google Benchmark flag)
+ *   "BW\t<GB/s>\t<gpu>"   the copy bandwidth and the device name, once per child
+ *   "B\t<i>"              item i begins (a crash from here on is its crash)
+ *   "T\t<i>\t<verdict>\t<launches>\t<seconds>\t<reason>"   item i's result, then its samples:
+ *   "S\t<n>"              followed by n doubles (milliseconds) then n ints (SM MHz), raw bytes
+ *                         as in memory (same host, same build); absent when n is 0
+ *   "E\t<i>"              item i ends
+ *   "DONE"                every registered benchmark ran */
+#ifndef GR_BENCH_CHILD_H
+#define GR_BENCH_CHILD_H
+
+#include <stddef.h>
+
+#include "bench.h"
+
+struct bench_child_arg {
+  struct bench_plan *p;
+  const struct bench_opts *o;
+  size_t start;     /* the first item to run */
+  const char *json; /* Google Benchmark's JSON output for this child, or NULL */
+};
+
+/* The body of the benchmark process (a child_start fn): arg is a struct bench_child_arg; out is
+ * the pipe above. Returns its exit status. */
+int bench_child_main(void *arg, int in, int out);
+
+#endif

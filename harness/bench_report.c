@@ -1,0 +1,113 @@
+/* The timing layer's report: the summary table of a timed plan and its verdict. See bench.h. */
+#include "bench.h"
+
+#include <math.h>
+#include <string.h>
+
+int bench_failed(const struct bench_plan *p)
+{
+  for (size_t i = 0; i < p->n; i++) {
+    const struct bench_result *r = &p->res[i];
+    if (r->done && p->items[i].v->kind != VARIANT_HISTORICAL &&
+        (r->verdict == VERDICT_FAIL || r->verdict == VERDICT_CRASH ||
+         r->verdict == VERDICT_TIMEOUT))
+      return 1;
+  }
+  return 0;
+}
+
+int bench_all_no_gpu(const struct bench_plan *p)
+{
+  size_t ran = 0, no_gpu = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    ran += p->res[i].done;
+    no_gpu += p->res[i].done && p->res[i].status == GR_STATUS_NO_GPU;
+  }
+  return ran && no_gpu == ran;
+}
+
+static const char *si(double v, char *buf, size_t len)
+{
+  static const char *const units[] = {"", "k", "M", "G", "T", "P"};
+  int u = 0;
+  while (fabs(v) >= 1000 && u < 5)
+    v /= 1000, u++;
+  return gr_fmt(buf, len, "%.3g%s", v, units[u]);
+}
+
+void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o)
+{
+  char b1[32], b2[32];
+  fprintf(f, "\ngpuregress bench%s%lld  %s  L2 %s", o->store ? " run " : "",
+          (long long)(o->store ? o->run_id : 0), p->gpu_name[0] ? p->gpu_name : "no GPU",
+          o->hot ? "hot" : "cold");
+  if (p->copy_gbps > 0)
+    fprintf(f, "  copy bandwidth %.0f GB/s (device to device, read + write)", p->copy_gbps);
+  fprintf(f, "\n");
+  /* nothing timed and one reason for all (no GPU): one line, not a table of skips */
+  size_t n_done = 0, n_same = 0;
+  const char *reason0 = NULL;
+  for (size_t i = 0; i < p->n; i++) {
+    const struct bench_result *r = &p->res[i];
+    if (!r->done)
+      continue;
+    if (!n_done++)
+      reason0 = r->reason;
+    n_same += r->verdict == VERDICT_SKIP && r->s.n == 0 && strcmp(r->reason, reason0) == 0;
+  }
+  if (n_done && n_same == n_done) {
+    fprintf(f, "all %zu benchmarks skipped: %s\n", n_done, reason0);
+    return;
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    const struct bench_item *it = &p->items[i];
+    const struct bench_result *r = &p->res[i];
+    int first_of_case = i == 0 || p->items[i - 1].alg != it->alg ||
+                        strcmp(p->items[i - 1].params, it->params) != 0 ||
+                        p->items[i - 1].c.seed != it->c.seed;
+    int any = 0;
+    for (size_t j = i; j < p->n && p->items[j].alg == it->alg &&
+                       strcmp(p->items[j].params, it->params) == 0;
+         j++)
+      any |= p->res[j].done;
+    if (!any)
+      continue;
+    if (first_of_case) {
+      fprintf(f, "\n%s %s  (%s B, %s items)\n", it->alg->name, it->params, si(r->bytes, b1, sizeof b1),
+              si(r->items, b2, sizeof b2));
+      fprintf(f, "  %-20s %-10s %10s %7s %7s %9s %6s %8s %6s  %s\n", "variant", "kind",
+              "median ms", "noise", "samples", "GB/s", "%copy", "vs peer", "MHz", "check");
+    }
+    if (!r->done)
+      continue;
+    /* the peer of this case, timed in this run */
+    const struct bench_result *peer = NULL;
+    for (size_t j = 0; j < p->n; j++)
+      if (p->items[j].alg == it->alg && p->items[j].v->kind == VARIANT_PEER &&
+          strcmp(p->items[j].params, it->params) == 0 && p->items[j].c.seed == it->c.seed &&
+          p->res[j].done && p->res[j].s.n)
+        peer = &p->res[j];
+    char ratio[32] = "-", noise[16] = "-", pct[16] = "-", med[24] = "-", gbps[24] = "-";
+    if (r->s.n) {
+      gr_fmt(med, sizeof med, "%.4f", r->s.median);
+      gr_fmt(noise, sizeof noise, "%.2f%%", 100 * r->s.noise);
+      gr_fmt(gbps, sizeof gbps, "%.1f", r->gbps);
+      if (r->pct_copy > 0)
+        gr_fmt(pct, sizeof pct, "%.1f%%", r->pct_copy);
+      if (peer && peer != r)
+        gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
+    }
+    fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s\n", it->v->name,
+            variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
+            verdict_name(r->verdict));
+  }
+  int details = 0;
+  for (size_t i = 0; i < p->n; i++) {
+    const struct bench_result *r = &p->res[i];
+    if (!r->done || !r->reason[0] || r->verdict == VERDICT_PASS || r->verdict == VERDICT_CAUGHT)
+      continue;
+    if (!details++)
+      fprintf(f, "\n");
+    fprintf(f, "%s %s: %s\n", p->items[i].name, verdict_name(r->verdict), r->reason);
+  }
+}

@@ -1,0 +1,240 @@
+/* Helpers shared by the subcommands (cli.h): usage errors, number parsing, the run metadata with
+ * its GPU probe, the selection of variants, and the machine-readable status file. */
+#define _GNU_SOURCE
+#include "cli.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "child.h"
+#include "gpu.h"
+#include "registry.h"
+
+#include "gr_gitinfo.h" /* GR_GIT_COMMIT: the commit this binary was built from */
+
+/* ---- shared option helpers ---------------------------------------------------------------- */
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "gpuregress %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(see 'gpuregress %s --help')\n", cmd);
+  return GR_EXIT_USAGE;
+}
+
+int cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+
+/* ---- run metadata ------------------------------------------------------------------------- */
+
+static int probe_main(void *arg, int in, int out)
+{
+  struct probe q;
+  (void)arg, (void)in;
+  memset(&q, 0, sizeof q);
+  if (gpu_device_count(q.why, sizeof q.why) > 0)
+    q.ok = gpu_query(&q.info, q.why, sizeof q.why) == 0;
+  q.status = q.ok ? GR_STATUS_OK : GR_STATUS_NO_GPU;
+  child_say_bytes(out, &q, sizeof q);
+  return 0;
+}
+
+/* Ask a child process about the GPU: the parent never initialises CUDA. */
+static void probe_gpu(struct probe *p)
+{
+  struct child c;
+  child_init(&c);
+  c.what = "GPU probe";
+  c.fn = probe_main;
+  c.pipe_out = 1;
+  memset(p, 0, sizeof *p);
+  if (child_start(&c)) {
+    p->status = GR_STATUS_ENV;
+    gr_fmt(p->why, sizeof p->why, "cannot start the GPU probe: %s", strerror(errno));
+    return;
+  }
+  if (child_read(&c, 60, p, sizeof *p) != CHILD_GOT) {
+    memset(p, 0, sizeof *p);
+    p->status = GR_STATUS_ENV;
+    gr_fmt(p->why, sizeof p->why, "the GPU probe did not answer");
+  }
+  child_wait(&c, 10);
+  child_finish(&c, 1, NULL, 0);
+}
+
+static void read_cmd(const char *cmd, char *buf, size_t len)
+{
+  buf[0] = 0;
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return;
+  if (!fgets(buf, (int)len, f))
+    buf[0] = 0;
+  buf[strcspn(buf, "\n")] = 0;
+  pclose(f);
+}
+
+void collect_meta(struct run_meta *m, int argc, char **argv)
+{
+  memset(m, 0, sizeof *m);
+  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->commit, sizeof m->commit);
+  if (m->commit[0]) {
+    char st[8];
+    read_cmd("git status --porcelain --untracked-files=no 2>/dev/null | head -1", st, sizeof st);
+    m->dirty = st[0] != 0;
+  } else {
+    gr_fmt(m->commit, sizeof m->commit, "%s", GR_GIT_COMMIT); /* built from; not a checkout */
+  }
+  gethostname(m->host, sizeof m->host - 1);
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
+    used += (size_t)snprintf(m->command + used, sizeof m->command - used, "%s%s", i ? " " : "",
+                             argv[i]);
+  probe_gpu(&m->gpu);
+  if (m->gpu.ok)
+    gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
+}
+
+
+struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget)
+{
+  struct run_info ri = {m->command, m->commit, m->dirty, m->host,
+                        m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
+                        m->gpu.info.driver_version, m->gpu.info.runtime_version,
+                        m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
+                        (int64_t)m->gpu.info.total_mem, seed, budget};
+  return ri;
+}
+
+/* ---- selection ---------------------------------------------------------------------------- */
+
+/* Select by a comma-separated filter of ALG or ALG/VARIANT patterns (fnmatch); NULL selects every
+ * visible algorithm. Hidden algorithms are taken only when a pattern names them without
+ * wildcards. 0 ok; -1 with why naming the pattern that matched nothing. */
+int select_variants(const char *filter, struct selection *sel, char *why, size_t len)
+{
+  char buf[1024];
+  sel->n = 0;
+  gr_fmt(buf, sizeof buf, "%s", filter ? filter : "*");
+  char *save = NULL;
+  for (char *pat = strtok_r(buf, ",", &save); pat; pat = strtok_r(NULL, ",", &save)) {
+    char apat[256], vpat[256] = "*";
+    char *slash = strchr(pat, '/');
+    gr_fmt(apat, sizeof apat, "%.*s", slash ? (int)(slash - pat) : (int)strlen(pat), pat);
+    if (slash)
+      gr_fmt(vpat, sizeof vpat, "%s", slash + 1);
+    size_t before = sel->n;
+    int alg_hit = 0;
+    for (size_t i = 0; i < registry_count; i++) {
+      const struct algorithm *a = registry[i];
+      if (fnmatch(apat, a->name, 0) != 0)
+        continue;
+      if ((a->flags & ALG_HIDDEN) && strcmp(apat, a->name) != 0)
+        continue;
+      alg_hit = 1;
+      for (size_t j = 0; j < a->n_variants; j++) {
+        if (fnmatch(vpat, a->variants[j].name, 0) != 0)
+          continue;
+        int dup = 0;
+        for (size_t k = 0; k < sel->n && !dup; k++)
+          dup = sel->v[k] == &a->variants[j];
+        if (!dup && sel->n < sizeof sel->v / sizeof *sel->v) {
+          sel->alg[sel->n] = a;
+          sel->v[sel->n++] = &a->variants[j];
+        }
+      }
+    }
+    if (!alg_hit) {
+      gr_fmt(why, len, "unknown algorithm '%s' (see 'gpuregress list')", apat);
+      return -1;
+    }
+    if (sel->n == before) {
+      gr_fmt(why, len, "no variant of '%s' matches '%s' (see 'gpuregress list %s')", apat, vpat,
+             apat);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* ---- the status file ---------------------------------------------------------------------- */
+
+static const char *status_path; /* NULL: no status file asked for */
+static char status_text[16384];
+static size_t status_len;
+
+int cli_status_take_option(int *argc, char **argv)
+{
+  int out = 2;
+  for (int i = 2; i < *argc; i++) {
+    if (strcmp(argv[i], "--status-file") == 0) {
+      if (i + 1 >= *argc)
+        return -1;
+      status_path = argv[++i];
+    } else if (strncmp(argv[i], "--status-file=", 14) == 0) {
+      status_path = argv[i] + 14;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  if (*argc > 2)
+    *argc = out;
+  argv[*argc] = NULL;
+  return status_path && !*status_path ? -1 : 0;
+}
+
+void cli_status_set(const char *key, const char *fmt, ...)
+{
+  char value[GR_CASE_TEXT_LEN * 2];
+  va_list ap;
+  if (!status_path)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(value, sizeof value, fmt, ap);
+  va_end(ap);
+  for (char *c = value; *c; c++) /* one line per key */
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
+  int k = snprintf(status_text + status_len, sizeof status_text - status_len, "%s=%s\n", key, value);
+  if (k > 0 && (size_t)k < sizeof status_text - status_len)
+    status_len += (size_t)k;
+}
+
+int cli_status_finish(const char *cmd, int rc)
+{
+  if (!status_path)
+    return rc;
+  char tmp[4096];
+  cli_status_set("command", "%s", cmd);
+  cli_status_set("exit", "%d", rc);
+  gr_fmt(tmp, sizeof tmp, "%s.tmp", status_path);
+  FILE *f = fopen(tmp, "w");
+  int ok = f && fwrite(status_text, 1, status_len, f) == status_len;
+  if (f && fclose(f))
+    ok = 0;
+  if (!ok || rename(tmp, status_path)) {
+    fprintf(stderr, "gpuregress: cannot write the status file '%s': %s\n", status_path,
+            strerror(errno));
+    unlink(tmp);
+  }
+  return rc;
+}

@@ -1,0 +1,442 @@
+/* The fuzzing commands: `run` (every selected variant within a budget, optionally followed by
+ * the timing phase), `fuzz` (one variant within parameter ranges), `repro` (one case on its
+ * variants) and `list`. They choose the exit codes (README: 0 ok, 1 a check failed / a bug
+ * escaped, 2 usage or input error, 3 environment); the runner below them returns verdicts and
+ * statuses. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "cli.h"
+#include "registry.h"
+#include "runner.h"
+#include "store.h"
+
+/* ---- summary ------------------------------------------------------------------------------ */
+
+static int outcome_is_bad(const struct outcome *o)
+{
+  return o->verdict == VERDICT_ESCAPED ||
+         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
+}
+
+static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
+                          uint64_t seed, int64_t run_id)
+{
+  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
+          (unsigned long long)seed,
+          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
+  fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
+          "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char catch_txt[64] = "";
+    if (o->verdict == VERDICT_CAUGHT)
+      gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
+             o->seconds_to_catch);
+    fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
+            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
+            o->skipped, o->failed, o->seconds, catch_txt);
+  }
+  int details = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    if (o->verdict == VERDICT_PASS || (o->verdict == VERDICT_SKIP && i > 0 &&
+                                       strcmp(out[i - 1].reason, o->reason) == 0 &&
+                                       out[i - 1].verdict == VERDICT_SKIP))
+      continue;
+    if (!details++)
+      fprintf(f, "\n");
+    fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
+            o->reason[0] ? o->reason : "-");
+    if (o->shrunk_case[0]) {
+      char repro[GR_CASE_TEXT_LEN + 64];
+      struct gr_case sc;
+      char why[GR_WHY_LEN];
+      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
+              o->first_case, o->shrunk_case, o->shrink_steps,
+              o->flaky ? "FLAKY: it did not fail again, a race or an uninitialised read"
+                       : "failed again twice",
+              o->shrunk_reason);
+      if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
+        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, repro, sizeof repro));
+        cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
+      }
+    } else if (o->first_case[0]) {
+      fprintf(f, "  case:   %s\n", o->first_case);
+    }
+  }
+}
+
+static void store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char repro[GR_CASE_TEXT_LEN + 64] = "";
+    struct gr_case sc;
+    char why[GR_WHY_LEN];
+    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
+    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
+      runner_reproducer(&sc, o->v, repro, sizeof repro);
+    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
+                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
+                              o->cases_to_catch, o->seconds_to_catch, o->reason,
+                              o->first_case[0] ? o->first_case : NULL,
+                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
+    if (store_add_outcome(st, run, &row))
+      fprintf(stderr, "gpuregress: cannot record an outcome: %s\n", store_errmsg(st));
+  }
+  store_commit(st);
+}
+
+static void on_signal(int sig)
+{
+  (void)sig;
+  runner_interrupted = 1;
+}
+
+/* ---- run / fuzz --------------------------------------------------------------------------- */
+
+struct run_args {
+  const char *filter, *db;
+  double budget, watchdog, shrink_budget;
+  uint64_t seed;
+  int seed_given, verbose, quiet, no_shrink;
+  int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
+  long max_cases;
+  struct case_limits limits;
+};
+
+static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
+{
+  char why[GR_WHY_LEN];
+  struct selection sel;
+  if (select_variants(ra->filter, &sel, why, sizeof why))
+    return cli_usage_error(cmd, "%s", why);
+  if (!ra->seed_given)
+    ra->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  struct store *st = NULL;
+  if (store_open(ra->db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  struct run_meta meta;
+  collect_meta(&meta, argc, argv);
+  struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  if (run < 0) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    store_close(st);
+    return GR_EXIT_USAGE;
+  }
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  struct runner_opts o = {
+      .seed = ra->seed,
+      .watchdog = ra->watchdog,
+      .max_cases = ra->max_cases,
+      .shrink_budget = ra->shrink_budget,
+      .shrink = !ra->no_shrink,
+      .progress = !ra->quiet && isatty(STDERR_FILENO),
+      .log = ra->verbose ? stdout : NULL,
+      .limits = ra->limits.n ? &ra->limits : NULL,
+      .store = st,
+      .run_id = run,
+  };
+  struct outcome *out = calloc(sel.n, sizeof *out);
+  if (!out) {
+    store_close(st);
+    return GR_EXIT_ENV;
+  }
+  /* the budget is shared by the variants that can run here: without a GPU the GPU variants
+   * skip at once and take no share */
+  size_t active = 0;
+  for (size_t i = 0; i < sel.n; i++)
+    active += meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
+  double t0 = now_seconds();
+  size_t done = 0;
+  for (size_t i = 0; i < sel.n && !runner_interrupted; i++) {
+    int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
+    double left = ra->budget - (now_seconds() - t0);
+    double share = runs_here && active ? left / (double)active : 0;
+    active -= runs_here;
+    runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
+    store_outcomes(st, run, &out[i], 1);
+    done++;
+  }
+  int rc = GR_EXIT_OK;
+  for (size_t i = 0; i < done; i++)
+    if (outcome_is_bad(&out[i]))
+      rc = GR_EXIT_FAIL;
+  cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
+  print_summary(stdout, out, done, &meta, ra->seed, run);
+  int bench_rc = GR_EXIT_OK;
+  if (ra->bench && !runner_interrupted) {
+    bench_rc = bench_phase(st, run, &sel, ra->bench == 2, ra->quiet);
+    if (bench_rc == GR_EXIT_FAIL)
+      rc = GR_EXIT_FAIL;
+  }
+  int n_fixed = 0, n_caught = 0, n_bad = 0, n_skip = 0;
+  for (size_t i = 0; i < done; i++) {
+    n_fixed += out[i].verdict == VERDICT_PASS;
+    n_caught += out[i].verdict == VERDICT_CAUGHT;
+    n_skip += out[i].verdict == VERDICT_SKIP;
+    n_bad += outcome_is_bad(&out[i]);
+  }
+  n_bad += bench_rc == GR_EXIT_FAIL;
+  if (runner_interrupted) {
+    printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
+    rc = 130;
+  }
+  printf("\nresult: %s (%d passed, %d historical caught, %d skipped, %d failed or escaped) exit %d\n",
+         rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted", n_fixed, n_caught, n_skip, n_bad, rc);
+  cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
+  store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc);
+  store_close(st);
+  free(out);
+  return rc;
+}
+
+enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK };
+
+/* Options common to run and fuzz. Returns 0 if handled, 1 if not ours, -1 on a bad value. */
+static int common_option(int c, struct run_args *ra)
+{
+  switch (c) {
+  case 'b': return cli_parse_double(optarg, 0, 1e7, &ra->budget) ? -1 : 0;
+  case 's': ra->seed_given = 1; return gr_parse_u64(optarg, &ra->seed) ? -1 : 0;
+  case 'd': ra->db = optarg; return 0;
+  case 'v': ra->verbose = 1; return 0;
+  case OPT_QUIET: ra->quiet = 1; return 0;
+  case OPT_WATCHDOG: return cli_parse_double(optarg, 0.1, 1e6, &ra->watchdog) ? -1 : 0;
+  case OPT_SHRINK_BUDGET: return cli_parse_double(optarg, 0, 1e6, &ra->shrink_budget) ? -1 : 0;
+  case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
+  case OPT_BENCH: ra->bench = 1; return 0;
+  case OPT_BENCH_QUICK: ra->bench = 2; return 0;
+  case 'n': {
+    uint64_t n;
+    if (gr_parse_u64(optarg, &n) || n == 0)
+      return -1;
+    ra->max_cases = (long)n;
+    ra->budget = 1e7;
+    return 0;
+  }
+  default: return 1;
+  }
+}
+
+#define COMMON_LONG_OPTS                                                                           \
+  {"budget", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},               \
+      {"db", required_argument, NULL, 'd'}, {"verbose", no_argument, NULL, 'v'},                  \
+      {"quiet", no_argument, NULL, OPT_QUIET}, {"watchdog", required_argument, NULL, OPT_WATCHDOG}, \
+      {"no-shrink", no_argument, NULL, OPT_NO_SHRINK},                                            \
+      {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
+      {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
+      {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}
+
+static const char common_help[] =
+    "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
+    "  -n, --cases N           N cases per variant instead of a time budget\n"
+    "  -s, --seed N            seed of the case stream (default: from the clock, printed)\n"
+    "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "      --watchdog SECONDS  a case running longer is a timeout (default 60)\n"
+    "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
+    "      --no-shrink         report the first failing case as it is\n"
+    "  -v, --verbose           one line per case once it is stored\n"
+    "      --quiet             no progress line\n"
+    "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
+    "      --bench-quick       the same with 'bench --quick'\n";
+
+static void run_defaults(struct run_args *ra)
+{
+  memset(ra, 0, sizeof *ra);
+  ra->db = STORE_DEFAULT_PATH;
+  ra->budget = 60;
+  ra->watchdog = 60;
+  ra->shrink_budget = 30;
+}
+
+int cmd_run(int argc, char **argv)
+{
+  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'}, COMMON_LONG_OPTS,
+                                       {0, 0, 0, 0}};
+  struct run_args ra;
+  run_defaults(&ra);
+  int c;
+  while ((c = getopt_long(argc, argv, "f:n:b:s:d:vh", opts, NULL)) != -1) {
+    if (c == 'h') {
+      printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
+             "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
+             "historical ones must be caught. Verdicts, cases and shrunk reproducers go to the\n"
+             "database; a summary table goes to stdout. Exit 0 ok, 1 a fixed variant failed or a\n"
+             "historical bug escaped, 2 usage or database error.\n\n"
+             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n");
+      printf(common_help, 60.0);
+      return 0;
+    }
+    if (c == 'f') {
+      ra.filter = optarg;
+      continue;
+    }
+    int r = common_option(c, &ra);
+    if (r < 0)
+      return cli_usage_error("run", "bad value '%s' for an option", optarg);
+    if (r > 0)
+      return cli_usage_error("run", "unknown option");
+  }
+  if (optind < argc)
+    return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
+  return execute("run", &ra, argc, argv);
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+  static const struct option opts[] = {COMMON_LONG_OPTS, {0, 0, 0, 0}};
+  struct run_args ra;
+  run_defaults(&ra);
+  int c;
+  while ((c = getopt_long(argc, argv, "n:b:s:d:vh", opts, NULL)) != -1) {
+    if (c == 'h') {
+      printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
+             "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"
+             "the parameters). Stops at the first failure and shrinks it. Exit codes as for run.\n\n");
+      printf(common_help, 60.0);
+      return 0;
+    }
+    int r = common_option(c, &ra);
+    if (r < 0)
+      return cli_usage_error("fuzz", "bad value '%s' for an option", optarg);
+    if (r > 0)
+      return cli_usage_error("fuzz", "unknown option");
+  }
+  if (optind >= argc)
+    return cli_usage_error("fuzz", "missing ALG/VARIANT");
+  const char *target = argv[optind++];
+  char why[GR_WHY_LEN];
+  struct selection sel;
+  if (!strchr(target, '/'))
+    return cli_usage_error("fuzz", "'%s' names no variant: use ALG/VARIANT", target);
+  if (select_variants(target, &sel, why, sizeof why))
+    return cli_usage_error("fuzz", "%s", why);
+  ra.filter = target;
+  for (; optind < argc; optind++)
+    if (case_limits_add(sel.alg[0], &ra.limits, argv[optind], why, sizeof why))
+      return cli_usage_error("fuzz", "%s", why);
+  return execute("fuzz", &ra, argc, argv);
+}
+
+/* ---- repro -------------------------------------------------------------------------------- */
+
+int cmd_repro(int argc, char **argv)
+{
+  static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
+                                       {"watchdog", required_argument, NULL, OPT_WATCHDOG},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+  const char *vname = NULL;
+  double watchdog = 60;
+  int c;
+  while ((c = getopt_long(argc, argv, "V:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h':
+      printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n\n"
+             "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
+             "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
+             "algorithm, in a worker process, and print each verdict with its reason.\n"
+             "Exit 0 all passed, 1 a variant failed, crashed or timed out, 2 bad case text,\n"
+             "3 the variant needs a GPU and there is none.\n");
+      return 0;
+    case 'V': vname = optarg; break;
+    case OPT_WATCHDOG:
+      if (cli_parse_double(optarg, 0.1, 1e6, &watchdog))
+        return cli_usage_error("repro", "bad value '%s' for --watchdog", optarg);
+      break;
+    default: return cli_usage_error("repro", "unknown option");
+    }
+  }
+  if (optind >= argc)
+    return cli_usage_error("repro", "missing the case text");
+  if (optind + 1 < argc)
+    return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
+  char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN];
+  struct gr_case cs;
+  if (case_parse(argv[optind], &cs, why, sizeof why))
+    return cli_usage_error("repro", "%s", why);
+  const struct variant *only = NULL;
+  if (vname && !(only = alg_variant(cs.alg, vname)))
+    return cli_usage_error("repro", "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
+                           cs.alg->name, cs.alg->name);
+  struct runner_opts o = {.watchdog = watchdog};
+  signal(SIGINT, on_signal);
+  printf("case: %s\n", case_format(&cs, text, sizeof text));
+  int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
+  for (size_t i = 0; i < cs.alg->n_variants; i++) {
+    const struct variant *v = &cs.alg->variants[i];
+    if (only && v != only)
+      continue;
+    struct case_result res;
+    enum verdict vd = runner_one_case(&o, &cs, v, &res);
+    printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd), res.why);
+    ran += vd != VERDICT_SKIP;
+    skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
+    if (verdict_is_failure(vd))
+      rc = GR_EXIT_FAIL;
+    else if (vd == VERDICT_ERROR && rc == GR_EXIT_OK)
+      rc = GR_EXIT_USAGE;
+  }
+  if (rc == GR_EXIT_OK && !ran && skipped_gpu)
+    rc = GR_EXIT_ENV;
+  return rc;
+}
+
+/* ---- list --------------------------------------------------------------------------------- */
+
+int cmd_list(int argc, char **argv)
+{
+  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    printf("usage: gpuregress list [PATTERN]\n\n"
+           "Algorithms and their variants (kind and story); with a pattern (ALG, ALG/VARIANT,\n"
+           "shell wildcards), also each algorithm's case parameters. Test-only algorithms appear\n"
+           "when named.\n");
+    return 0;
+  }
+  const char *pat = argc > 1 ? argv[1] : NULL;
+  struct selection sel;
+  char why[GR_WHY_LEN];
+  if (select_variants(pat, &sel, why, sizeof why))
+    return cli_usage_error("list", "%s", why);
+  const struct algorithm *last = NULL;
+  for (size_t i = 0; i < sel.n; i++) {
+    const struct algorithm *a = sel.alg[i];
+    if (a != last) {
+      printf("%s%s  %s\n", last ? "\n" : "", a->name, a->summary);
+      if (pat) {
+        for (size_t p = 0; p < a->n_params; p++) {
+          const struct param_spec *ps = &a->params[p];
+          if (ps->type == PARAM_INT)
+            printf("  param %-10s %lld..%lld  %s\n", ps->name, (long long)ps->min,
+                   (long long)ps->max, ps->help);
+          else {
+            printf("  param %-10s ", ps->name);
+            for (int k = 0; ps->choices[k]; k++)
+              printf("%s%s", k ? "|" : "", ps->choices[k]);
+            printf("  %s\n", ps->help);
+          }
+        }
+      }
+      last = a;
+    }
+    const struct variant *v = sel.v[i];
+    printf("  %-20s %-10s %-4s %s\n", v->name, variant_kind_name(v->kind),
+           (v->flags & VARIANT_GPU) ? "gpu" : "cpu", v->story);
+  }
+  return 0;
+}
+
