@@ -227,8 +227,8 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
 /* ---- whole runs across databases, retention (store_merge.c) ------------------------------- */
 
 /* Write a new gpuregress database at path holding only run (with its outcomes, timings and
- * samples, under the same ids and identity): a baseline. path must not exist. 0 ok; -1 with
- * why. */
+ * samples, not its cases, under the same ids and identity): a baseline. path must not exist.
+ * 0 ok; -1 with why. */
 int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len);
 
 struct store_import_report {

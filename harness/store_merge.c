@@ -127,8 +127,9 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
   const struct special case_sp[] = {{"id", NULL}, {"run_id", "x.run_id + ?1"}};
   const struct special timing_sp[] = {{"id", "x.id + ?2"}, {"run_id", "x.run_id + ?1"}};
   const struct special sample_sp[] = {{"timing_id", "x.timing_id + ?2"}};
-  if (copy_sql(db, "cases", case_sp, 2, of_new_run, sql, sizeof sql) ||
-      (rep->cases = exec_copy(db, sql, roff, toff, only)) < 0 ||
+  /* a one-run copy (a baseline) leaves the cases out: its outcomes hold the failures */
+  if ((!only && (copy_sql(db, "cases", case_sp, 2, of_new_run, sql, sizeof sql) ||
+                 (rep->cases = exec_copy(db, sql, roff, toff, only)) < 0)) ||
       copy_sql(db, "outcomes", case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
       (rep->outcomes = exec_copy(db, sql, roff, toff, only)) < 0)
     return -1;
