@@ -162,8 +162,8 @@ int cmd_history(int argc, char **argv)
         return cli_usage_error("history", "%s", why);
       break;
     case OPT_MIN_NIGHTS:
-      if (cli_parse_double(optarg, 1, 100, &v) || v != floor(v))
-        return cli_usage_error("history", "bad --min-nights '%s': a whole number in [1, 100]", optarg);
+      if (cli_parse_double(optarg, 2, 100, &v) || v != floor(v))
+        return cli_usage_error("history", "bad --min-nights '%s': a whole number in [2, 100]", optarg);
       ho.min_nights = (int)v;
       break;
     case OPT_PENALTY:

@@ -133,7 +133,7 @@ static double median_of(const double *x, size_t n, double *tmp)
 int history_detect(const double *ms, size_t n, double min_effect, double alpha,
                    const struct history_opts *o, struct history_change *out, size_t max)
 {
-  size_t mn = o->min_nights > 1 ? (size_t)o->min_nights : 1;
+  size_t mn = o->min_nights > 2 ? (size_t)o->min_nights : 2; /* the t-test needs 2 a side */
   size_t w = o->window > (int)mn ? (size_t)o->window : mn;
   if (n < 2 * mn || n < 2 * MIN_SEGMENT)
     return 0;

@@ -191,6 +191,12 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
 int store_import(struct store *st, const char *path, struct store_import_report *rep, char *why,
                  size_t len)
 {
+  struct stat a, b;
+  if (stat(path, &a) == 0 && stat(st->path, &b) == 0 && a.st_dev == b.st_dev &&
+      a.st_ino == b.st_ino) {
+    gr_fmt(why, len, "'%s' is the database itself: nothing to import", path);
+    return -1;
+  }
   if (store_commit(st)) {
     gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(st->db));
     return -1;

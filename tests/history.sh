@@ -57,6 +57,7 @@ expect 2 "bad --keep-days" -- "$bin" prune --db "$db" --keep-days x
 expect 2 "missing the database" -- "$bin" import --db "$db"
 expect 2 "is not a database" -- "$bin" import --db "$tmp/m.db" "$tmp/step.db-nope" "$here/history.sh"
 expect 2 "cannot read" -- "$bin" import --db "$tmp/m.db" "$tmp/step.db-nope"
+expect 2 "is the database itself" -- "$bin" import --db "$db" "$db"
 
 # import: a second runner's history merges; the same file twice adds nothing
 counts() { "$dbq" "$1" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM cases),
@@ -76,6 +77,22 @@ expect 0 "0 runs added (1 already here)" -- "$bin" import --db "$db" "$tmp/night
 "$synth" "$tmp/a100.db" --gpu "Synthetic GPU 40GB" --commit c030 --date 2026-10-30 >/dev/null
 expect 0 "1 runs added" -- "$bin" import --db "$merged" "$tmp/a100.db"
 expect 0 "4 change points in 68 benchmarks" -- "$bin" history --db "$merged"
+
+# a database written before runs had an identity (schema 2): its runs get one from what they
+# recorded, the same before and after the file is migrated
+legacy="$tmp/legacy.db"
+cp "$tmp/a100.db" "$legacy"
+python3 - "$legacy" <<'PY' || { echo "FAIL: making a schema-2 database"; fails=$((fails + 1)); }
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.executescript("DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
+                 "ALTER TABLE runs DROP COLUMN uid; PRAGMA user_version = 2;")
+PY
+expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
+expect 0 "0 runs added (1 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
+expect 0 "prune: 0 old runs" -- "$bin" prune --db "$legacy" --before 2000-01-01 # migrates it
+check "the legacy database is migrated" [ "$("$dbq" "$legacy" 'PRAGMA user_version')" -ge 3 ]
+expect 0 "0 runs added (1 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
 
 # prune: the 20 oldest nights lose their passing cases and raw samples, nothing else
 keep() { "$dbq" "$1" "SELECT (SELECT count(*) FROM runs), (SELECT count(*) FROM outcomes),
