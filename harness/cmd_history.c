@@ -89,12 +89,12 @@ static int print_series(void *ctx, const struct history_series *s)
     hp->fresh_slower += fresh && slower;
     if (!hp->header++)
       printf("\n%-10s %-20s %-40s %-4s %7s %10s %10s %8s  %-44s %s\n", "algorithm", "variant",
-             "params", "L2", "change", "before ms", "after ms", "p", "last night before -> first after",
-             "commits");
+             "params", "L2", "change", "before ms", "after ms", "p",
+             "last night before -> first after", "commits");
     short_commit(cb, sizeof cb, b->commit);
     short_commit(ca, sizeof ca, a->commit);
-    gr_fmt(when, sizeof when, "%.10s (run %lld) -> %.10s (run %lld)", b->started,
-           (long long)b->run, a->started, (long long)a->run);
+    gr_fmt(when, sizeof when, "%.10s (run %lld) -> %.10s (run %lld)", b->started, (long long)b->run,
+           a->started, (long long)a->run);
     printf("%-10s %-20s %-40.40s %-4s %+6.1f%% %10.4f %10.4f %8.1e  %-44s %s..%s  %s%s\n",
            s->algorithm, s->variant, s->params, s->l2, 100 * (c->ratio - 1), c->before_ms,
            c->after_ms, c->p, when, cb, ca, s->gpu[0] ? s->gpu : "no GPU",
@@ -121,8 +121,16 @@ static int count_night(void *ctx, const struct store_night *n)
 
 int cmd_history(int argc, char **argv)
 {
-  enum { OPT_SINCE = 256, OPT_RUN, OPT_CHECK, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_NIGHTS,
-         OPT_PENALTY, OPT_ALL };
+  enum {
+    OPT_SINCE = 256,
+    OPT_RUN,
+    OPT_CHECK,
+    OPT_MIN_EFFECT,
+    OPT_ALPHA,
+    OPT_MIN_NIGHTS,
+    OPT_PENALTY,
+    OPT_ALL
+  };
   static const struct option opts[] = {
       {"since", required_argument, NULL, OPT_SINCE},
       {"run", required_argument, NULL, OPT_RUN},
@@ -163,7 +171,8 @@ int cmd_history(int argc, char **argv)
       break;
     case OPT_MIN_NIGHTS:
       if (cli_parse_double(optarg, 2, 100, &v) || v != floor(v))
-        return cli_usage_error("history", "bad --min-nights '%s': a whole number in [2, 100]", optarg);
+        return cli_usage_error("history", "bad --min-nights '%s': a whole number in [2, 100]",
+                               optarg);
       ho.min_nights = (int)v;
       break;
     case OPT_PENALTY:
@@ -208,8 +217,8 @@ int cmd_history(int argc, char **argv)
   printf("history: %zu nights", nc.n);
   if (nc.n)
     printf(" (%.10s .. %.10s)", nc.first, nc.last);
-  printf(" up to run %lld; min effect %.3g%%, alpha %g, %d nights each side",
-         (long long)hp.run, 100 * ho.co.min_effect, ho.co.alpha, ho.min_nights);
+  printf(" up to run %lld; min effect %.3g%%, alpha %g, %d nights each side", (long long)hp.run,
+         100 * ho.co.min_effect, ho.co.alpha, ho.min_nights);
   for (size_t k = 0; k < ho.co.n_over; k++) {
     printf("; %s:", ho.co.over[k].alg);
     if (ho.co.over[k].min_effect >= 0)
@@ -368,7 +377,8 @@ int cmd_prune(int argc, char **argv)
       gr_fmt(before, sizeof before, "%s", cut);
   }
   if (!before[0] && !po.keep_runs)
-    return cli_usage_error("prune", "say what to keep: --keep-days N, --keep-runs N or --before DATE");
+    return cli_usage_error("prune",
+                           "say what to keep: --keep-days N, --keep-runs N or --before DATE");
   po.before = before[0] ? before : NULL;
   struct store *st;
   if (access(db, F_OK) != 0) {

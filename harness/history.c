@@ -307,8 +307,8 @@ static int add_point(void *ctx, const struct store_point *p)
 }
 
 int history_scan(struct store *st, const char *since, int64_t until, const char *alg,
-                 const char *var, const struct history_opts *o, history_fn fn, void *ctx,
-                 char *why, size_t len)
+                 const char *var, const struct history_opts *o, history_fn fn, void *ctx, char *why,
+                 size_t len)
 {
   struct scan k = {.o = o, .fn = fn, .ctx = ctx};
   int rc = store_each_point(st, since, until, alg, var, add_point, &k);

@@ -44,12 +44,12 @@ struct history_opts {
 void history_opts_default(struct history_opts *o);
 
 struct history_change {
-  size_t at;           /* index of the first night after the change (at >= 1) */
+  size_t at;                  /* index of the first night after the change (at >= 1) */
   double before_ms, after_ms; /* medians of the windows */
-  double ratio;        /* after / before */
-  double p;            /* Welch's t-test, two-sided, between the windows */
+  double ratio;               /* after / before */
+  double p;                   /* Welch's t-test, two-sided, between the windows */
   int n_before, n_after;
-  int is_new;          /* not confirmed without the series' latest night */
+  int is_new; /* not confirmed without the series' latest night */
 };
 
 /* Two-sided p-value of Welch's t-test between x[0..nx) and y[0..ny) (each >= 2 values). */
@@ -83,8 +83,8 @@ typedef int (*history_fn)(void *ctx, const struct history_series *s);
  * started at or after since (NULL: all) and not after run until (0: the latest), with its
  * change points. 0 ok; -1 with why (a database error, out of memory); else what fn returned. */
 int history_scan(struct store *st, const char *since, int64_t until, const char *alg,
-                 const char *var, const struct history_opts *o, history_fn fn, void *ctx,
-                 char *why, size_t len);
+                 const char *var, const struct history_opts *o, history_fn fn, void *ctx, char *why,
+                 size_t len);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,8 @@
 
 /* The identity of a run of src that has none stored (written before schema 3): what
  * migration 3 gives such a run, from what the run recorded. */
-#define LEGACY_UID "'legacy:' || coalesce(x.host, '') || ':' || x.started_at || ':' || x.seed || ':' || x.id"
+#define LEGACY_UID                                                                                 \
+  "'legacy:' || coalesce(x.host, '') || ':' || x.started_at || ':' || x.seed || ':' || x.id"
 
 /* 1 when table of schema (main, src) has column */
 static int has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
@@ -47,8 +48,8 @@ static int copy_sql(sqlite3 *db, const char *table, const struct special *sp, si
 {
   sqlite3_stmt *s;
   char cols[2048] = "", exprs[4096] = "";
-  if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", -1,
-                         &s, NULL) != SQLITE_OK)
+  if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", -1, &s,
+                         NULL) != SQLITE_OK)
     return -1;
   sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
   while (sqlite3_step(s) == SQLITE_ROW) {
@@ -170,8 +171,10 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   if (v < 0) {
     gr_fmt(why, len, "cannot read '%s': %s", path, sqlite3_errmsg(db));
   } else if (v > store_schema_version()) {
-    gr_fmt(why, len, "'%s' has schema version %lld, newer than this build of gpuregress (%d): use a newer build",
-           path, (long long)v, store_schema_version());
+    gr_fmt(
+        why, len,
+        "'%s' has schema version %lld, newer than this build of gpuregress (%d): use a newer build",
+        path, (long long)v, store_schema_version());
   } else if (!has_column(db, "src", "runs", "id") || !has_column(db, "src", "outcomes", "run_id")) {
     gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table)", path);
   } else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
@@ -244,7 +247,8 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
       " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))";
   static const char *const steps[] = {
       /* passing cases (and skipped ones): the detail; every other verdict stays */
-      "DELETE FROM cases WHERE run_id IN (SELECT id FROM temp.prune_old) AND verdict IN ('pass', 'skip')",
+      "DELETE FROM cases WHERE run_id IN (SELECT id FROM temp.prune_old) AND verdict IN ('pass', "
+      "'skip')",
       /* raw samples: history reads the per-run summaries in timings */
       "DELETE FROM samples WHERE timing_id IN (SELECT t.id FROM timings t JOIN temp.prune_old o"
       " ON t.run_id = o.id)",
@@ -277,9 +281,9 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
   if (sqlite3_exec(st->db, o->dry_run ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     goto fail_rollback;
   /* give the space back to the file system (and fold the WAL into the file) */
-  if (!o->dry_run && (sqlite3_exec(st->db, "VACUUM", NULL, NULL, NULL) != SQLITE_OK ||
-                      sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) !=
-                          SQLITE_OK))
+  if (!o->dry_run &&
+      (sqlite3_exec(st->db, "VACUUM", NULL, NULL, NULL) != SQLITE_OK ||
+       sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK))
     goto fail;
   rep->bytes_after = o->dry_run ? rep->bytes_before : file_bytes(st->path);
   return 0;

@@ -28,16 +28,16 @@
 #define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
 
 struct trend_series {
-  struct history_series s;    /* its arrays point into the two below */
+  struct history_series s; /* its arrays point into the two below */
   struct history_night *nights;
   struct history_change *changes;
-  int plot;                   /* number of its plot within the algorithm (1..) */
+  int plot; /* number of its plot within the algorithm (1..) */
 };
 
 struct trends {
   struct store_night *nights; /* every night up to the run, oldest first */
   size_t n_nights, cap_nights;
-  int64_t *timed;             /* the runs with timings: the x axis (night k = timed[k - 1]) */
+  int64_t *timed; /* the runs with timings: the x axis (night k = timed[k - 1]) */
   size_t n_timed;
   struct trend_series *s;
   size_t n, cap;
@@ -226,8 +226,8 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
                 fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
   }
   fclose(f);
-  full |= cat(vars, vlen, "datafile='%s'; outprefix='%s'; nseries=%d; nnights=%zu", path, base, plot,
-              t->n_timed);
+  full |= cat(vars, vlen, "datafile='%s'; outprefix='%s'; nseries=%d; nnights=%zu", path, base,
+              plot, t->n_timed);
   if (!full && plot)
     plot_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
