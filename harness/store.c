@@ -78,8 +78,19 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
-    /* accuracy metrics of a timed output (error rates such as SGM's bad-pixel rates against a
-     * ground truth; lower is better), checked after the timing loop */
+    /* 2 -> 3: a global identity for every run (uid), so that runs from several runners merge
+     * into one history (gpuregress import) and a run imported twice is recognised: random for a
+     * new run (the trigger), derived from what the run recorded for an older one (the same
+     * expression store_merge.c applies to a database of an older schema) */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = 'legacy:' || coalesce(host, '') || ':' || started_at || ':' || seed"
+    "  || ':' || id;"
+    "CREATE UNIQUE INDEX runs_by_uid ON runs(uid);"
+    "CREATE INDEX runs_by_start ON runs(started_at);"
+    "CREATE TRIGGER runs_uid AFTER INSERT ON runs WHEN new.uid IS NULL BEGIN"
+    "  UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+    /* 3 -> 4: accuracy metrics of a timed output (error rates such as SGM's bad-pixel rates
+     * against a ground truth; lower is better), checked after the timing loop */
     "CREATE TABLE accuracy ("
     "  timing_id INTEGER NOT NULL REFERENCES timings(id),"
     "  metric TEXT NOT NULL,"              /* bad1, bad2, bad1_nonocc, bad2_nonocc, ... */
