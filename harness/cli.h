@@ -26,10 +26,15 @@ struct probe {
 };
 struct run_meta {
   struct probe gpu;
-  char commit[64], host[128], command[1024], cc[16];
-  int dirty;
+  char commit[64];   /* the commit the binary was built from ("unknown" outside a checkout) */
+  char checkout[64]; /* the current checkout's commit where it differs from commit, else "" */
+  char host[128], command[1024], cc[16];
+  int dirty; /* the build's tree had changes */
 };
+/* Fill m; warns on stderr when the current checkout is at another commit than the build. */
 void collect_meta(struct run_meta *m, int argc, char **argv);
+/* The commit this binary was built from, "-dirty" appended when its tree had changes. */
+const char *cli_build_commit(void);
 /* The run_info of a run about to begin, pointing into m. */
 struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
 
