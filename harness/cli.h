@@ -51,9 +51,11 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
- *   run, fuzz: run=ID seed=N result=ok|failed|interrupted, repro=CASE per printed reproducer
+ *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted, verdict=SUMMARY,
+ *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
- *   compare:   compared=0|1 (0: no baseline, nothing compared), result=ok|regression
+ *   compare:   compared=0|1 (0: no baseline, the run judged alone),
+ *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h)
  * The human output is the same with or without it. */
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */
