@@ -18,7 +18,8 @@
  * summary table).
  *
  * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about
- * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median). */
+ * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median less the
+ * cost of launching it). */
 #ifndef GR_BENCH_H
 #define GR_BENCH_H
 
