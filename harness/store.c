@@ -79,7 +79,18 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
-    /* 2 -> 3: what a night's verdict needs to be true: the process of a run (a run whose process
+    /* 2 -> 3: a global identity for every run (uid), so that runs from several runners merge
+     * into one history (gpuregress import) and a run imported twice is recognised: random for a
+     * new run (the trigger), derived from what the run recorded for an older one (the same
+     * expression store_merge.c applies to a database of an older schema) */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = 'legacy:' || coalesce(host, '') || ':' || started_at || ':' || seed"
+    "  || ':' || id;"
+    "CREATE UNIQUE INDEX runs_by_uid ON runs(uid);"
+    "CREATE INDEX runs_by_start ON runs(started_at);"
+    "CREATE TRIGGER runs_uid AFTER INSERT ON runs WHEN new.uid IS NULL BEGIN"
+    "  UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+    /* 3 -> 4: what a night's verdict needs to be true: the process of a run (a run whose process
      * is gone is marked 'killed' on the next open), the checkout's commit when it is not the
      * build's, and whether the run was allowed to find no GPU (--allow-no-gpu) */
     "ALTER TABLE runs ADD COLUMN pid INTEGER;"
