@@ -39,7 +39,7 @@ struct history_opts {
   struct compare_opts co; /* minimum effect and alpha, per algorithm (defaults 0.05, 0.05) */
   double penalty;         /* per change point, times log(nights), in units of sigma^2 (3) */
   int min_nights;         /* nights each side of a confirmed change (3; 2 at least) */
-  int window;             /* nights each side compared by the rank test (10) */
+  int window;             /* nights each side compared by the confirming t-test (10) */
 };
 void history_opts_default(struct history_opts *o);
 
