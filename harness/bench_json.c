@@ -120,7 +120,10 @@ int bench_json_write(const struct bench_json *j, const char *path, const char *c
   char tmp[4096];
   gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
-  if (!f || write_all(f, j, extra) || fclose(f) || rename(tmp, path)) {
+  int bad = !f || write_all(f, j, extra);
+  if (f && fclose(f))
+    bad = 1;
+  if (bad || rename(tmp, path)) {
     gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
     unlink(tmp);
     return -1;
