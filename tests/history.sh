@@ -86,7 +86,9 @@ python3 - "$legacy" <<'PY' || { echo "FAIL: making a schema-2 database"; fails=$
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.executescript("DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
-                 "ALTER TABLE runs DROP COLUMN uid; DROP TABLE IF EXISTS accuracy;"
+                 "ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN pid;"
+                 "ALTER TABLE runs DROP COLUMN checkout_commit;"
+                 "ALTER TABLE runs DROP COLUMN allow_no_gpu; DROP TABLE IF EXISTS accuracy;"
                  "PRAGMA user_version = 2;")
 PY
 expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
