@@ -115,6 +115,7 @@ r3=$("$synth" "$db" --seed 1 --accuracy ari/v2_shared=0.120)
 expect 0 "accuracy regressions: 0 (of " -- "$bin" compare --db "$db" --run "$r2" --baseline "$r1"
 expect 1 "ACCURACY REGRESSION" -- "$bin" compare --db "$db" --run "$r3" --baseline "$r2"
 expect 1 "bad1           8.200%  12.000%  ACCURACY REGRESSION" -- "$bin" compare --db "$db" --run "$r3" --baseline "$r2"
+expect 1 "verdict: FAILED: ari/v2_shared bad1 8.200% -> 12.000%" -- "$bin" compare --db "$db" --run "$r3" --baseline "$r2"
 expect 0 "result: ok" -- "$bin" compare --db "$db" --run "$r3" --baseline "$r2" --max-accuracy-loss 0.05
 expect 2 "bad value 'x' for --max-accuracy-loss" -- "$bin" compare --db "$db" --max-accuracy-loss x
 # a baseline file carries the metrics
