@@ -23,6 +23,7 @@ static const struct command {
     {"compare", cmd_compare, "timings and verdicts of a run against a baseline: regressions"},
     {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
     {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
+    {"sanitize", cmd_sanitize, "the GPU variants under compute-sanitizer's four tools"},
 };
 
 static void usage(FILE *f)

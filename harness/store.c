@@ -78,6 +78,22 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
+    /* 2 -> 3: coverage (fuzz cases per regime of each variant) and sanitizer (the verdict of
+     * each compute-sanitizer tool on each variant, `gpuregress sanitize`) */
+    "CREATE TABLE coverage ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  regime TEXT NOT NULL,"
+    "  cases INTEGER NOT NULL,"            /* fuzz cases that reached it */
+    "  PRIMARY KEY (run_id, algorithm, variant, regime));"
+    "CREATE TABLE sanitizer ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
+    "  tool TEXT NOT NULL,"                /* memcheck | racecheck | initcheck | synccheck */
+    "  verdict TEXT NOT NULL,"             /* clean | finding | check | error | timeout | skip */
+    "  cases INTEGER, seconds REAL,"
+    "  detail TEXT,"                       /* the first finding, or why */
+    "  PRIMARY KEY (run_id, algorithm, variant, tool));",
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -368,6 +384,55 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
   bind_text(s, 16, r->shrunk_case);
   bind_text(s, 17, r->reproducer);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+}
+
+/* Prepare sql, bind run to parameter 1 and texts to 2.. (NULL binds NULL), inside the batch. */
+static sqlite3_stmt *add_row(struct store *st, const char *sql, int64_t run, const char *const *texts,
+                             int n)
+{
+  sqlite3_stmt *s;
+  if (begin_batch(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+    return NULL;
+  sqlite3_bind_int64(s, 1, run);
+  for (int i = 0; i < n; i++)
+    bind_text(s, 2 + i, texts[i]);
+  return s;
+}
+
+static int step_done(sqlite3_stmt *s)
+{
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_add_coverage(struct store *st, int64_t run, const char *alg, const char *var,
+                       const char *regime, int64_t cases)
+{
+  const char *t[] = {alg, var, regime};
+  sqlite3_stmt *s = add_row(st,
+                            "INSERT OR REPLACE INTO coverage (run_id, algorithm, variant, regime,"
+                            " cases) VALUES (?,?,?,?,?)",
+                            run, t, 3);
+  if (!s)
+    return -1;
+  sqlite3_bind_int64(s, 5, cases);
+  return step_done(s);
+}
+
+int store_add_sanitizer(struct store *st, int64_t run, const struct sanitizer_row *r)
+{
+  const char *t[] = {r->algorithm, r->variant, r->kind, r->tool, r->verdict};
+  sqlite3_stmt *s = add_row(st,
+                            "INSERT OR REPLACE INTO sanitizer (run_id, algorithm, variant, kind,"
+                            " tool, verdict, cases, seconds, detail) VALUES (?,?,?,?,?,?,?,?,?)",
+                            run, t, 5);
+  if (!s)
+    return -1;
+  sqlite3_bind_int64(s, 7, r->cases);
+  sqlite3_bind_double(s, 8, r->seconds);
+  bind_text(s, 9, r->detail && r->detail[0] ? r->detail : NULL);
+  return step_done(s);
 }
 
 int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *r)

@@ -745,6 +745,64 @@ static int avos_check(const struct gr_instance *inst, const void *out, struct ch
   return is_matrix(d->op) ? check_matrix(d, out, rep) : check_elementwise(d, out, rep);
 }
 
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+static int op_is(const struct gr_case *c, int op) { return c->v[P_OP] == op; }
+static int r_sum(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return op_is(c, AVOS_OP_SUM);
+}
+static int r_product(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return op_is(c, AVOS_OP_PRODUCT);
+}
+static int r_spgemm(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return op_is(c, AVOS_OP_SPGEMM);
+}
+static int r_closure(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return op_is(c, AVOS_OP_CLOSURE);
+}
+/* The tiers of v2_warp_hash's products: the driver reports the tiers the symbolic steps listed
+ * rows for (ctx->reached). Without the input (inst NULL, the parent steering) a guess from the
+ * parameters: the widest product row of a random case is about min(n, deg^2 / 4) entries, a
+ * genealogy closure's up to n; a warp holds 128 entries, a block 2048. */
+static int64_t row_guess(const struct gr_case *c)
+{
+  if (!is_matrix((int)c->v[P_OP]))
+    return 0;
+  int64_t w = c->v[P_SHAPE] == 2 ? c->v[P_DEG] * c->v[P_DEG] / 4
+                                 : (op_is(c, AVOS_OP_CLOSURE) ? c->v[P_N] / 2 : 8);
+  return w < c->v[P_N] ? w : c->v[P_N];
+}
+static int r_warp(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 32;
+}
+static int r_block(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 128;
+}
+static int r_global(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 2048;
+}
+
+static const struct regime avos_regimes[] = {
+    [AVOS_REGIME_SUM] = {"sum", NULL, r_sum},
+    [AVOS_REGIME_PRODUCT] = {"product", NULL, r_product},
+    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm},
+    [AVOS_REGIME_CLOSURE] = {"closure", NULL, r_closure},
+    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp},
+    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global},
+};
+
 /* table */
 
 #define GPU(fn) ((void (*)(void))(fn))
@@ -797,6 +855,8 @@ const struct algorithm avos_algorithm = {
     .instance_free = avos_instance_free,
     .check = avos_check,
     .work = avos_work,
+    .regimes = avos_regimes,
+    .n_regimes = sizeof avos_regimes / sizeof *avos_regimes,
     .bench_cases = avos_bench_cases,
     .bench_setup = avos_bench_setup,
     .bench_launch = avos_bench_launch,

@@ -69,6 +69,41 @@ static enum run_status radix_sort_run_reference(const struct variant *v,
   return RUN_OK;
 }
 
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+/* Above this n a chunk holds several tiles (the multi-tile counter paths): one wave of 3 blocks
+ * of 256 threads on each of an H100's 132 SMs, 4096 keys a tile (nominal: the parent never asks
+ * the device; an H200 has the same 132 SMs). */
+#define NOMINAL_ONE_WAVE_N ((int64_t)132 * 3 * RADIX_SORT_TILE)
+
+static int one_tile(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] <= RADIX_SORT_TILE;
+}
+static int several_tiles(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] > RADIX_SORT_TILE;
+}
+static int partial_tile(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0;
+}
+static int tiles_per_chunk(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] > NOMINAL_ONE_WAVE_N;
+}
+
+static const struct regime radix_sort_regimes[] = {
+    {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile},
+    {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles},
+    {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile},
+    {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk},
+};
+
 #define GPU(fn) ((void (*)(void))(fn))
 static const struct variant radix_sort_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
@@ -423,6 +458,8 @@ const struct algorithm radix_sort_algorithm = {
     .instance_free = radix_sort_instance_free,
     .check = radix_sort_check,
     .work = radix_sort_work,
+    .regimes = radix_sort_regimes,
+    .n_regimes = sizeof radix_sort_regimes / sizeof *radix_sort_regimes,
     .bench_cases = radix_sort_bench_cases,
     .bench_setup = radix_sort_bench_setup,
     .bench_launch = radix_sort_bench_launch,
