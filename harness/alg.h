@@ -150,6 +150,11 @@ struct algorithm {
    * algorithm, so that older reproducers still parse); case_format omits them at these values.
    * May be NULL. */
   const char *defaults;
+  /* Sanitizer findings examined and explained, NULL-terminated, each
+   * "VARIANT TOOL KERNEL: why" (KERNEL: a substring of the kernel named in every finding of that
+   * tool on that variant): `gpuregress sanitize` reports them as explained instead of failing.
+   * May be NULL. */
+  const char *const *sanitizer_explained;
 
   /* Timing (gpuregress bench). The size sweep is a list of case texts; for each (variant, case)
    * the timer calls bench_setup once (inputs uploaded, outputs allocated: everything that is not

@@ -7,7 +7,8 @@
  *                     'CASE' 'CASE' ...
  * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding
  * (the first reported error is kept), 1 a harness check that failed with the tool silent, 0
- * clean. The cases of a regime are drawn from the seed stream (the same generator as fuzzing,
+ * clean. A finding the algorithm's table lists as examined (sanitizer_explained) is reported as
+ * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from the seed stream (the same generator as fuzzing,
  * the predicates' guesses) and the smallest by the work model are kept, so that racecheck
  * (thousands of times the kernel's time) finishes. Several processes run at once (--jobs).
  *
@@ -127,12 +128,8 @@ static int pick_cases(const struct cand *cands, size_t n, const struct variant *
   return k;
 }
 
-static const char *tool_opts[N_TOOLS][4] = {
-    {"--leak-check", "no", NULL, NULL},
-    {"--racecheck-report", "hazard", NULL, NULL},
-    {"--track-unused-memory", "no", NULL, NULL},
-    {NULL, NULL, NULL, NULL},
-};
+/* options of one tool beyond its defaults (none so far) */
+static const char *tool_opts[N_TOOLS][4] = {{NULL}, {NULL}, {NULL}, {NULL}};
 
 static int job_start(struct san_job *j, const char *sanitizer, const char *self)
 {
@@ -200,8 +197,57 @@ static void first_finding(const char *path, char *out, size_t len)
     line[strcspn(line, "\n")] = 0;
     const char *t = line + 10;
     if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t &&
-        strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY")) {
+        strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
+        strncmp(t, "Target application", 18) != 0) {
       gr_fmt(out, len, "%s", t);
+      break;
+    }
+  }
+  if (f)
+    fclose(f);
+}
+
+/* The explanation in the algorithm's sanitizer_explained that covers every finding in j's log,
+ * or NULL. first: the first finding. */
+static const char *explained(const struct san_job *j, const char *first)
+{
+  for (const char *const *e = j->a->sanitizer_explained; e && *e; e++) {
+    char var[64], tool[32], kern[128];
+    int at;
+    if (sscanf(*e, "%63s %31s %127[^:]: %n", var, tool, kern, &at) != 3 ||
+        strcmp(var, j->v->name) != 0 || strcmp(tool, all_tools[j->tool]) != 0 || !first[0])
+      continue;
+    FILE *f = fopen(j->log, "r");
+    char line[1024];
+    int all = 1;
+    while (f && fgets(line, sizeof line, f)) {
+      const char *t = line + 10;
+      if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t != '\n' &&
+          strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
+          strncmp(t, "Target application", 18) != 0 && !strstr(line, kern))
+        all = 0;
+    }
+    if (f)
+      fclose(f);
+    if (all)
+      return *e + at;
+  }
+  return NULL;
+}
+
+/* The first verdict line of repro ("NAME KIND VERDICT WHY") for variant name that is neither a
+ * pass nor a skip, from its verdict on; "" none. */
+static void failed_line(const char *path, const char *name, char *out, size_t len)
+{
+  FILE *f = fopen(path, "r");
+  char line[1024], vn[64], kind[32], vd[32];
+  int at;
+  out[0] = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (sscanf(line, "%63s %31s %31s %n", vn, kind, vd, &at) == 3 && strcmp(vn, name) == 0 &&
+        strcmp(vd, "pass") != 0 && strcmp(vd, "skip") != 0) {
+      gr_fmt(out, len, "%s %s", vd, line + at);
       break;
     }
   }
@@ -221,13 +267,20 @@ static void job_finish(struct san_job *j, int timed_out)
   } else if (st == SAN_FINDING_EXIT) {
     j->verdict = "finding";
     first_finding(j->log, first, sizeof first);
+    const char *why = explained(j, first);
+    if (why) {
+      j->verdict = "explained";
+      gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", first, why);
+      unlink(j->log);
+      return;
+    }
     log_line(j->log, "========= ", "SUMMARY", summary, sizeof summary);
     gr_fmt(j->detail, sizeof j->detail, "%s%s%s", first, summary[0] ? " | " : "", summary);
   } else if (st == 0) {
     j->verdict = "clean";
   } else if (st == GR_EXIT_FAIL) {
     j->verdict = "check";
-    log_line(j->log, j->v->name, NULL, first, sizeof first);
+    failed_line(j->log, j->v->name, first, sizeof first);
     gr_fmt(j->detail, sizeof j->detail, "the tool found nothing; the harness: %s", first);
   } else if (st == GR_EXIT_ENV) {
     j->verdict = "skip";

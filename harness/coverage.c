@@ -48,9 +48,11 @@ void coverage_init(struct coverage *cv, const struct algorithm *a, const struct 
   cv->applies = coverage_applies(a, v);
 }
 
-void coverage_add(struct coverage *cv, uint32_t mask)
+void coverage_add(struct coverage *cv, uint32_t mask, int aimed)
 {
   mask &= cv->applies;
+  if (aimed >= 0 && aimed < GR_MAX_REGIMES)
+    cv->missed[aimed] = mask >> aimed & 1 ? 0 : cv->missed[aimed] + 1;
   for (int i = 0; i < GR_MAX_REGIMES; i++)
     cv->cases[i] += mask >> i & 1;
 }
@@ -60,7 +62,7 @@ int coverage_want(const struct coverage *cv)
   int best = -1;
   for (int i = 0; i < GR_MAX_REGIMES; i++)
     if ((cv->applies >> i & 1) && cv->a->regimes[i].holds && cv->cases[i] < COVERAGE_WANT &&
-        (best < 0 || cv->cases[i] < cv->cases[best]))
+        cv->missed[i] < COVERAGE_GIVE_UP && (best < 0 || cv->cases[i] < cv->cases[best]))
       best = i;
   return best;
 }

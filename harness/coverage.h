@@ -15,8 +15,10 @@
 extern "C" {
 #endif
 
-/* Steering aims at a regime until it has this many cases. */
+/* Steering aims at a regime until it has this many cases, or until this many steered cases in a
+ * row missed it (a guess from the parameters that the data does not bear out). */
 #define COVERAGE_WANT 3
+#define COVERAGE_GIVE_UP 12
 
 /* The regimes of a that belong to v (bit i: a->regimes[i]). */
 uint32_t coverage_applies(const struct algorithm *a, const struct variant *v);
@@ -29,10 +31,12 @@ struct coverage {
   const struct algorithm *a;
   uint32_t applies;
   long cases[GR_MAX_REGIMES];
+  long missed[GR_MAX_REGIMES]; /* steered cases that did not reach it */
 };
 void coverage_init(struct coverage *cv, const struct algorithm *a, const struct variant *v);
-void coverage_add(struct coverage *cv, uint32_t mask);
-/* The least reached regime still under COVERAGE_WANT cases, or -1 when every one has enough. */
+/* Count a case that reached mask (aimed: the regime it was steered to, or -1). */
+void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
+/* The least reached regime still under COVERAGE_WANT cases and not given up, or -1. */
 int coverage_want(const struct coverage *cv);
 /* Draw up to 256 alternatives to case `index` of the stream of seed (deterministic) and keep in c
  * the first whose guessed regimes include `want`. 1 found; 0 none (c unchanged). */

@@ -355,14 +355,14 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
       break;
     case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
-    /* coverage guided: every other case aims at the least reached regime, while one has fewer
-     * than COVERAGE_WANT cases */
-    int want = i & 1 ? coverage_want(&out->cov) : -1;
-    if (want >= 0)
-      coverage_steer(&out->cov, v, o->seed, (uint64_t)i, o->limits, want, &c);
+    /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
+     * least reached one (coverage.h) */
+    int want = coverage_want(&out->cov);
+    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, (uint64_t)i, o->limits, want, &c))
+      want = -1;
     wproc_case(&w, &c, o->watchdog, &res);
     record(rec, &c, "fuzz", i, &res);
-    coverage_add(&out->cov, res.regimes);
+    coverage_add(&out->cov, res.regimes, want);
     out->cases++;
     switch (res.verdict) {
     case VERDICT_PASS: out->passed++; break;
