@@ -809,7 +809,6 @@ static const struct regime avos_regimes[] = {
 
 /* table */
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant avos_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, avos_run_reference, NULL,
      "direct definitions in 64-bit integers, dense row accumulator, repeated squaring"},

@@ -557,7 +557,6 @@ static const struct regime km_regimes[] = {
     {"several ranks", "mpi_gpu mpi_cpu", r_ranks},
 };
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant km_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
      "serial double precision, distance matrix cached, definitions of ALGORITHMS.md"},

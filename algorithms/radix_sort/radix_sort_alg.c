@@ -15,7 +15,7 @@
  * LSD sort with 8-bit digits must move, 36 bytes per key for keys (one read for the histograms of
  * all 4 digits, then 4 passes of read + write: 4 + 4 x 8) and 68 per pair for pairs (4 + 4 x 16:
  * the values are read and written in each pass, never histogrammed). v1..v3 move 48 and 80 (a
- * histogram read per pass). */
+ * histogram read per pass); v4_onesweep about 36.4 and 68.4 (its look-back rows). */
 #include "radix_sort_alg.h"
 
 #include <stdio.h>
@@ -97,14 +97,34 @@ static int tiles_per_chunk(const struct gr_case *c, const struct gr_instance *in
   return c->v[P_N] > NOMINAL_ONE_WAVE_N;
 }
 
+/* v4_onesweep's tiles: 512 threads x 15 keys (v4_onesweep.cu) */
+#define ONESWEEP_TILE (512 * 15)
+static int os_one_tile(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] <= ONESWEEP_TILE;
+}
+static int os_several_tiles(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] > ONESWEEP_TILE;
+}
+static int os_partial_tile(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  return c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0;
+}
+
 static const struct regime radix_sort_regimes[] = {
     {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile},
     {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles},
     {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile},
     {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk},
+    {"one tile of 7680", "v4_onesweep", os_one_tile},
+    {"several tiles of 7680", "v4_onesweep", os_several_tiles},
+    {"partial last tile of 7680", "v4_onesweep", os_partial_tile},
 };
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant radix_sort_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
@@ -118,6 +138,10 @@ static const struct variant radix_sort_variants[] = {
     {"v3_warp", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
+    {"v4_onesweep", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu,
+     GPU(radix_sort_v4_onesweep_launch),
+     "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
+     "tile in registers (ballot match), publishes its counts by decoupled look-back and scatters"},
     {"cub", VARIANT_PEER, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };

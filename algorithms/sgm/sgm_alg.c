@@ -127,7 +127,6 @@ static const struct regime sgm_regimes[] = {
     {"8 paths", NULL, eight_paths},
 };
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant sgm_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},
