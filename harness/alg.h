@@ -124,6 +124,14 @@ struct regime {
   int (*holds)(const struct gr_case *c, const struct gr_instance *inst);
 };
 
+/* A regime predicate on the parameters alone: static int NAME(c, inst) returning EXPR (of c). */
+#define GR_REGIME_PREDICATE(name, expr)                                                            \
+  static int name(const struct gr_case *c, const struct gr_instance *inst)                         \
+  {                                                                                                \
+    (void)inst;                                                                                    \
+    return (expr);                                                                                 \
+  }
+
 struct algorithm {
   const char *name;
   const char *summary;

@@ -8,9 +8,10 @@
  * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding
  * (the first reported error is kept), 1 a harness check that failed with the tool silent, 0
  * clean. A finding the algorithm's table lists as examined (sanitizer_explained) is reported as
- * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from the seed stream (the same generator as fuzzing,
- * the predicates' guesses) and the smallest by the work model are kept, so that racecheck
- * (thousands of times the kernel's time) finishes. Several processes run at once (--jobs).
+ * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from
+ * the seed stream (the same generator as fuzzing, the predicates' guesses) and the smallest by
+ * the work model are kept, so that racecheck (thousands of times the kernel's time) finishes.
+ * Several processes run at once (--jobs).
  *
  * The tool does not follow child processes (--target-processes application-only): kmedoids'
  * mpi_gpu runs its kernels in kmedoids_mpi under mpirun, unsanitized; they are v2_gpu's, which
@@ -376,7 +377,8 @@ int cmd_sanitize(int argc, char **argv)
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
-                        .per_regime = 2, .jobs = 4, .tools = "memcheck,racecheck,initcheck,synccheck"};
+                        .per_regime = 2, .jobs = 4,
+                        .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
   while ((c = getopt_long(argc, argv, "t:p:b:j:s:d:h", opts, NULL)) != -1) {
@@ -448,8 +450,8 @@ int cmd_sanitize(int argc, char **argv)
   if (find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"
-                        : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): "
-                          "install the CUDA toolkit");
+                        : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
+                          "/usr/local/cuda/bin): install the CUDA toolkit");
     cli_status_set("result", "no_sanitizer");
     return GR_EXIT_ENV;
   }

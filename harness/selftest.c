@@ -132,16 +132,8 @@ static const struct variant selftest_variants[] = {
     {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
 };
 
-static int below_threshold(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[0] < SELFTEST_THRESHOLD;
-}
-static int at_threshold(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[0] >= SELFTEST_THRESHOLD;
-}
+GR_REGIME_PREDICATE(below_threshold, c->v[0] < SELFTEST_THRESHOLD)
+GR_REGIME_PREDICATE(at_threshold, c->v[0] >= SELFTEST_THRESHOLD)
 /* For the coverage tests: both sides of the threshold (`fuzz selftest/ok n=0..36` leaves one
  * unreached). */
 static const struct regime selftest_regimes[] = {

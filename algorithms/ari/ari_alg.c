@@ -133,31 +133,11 @@ static int64_t v3_chunk(const struct gr_case *c)
   return c->v[P_CHUNK] > 0 && c->v[P_CHUNK] < chunk ? c->v[P_CHUNK] : chunk;
 }
 
-static int small_table(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return cells(c) <= ARI_BLOCK;
-}
-static int large_table(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return cells(c) > ARI_BLOCK && cells(c) <= NOMINAL_SMEM_CELLS;
-}
-static int global_table(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return cells(c) > NOMINAL_SMEM_CELLS;
-}
-static int one_chunk(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_PAIRS] <= v3_chunk(c);
-}
-static int chunks(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_PAIRS] > v3_chunk(c);
-}
+GR_REGIME_PREDICATE(small_table, cells(c) <= ARI_BLOCK)
+GR_REGIME_PREDICATE(large_table, cells(c) > ARI_BLOCK && cells(c) <= NOMINAL_SMEM_CELLS)
+GR_REGIME_PREDICATE(global_table, cells(c) > NOMINAL_SMEM_CELLS)
+GR_REGIME_PREDICATE(one_chunk, c->v[P_PAIRS] <= v3_chunk(c))
+GR_REGIME_PREDICATE(chunks, c->v[P_PAIRS] > v3_chunk(c))
 static int global_chunks(const struct gr_case *c, const struct gr_instance *inst)
 {
   return global_table(c, inst) && chunks(c, inst);

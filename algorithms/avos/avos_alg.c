@@ -748,26 +748,10 @@ static int avos_check(const struct gr_instance *inst, const void *out, struct ch
 /* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
 
 static int op_is(const struct gr_case *c, int op) { return c->v[P_OP] == op; }
-static int r_sum(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return op_is(c, AVOS_OP_SUM);
-}
-static int r_product(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return op_is(c, AVOS_OP_PRODUCT);
-}
-static int r_spgemm(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return op_is(c, AVOS_OP_SPGEMM);
-}
-static int r_closure(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return op_is(c, AVOS_OP_CLOSURE);
-}
+GR_REGIME_PREDICATE(r_sum, op_is(c, AVOS_OP_SUM))
+GR_REGIME_PREDICATE(r_product, op_is(c, AVOS_OP_PRODUCT))
+GR_REGIME_PREDICATE(r_spgemm, op_is(c, AVOS_OP_SPGEMM))
+GR_REGIME_PREDICATE(r_closure, op_is(c, AVOS_OP_CLOSURE))
 /* The tiers of v2_warp_hash's products: the driver reports the tiers the symbolic steps listed
  * rows for (ctx->reached). Without the input (inst NULL, the parent steering) a guess from the
  * parameters: the widest product row of a random case is about min(n, deg^2 / 4) entries, a
@@ -836,7 +820,8 @@ static const char *const avos_sanitizer_explained[] = {
     "v2_warp_hash racecheck avos_symbolic_block_kernel: s_stop is a give-up flag that only ever "
     "goes from 0 to 1 (any thread that sees the table half full sets it); the others read it "
     "volatile to stop early, and the decision that matters is read after __syncthreads: a stale "
-    "read costs a few extra inserts (the table has room for twice the limit), never a wrong result (racecheck on the H100 reports the write/read pair as a hazard)",
+    "read costs a few extra inserts (the table has room for twice the limit), never a wrong "
+    "result (racecheck on the H100 reports the write/read pair as a hazard)",
     NULL,
 };
 

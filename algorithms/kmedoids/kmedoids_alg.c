@@ -539,16 +539,8 @@ static int r_big(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && big_guess(c);
 }
-static int r_one_rank(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_RANKS] == 1;
-}
-static int r_ranks(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_RANKS] > 1;
-}
+GR_REGIME_PREDICATE(r_one_rank, c->v[P_RANKS] == 1)
+GR_REGIME_PREDICATE(r_ranks, c->v[P_RANKS] > 1)
 
 static const struct regime km_regimes[] = {
     [KM_REGIME_SMALL] = {"small clusters", "v1_racy_score v2_gpu", r_small},

@@ -76,44 +76,16 @@ static enum run_status radix_sort_run_reference(const struct variant *v,
  * the device; an H200 has the same 132 SMs). */
 #define NOMINAL_ONE_WAVE_N ((int64_t)132 * 3 * RADIX_SORT_TILE)
 
-static int one_tile(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] <= RADIX_SORT_TILE;
-}
-static int several_tiles(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] > RADIX_SORT_TILE;
-}
-static int partial_tile(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0;
-}
-static int tiles_per_chunk(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] > NOMINAL_ONE_WAVE_N;
-}
+GR_REGIME_PREDICATE(one_tile, c->v[P_N] <= RADIX_SORT_TILE)
+GR_REGIME_PREDICATE(several_tiles, c->v[P_N] > RADIX_SORT_TILE)
+GR_REGIME_PREDICATE(partial_tile, c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0)
+GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
 
 /* v4_onesweep's tiles: 512 threads x 15 keys (v4_onesweep.cu) */
 #define ONESWEEP_TILE (512 * 15)
-static int os_one_tile(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] <= ONESWEEP_TILE;
-}
-static int os_several_tiles(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] > ONESWEEP_TILE;
-}
-static int os_partial_tile(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0;
-}
+GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= ONESWEEP_TILE)
+GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > ONESWEEP_TILE)
+GR_REGIME_PREDICATE(os_partial_tile, c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0)
 
 static const struct regime radix_sort_regimes[] = {
     {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile},

@@ -97,26 +97,10 @@ static enum run_status sgm_run_reference(const struct variant *v, const struct g
 
 /* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
 
-static int d_whole_warps(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_D] % 32 == 0;
-}
-static int d_partial_warp(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_D] % 32 != 0;
-}
-static int d_large(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_D] > 256;
-}
-static int eight_paths(const struct gr_case *c, const struct gr_instance *inst)
-{
-  (void)inst;
-  return c->v[P_PATHS] == 1;
-}
+GR_REGIME_PREDICATE(d_whole_warps, c->v[P_D] % 32 == 0)
+GR_REGIME_PREDICATE(d_partial_warp, c->v[P_D] % 32 != 0)
+GR_REGIME_PREDICATE(d_large, c->v[P_D] > 256)
+GR_REGIME_PREDICATE(eight_paths, c->v[P_PATHS] == 1)
 
 /* D in whole warps or not (v1's full-mask shuffle over a partial warp), D beyond 256 (more than
  * 8 disparities per lane), and the 8-path aggregation (the diagonals). */
