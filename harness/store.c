@@ -78,7 +78,18 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
-    /* 2 -> 3: coverage (fuzz cases per regime of each variant) and sanitizer (the verdict of
+    /* 2 -> 3: a global identity for every run (uid), so that runs from several runners merge
+     * into one history (gpuregress import) and a run imported twice is recognised: random for a
+     * new run (the trigger), derived from what the run recorded for an older one (the same
+     * expression store_merge.c applies to a database of an older schema) */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = 'legacy:' || coalesce(host, '') || ':' || started_at || ':' || seed"
+    "  || ':' || id;"
+    "CREATE UNIQUE INDEX runs_by_uid ON runs(uid);"
+    "CREATE INDEX runs_by_start ON runs(started_at);"
+    "CREATE TRIGGER runs_uid AFTER INSERT ON runs WHEN new.uid IS NULL BEGIN"
+    "  UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+    /* 3 -> 4: coverage (fuzz cases per regime of each variant) and sanitizer (the verdict of
      * each compute-sanitizer tool on each variant, `gpuregress sanitize`) */
     "CREATE TABLE coverage ("
     "  run_id INTEGER NOT NULL REFERENCES runs(id),"
@@ -90,7 +101,7 @@ static const char *const migrations[] = {
     "  run_id INTEGER NOT NULL REFERENCES runs(id),"
     "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
     "  tool TEXT NOT NULL,"                /* memcheck | racecheck | initcheck | synccheck */
-    "  verdict TEXT NOT NULL,"             /* clean | finding | check | error | timeout | skip */
+    "  verdict TEXT NOT NULL,"             /* clean | finding | explained | check | error | timeout | skip */
     "  cases INTEGER, seconds REAL,"
     "  detail TEXT,"                       /* the first finding, or why */
     "  PRIMARY KEY (run_id, algorithm, variant, tool));",
