@@ -24,6 +24,12 @@ expect 0 "n >= 37" -- "$bin" fuzz selftest/ok --cases 10 --seed 5 --db "$db" n=0
 got=$("$dbq" "$db" "SELECT cases FROM coverage WHERE regime = 'n >= 37' ORDER BY run_id DESC LIMIT 1")
 [ "${got:-0}" -ge 3 ] || { echo "FAIL: steering reached 'n >= 37' $got times in 10 cases"; fails=$((fails + 1)); }
 
+# the counts travel with their run into another runner's history (gpuregress import)
+expect 0 "runs added" -- "$bin" import --db "$tmp/other.db" "$db"
+got=$("$dbq" "$tmp/other.db" "SELECT sum(cases) FROM coverage WHERE variant = 'ok'")
+want=$("$dbq" "$db" "SELECT sum(cases) FROM coverage WHERE variant = 'ok'")
+[ -n "$got" ] && [ "$got" = "$want" ] || { echo "FAIL: imported coverage $got, not $want"; fails=$((fails + 1)); }
+
 # a regime out of reach: a warning, a failure with --strict-coverage
 expect 0 "selftest/ok uncovered: 'n >= 37' never reached" -- "$bin" fuzz selftest/ok --cases 20 --db "$db" n=0..36
 expect 1 "1 uncovered (strict: counted as failed)" -- "$bin" fuzz selftest/ok --cases 20 --strict-coverage --db "$db" n=0..36
