@@ -5,6 +5,7 @@
 #include "alg.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,21 +398,26 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
   return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
 }
 
-/* Prepare sql, bind run to parameter 1 and texts to 2.. (NULL binds NULL), inside the batch. */
-static sqlite3_stmt *add_row(struct store *st, const char *sql, int64_t run, const char *const *texts,
-                             int n)
+/* Insert one row inside the batch: sql with its parameters bound in order from the arguments,
+ * one per letter of types ('i' int64_t, 'd' double, 't' text, NULL or "" bound as NULL). 0 ok. */
+static int add_row(struct store *st, const char *sql, const char *types, ...)
 {
   sqlite3_stmt *s;
   if (begin_batch(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-    return NULL;
-  sqlite3_bind_int64(s, 1, run);
-  for (int i = 0; i < n; i++)
-    bind_text(s, 2 + i, texts[i]);
-  return s;
-}
-
-static int step_done(sqlite3_stmt *s)
-{
+    return -1;
+  va_list ap;
+  va_start(ap, types);
+  for (int i = 0; types[i]; i++) {
+    if (types[i] == 'i') {
+      sqlite3_bind_int64(s, i + 1, va_arg(ap, int64_t));
+    } else if (types[i] == 'd') {
+      sqlite3_bind_double(s, i + 1, va_arg(ap, double));
+    } else {
+      const char *t = va_arg(ap, const char *);
+      bind_text(s, i + 1, t && t[0] ? t : NULL);
+    }
+  }
+  va_end(ap);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   return rc == SQLITE_DONE ? 0 : -1;
@@ -420,30 +426,19 @@ static int step_done(sqlite3_stmt *s)
 int store_add_coverage(struct store *st, int64_t run, const char *alg, const char *var,
                        const char *regime, int64_t cases)
 {
-  const char *t[] = {alg, var, regime};
-  sqlite3_stmt *s = add_row(st,
-                            "INSERT OR REPLACE INTO coverage (run_id, algorithm, variant, regime,"
-                            " cases) VALUES (?,?,?,?,?)",
-                            run, t, 3);
-  if (!s)
-    return -1;
-  sqlite3_bind_int64(s, 5, cases);
-  return step_done(s);
+  return add_row(st,
+                 "INSERT OR REPLACE INTO coverage (run_id, algorithm, variant, regime, cases)"
+                 " VALUES (?,?,?,?,?)",
+                 "ittti", run, alg, var, regime, cases);
 }
 
 int store_add_sanitizer(struct store *st, int64_t run, const struct sanitizer_row *r)
 {
-  const char *t[] = {r->algorithm, r->variant, r->kind, r->tool, r->verdict};
-  sqlite3_stmt *s = add_row(st,
-                            "INSERT OR REPLACE INTO sanitizer (run_id, algorithm, variant, kind,"
-                            " tool, verdict, cases, seconds, detail) VALUES (?,?,?,?,?,?,?,?,?)",
-                            run, t, 5);
-  if (!s)
-    return -1;
-  sqlite3_bind_int64(s, 7, r->cases);
-  sqlite3_bind_double(s, 8, r->seconds);
-  bind_text(s, 9, r->detail && r->detail[0] ? r->detail : NULL);
-  return step_done(s);
+  return add_row(st,
+                 "INSERT OR REPLACE INTO sanitizer (run_id, algorithm, variant, kind, tool, verdict,"
+                 " cases, seconds, detail) VALUES (?,?,?,?,?,?,?,?,?)",
+                 "itttttidt", run, r->algorithm, r->variant, r->kind, r->tool, r->verdict, r->cases,
+                 r->seconds, r->detail);
 }
 
 int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *r)
