@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "store.h"
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -31,7 +32,8 @@ static const struct command {
 
 static void usage(FILE *f)
 {
-  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n\n");
+  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n"
+             "       gpuregress --version\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
@@ -49,6 +51,11 @@ int main(int argc, char **argv)
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("gpuregress %s (commit %s, database schema %d)\n", GR_VERSION, cli_build_commit(),
+           store_schema_version());
     return 0;
   }
   if (cli_status_take_option(&argc, argv)) {
