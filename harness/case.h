@@ -18,10 +18,11 @@ extern "C" {
 #define GR_CASE_PATH_LEN 256 /* longest path of a PARAM_FILE value */
 
 /* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
- * too, except PARAM_FILE ones (optional) and those the given files determine (see
- * alg->data_params). A file is read (hashed, loaded by the algorithm) here: missing or malformed,
- * the case is refused naming the file and the problem. 0 ok; -1 with why naming the offending
- * token ("unknown parameter 'q' in ..."); -2 a "data:" file is missing (dataset not fetched). */
+ * too, except those with a default (alg->defaults), which case_format leaves out at it,
+ * PARAM_FILE ones (optional) and those the given files determine (see alg->data_params). A file
+ * is read (hashed, loaded by the algorithm) here: missing or malformed, the case is refused
+ * naming the file and the problem. 0 ok; -1 with why naming the offending token ("unknown
+ * parameter 'q' in ..."); -2 a "data:" file is missing (dataset not fetched). */
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
 /* Canonical text form; returns buf. */
 char *case_format(const struct gr_case *c, char *buf, size_t len);
