@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench_gpu.h"
 #include "bench_shim.h"
@@ -226,14 +227,18 @@ int bench_child_main(void *arg, int in, int out)
   C.p = p;
   C.o = o;
   C.fd = out;
-  char **argv = calloc((size_t)o->n_gb_args + 4, sizeof *argv);
+  char **argv = calloc((size_t)o->n_gb_args + 5, sizeof *argv);
   char out_flag[4096];
-  int argc = 0;
+  int argc = 0, color_given = 0;
   if (!argv)
     return 3;
   argv[argc++] = "gpuregress-bench";
-  for (int k = 0; k < o->n_gb_args; k++)
+  for (int k = 0; k < o->n_gb_args; k++) {
+    color_given |= strncmp(o->gb_args[k], "--benchmark_color", 17) == 0;
     argv[argc++] = o->gb_args[k];
+  }
+  if (!color_given && !gr_color(STDOUT_FILENO)) /* its own reporters: NO_COLOR, not a terminal */
+    argv[argc++] = "--benchmark_color=false";
   if (json) {
     gr_fmt(out_flag, sizeof out_flag, "--benchmark_out=%s", json);
     argv[argc++] = out_flag;

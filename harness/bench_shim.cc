@@ -1,5 +1,6 @@
 // The C shim over Google Benchmark (Debian's libbenchmark 1.7.1). See bench_shim.h.
 #include "bench_shim.h"
+#include "gr.h"
 
 #include <benchmark/benchmark.h>
 
@@ -54,7 +55,7 @@ extern "C" size_t gbench_run(int display)
   if (display == 2 || (display == 1 && format_flag_given))
     return benchmark::RunSpecifiedBenchmarks();
   if (display == 1) {
-    benchmark::ConsoleReporter console(isatty(STDERR_FILENO)
+    benchmark::ConsoleReporter console(gr_color(STDERR_FILENO)
                                            ? benchmark::ConsoleReporter::OO_ColorTabular
                                            : benchmark::ConsoleReporter::OO_Tabular);
     console.SetOutputStream(&std::cerr);

@@ -19,7 +19,8 @@
 
 #define TEMPLATE_NAME "dashboard.html"
 
-/* The template: beside the binary (share/), else in the source tree of a build folder
+/* The template: beside the binary (share/: a build folder), in an installed tree
+ * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
  * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
 static int find_template(char *path, size_t plen, char *why, size_t len)
 {
@@ -33,10 +34,14 @@ static int find_template(char *path, size_t plen, char *why, size_t len)
   if (access(path, R_OK) == 0)
     return 0;
   char src[PATH_MAX];
-  gr_fmt(src, sizeof src, "%s/../../harness/" TEMPLATE_NAME, exe);
-  if (access(src, R_OK) == 0) {
-    gr_fmt(path, plen, "%s", src);
-    return 0;
+  static const char *const others[] = {"%s/../share/gpuregress/" TEMPLATE_NAME,
+                                       "%s/../../harness/" TEMPLATE_NAME};
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+    gr_fmt(src, sizeof src, others[i], exe);
+    if (access(src, R_OK) == 0) {
+      gr_fmt(path, plen, "%s", src);
+      return 0;
+    }
   }
   gr_fmt(why, len,
          "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "

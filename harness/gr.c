@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *const verdict_names[VERDICT_COUNT_] = {
     "pass", "fail", "crash", "timeout", "skip", "caught", "escaped", "error",
@@ -28,6 +29,12 @@ int verdict_parse(const char *s)
 int verdict_is_failure(enum verdict v)
 {
   return v == VERDICT_FAIL || v == VERDICT_CRASH || v == VERDICT_TIMEOUT;
+}
+
+int gr_color(int fd)
+{
+  const char *no = getenv("NO_COLOR");
+  return isatty(fd) && !(no && *no);
 }
 
 double now_seconds(void)

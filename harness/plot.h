@@ -18,7 +18,8 @@ struct store;
 
 struct plot_opts {
   const char *out_dir;     /* plots/ and dashboard/ are made inside */
-  const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../../scripts, ./scripts */
+  const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../share/gpuregress/scripts
+                            (installed), ../../scripts, ./scripts */
 };
 
 struct plot_report {
