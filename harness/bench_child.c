@@ -206,6 +206,8 @@ static void child_body(struct gbench_state *gs, void *arg)
   gbench_counter(gs, "GB/s", rate.gbps);
   gbench_counter(gs, "items/s", rate.items_per_s);
   gbench_counter(gs, "%copy", rate.pct_copy);
+  if (rate.peak_items_per_s > 0)
+    gbench_counter(gs, "%peak", rate.pct_peak);
   gbench_counter(gs, "noise%", 100 * s.noise);
   gbench_counter(gs, "samples", (double)n);
   gbench_counter(gs, "launches", (double)launches);
@@ -260,6 +262,18 @@ int bench_child_main(void *arg, int in, int out)
   p->copy_gbps = bench_gpu_copy_gbps();
   child_flatten(p->gpu_name);
   child_say(C.fd, "BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
+  p->n_peaks = 0;
+  for (size_t i = start; i < p->n; i++) {
+    const struct algorithm *a = p->items[i].alg;
+    if (!a->item_peak || bench_peak_of(p, a) || p->n_peaks == sizeof p->peaks / sizeof *p->peaks)
+      continue;
+    struct bench_peak *pk = &p->peaks[p->n_peaks++];
+    pk->alg = a;
+    pk->name[0] = 0;
+    pk->items_per_s = a->item_peak(pk->name, sizeof pk->name);
+    child_flatten(pk->name);
+    child_say(C.fd, "PEAK\t%s\t%.6g\t%s", a->name, pk->items_per_s, pk->name);
+  }
 
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);
