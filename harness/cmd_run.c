@@ -60,7 +60,10 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
       struct gr_case sc;
       char why[GR_WHY_LEN];
       char steady[160] = "failed again twice";
-      if (o->flaky)
+      if (!o->flaky && o->flaky_runs)
+        gr_fmt(steady, sizeof steady, "failed again %ld times of %ld", o->flaky_runs + 2,
+               o->flaky_runs + 2);
+      else if (o->flaky)
         gr_fmt(steady, sizeof steady,
                "FLAKY: failed again %ld of %ld runs here, a race or an uninitialised read; the "
                "reproducer repeats it %ld times",

@@ -262,11 +262,12 @@ char *runner_reproducer(const struct gr_case *c, const struct variant *v, long r
 }
 
 /* Run c up to `runs` times in w (a fresh worker after a crash or a timeout), stopping at
- * deadline (0: none), at a skip or an error, or once `enough` runs (0: no limit) failed like
- * `like` (NULL: any failure). rec, when not NULL, records each run in phase. Returns the failures;
- * *ran gets the runs made, *first the first failure (else the last result). */
+ * deadline (0: none), at a skip or an error, once `enough` runs (0: no limit) failed like `like`
+ * (NULL: any failure) and one passed, or after `steady` runs (0: no limit) that all failed. rec,
+ * when not NULL, records each run in phase. Returns the failures; *ran gets the runs made,
+ * *first the first failure (else the last result). */
 static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdog, long runs,
-                        double deadline, long enough, const struct case_result *like,
+                        double deadline, long enough, long steady, const struct case_result *like,
                         struct recorder *rec, const char *phase, long *ran,
                         struct case_result *first)
 {
@@ -285,7 +286,8 @@ static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdo
       *first = res;
     else if (!fails)
       *first = res;
-    if (res.verdict == VERDICT_SKIP || res.verdict == VERDICT_ERROR || (enough && fails >= enough))
+    if (res.verdict == VERDICT_SKIP || res.verdict == VERDICT_ERROR ||
+        (enough && fails >= enough && fails < *ran) || (steady && *ran >= steady && fails == *ran))
       break;
   }
   return fails;
@@ -296,7 +298,7 @@ long runner_repeat_case(const struct runner_opts *o, const struct gr_case *c,
 {
   struct wproc w;
   wproc_init(&w, c->alg, v);
-  long fails = repeat_case(&w, c, o->watchdog, runs, 0, 0, NULL, NULL, NULL, ran, first);
+  long fails = repeat_case(&w, c, o->watchdog, runs, 0, 0, 0, NULL, NULL, NULL, ran, first);
   wproc_close(&w);
   return fails;
 }
@@ -327,7 +329,8 @@ static long flaky_repeat(long f, long m)
 #define SHRINK_CHAIN 64   /* accepted shrinking steps remembered for the confirmation */
 #define CONFIRM_RUNS 2    /* a reported case must fail the same way this many times again */
 #define CONFIRM_WALK 8    /* at most this many steps walked back looking for a steady one */
-#define FLAKY_RUNS 400    /* at most this many runs measure a flaky case's failure rate ... */
+#define STEADY_RUNS 30    /* a confirmed check failure must fail this many more times ... */
+#define FLAKY_RUNS 400    /* ... else at most this many runs measure its failure rate, ... */
 #define FLAKY_FAILS 4     /* ... stopping once it failed this many times again */
 
 /* Run c CONFIRM_RUNS more times; 1 if every run fails the same way as like. */
@@ -348,8 +351,10 @@ static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *
  * taken), then confirm: the reported case must fail again the same way CONFIRM_RUNS times in a
  * row, so that a race that struck once does not leave a reproducer that passes. Walking back
  * the accepted steps, the smallest steady one is reported; if none is steady, the first failing
- * case is, marked flaky, with its failure rate here measured (FLAKY_RUNS, FLAKY_FAILS, at most
- * the shrink budget) and the repeat count its reproducer needs (flaky_repeat). */
+ * case is, marked flaky. A confirmed check failure must then fail STEADY_RUNS more times (a race
+ * can fail twice in a row), else it is flaky too. A flaky case's failure rate here is measured
+ * (FLAKY_RUNS, FLAKY_FAILS, at most the shrink budget) and its reproducer carries the repeat
+ * count that makes it fail at least once (flaky_repeat). */
 static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *first,
                    const struct case_result *first_res, struct outcome *out)
 {
@@ -388,14 +393,22 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
       out->flaky = 0;
       break;
     }
-  if (out->flaky && !runner_interrupted) {
-    /* how often does it fail here? the reproducer repeats it enough to fail at least once */
+  /* A race can fail twice in a row: a check failure (cheap to rerun, unlike a crash or a
+   * timeout) must fail STEADY_RUNS more times to be steady. How often does a flaky case fail
+   * here? Its reproducer repeats it enough to fail at least once. */
+  if ((out->flaky || chain_res[pick].verdict == VERDICT_FAIL) && !runner_interrupted) {
     struct case_result again;
+    long runs = 0, fails;
     double cap = o->shrink_budget > 5 ? o->shrink_budget : 5;
-    out->flaky_fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap,
-                                   FLAKY_FAILS, &chain_res[pick], rec, "confirm", &out->flaky_runs,
-                                   &again);
-    out->repeat = flaky_repeat(out->flaky_fails, out->flaky_runs);
+    fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap, FLAKY_FAILS,
+                        out->flaky ? 0 : STEADY_RUNS, &chain_res[pick], rec, "confirm", &runs,
+                        &again);
+    out->flaky_fails = fails;
+    out->flaky_runs = runs;
+    if (out->flaky || fails < runs) {
+      out->flaky = 1;
+      out->repeat = flaky_repeat(fails, runs);
+    }
   }
   case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
   gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", chain_res[pick].why);

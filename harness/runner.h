@@ -49,8 +49,8 @@ struct outcome {
   char shrunk_reason[GR_WHY_LEN];
   long shrink_steps; /* candidates tried */
   int flaky;         /* the failure did not repeat: the reported case failed once only */
-  long flaky_runs, flaky_fails; /* flaky: runs of the reported case measuring its failure rate,
-                                   and how many failed the same way */
+  long flaky_runs, flaky_fails; /* runs of the reported case after its confirmation (measuring
+                                   a flaky one's failure rate), and how many failed the same way */
   long repeat; /* flaky: the reproducer's --repeat, runs that fail at least once (p >= 0.999) */
 };
 

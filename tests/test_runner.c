@@ -91,7 +91,12 @@ int main(void)
     EXPECT(runner_repeat_case(&o, &c, alg_variant(a, "flaky"), out.repeat, &ran, &first) >= 1);
     EXPECT(ran == out.repeat && first.verdict == VERDICT_FAIL && first.why[0]);
     runner_fuzz_variant(&o, a, alg_variant(a, "wrong"), 1e9, &out);
-    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0 && out.repeat == 0);
+    /* a race that fails two runs in three passes a two-run confirmation now and then: the
+     * steady check after it finds the passes, and the reproducer repeats */
+    runner_fuzz_variant(&o, a, alg_variant(a, "racy"), 1e9, &out);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1 && out.repeat >= 2);
+    EXPECT(out.flaky_fails >= 4 && out.flaky_runs > out.flaky_fails);
   }
   /* the store holds every case: fuzz cases of `ok` and the crash rows naming the case */
   sqlite3 *db = store_db(st);
