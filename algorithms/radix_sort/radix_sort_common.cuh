@@ -40,9 +40,10 @@ __device__ static inline uint32_t rs_digit(uint32_t key, int shift)
   return (key >> shift) & (RADIX_SORT_RADIX - 1);
 }
 
-/* Exclusive scan of v over the block (RADIX_SORT_BLOCK threads, all of them calling); *total
- * gets the block's sum in every thread. s_warp holds RS_WARPS values; the helper synchronises
- * before writing it, so consecutive calls may share it. */
+/* Exclusive scan of v over the block (WARPS warps: RADIX_SORT_BLOCK threads unless told, all of
+ * them calling); *total gets the block's sum in every thread. s_warp holds WARPS values; the
+ * helper synchronises before writing it, so consecutive calls may share it. */
+template <int WARPS = RS_WARPS>
 __device__ static inline uint32_t rs_block_exclusive_scan(uint32_t v, uint32_t *s_warp,
                                                           uint32_t *total)
 {
@@ -58,7 +59,7 @@ __device__ static inline uint32_t rs_block_exclusive_scan(uint32_t v, uint32_t *
     s_warp[warp] = x;
   __syncthreads();
   uint32_t before = 0, sum = 0;
-  for (int w = 0; w < RS_WARPS; w++) {
+  for (int w = 0; w < WARPS; w++) {
     uint32_t c = s_warp[w];
     before += w < warp ? c : 0;
     sum += c;
