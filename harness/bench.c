@@ -29,14 +29,7 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
   r->launches = launches;
   r->seconds = seconds;
   stats_summarize(ms, n, &r->s);
-  struct bench_rate rate;
-  bench_rates(p, it, r->s.median, &rate);
-  r->bytes = rate.bytes;
-  r->items = rate.items;
-  r->gbps = rate.gbps;
-  r->items_per_s = rate.items_per_s;
-  r->pct_copy = rate.pct_copy;
-  r->pct_peak = rate.pct_peak;
+  bench_result_rates(p, i);
   if (n) {
     double *c = malloc(n * sizeof *c);
     if (c) {
@@ -55,7 +48,7 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
       .min_ms = r->s.min, .max_ms = r->s.max, .stddev_ms = r->s.stddev, .noise = r->s.noise,
       .bytes = r->bytes, .items = r->items, .gbps = r->gbps, .items_per_s = r->items_per_s,
       .copy_gbps = p->copy_gbps, .pct_copy = r->pct_copy, .item_unit = it->alg->item_unit,
-      .peak_items_per_s = rate.peak_items_per_s, .pct_peak = r->pct_peak,
+      .peak_items_per_s = r->peak_items_per_s, .pct_peak = r->pct_peak,
       .sm_clock_mhz = r->clock_mhz, .seconds = seconds, .verdict = vd, .reason = r->reason};
   int64_t id = store_add_timing(o->store, o->run_id, &row);
   int bad = id < 0;

@@ -52,7 +52,8 @@ struct bench_result {
   long launches;         /* per sample */
   struct stats_summary s; /* milliseconds */
   double bytes, items;   /* the work model */
-  double gbps, items_per_s, pct_copy, pct_peak, clock_mhz, seconds;
+  double gbps, items_per_s, pct_copy, clock_mhz, seconds;
+  double peak_items_per_s, pct_peak; /* the algorithm's item peak (0 none) and % of it */
   enum gr_status status; /* GR_STATUS_NO_GPU: skipped because the process found no device */
 };
 
@@ -112,6 +113,8 @@ struct bench_rate {
 };
 void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
                  struct bench_rate *r);
+/* The same for item i at its result's median (p->res[i].s.median), into p->res[i]. */
+void bench_result_rates(struct bench_plan *p, size_t i);
 
 /* Time the plan (see the top of this file). GR_STATUS_OK when the plan ran (items may have
  * failed, crashed or been skipped: see p->res); else, with why, GR_STATUS_USAGE (a Google

@@ -220,3 +220,17 @@ void bench_rates(const struct bench_plan *p, const struct bench_item *it, double
     r->pct_peak = r->peak_items_per_s > 0 ? 100 * r->items_per_s / r->peak_items_per_s : 0;
   }
 }
+
+void bench_result_rates(struct bench_plan *p, size_t i)
+{
+  struct bench_result *r = &p->res[i];
+  struct bench_rate rate;
+  bench_rates(p, &p->items[i], r->s.median, &rate);
+  r->bytes = rate.bytes;
+  r->items = rate.items;
+  r->gbps = rate.gbps;
+  r->items_per_s = rate.items_per_s;
+  r->pct_copy = rate.pct_copy;
+  r->peak_items_per_s = rate.peak_items_per_s;
+  r->pct_peak = rate.pct_peak;
+}

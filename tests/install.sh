@@ -9,11 +9,6 @@ set -u
 build=$1
 synth=$2
 source "$(dirname "$0")/expect.sh"
-check() { # check DESCRIPTION CONDITION...
-  local what=$1
-  shift
-  "$@" || { echo "FAIL: $what"; fails=$((fails + 1)); }
-}
 
 p="$tmp/prefix"
 if ! cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1; then

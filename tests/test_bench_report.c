@@ -13,18 +13,11 @@
 static void fake_result(struct bench_plan *p, size_t i, double ms)
 {
   struct bench_result *r = &p->res[i];
-  struct bench_rate rate;
-  bench_rates(p, &p->items[i], ms, &rate);
   r->done = 1;
   r->verdict = VERDICT_PASS;
   r->s.n = 30;
   r->s.median = ms;
-  r->bytes = rate.bytes;
-  r->items = rate.items;
-  r->gbps = rate.gbps;
-  r->items_per_s = rate.items_per_s;
-  r->pct_copy = rate.pct_copy;
-  r->pct_peak = rate.pct_peak;
+  bench_result_rates(p, i);
 }
 
 int main(void)

@@ -11,14 +11,6 @@ bin=$1
 synth=$2
 dbq=$3
 source "$(dirname "$0")/expect.sh"
-check() { # check DESCRIPTION CONDITION...
-  local what=$1
-  shift
-  if ! "$@"; then
-    echo "FAIL: $what"
-    fails=$((fails + 1))
-  fi
-}
 
 for c in bench compare plot export; do
   expect 0 "usage: gpuregress $c" -- "$bin" "$c" --help
