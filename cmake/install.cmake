@@ -1,5 +1,5 @@
 # Installation (`cmake --install BUILD --prefix /opt/gpuregress`), included by the top-level
-# CMakeLists.txt after the targets exist. The installed tree:
+# CMakeLists.txt after the targets exist (the algorithms' too). The installed tree:
 #   bin/gpuregress, bin/kmedoids_mpi        kmedoids_mpi beside gpuregress (the mpi_* variants
 #                                           look there: km_mpirun.c)
 #   lib/gpuregress/<Google Benchmark>       under its soname; both binaries' RPATH is
@@ -13,9 +13,14 @@
 set(GR_INSTALL_LIB lib/gpuregress)
 set(GR_INSTALL_DATA share/gpuregress)
 
-set_target_properties(gpuregress kmedoids_mpi PROPERTIES INSTALL_RPATH "$ORIGIN/../${GR_INSTALL_LIB}"
-                      INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
-install(TARGETS gpuregress kmedoids_mpi RUNTIME DESTINATION bin)
+set(GR_INSTALL_PROGRAMS gpuregress)
+if(TARGET kmedoids_mpi) # algorithms/kmedoids
+  list(APPEND GR_INSTALL_PROGRAMS kmedoids_mpi)
+endif()
+set_target_properties(${GR_INSTALL_PROGRAMS} PROPERTIES
+  INSTALL_RPATH "$ORIGIN/../${GR_INSTALL_LIB}"
+  INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
+install(TARGETS ${GR_INSTALL_PROGRAMS} RUNTIME DESTINATION bin)
 install(FILES "${GR_BENCH_LIB}" DESTINATION ${GR_INSTALL_LIB} RENAME ${GR_BENCH_SONAME})
 install(FILES ${CMAKE_SOURCE_DIR}/harness/dashboard.html DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)

@@ -1,5 +1,5 @@
-/* The registry: every algorithm the harness knows, one line each. Adding an algorithm is adding
- * its folder under algorithms/ and one line here. */
+/* The registry: every algorithm the harness knows. Adding an algorithm is adding its folder under
+ * algorithms/ (CMake finds it) and its lines here: the declaration and the entry. */
 #include "registry.h"
 
 #include <string.h>

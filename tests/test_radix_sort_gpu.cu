@@ -14,17 +14,16 @@
  * device's copy bandwidth (1 GiB device-to-device, read + write counted) for the % column; goals:
  * v3_warp within 2x cub at 2^28 keys, v4_onesweep within issue 15's ratios.
  * Exit 0 ok, 1 a check failed or a goal was missed, 77 no GPU. */
-#include <algorithm>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <vector>
 
 #include "algorithms/radix_sort/radix_sort.h"
 #include "algorithms/radix_sort/radix_sort_alg.h"
 #include "case.h"
 #include "gpu.h"
+#include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
 
@@ -32,13 +31,6 @@
 #define REPS 15
 
 static int failures;
-
-static double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 /* Instance of case text (kept for the whole test; exits on a bad text). */
 static struct gr_instance *instance(const struct algorithm *a, const char *text)
@@ -169,31 +161,14 @@ static struct timing time_variant(const struct algorithm *a, const struct varian
     failures++;
     return t;
   }
-  cudaEvent_t e0, e1;
-  GR_CUDA_CHECK(cudaEventCreate(&e0));
-  GR_CUDA_CHECK(cudaEventCreate(&e1));
-  for (int i = 0; i < WARMUP; i++)
-    a->bench_launch(st);
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int i = 0; i < reps; i++) {
-    float x;
-    GR_CUDA_CHECK(cudaEventRecord(e0, 0));
-    a->bench_launch(st);
-    GR_CUDA_CHECK(cudaEventRecord(e1, 0));
-    GR_CUDA_CHECK(cudaEventSynchronize(e1));
-    GR_CUDA_CHECK(cudaEventElapsedTime(&x, e0, e1));
-    ms.push_back(x);
-  }
-  t.med = median(ms);
-  t.min = *std::min_element(ms.begin(), ms.end());
+  struct gpu_timing g = gpu_time(a->bench_launch, st, WARMUP, reps, GPU_L2_WARM);
+  t.med = g.median_ms;
+  t.min = g.min_ms;
   t.ok = fetch_and_check(a, inst, st, why, sizeof why);
   if (!t.ok) {
     printf("FAIL %s after the timing loop: %s\n", v->name, why);
     failures++;
   }
-  GR_CUDA_CHECK(cudaEventDestroy(e0));
-  GR_CUDA_CHECK(cudaEventDestroy(e1));
   a->bench_teardown(st);
   return t;
 }
@@ -240,35 +215,6 @@ static void split_variant(const struct algorithm *a, const struct variant *v,
     GR_CUDA_CHECK(cudaEventDestroy(ev[i]));
 }
 
-/* Device-to-device copy bandwidth, bytes read + written per second. */
-static double copy_bandwidth(void)
-{
-  size_t bytes = (size_t)1 << 30;
-  void *a, *b;
-  GR_CUDA_CHECK(cudaMalloc(&a, bytes));
-  GR_CUDA_CHECK(cudaMalloc(&b, bytes));
-  GR_CUDA_CHECK(cudaMemset(a, 1, bytes));
-  cudaEvent_t e0, e1;
-  GR_CUDA_CHECK(cudaEventCreate(&e0));
-  GR_CUDA_CHECK(cudaEventCreate(&e1));
-  std::vector<double> ms;
-  for (int i = 0; i < 13; i++) {
-    float x;
-    GR_CUDA_CHECK(cudaEventRecord(e0, 0));
-    GR_CUDA_CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0));
-    GR_CUDA_CHECK(cudaEventRecord(e1, 0));
-    GR_CUDA_CHECK(cudaEventSynchronize(e1));
-    GR_CUDA_CHECK(cudaEventElapsedTime(&x, e0, e1));
-    if (i >= 3)
-      ms.push_back(x);
-  }
-  GR_CUDA_CHECK(cudaFree(a));
-  GR_CUDA_CHECK(cudaFree(b));
-  GR_CUDA_CHECK(cudaEventDestroy(e0));
-  GR_CUDA_CHECK(cudaEventDestroy(e1));
-  return 2.0 * (double)bytes / (median(ms) * 1e-3);
-}
-
 int main(int argc, char **argv)
 {
   int full = argc > 1 && strcmp(argv[1], "full") == 0;
@@ -305,7 +251,7 @@ int main(int argc, char **argv)
   }
   test_hooks(a);
 
-  double bw = copy_bandwidth();
+  double bw = gpu_copy_bandwidth((size_t)1 << 30, 10);
   static const char *const quick_cases[] = {"radix_sort n=1048576 mode=keys dist=uniform seed=1",
                                             "radix_sort n=1048576 mode=pairs dist=uniform seed=1"};
   static const char *const full_cases[] = {"radix_sort n=16777216 mode=keys dist=uniform seed=1",

@@ -58,7 +58,6 @@ static enum run_status ccc_run_reference(const struct variant *v, const struct g
   return RUN_OK;
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant ccc_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, ccc_run_reference, NULL,
      "sorted ranks, exact integer contingencies per part pair, ari's reference finish"},

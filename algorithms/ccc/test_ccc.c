@@ -9,7 +9,7 @@
 #include "ccc_ref.h"
 #include "reference/ari.h"
 #include "rng.h"
-#include "../../tests/test_util.h"
+#include "test_util.h"
 
 static void test_exact_rounding(void)
 {

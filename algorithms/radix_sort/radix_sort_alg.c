@@ -69,7 +69,6 @@ static enum run_status radix_sort_run_reference(const struct variant *v,
   return RUN_OK;
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant radix_sort_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},

@@ -40,6 +40,19 @@ __device__ static inline uint32_t rs_digit(uint32_t key, int shift)
   return (key >> shift) & (RADIX_SORT_RADIX - 1);
 }
 
+/* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
+__device__ static inline uint32_t rs_warp_match(uint32_t digit)
+{
+  uint32_t peers = RS_FULL;
+#pragma unroll
+  for (int b = 0; b < RADIX_SORT_BITS; b++) {
+    uint32_t bit = (digit >> b) & 1u;
+    uint32_t set = __ballot_sync(RS_FULL, bit);
+    peers &= bit ? set : ~set;
+  }
+  return peers;
+}
+
 /* Exclusive scan of v over the block (WARPS warps: RADIX_SORT_BLOCK threads unless told, all of
  * them calling); *total gets the block's sum in every thread. s_warp holds WARPS values; the
  * helper synchronises before writing it, so consecutive calls may share it. */

@@ -42,7 +42,7 @@
 
 #include "gpu.h"
 #include "radix_sort.h"
-#include "radix_sort_common.cuh" /* rs_digit, rs_block_exclusive_scan, rs_cp_async4 */
+#include "radix_sort_common.cuh" /* rs_digit, rs_warp_match, rs_block_exclusive_scan, ... */
 
 #define OS_HIST_THREADS 256 /* threads per block of the histogram kernel */
 #define OS_THREADS 512      /* threads per block of the pass kernel */
@@ -80,19 +80,6 @@ __device__ static inline void os_cp_async16(uint32_t *dst, const uint32_t *src, 
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src),
                "r"(valid ? 16 : 0)
                : "memory");
-}
-
-/* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
-__device__ static inline uint32_t os_warp_match(uint32_t digit)
-{
-  uint32_t peers = RS_FULL;
-#pragma unroll
-  for (int b = 0; b < RADIX_SORT_BITS; b++) {
-    uint32_t bit = (digit >> b) & 1u;
-    uint32_t set = __ballot_sync(RS_FULL, bit);
-    peers &= bit ? set : ~set;
-  }
-  return peers;
 }
 
 /* kernels */
@@ -212,7 +199,7 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
 #pragma unroll
   for (int r = 0; r < OS_ITEMS; r++) {
     uint32_t digit = rs_digit(key[r], shift);
-    uint32_t peers = os_warp_match(digit);
+    uint32_t peers = rs_warp_match(digit);
     uint32_t before = counts[digit];
     uint32_t my_rank = before + __popc(peers & lanes_below);
     rank[r / 2] = r % 2 ? rank[r / 2] | my_rank << 16 : my_rank;
