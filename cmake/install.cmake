@@ -4,8 +4,8 @@
 #                                           look there: km_mpirun.c)
 #   lib/gpuregress/<Google Benchmark>       under its soname; both binaries' RPATH is
 #                                           $ORIGIN/../lib/gpuregress (the GPU machines lack it)
-#   share/gpuregress/dashboard.html         the dashboard template (dashboard.c looks in
-#                                           <bin>/../share/gpuregress)
+#   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
+#                                           in <bin>/../share/gpuregress)
 #   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
 #   share/man/man1/gpuregress.1             doc/gpuregress.1
 #   share/bash-completion/completions/gpuregress   `gpuregress completion bash`, made at build time
@@ -22,7 +22,8 @@ set_target_properties(${GR_INSTALL_PROGRAMS} PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
 install(TARGETS ${GR_INSTALL_PROGRAMS} RUNTIME DESTINATION bin)
 install(FILES "${GR_BENCH_LIB}" DESTINATION ${GR_INSTALL_LIB} RENAME ${GR_BENCH_SONAME})
-install(FILES ${CMAKE_SOURCE_DIR}/harness/dashboard.html DESTINATION ${GR_INSTALL_DATA})
+file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/*.html)
+install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
 install(FILES ${CMAKE_SOURCE_DIR}/doc/gpuregress.1 DESTINATION share/man/man1)
 

@@ -16,6 +16,12 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* Whole-string parse; -1 on junk or out of [lo, hi]. (Integers: gr_parse_u64 in gr.h.) */
 int cli_parse_double(const char *s, double lo, double hi, double *out);
 
+/* Open an existing database read-only (never create or change one): 0 ok, else the exit code
+ * after a message naming cmd. */
+int cli_open_existing(const char *cmd, const char *db, struct store **st);
+/* A run id (> 0). 0 ok, -1 junk. */
+int cli_parse_run(const char *s, int64_t *out);
+
 /* What a run records about where it ran; the GPU is asked by a child process (the parent never
  * initialises CUDA). */
 struct probe {
@@ -66,6 +72,10 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+/* History: change points, merging runners, retention (harness/cmd_history.c). */
+int cmd_history(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet);

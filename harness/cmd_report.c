@@ -12,9 +12,7 @@
 #include "export.h"
 #include "plot.h"
 
-/* Open an existing database read-only (never create or change one here). 0 ok, else the exit
- * code after a message. */
-static int open_existing(const char *cmd, const char *db, struct store **st)
+int cli_open_existing(const char *cmd, const char *db, struct store **st)
 {
   char why[GR_WHY_LEN];
   if (access(db, F_OK) != 0) {
@@ -29,7 +27,7 @@ static int open_existing(const char *cmd, const char *db, struct store **st)
   return 0;
 }
 
-static int parse_run(const char *s, int64_t *out)
+int cli_parse_run(const char *s, int64_t *out)
 {
   uint64_t u;
   if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
@@ -171,7 +169,7 @@ int cmd_compare(int argc, char **argv)
     case 'h': printf(compare_help); return 0;
     case OPT_BASELINE: baseline = optarg; break;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("compare", "bad run id '%s'", optarg);
       break;
     case OPT_MIN_EFFECT:
@@ -187,7 +185,7 @@ int cmd_compare(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("compare", db, &st);
+  int rc = cli_open_existing("compare", db, &st);
   if (rc)
     return rc;
   enum store_src src = STORE_MAIN;
@@ -195,7 +193,7 @@ int cmd_compare(int argc, char **argv)
   if ((rc = pick_run("compare", st, &run)))
     goto out;
   int other_gpu = 0;
-  if (baseline && parse_run(baseline, &base) == 0) {
+  if (baseline && cli_parse_run(baseline, &base) == 0) {
     if (base == run) {
       rc = cli_usage_error("compare", "the baseline is the run itself (%lld)", (long long)run);
       goto out;
@@ -250,10 +248,13 @@ static const char plot_help[] =
     "\n"
     "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
     "per algorithm, time and throughput against size for every variant with the peer and the\n"
-    "copy-bandwidth floor; the history of each variant at its largest size over earlier runs on\n"
-    "the same GPU model (by commit); historical bugs caught per run with the cases it took.\n"
-    "Data files and gnuplot's PNG and SVG go to DIR/plots/, the dashboard (one self-contained\n"
-    "HTML file, readable offline) to DIR/dashboard/index.html.\n"
+    "copy-bandwidth floor; historical bugs caught per run (a row per bug) with the cases it\n"
+    "took; and the history up to the run: every benchmark's trend over the nights (median,\n"
+    "min-max band, dates and commits, change points as 'gpuregress history' finds them), its GPU\n"
+    "models side by side, one page per algorithm, and the index of nights. Data files, PNG and\n"
+    "SVG (the trends: SVG only) go to DIR/plots/; the dashboard (self-contained HTML, readable\n"
+    "offline) to DIR/dashboard/: index.html (the run), run-RUN.html (the same, kept for the\n"
+    "index of nights), history-ALG.html.\n"
     "\n"
     "  --run RUN       the run (default: latest)\n"
     "  --out DIR       output folder (default results)\n"
@@ -284,7 +285,7 @@ int cmd_plot(int argc, char **argv)
     switch (c) {
     case 'h': printf(plot_help); return 0;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("plot", "bad run id '%s'", optarg);
       break;
     case OPT_OUT: out = optarg; break;
@@ -296,7 +297,7 @@ int cmd_plot(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("plot", db, &st);
+  int rc = cli_open_existing("plot", db, &st);
   if (rc)
     return rc;
   if ((rc = pick_run("plot", st, &run)))
@@ -358,7 +359,7 @@ int cmd_export(int argc, char **argv)
     case 'h': printf(export_help); return 0;
     case OPT_FORMAT: format = optarg; break;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
+      if (cli_parse_run(optarg, &run))
         return cli_usage_error("export", "bad run id '%s'", optarg);
       break;
     case OPT_OUT: out = optarg; break;
@@ -376,7 +377,7 @@ int cmd_export(int argc, char **argv)
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;
-  int rc = open_existing("export", db, &st);
+  int rc = cli_open_existing("export", db, &st);
   if (rc)
     return rc;
   if ((rc = pick_run("export", st, &run)))

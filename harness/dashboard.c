@@ -17,12 +17,10 @@
 #include "gr.h"
 #include "template.h"
 
-#define TEMPLATE_NAME "dashboard.html"
-
-/* The template: beside the binary (share/: a build folder), in an installed tree
+/* The template name: beside the binary (share/: a build folder), in an installed tree
  * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
  * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
-static int find_template(char *path, size_t plen, char *why, size_t len)
+static int find_template(const char *name, char *path, size_t plen, char *why, size_t len)
 {
   char exe[PATH_MAX];
   ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -30,23 +28,20 @@ static int find_template(char *path, size_t plen, char *why, size_t len)
   char *slash = strrchr(exe, '/');
   if (slash)
     *slash = 0;
-  gr_fmt(path, plen, "%s/share/" TEMPLATE_NAME, exe);
+  gr_fmt(path, plen, "%s/share/%s", exe, name);
   if (access(path, R_OK) == 0)
     return 0;
   char src[PATH_MAX];
-  static const char *const others[] = {"%s/../share/gpuregress/" TEMPLATE_NAME,
-                                       "%s/../../harness/" TEMPLATE_NAME};
+  static const char *const others[] = {"%s/../share/gpuregress/%s", "%s/../../harness/%s"};
   for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
-    gr_fmt(src, sizeof src, others[i], exe);
+    gr_fmt(src, sizeof src, others[i], exe, name);
     if (access(src, R_OK) == 0) {
       gr_fmt(path, plen, "%s", src);
       return 0;
     }
   }
-  gr_fmt(why, len,
-         "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
-         "(the build does)",
-         path);
+  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/%s there (the build does)",
+         path, name);
   return -1;
 }
 
@@ -103,8 +98,7 @@ static char *svg_base64(const char *path)
   return out;
 }
 
-/* A plot of plots/NAME.svg into the list "plots" of v: its SVG, or why there is none. */
-static void add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
+void dashboard_add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
                      const char *alt)
 {
   char path[PATH_MAX];
@@ -119,8 +113,7 @@ static void add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *n
   free(svg);
 }
 
-/* The badge class of a verdict or a timing class: ok, meh or bad. */
-static const char *badge(const char *verdict)
+const char *dashboard_badge(const char *verdict)
 {
   static const char *const ok[] = {"pass", "caught", "same", "faster"};
   static const char *const meh[] = {"skip", "unsure", "new", "gone", "error"};
@@ -151,7 +144,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   if (!r)
     return -1;
   oc->n++;
-  const char *b = badge(vd);
+  const char *b = dashboard_badge(vd);
   *oc->bad += !strcmp(b, "bad");
   tpl_set(r, "algorithm", "%s", nz(o->algorithm));
   tpl_set(r, "variant", "%s", nz(o->variant));
@@ -229,7 +222,7 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
       }
     }
     tpl_set(row, "class", "%s", cls);
-    tpl_set(row, "badge", "%s", badge(cls));
+    tpl_set(row, "badge", "%s", dashboard_badge(cls));
     tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
   }
   for (size_t i = 0; i < r->n_oc; i++) {
@@ -323,9 +316,9 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         }
       }
       /* a fixed or peer variant whose check failed counts; historical ones are meant to */
-      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(badge(r->verdict), "bad");
+      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(dashboard_badge(r->verdict), "bad");
       *bad += fixed_bad;
-      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : badge(r->verdict));
+      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : dashboard_badge(r->verdict));
       tpl_set(row, "verdict", "%s", r->verdict);
       tpl_set(row, "reason", "%s",
               strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
@@ -333,9 +326,8 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
   }
   char name[128];
   gr_fmt(name, sizeof name, "%s_sizes", a->name);
-  add_plot(c, al, name, name);
-  gr_fmt(name, sizeof name, "%s_history", a->name);
-  add_plot(c, al, name, name);
+  dashboard_add_plot(c, al, name, name);
+  tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
 }
 
 /* The run's metadata, verdicts, changes, timings and plots. */
@@ -367,7 +359,8 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)
     add_timings(c, v, &c->algs[i], &bad);
-  add_plot(c, v, "catch", "historical bugs caught per run");
+  dashboard_add_plot(c, v, "catch", "historical bugs caught per run");
+  trends_index(c, v);
   tpl_set(v, "bad", "%s", bad ? "1" : "");
   time_t now = time(NULL);
   char when[64];
@@ -375,25 +368,18 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "generated", "%s", when);
 }
 
-int dashboard_write(struct plot_ctx *c, char *why, size_t len)
+int dashboard_render(const char *name, const struct tpl_view *v, const char *path, char *why,
+                     size_t len)
 {
-  char tpl_path[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8];
+  char tpl_path[PATH_MAX], tmp[PATH_MAX + 8];
   size_t tpl_len;
-  if (find_template(tpl_path, sizeof tpl_path, why, len))
+  if (find_template(name, tpl_path, sizeof tpl_path, why, len))
     return -1;
   char *tpl = read_file(tpl_path, &tpl_len);
   if (!tpl) {
     gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
     return -1;
   }
-  struct tpl_view *v = tpl_view_new();
-  if (!v) {
-    free(tpl);
-    gr_fmt(why, len, "out of memory");
-    return -1;
-  }
-  build_view(c, v);
-  gr_fmt(path, sizeof path, "%s/index.html", c->dash);
   gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
   int rc = -1;
   char msg[GR_WHY_LEN];
@@ -409,7 +395,24 @@ int dashboard_write(struct plot_ctx *c, char *why, size_t len)
   } else {
     rc = 0;
   }
-  tpl_view_free(v);
   free(tpl);
+  return rc;
+}
+
+int dashboard_write(struct plot_ctx *c, char *why, size_t len)
+{
+  char path[PATH_MAX];
+  struct tpl_view *v = tpl_view_new();
+  if (!v) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  build_view(c, v);
+  gr_fmt(path, sizeof path, "%s/run-%lld.html", c->dash, (long long)c->run);
+  int rc = dashboard_render("dashboard.html", v, path, why, len);
+  gr_fmt(path, sizeof path, "%s/index.html", c->dash);
+  if (rc == 0)
+    rc = dashboard_render("dashboard.html", v, path, why, len);
+  tpl_view_free(v);
   return rc;
 }

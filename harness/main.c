@@ -1,5 +1,5 @@
 /* gpuregress: the command line. One table of subcommands (cmd_run.c, cmd_bench.c,
- * cmd_report.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
+ * cmd_report.c, cmd_history.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
  * failed / a bug escaped / a regression, 2 usage or input error, 3 environment). Library code
  * below this layer returns statuses and never exits. Shared helpers: cli.c. */
 #include <signal.h>
@@ -26,6 +26,9 @@ static const struct command {
     {"compare", cmd_compare, "timings and verdicts of a run against a baseline: regressions"},
     {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
     {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
+    {"history", cmd_history, "change points of every benchmark over the nights, commit ranges"},
+    {"import", cmd_import, "merge another runner's database into this history (idempotent)"},
+    {"prune", cmd_prune, "retention: drop old passing cases and raw samples, keep failures"},
     {"completion", cmd_completion, "the bash completion script ('gpuregress completion bash')"},
 };
 

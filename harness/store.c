@@ -78,7 +78,18 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
-    /* 2 -> 3: the work model in the algorithm's own unit (sgm: cells) against its own peak */
+    /* 2 -> 3: a global identity for every run (uid), so that runs from several runners merge
+     * into one history (gpuregress import) and a run imported twice is recognised: random for a
+     * new run (the trigger), derived from what the run recorded for an older one (the same
+     * expression store_merge.c applies to a database of an older schema) */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = 'legacy:' || coalesce(host, '') || ':' || started_at || ':' || seed"
+    "  || ':' || id;"
+    "CREATE UNIQUE INDEX runs_by_uid ON runs(uid);"
+    "CREATE INDEX runs_by_start ON runs(started_at);"
+    "CREATE TRIGGER runs_uid AFTER INSERT ON runs WHEN new.uid IS NULL BEGIN"
+    "  UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+    /* 3 -> 4: the work model in the algorithm's own unit (sgm: cells) against its own peak */
     "ALTER TABLE timings ADD COLUMN item_unit TEXT;"      /* what items count; NULL: bytes */
     "ALTER TABLE timings ADD COLUMN peak_items_per_s REAL;" /* the algorithm's measured peak */
     "ALTER TABLE timings ADD COLUMN pct_peak REAL;",      /* items_per_s / peak * 100 */

@@ -1,9 +1,9 @@
 # Sourced by the shell tests: a temporary folder removed on exit, a failure count, and
 #   expect CODE SUBSTRING -- command...
 # which runs the command and counts a failure unless it exits with CODE and its stdout+stderr
-# contains SUBSTRING, and
+# contains SUBSTRING; and
 #   check DESCRIPTION CONDITION...
-# which counts a failure (printing DESCRIPTION) unless the condition command succeeds.
+# which counts a failure (naming DESCRIPTION) unless the condition command succeeds.
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -25,5 +25,8 @@ expect() {
 check() {
   local what=$1
   shift
-  "$@" || { echo "FAIL: $what"; fails=$((fails + 1)); }
+  if ! "$@"; then
+    echo "FAIL: $what"
+    fails=$((fails + 1))
+  fi
 }

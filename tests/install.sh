@@ -16,7 +16,7 @@ if ! cmake --install "$build" --prefix "$p" >"$tmp/install.log" 2>&1; then
   cat "$tmp/install.log"
   exit 1
 fi
-for f in bin/gpuregress bin/kmedoids_mpi share/gpuregress/dashboard.html \
+for f in bin/gpuregress bin/kmedoids_mpi share/gpuregress/dashboard.html share/gpuregress/history.html \
   share/gpuregress/scripts/plot_sizes.gp share/man/man1/gpuregress.1 \
   share/bash-completion/completions/gpuregress; do
   check "installed $f" [ -s "$p/$f" ]

@@ -119,17 +119,24 @@ expect 2 "missing --format" -- "$bin" export --db "$db"
 out="$tmp/results"
 "$bin" plot --db "$db" --run "$r4" --out "$out" >"$tmp/plot.log" 2>&1
 rc=$?
-check "plot data" [ -s "$out/plots/ari_sizes.dat" ] && [ -s "$out/plots/sortlike_history.dat" ] && [ -s "$out/plots/catch.dat" ]
+for d in ari_sizes sortlike_sizes trend_ari trend_sortlike catch; do
+  check "plot data $d" [ -s "$out/plots/$d.dat" ]
+done
+check "history pages" [ -s "$out/dashboard/history-ari.html" ] && [ -s "$out/dashboard/history-sortlike.html" ]
 check "dashboard" grep -qF "gpuregress &mdash; run $r4" "$out/dashboard/index.html"
 check "dashboard: regression shown" grep -qF "escaped" "$out/dashboard/index.html"
 check "dashboard: no external assets" bash -c "! grep -qE '(src|href)=\"(https?:|//)' '$out/dashboard/index.html'"
 if command -v gnuplot >/dev/null; then
   check "plot exit 0 (got $rc: $(cat "$tmp/plot.log"))" [ "$rc" = 0 ]
-  for p in ari_sizes ari_history sortlike_sizes sortlike_history catch; do
+  for p in ari_sizes sortlike_sizes catch; do
     check "plot $p.png" [ -s "$out/plots/$p.png" ]
     check "plot $p.svg" [ -s "$out/plots/$p.svg" ]
   done
-  check "dashboard embeds the plots" [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/index.html")" = 5 ]
+  check "dashboard embeds the plots" [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/index.html")" = 3 ]
+  # one trend per timed benchmark: the 34 that compare compares
+  check "trend plots" [ "$(ls "$out"/plots/trend_*.svg | wc -l)" = 34 ]
+  check "history page embeds the trends" \
+    [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/history-sortlike.html")" = 16 ]
 else
   check "plot without gnuplot: exit 3 (got $rc)" [ "$rc" = 3 ]
 fi
