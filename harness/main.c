@@ -57,11 +57,11 @@ static int cmd_completion(int argc, char **argv)
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     printf("%s%s", i ? " " : "", commands[i].name);
   printf("'\n  local targets='");
-  for (size_t i = 0; i < registry_count; i++) {
+  for (size_t i = 0, shown = 0; i < registry_count; i++) {
     const struct algorithm *a = registry[i];
     if (a->flags & ALG_HIDDEN)
       continue;
-    printf("%s%s", i ? " " : "", a->name);
+    printf("%s%s", shown++ ? " " : "", a->name);
     for (size_t j = 0; j < a->n_variants; j++)
       printf(" %s/%s", a->name, a->variants[j].name);
   }
