@@ -32,10 +32,15 @@ struct probe {
 };
 struct run_meta {
   struct probe gpu;
-  char commit[64], host[128], command[1024], cc[16];
-  int dirty;
+  char commit[64];   /* the commit the binary was built from ("unknown" outside a checkout) */
+  char checkout[64]; /* the current checkout's commit where it differs from commit, else "" */
+  char host[128], command[1024], cc[16];
+  int dirty; /* the build's tree had changes */
 };
+/* Fill m; warns on stderr when the current checkout is at another commit than the build. */
 void collect_meta(struct run_meta *m, int argc, char **argv);
+/* The commit this binary was built from, "-dirty" appended when its tree had changes. */
+const char *cli_build_commit(void);
 /* The run_info of a run about to begin, pointing into m. */
 struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
 
@@ -52,9 +57,11 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
- *   run, fuzz: run=ID seed=N result=ok|failed|interrupted, repro=CASE per printed reproducer
+ *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted, verdict=SUMMARY,
+ *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
- *   compare:   compared=0|1 (0: no baseline, nothing compared), result=ok|regression
+ *   compare:   compared=0|1 (0: no baseline, the run judged alone),
+ *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h)
  * The human output is the same with or without it. */
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */

@@ -16,6 +16,7 @@
 #include "compare.h"
 #include "gr.h"
 #include "template.h"
+#include "verdict.h"
 
 /* The template name: beside the binary (share/: a build folder), in an installed tree
  * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
@@ -133,7 +134,7 @@ static const char *nz(const char *s)
 
 struct outcomes_ctx {
   struct tpl_view *v;
-  int *bad, n;
+  int n;
 };
 
 static int add_outcome(void *ctx, const struct store_outcome *o)
@@ -145,7 +146,6 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
     return -1;
   oc->n++;
   const char *b = dashboard_badge(vd);
-  *oc->bad += !strcmp(b, "bad");
   tpl_set(r, "algorithm", "%s", nz(o->algorithm));
   tpl_set(r, "variant", "%s", nz(o->variant));
   tpl_set(r, "kind", "%s", nz(o->kind));
@@ -167,30 +167,22 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   return 0;
 }
 
-/* Changes against the previous finished run on the same GPU model. */
-static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
+/* Changes against the verdict's baseline. */
+static void add_changes(struct plot_ctx *c, struct tpl_view *v)
 {
-  int other = 0;
-  int64_t base = store_pick_run(c->st, STORE_MAIN, c->run, &other);
-  if (base <= 0) {
+  const struct compare_result *r = c->verdict ? c->verdict->cmp : NULL;
+  if (!r) {
     tpl_set(v, "no_base", "1");
-    return;
-  }
-  struct compare_opts o;
-  compare_opts_default(&o);
-  struct compare_result *r;
-  char why[GR_WHY_LEN];
-  if (compare_runs(c->st, STORE_MAIN, base, c->run, &o, &r, why, sizeof why)) {
-    tpl_set(v, "compare_error", "%s", why);
     return;
   }
   struct tpl_view *ch = tpl_add(v, "changes");
   if (!ch)
-    goto out;
+    return;
   int regress = r->n_slower > 0 || r->n_regressions > 0;
-  *bad += regress;
   tpl_set(ch, "class", "%s", regress ? "bad" : r->n_unsure ? "meh" : "ok");
-  tpl_set(ch, "base", "%lld", (long long)base);
+  tpl_set(ch, "base", "%lld", (long long)r->base.id);
+  if (c->verdict->base_file)
+    tpl_set(ch, "base_file", "%s", c->verdict->base_file);
   tpl_set(ch, "commit", "%s", r->base.commit);
   tpl_set(ch, "started", "%s", r->base.started);
   const size_t counts[] = {r->n_same, r->n_faster, r->n_slower,     r->n_unsure,
@@ -238,12 +230,10 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
   }
   tpl_set(ch, "has_changed", "%s", changed ? "1" : "");
   tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");
-out:
-  compare_result_free(r);
 }
 
 /* One algorithm's timings table: a row per (case, variant), the case cell spanning its rows. */
-static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a, int *bad)
+static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a)
 {
   struct tpl_view *al = tpl_add(v, "algorithms");
   if (!al)
@@ -317,7 +307,6 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
       }
       /* a fixed or peer variant whose check failed counts; historical ones are meant to */
       int fixed_bad = strcmp(r->kind, "historical") && !strcmp(dashboard_badge(r->verdict), "bad");
-      *bad += fixed_bad;
       tpl_set(row, "badge", "%s", fixed_bad ? "bad" : dashboard_badge(r->verdict));
       tpl_set(row, "verdict", "%s", r->verdict);
       tpl_set(row, "reason", "%s",
@@ -330,11 +319,38 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
   tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
 }
 
+/* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
+ * the GPU variants run. */
+static void add_banner(const struct plot_ctx *c, struct tpl_view *v)
+{
+  const struct run_verdict *rv = c->verdict;
+  const char *cls = "bad", *text = "No verdict";
+  if (rv) {
+    switch (rv->result) {
+    case RV_RESULT_OK:
+      cls = rv->no_gpu_allowed ? "meh" : "ok";
+      text = rv->no_gpu_allowed ? "Passed without a GPU: the GPU variants did not run"
+             : rv->cmp          ? "Passed: every check passed, every historical bug caught, no "
+                                  "regression against the baseline"
+                                : "Passed: every check passed, every historical bug caught (no "
+                                  "baseline to compare with)";
+      break;
+    case RV_RESULT_FAILED: text = "FAILED: failures, escaped bugs or regressions below"; break;
+    case RV_RESULT_NO_GPU: text = "No GPU: the GPU variants did not run"; break;
+    case RV_RESULT_INCOMPLETE: text = "Incomplete: the run did not finish"; break;
+    }
+  }
+  tpl_set(v, "banner_class", "%s", cls);
+  tpl_set(v, "banner", "%s", text);
+  tpl_set(v, "summary", "%s", rv ? rv->summary : "");
+  tpl_set(v, "result", "%s", rv ? rv_result_name(rv->result) : "none");
+  tpl_set(v, "verdict_exit", "%d", rv ? rv->exit_code : -1);
+}
+
 /* The run's metadata, verdicts, changes, timings and plots. */
 static void build_view(struct plot_ctx *c, struct tpl_view *v)
 {
   const struct store_run *rb = &c->rb;
-  int bad = 0;
   tpl_set(v, "run", "%lld", (long long)c->run);
   tpl_set(v, "started", "%s", rb->started);
   tpl_set(v, "commit", "%s", rb->commit);
@@ -352,16 +368,16 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "status", "%s", rb->status);
   tpl_set(v, "exit_code", "%d", rb->exit_code);
   tpl_set(v, "command", "%s", rb->command);
-  struct outcomes_ctx oc = {v, &bad, 0};
+  struct outcomes_ctx oc = {v, 0};
   store_each_outcome(c->st, STORE_MAIN, c->run, STORE_BY_INSERTION, add_outcome, &oc);
   tpl_set(v, "has_outcomes", "%s", oc.n ? "1" : "");
-  add_changes(c, v, &bad);
+  add_changes(c, v);
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)
-    add_timings(c, v, &c->algs[i], &bad);
+    add_timings(c, v, &c->algs[i]);
   dashboard_add_plot(c, v, "catch", "historical bugs caught per run");
   trends_index(c, v);
-  tpl_set(v, "bad", "%s", bad ? "1" : "");
+  add_banner(c, v);
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", gmtime(&now));

@@ -25,9 +25,12 @@ struct alg_view {
   char var[PLOT_MAX_VARS][64], kind[PLOT_MAX_VARS][16];
 };
 
+struct run_verdict;
+
 struct plot_ctx {
   struct store *st;
   int64_t run;
+  const struct run_verdict *verdict; /* the banner and the changes against the baseline */
   struct store_run rb;
   char plots_dir[PATH_MAX], dash[PATH_MAX], scripts[PATH_MAX];
   int have_gnuplot, have_scripts;

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "registry.h"
+#include "store.h"
 
 static int cmd_completion(int argc, char **argv);
 
@@ -68,7 +69,7 @@ static int cmd_completion(int argc, char **argv)
   printf("'\n"
          "  COMPREPLY=()\n"
          "  if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-         "    COMPREPLY=($(compgen -W \"$commands --help\" -- \"$cur\"))\n"
+         "    COMPREPLY=($(compgen -W \"$commands --help --version\" -- \"$cur\"))\n"
          "    return\n"
          "  fi\n"
          "  local cmd=${COMP_WORDS[1]}\n"
@@ -98,7 +99,8 @@ static int cmd_completion(int argc, char **argv)
 
 static void usage(FILE *f)
 {
-  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n\n");
+  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n"
+             "       gpuregress --version\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
@@ -116,6 +118,11 @@ int main(int argc, char **argv)
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("gpuregress %s (commit %s, database schema %d)\n", GR_VERSION, cli_build_commit(),
+           store_schema_version());
     return 0;
   }
   if (cli_status_take_option(&argc, argv)) {

@@ -390,6 +390,7 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   memset(rep, 0, sizeof *rep);
   c.st = st;
   c.run = run;
+  c.verdict = o->verdict;
   if (strpbrk(o->out_dir, "'\"\\")) {
     gr_fmt(why, len, "output folder '%s': quotes and backslashes are not allowed", o->out_dir);
     return -1;

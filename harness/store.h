@@ -48,9 +48,13 @@ struct run_info {
   int64_t gpu_mem_bytes;
   uint64_t seed;
   double budget_s;
+  const char *checkout_commit; /* the current checkout's commit where it is not git_commit */
+  int allow_no_gpu;            /* --allow-no-gpu: finding no GPU is not an environment failure */
 };
 
-/* Insert a run (status 'running'), committed at once. Returns its id, or -1 with why. */
+/* Insert a run (status 'running', with this process's id: a later store_open on the same host
+ * marks it 'killed' once that process is gone), committed at once. Returns its id, or -1 with
+ * why. */
 int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, size_t len);
 /* Set status ('finished', 'interrupted') and exit code. 0 ok. */
 int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code);
@@ -130,8 +134,12 @@ struct store_run {
   int64_t id;
   char started[32], status[16], commit[64], gpu[128]; /* gpu "" when none */
   char host[128], command[1024], cc[16];
+  char checkout[64];       /* the checkout's commit where it was not the build's, else "" */
   int exit_code;           /* -1 while none is recorded */
   int dirty, sms, driver;  /* driver as CUDA encodes it (12040 = 12.4); 0 unknown */
+  int runtime, sm_clock_mhz, mem_clock_mhz; /* CUDA runtime (13000 = 13.0), peak clocks */
+  uint64_t seed;
+  int allow_no_gpu;        /* the run was allowed to find no GPU */
 };
 /* The run id of src. 0 ok; -1 not found (or a database error). */
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r);

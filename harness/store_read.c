@@ -61,8 +61,9 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
           st, src,
           "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
           " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
-          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
-          " FROM %s.runs WHERE id = ?",
+          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0),"
+          " coalesce(runtime_version, 0), coalesce(sm_clock_mhz, 0), coalesce(mem_clock_mhz, 0),"
+          " seed FROM %s.runs WHERE id = ?",
           &s))
     return -1;
   sqlite3_bind_int64(s, 1, id);
@@ -80,9 +81,25 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     r->sms = sqlite3_column_int(s, 9);
     col_text(s, 10, r->cc, sizeof r->cc);
     r->driver = sqlite3_column_int(s, 11);
+    r->runtime = sqlite3_column_int(s, 12);
+    r->sm_clock_mhz = sqlite3_column_int(s, 13);
+    r->mem_clock_mhz = sqlite3_column_int(s, 14);
+    r->seed = (uint64_t)sqlite3_column_int64(s, 15);
     rc = 0;
   }
   sqlite3_finalize(s);
+  /* columns of schema 3 and later: absent from an older baseline file (read as none) */
+  if (rc == 0 && store_prepare(st, src,
+                               "SELECT coalesce(checkout_commit, ''), allow_no_gpu FROM %s.runs"
+                               " WHERE id = ?",
+                               &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      col_text(s, 0, r->checkout, sizeof r->checkout);
+      r->allow_no_gpu = sqlite3_column_int(s, 1);
+    }
+    sqlite3_finalize(s);
+  }
   return rc;
 }
 

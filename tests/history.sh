@@ -86,7 +86,9 @@ python3 - "$legacy" <<'PY' || { echo "FAIL: making a schema-2 database"; fails=$
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.executescript("DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
-                 "ALTER TABLE runs DROP COLUMN uid; ALTER TABLE timings DROP COLUMN item_unit;"
+                 "ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN pid;"
+                 "ALTER TABLE runs DROP COLUMN checkout_commit;"
+                 "ALTER TABLE runs DROP COLUMN allow_no_gpu; ALTER TABLE timings DROP COLUMN item_unit;"
                  "ALTER TABLE timings DROP COLUMN peak_items_per_s;"
                  "ALTER TABLE timings DROP COLUMN pct_peak; PRAGMA user_version = 2;")
 PY
