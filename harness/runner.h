@@ -14,6 +14,7 @@
 
 #include "alg.h"
 #include "case.h"
+#include "coverage.h"
 #include "gr.h"
 #include "store.h"
 #include "worker.h"
@@ -52,6 +53,8 @@ struct outcome {
   long flaky_runs, flaky_fails; /* runs of the reported case after its confirmation (measuring
                                    a flaky one's failure rate), and how many failed the same way */
   long repeat; /* flaky: the reproducer's --repeat, runs that fail at least once (p >= 0.999) */
+  struct coverage cov;        /* fuzz cases per regime (coverage.h) */
+  char uncovered[GR_WHY_LEN]; /* a fixed variant that passed: its regimes no case reached */
 };
 
 /* Fuzz one variant for up to budget seconds (or opts->max_cases cases). */
