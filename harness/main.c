@@ -103,7 +103,7 @@ static void usage(FILE *f)
   fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n"
              "       gpuregress --version\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
              "2 usage or input error, 3 environment (no CUDA device where one is required)\n"
              "\nany command takes --status-file FILE: key=value lines for scripts (run, result,\n"
