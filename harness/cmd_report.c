@@ -29,11 +29,12 @@ static int open_existing(const char *cmd, const char *db, struct store **st)
   return 0;
 }
 
-static int parse_run(const char *s, int64_t *out)
+/* --run RUN: 0 ok, else the exit code after a message. */
+static int parse_run(const char *cmd, const char *s, int64_t *out)
 {
   uint64_t u;
-  if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
-    return -1;
+  if (cli_opt_u64(cmd, "--run", s, 1, INT64_MAX, &u))
+    return GR_EXIT_USAGE;
   *out = (int64_t)u;
   return 0;
 }
@@ -166,22 +167,29 @@ int cmd_compare(int argc, char **argv)
   int64_t run = 0, base = 0;
   int all = 0, c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(compare_help); return 0;
-    case OPT_BASELINE: baseline = optarg; break;
+    case OPT_BASELINE:
+      if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
-        return cli_usage_error("compare", "bad run id '%s'", optarg);
+      if (parse_run("compare", optarg, &run))
+        return GR_EXIT_USAGE;
       break;
     case OPT_MIN_EFFECT:
     case OPT_ALPHA:
       if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
         return cli_usage_error("compare", "%s", why);
       break;
-    case 'd': db = optarg; break;
+    case 'd':
+      if (cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_ALL: all = 1; break;
-    default: return cli_usage_error("compare", "unknown option");
+    default: return cli_opt_error("compare", c, argv);
     }
   }
   if (optind < argc)
@@ -195,7 +203,9 @@ int cmd_compare(int argc, char **argv)
   if ((rc = pick_run("compare", st, &run)))
     goto out;
   int other_gpu = 0;
-  if (baseline && parse_run(baseline, &base) == 0) {
+  uint64_t base_id;
+  if (baseline && gr_parse_u64(baseline, &base_id) == 0 && base_id > 0 && base_id <= INT64_MAX) {
+    base = (int64_t)base_id;
     if (base == run) {
       rc = cli_usage_error("compare", "the baseline is the run itself (%lld)", (long long)run);
       goto out;
@@ -279,17 +289,27 @@ int cmd_plot(int argc, char **argv)
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(plot_help); return 0;
     case OPT_RUN:
-      if (parse_run(optarg, &run))
-        return cli_usage_error("plot", "bad run id '%s'", optarg);
+      if (parse_run("plot", optarg, &run))
+        return GR_EXIT_USAGE;
       break;
-    case OPT_OUT: out = optarg; break;
-    case 'd': db = optarg; break;
-    case OPT_SCRIPTS: scripts = optarg; break;
-    default: return cli_usage_error("plot", "unknown option");
+    case OPT_OUT:
+      if (cli_opt_text("plot", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("plot", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_SCRIPTS:
+      if (cli_opt_text("plot", "--scripts", optarg, CLI_TEXT_MAX, &scripts))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("plot", c, argv);
     }
   }
   if (optind < argc)
@@ -352,17 +372,27 @@ int cmd_export(int argc, char **argv)
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(export_help); return 0;
-    case OPT_FORMAT: format = optarg; break;
-    case OPT_RUN:
-      if (parse_run(optarg, &run))
-        return cli_usage_error("export", "bad run id '%s'", optarg);
+    case OPT_FORMAT:
+      if (cli_opt_text("export", "--format", optarg, CLI_TEXT_MAX, &format))
+        return GR_EXIT_USAGE;
       break;
-    case OPT_OUT: out = optarg; break;
-    case 'd': db = optarg; break;
-    default: return cli_usage_error("export", "unknown option");
+    case OPT_RUN:
+      if (parse_run("export", optarg, &run))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_OUT:
+      if (cli_opt_text("export", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("export", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("export", c, argv);
     }
   }
   if (optind < argc)

@@ -110,7 +110,7 @@ struct run_args {
   int seed_given, verbose, quiet, no_shrink;
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
-  struct case_limits limits;
+  const struct case_limits *limits; /* fuzz: the ranges of each selected variant, or NULL */
 };
 
 static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
@@ -145,7 +145,6 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       .shrink = !ra->no_shrink,
       .progress = !ra->quiet && isatty(STDERR_FILENO),
       .log = ra->verbose ? stdout : NULL,
-      .limits = ra->limits.n ? &ra->limits : NULL,
       .store = st,
       .run_id = run,
   };
@@ -166,6 +165,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     double left = ra->budget - (now_seconds() - t0);
     double share = runs_here && active ? left / (double)active : 0;
     active -= runs_here;
+    o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
     runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
     store_outcomes(st, run, &out[i], 1);
     done++;
@@ -204,31 +204,36 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   return rc;
 }
 
+#define RUN_MAX_CASES 1000000000 /* --cases: at most this many per variant */
+
 enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK };
 
-/* Options common to run and fuzz. Returns 0 if handled, 1 if not ours, -1 on a bad value. */
-static int common_option(int c, struct run_args *ra)
+/* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
+ * after a message naming the option and its bad value. */
+static int common_option(const char *cmd, int c, struct run_args *ra, char **argv)
 {
+  uint64_t n;
   switch (c) {
-  case 'b': return cli_parse_double(optarg, 0, 1e7, &ra->budget) ? -1 : 0;
-  case 's': ra->seed_given = 1; return gr_parse_u64(optarg, &ra->seed) ? -1 : 0;
-  case 'd': ra->db = optarg; return 0;
+  case 'b': return cli_opt_double(cmd, "--budget", optarg, 0, 1e7, &ra->budget);
+  case 's': ra->seed_given = 1; return cli_opt_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &ra->seed);
+  case 'd': return cli_opt_text(cmd, "--db", optarg, CLI_TEXT_MAX, &ra->db);
   case 'v': ra->verbose = 1; return 0;
   case OPT_QUIET: ra->quiet = 1; return 0;
-  case OPT_WATCHDOG: return cli_parse_double(optarg, 0.1, 1e6, &ra->watchdog) ? -1 : 0;
-  case OPT_SHRINK_BUDGET: return cli_parse_double(optarg, 0, 1e6, &ra->shrink_budget) ? -1 : 0;
+  case OPT_WATCHDOG: return cli_opt_double(cmd, "--watchdog", optarg, 0.1, 1e6, &ra->watchdog);
+  case OPT_SHRINK_BUDGET:
+    return cli_opt_double(cmd, "--shrink-budget", optarg, 0, 1e6, &ra->shrink_budget);
   case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
   case OPT_BENCH: ra->bench = 1; return 0;
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
-  case 'n': {
-    uint64_t n;
-    if (gr_parse_u64(optarg, &n) || n == 0)
-      return -1;
+  case 'n':
+    if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
+      return GR_EXIT_USAGE;
     ra->max_cases = (long)n;
     ra->budget = 1e7;
     return 0;
-  }
-  default: return 1;
+  case ':':
+  case '?': return cli_opt_error(cmd, c, argv);
+  default: return -1;
   }
 }
 
@@ -270,7 +275,8 @@ int cmd_run(int argc, char **argv)
   struct run_args ra;
   run_defaults(&ra);
   int c;
-  while ((c = getopt_long(argc, argv, "f:n:b:s:d:vh", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":f:n:b:s:d:vh", opts, NULL)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
              "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
@@ -282,18 +288,61 @@ int cmd_run(int argc, char **argv)
       return 0;
     }
     if (c == 'f') {
-      ra.filter = optarg;
+      if (cli_opt_text("run", "--filter", optarg, CLI_TEXT_MAX, &ra.filter))
+        return GR_EXIT_USAGE;
       continue;
     }
-    int r = common_option(c, &ra);
-    if (r < 0)
-      return cli_usage_error("run", "bad value '%s' for an option", optarg);
-    if (r > 0)
-      return cli_usage_error("run", "unknown option");
+    int r = common_option("run", c, &ra, argv);
+    if (r)
+      return r < 0 ? cli_opt_error("run", '?', argv) : r;
   }
   if (optind < argc)
     return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
   return execute("run", &ra, argc, argv);
+}
+
+/* The fuzz ranges ("NAME=LO..HI", "NAME=VALUE") resolved for each selected variant by parameter
+ * name, lims[i] for sel->v[i]: a range applies to every selected algorithm that has its
+ * parameter and must be valid for each of them (values and bounds are checked per algorithm); a
+ * range whose parameter no selected algorithm has is an error, as is a parameter given twice or
+ * ranges within which an algorithm can make no valid case. 0 ok, else the exit code after a
+ * message. */
+static int resolve_ranges(const struct selection *sel, char **specs, int n,
+                          struct case_limits *lims)
+{
+  char why[GR_WHY_LEN];
+  int many = sel->n > 0 && sel->alg[0] != sel->alg[sel->n - 1];
+  for (int k = 0; k < n; k++) {
+    char name[64];
+    size_t name_len = strcspn(specs[k], "=");
+    if (name_len == 0 || name_len >= sizeof name || !specs[k][name_len])
+      return cli_usage_error("fuzz", "malformed range '%s': expected NAME=LO..HI or NAME=VALUE",
+                             specs[k]);
+    gr_fmt(name, sizeof name, "%.*s", (int)name_len, specs[k]);
+    int used = 0;
+    for (size_t i = 0; i < sel->n; i++) {
+      if (!alg_param(sel->alg[i], name, NULL) && many)
+        continue; /* another selected algorithm has it (checked below) */
+      used = 1;
+      if (case_limits_add(sel->alg[i], &lims[i], specs[k], why, sizeof why))
+        return cli_usage_error("fuzz", "%s%s%s", many ? sel->alg[i]->name : "", many ? ": " : "",
+                               why);
+    }
+    if (!used)
+      return cli_usage_error("fuzz", "no selected algorithm has a parameter '%s' (see 'gpuregress "
+                                     "list ALG')", name);
+  }
+  for (size_t i = 0; i < sel->n; i++) {
+    struct gr_case c;
+    if (!lims[i].n || (i > 0 && sel->alg[i] == sel->alg[i - 1]))
+      continue;
+    if (case_generate(sel->alg[i], 0, 0, &lims[i], &c)) {
+      case_validate(&c, why, sizeof why);
+      return cli_usage_error("fuzz", "no valid case of '%s' within the ranges given (%s)",
+                             sel->alg[i]->name, why);
+    }
+  }
+  return 0;
 }
 
 int cmd_fuzz(int argc, char **argv)
@@ -302,7 +351,8 @@ int cmd_fuzz(int argc, char **argv)
   struct run_args ra;
   run_defaults(&ra);
   int c;
-  while ((c = getopt_long(argc, argv, "n:b:s:d:vh", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":n:b:s:d:vh", opts, NULL)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
              "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"
@@ -310,11 +360,9 @@ int cmd_fuzz(int argc, char **argv)
       printf(common_help, 60.0);
       return 0;
     }
-    int r = common_option(c, &ra);
-    if (r < 0)
-      return cli_usage_error("fuzz", "bad value '%s' for an option", optarg);
-    if (r > 0)
-      return cli_usage_error("fuzz", "unknown option");
+    int r = common_option("fuzz", c, &ra, argv);
+    if (r)
+      return r < 0 ? cli_opt_error("fuzz", '?', argv) : r;
   }
   if (optind >= argc)
     return cli_usage_error("fuzz", "missing ALG/VARIANT");
@@ -326,10 +374,15 @@ int cmd_fuzz(int argc, char **argv)
   if (select_variants(target, &sel, why, sizeof why))
     return cli_usage_error("fuzz", "%s", why);
   ra.filter = target;
-  for (; optind < argc; optind++)
-    if (case_limits_add(sel.alg[0], &ra.limits, argv[optind], why, sizeof why))
-      return cli_usage_error("fuzz", "%s", why);
-  return execute("fuzz", &ra, argc, argv);
+  struct case_limits *lims = calloc(sel.n, sizeof *lims);
+  if (!lims)
+    return GR_EXIT_ENV;
+  int rc = resolve_ranges(&sel, argv + optind, argc - optind, lims);
+  ra.limits = lims;
+  if (!rc)
+    rc = execute("fuzz", &ra, argc, argv);
+  free(lims);
+  return rc;
 }
 
 /* ---- repro -------------------------------------------------------------------------------- */
@@ -343,7 +396,8 @@ int cmd_repro(int argc, char **argv)
   const char *vname = NULL;
   double watchdog = 60;
   int c;
-  while ((c = getopt_long(argc, argv, "V:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n\n"
@@ -353,12 +407,15 @@ int cmd_repro(int argc, char **argv)
              "Exit 0 all passed, 1 a variant failed, crashed or timed out, 2 bad case text,\n"
              "3 the variant needs a GPU and there is none.\n");
       return 0;
-    case 'V': vname = optarg; break;
-    case OPT_WATCHDOG:
-      if (cli_parse_double(optarg, 0.1, 1e6, &watchdog))
-        return cli_usage_error("repro", "bad value '%s' for --watchdog", optarg);
+    case 'V':
+      if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
+        return GR_EXIT_USAGE;
       break;
-    default: return cli_usage_error("repro", "unknown option");
+    case OPT_WATCHDOG:
+      if (cli_opt_double("repro", "--watchdog", optarg, 0.1, 1e6, &watchdog))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("repro", c, argv);
     }
   }
   if (optind >= argc)

@@ -353,7 +353,8 @@ int export_run(struct store *st, int64_t run, enum export_format fmt, const char
                                : export_junit(f, st, run);
   if (rc)
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
-  if (path && fclose(f) && !rc) {
+  int bad_write = ferror(f);
+  if (path && (fclose(f) || bad_write) && !rc) {
     gr_fmt(why, len, "cannot write '%s': %m", path);
     rc = -1;
   }
