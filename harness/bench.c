@@ -58,8 +58,9 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
   int bad = id < 0;
   for (size_t k = 0; k < n && !bad; k++)
     bad = store_add_sample(o->store, id, (int64_t)k, ms[k], clk[k]) != 0;
-  if (bad || store_commit(o->store))
-    fprintf(stderr, "gpuregress bench: cannot record a timing: %s\n", store_errmsg(o->store));
+  /* a failed write makes the commit roll the batch back; the command reports it once and stops
+   * (bench_stop, store_write_failed) */
+  store_commit(o->store);
 }
 
 /* The samples of the item being reported, grown as needed. */
@@ -167,6 +168,12 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
   }
 }
 
+/* Timing stops: an interrupt, or the store failed (nothing more could be recorded). */
+static int bench_stop(const struct bench_opts *o)
+{
+  return bench_interrupted || (o->store && store_write_failed(o->store));
+}
+
 enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
                              size_t len)
 {
@@ -175,7 +182,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
   int restarts = 0, started_any = 0;
   char line[GR_WHY_LEN * 4];
   enum gr_status rc = GR_STATUS_OK;
-  while (next < p->n && !bench_interrupted) {
+  while (next < p->n && !bench_stop(o)) {
     char json_part[4096];
     const char *json = o->json;
     if (o->json && restarts) {
@@ -199,7 +206,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
     struct session ss = {.cur = -1, .pending = -1, .pv = VERDICT_PASS};
     for (;;) {
       enum child_read_status r = child_read_line(&c, o->watchdog, line, sizeof line);
-      if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_interrupted)) {
+      if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
         child_finish(&c, 1, NULL, 0);
         if (ss.cur < 0 && !bench_interrupted) {
           gr_fmt(why, len, "the benchmark process did not answer within %.0f s", o->watchdog);

@@ -247,6 +247,21 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 }
 
 
+/* ---- store failures ---------------------------------------------------------------------- */
+
+int cli_store_failed(const char *cmd, struct store *st, int64_t run)
+{
+  fprintf(stderr, "gpuregress %s: cannot store the results in '%s': %s: the run stops (what was "
+                  "printed above is stored)\n", cmd, store_path(st), store_errmsg(st));
+  printf("\nresult: error (the database failed) exit %d\n", GR_EXIT_USAGE);
+  cli_status_set("result", "error");
+  if (store_finish_run(st, run, "error", GR_EXIT_USAGE))
+    fprintf(stderr, "gpuregress %s: run %lld stays 'running' in the database: %s\n", cmd,
+            (long long)run, store_errmsg(st));
+  return GR_EXIT_USAGE;
+}
+
+
 /* ---- the status file ---------------------------------------------------------------------- */
 
 static const char *status_path; /* NULL: no status file asked for */

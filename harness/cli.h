@@ -77,6 +77,10 @@ void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format
 /* Write the file (when asked for) with command and exit = rc; returns rc. */
 int cli_status_finish(const char *cmd, int rc);
 
+/* The end of a command whose store failed (store_write_failed): the message, "result: error",
+ * the run marked 'error' where the database still takes it. Returns GR_EXIT_USAGE. */
+int cli_store_failed(const char *cmd, struct store *st, int64_t run);
+
 /* The subcommands (harness/cmd_*.c). */
 int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);

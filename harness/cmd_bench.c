@@ -28,7 +28,10 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
   o->run_id = run;
   signal(SIGINT, on_bench_signal);
   signal(SIGTERM, on_bench_signal);
+  signal(SIGHUP, on_bench_signal);
   enum gr_status status = bench_execute(p, o, why, sizeof why);
+  if (store_write_failed(st))
+    return GR_EXIT_USAGE; /* the caller says why, with nothing more printed */
   if (status != GR_STATUS_OK) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
     return gr_status_exit(status);
@@ -228,12 +231,20 @@ int cmd_bench(int argc, char **argv)
   }
   cli_status_set("run", "%lld", (long long)run);
   rc = bench_and_report(st, run, p, &o, "bench");
+  if (store_write_failed(st)) {
+    rc = cli_store_failed("bench", st, run);
+    goto out;
+  }
   printf("\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
          rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
          rc);
   cli_status_set("result", "%s",
                  rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
-  store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc);
+  if (store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc)) {
+    fprintf(stderr, "gpuregress bench: cannot record the end of run %lld in '%s': %s\n",
+            (long long)run, db, store_errmsg(st));
+    rc = rc ? rc : GR_EXIT_USAGE;
+  }
 out:
   store_close(st);
   bench_plan_free(p);

@@ -74,7 +74,8 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
   }
 }
 
-static void store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
+/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
+static int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
@@ -90,9 +91,9 @@ static void store_outcomes(struct store *st, int64_t run, const struct outcome *
                               o->first_case[0] ? o->first_case : NULL,
                               o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
     if (store_add_outcome(st, run, &row))
-      fprintf(stderr, "gpuregress: cannot record an outcome: %s\n", store_errmsg(st));
+      break; /* the commit below fails and says why */
   }
-  store_commit(st);
+  return store_commit(st);
 }
 
 static void on_signal(int sig)
@@ -137,6 +138,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
   struct runner_opts o = {
       .seed = ra->seed,
       .watchdog = ra->watchdog,
@@ -160,26 +162,39 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     active += meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
   double t0 = now_seconds();
   size_t done = 0;
-  for (size_t i = 0; i < sel.n && !runner_interrupted; i++) {
+  int store_failed = 0;
+  for (size_t i = 0; i < sel.n && !runner_interrupted && !store_failed; i++) {
     int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
     double left = ra->budget - (now_seconds() - t0);
     double share = runs_here && active ? left / (double)active : 0;
     active -= runs_here;
     o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
     runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
-    store_outcomes(st, run, &out[i], 1);
+    store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
     done++;
+  }
+  cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
+  if (store_failed) { /* nothing more is printed: what is not stored is not reported */
+    int rc = cli_store_failed(cmd, st, run);
+    store_close(st);
+    free(out);
+    return rc;
   }
   int rc = GR_EXIT_OK;
   for (size_t i = 0; i < done; i++)
     if (outcome_is_bad(&out[i]))
       rc = GR_EXIT_FAIL;
-  cli_status_set("run", "%lld", (long long)run);
-  cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   print_summary(stdout, out, done, &meta, ra->seed, run);
   int bench_rc = GR_EXIT_OK;
   if (ra->bench && !runner_interrupted) {
     bench_rc = bench_phase(st, run, &sel, ra->bench == 2, ra->quiet);
+    if (store_write_failed(st)) {
+      rc = cli_store_failed(cmd, st, run);
+      store_close(st);
+      free(out);
+      return rc;
+    }
     if (bench_rc == GR_EXIT_FAIL)
       rc = GR_EXIT_FAIL;
   }
@@ -198,7 +213,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   printf("\nresult: %s (%d passed, %d historical caught, %d skipped, %d failed or escaped) exit %d\n",
          rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted", n_fixed, n_caught, n_skip, n_bad, rc);
   cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
-  store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc);
+  if (store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc)) {
+    fprintf(stderr, "gpuregress %s: cannot record the end of run %lld in '%s': %s\n", cmd,
+            (long long)run, ra->db, store_errmsg(st));
+    if (rc == GR_EXIT_OK)
+      rc = GR_EXIT_USAGE;
+  }
   store_close(st);
   free(out);
   return rc;
@@ -432,9 +452,11 @@ int cmd_repro(int argc, char **argv)
                            cs.alg->name, cs.alg->name);
   struct runner_opts o = {.watchdog = watchdog};
   signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
   printf("case: %s\n", case_format(&cs, text, sizeof text));
   int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
-  for (size_t i = 0; i < cs.alg->n_variants; i++) {
+  for (size_t i = 0; i < cs.alg->n_variants && !runner_interrupted; i++) {
     const struct variant *v = &cs.alg->variants[i];
     if (only && v != only)
       continue;
@@ -450,7 +472,7 @@ int cmd_repro(int argc, char **argv)
   }
   if (rc == GR_EXIT_OK && !ran && skipped_gpu)
     rc = GR_EXIT_ENV;
-  return rc;
+  return runner_interrupted ? 130 : rc;
 }
 
 /* ---- list --------------------------------------------------------------------------------- */

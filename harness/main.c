@@ -40,6 +40,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error that the store reports */
   if (argc < 2) {
     usage(stderr);
     return GR_EXIT_USAGE;
