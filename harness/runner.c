@@ -256,14 +256,15 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
   if (r->n_pending == REC_MAX && recorder_commit(r))
     return;
   struct pending_case *p = &r->pending[r->n_pending++];
-  case_format(c, text, sizeof text);
   case_params_text(c, p->params, sizeof p->params);
   gr_fmt(p->why, sizeof p->why, "%s", res->why);
   p->row = (struct case_row){r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
                              p->params, c->seed, res->verdict, res->tag, p->why, res->err,
                              res->seconds};
-  snprintf(p->line, sizeof p->line, "%s/%s %s %s: %s%s%.200s", r->a->name, r->v->name, phase,
-           verdict_name(res->verdict), text, res->why[0] ? ": " : "", res->why);
+  if (r->o->log)
+    snprintf(p->line, sizeof p->line, "%s/%s %s %s: %s%s%.200s", r->a->name, r->v->name, phase,
+             verdict_name(res->verdict), case_format(c, text, sizeof text),
+             res->why[0] ? ": " : "", res->why);
   r->cases++;
   double now = now_seconds();
   if (r->n_pending >= REC_MAX || now - r->last_commit >= REC_SECONDS)
