@@ -148,16 +148,22 @@ for round in 1 2; do
   note store "$([ "$bad" = 0 ] && [ "$cases" = 400 ] && echo 1)" \
     "concurrent starts: $bad of 4 failed, $cases cases: $(cat "$tmp"/conc*.out | grep -v '^$' | tail -3)"
 done
+# start_hang DB: a run in the background (hang_pid) whose selftest/ok is stored and whose
+# selftest/hang is in its hanging case (seed 3: two cases pass, the third hangs)
+start_hang() {
+  "$bin" run --filter selftest/ok,selftest/hang --cases 500 --seed 3 --watchdog 30 --no-shrink \
+    --db "$1" >/dev/null 2>&1 &
+  hang_pid=$!
+  for _ in $(seq 1 100); do
+    [ "$("$dbq" "$1" "SELECT count(*) FROM outcomes" 2>/dev/null)" = 1 ] && break
+    sleep 0.1
+  done
+  sleep 0.5
+}
 # a long case holds no write lock: another run finishes while it runs, in less than the wait of
 # a locked database (the busy timeout, 10 s)
 ldb="$tmp/lock.db"
-"$bin" run --filter selftest/ok,selftest/hang --cases 500 --seed 3 --watchdog 30 --no-shrink --db "$ldb" >/dev/null 2>&1 & # seed 3: two cases pass, the third hangs
-hang_pid=$!
-for _ in $(seq 1 100); do
-  [ "$("$dbq" "$ldb" "SELECT count(*) FROM outcomes" 2>/dev/null)" = 1 ] && break
-  sleep 0.1
-done
-sleep 0.5
+start_hang "$ldb"
 t0=$(date +%s)
 probe store 0 "result: ok" -- "$bin" run --filter selftest/ok --cases 20 --db "$ldb"
 took=$(($(date +%s) - t0))
@@ -168,15 +174,9 @@ wait "$hang_pid"
 # ---- signals: an interrupted variant is no timeout, nothing is left running ------------------
 for sig in TERM HUP; do
   sdb="$tmp/sig$sig.db"
-  "$bin" run --filter selftest/ok,selftest/hang --cases 500 --watchdog 30 --db "$sdb" >"$tmp/sig.out" 2>&1 &
-  pid=$!
-  for _ in $(seq 1 100); do
-    [ "$("$dbq" "$sdb" "SELECT count(*) FROM outcomes" 2>/dev/null)" = 1 ] && break
-    sleep 0.1
-  done
-  sleep 0.5
-  kill -"$sig" "$pid"
-  wait "$pid"
+  start_hang "$sdb"
+  kill -"$sig" "$hang_pid"
+  wait "$hang_pid"
   rc=$?
   sleep 0.3
   status=$("$dbq" "$sdb" "SELECT status FROM runs")
@@ -187,6 +187,14 @@ for sig in TERM HUP; do
     [ "$timeouts" = 0 ] && [ "$left" = 0 ] && echo 1)" \
     "SIG$sig: exit $rc, run '$status', hang '$verdict', $timeouts timeouts stored, $left processes left"
 done
+# SIGKILL of the parent: its worker, in its hanging case, dies with it
+kdb="$tmp/sigKILL.db"
+start_hang "$kdb"
+kill -KILL "$hang_pid"
+wait "$hang_pid" 2>/dev/null
+sleep 0.5
+left=$(pgrep -f -- "$kdb" | wc -l)
+note signal "$([ "$left" = 0 ] && echo 1)" "SIGKILL: $left processes left"
 
 fails=0
 summary="faults:"
