@@ -486,6 +486,8 @@ int cmd_list(int argc, char **argv)
            "when named.\n");
     return 0;
   }
+  if (argc > 2)
+    return cli_usage_error("list", "unexpected argument '%s' (join patterns with commas)", argv[2]);
   const char *pat = argc > 1 ? argv[1] : NULL;
   struct selection sel;
   char why[GR_WHY_LEN];

@@ -85,6 +85,7 @@ probe exit 2 "'n' given twice" -- "$bin" fuzz ari/reference n=5..9 n=100 --cases
 probe exit 2 "is too long" -- "$bin" run --filter "$long" --db "$db"
 probe exit 2 "is too long" -- "$bin" run --filter "selftest/$long" --db "$db"
 probe exit 2 "is too long" -- "$bin" list "$long$long$long$long"
+probe exit 2 "unexpected argument 'sgm'" -- "$bin" list ari sgm
 probe exit 2 "bad value '2' for --min-samples" -- "$bin" bench --min-samples 2 --db "$db"
 probe exit 2 "bad value '0' for --run" -- "$bin" export --format json --run 0 --db "$db"
 probe exit 2 "bad value '99999999999999999999' for --run" -- "$bin" compare --run 99999999999999999999 --db "$db"
