@@ -1,27 +1,17 @@
 /* Seeded genealogy generator: see genealogy.h. */
 #include "genealogy.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gr.h"
 #include "rng.h"
 
 #define MARRY_PERCENT 90     /* people who marry */
 #define ONE_PARENT_PERCENT 3 /* children with one parent unrecorded */
 #define RELATIVE_WINDOW 8    /* a relative spouse is among the next few of the same generation */
 
-static void fmt(char *why, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *why, size_t len, const char *f, ...)
-{
-  if (!why || !len)
-    return;
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(why, len, f, ap);
-  va_end(ap);
-}
 
 /* The people being built: gender -1/1, parents or -1. */
 struct people {
@@ -246,7 +236,7 @@ int genealogy_generate(const struct genealogy_opts *o, struct avos_csr *w,
   struct genealogy_info info = {0, 0, 0, -1, -1};
   memset(w, 0, sizeof *w);
   if (o->n < 0 || o->n > INT32_MAX - 1 || o->gens < 1 || o->collapse < 0 || o->collapse > 100) {
-    fmt(why, len, "bad genealogy options: n=%lld gens=%d collapse=%d (n in [0, 2^31-2], gens >= 1, "
+    gr_fmt(why, len, "bad genealogy options: n=%lld gens=%d collapse=%d (n in [0, 2^31-2], gens >= 1, "
         "collapse in [0, 100])", (long long)o->n, o->gens, o->collapse);
     return -1;
   }
@@ -276,20 +266,20 @@ int genealogy_generate(const struct genealogy_opts *o, struct avos_csr *w,
   return 0;
 out_of_memory:
   people_release(&p);
-  fmt(why, len, "out of host memory for a genealogy of %lld people", (long long)o->n);
+  gr_fmt(why, len, "out of host memory for a genealogy of %lld people", (long long)o->n);
   return -1;
 }
 
 int genealogy_validate(const struct avos_csr *w, char *why, size_t len)
 {
   if (w->rows != w->cols) {
-    fmt(why, len, "relationship matrix is %d x %d, not square", w->rows, w->cols);
+    gr_fmt(why, len, "relationship matrix is %d x %d, not square", w->rows, w->cols);
     return -1;
   }
   for (int32_t i = 0; i < w->rows; i++) {
     int64_t d = avos_csr_get(w, i, i);
     if (d != -1 && d != 1) {
-      fmt(why, len, "person %d: diagonal is %lld, not -1 (male) or 1 (female)", i, (long long)d);
+      gr_fmt(why, len, "person %d: diagonal is %lld, not -1 (male) or 1 (female)", i, (long long)d);
       return -1;
     }
     int fathers = 0, mothers = 0;
@@ -304,13 +294,13 @@ int genealogy_validate(const struct avos_csr *w, char *why, size_t len)
       else if (v == 3 && gj == 1)
         mothers++;
       else {
-        fmt(why, len, "person %d: entry %lld for person %d (%s) is neither a father (2, male) nor a "
+        gr_fmt(why, len, "person %d: entry %lld for person %d (%s) is neither a father (2, male) nor a "
             "mother (3, female)", i, (long long)v, j, gj == -1 ? "male" : "female");
         return -1;
       }
     }
     if (fathers > 1 || mothers > 1) {
-      fmt(why, len, "person %d has %d fathers and %d mothers", i, fathers, mothers);
+      gr_fmt(why, len, "person %d has %d fathers and %d mothers", i, fathers, mothers);
       return -1;
     }
   }

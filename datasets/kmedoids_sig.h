@@ -26,25 +26,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reference/kmedoids.h" /* struct kmsig, KMSIG_DIM, KMSIG_REC, kmsig_size */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define KMSIG_DIM 7
-#define KMSIG_REC 8 /* floats per centroid record: 7 coordinates + weight */
 #define KMSIG_VERSION 1u
 #define KMSIG_HEADER_BYTES 64u
 #define KMSIG_MAX_N ((int64_t)1 << 31)     /* signatures a file may hold */
 #define KMSIG_MAX_TOTAL ((int64_t)1 << 31) /* centroids a file may hold */
 
 extern const char kmsig_magic[8];
-
-struct kmsig {
-  int64_t n;     /* signatures */
-  int64_t total; /* centroids */
-  int64_t *off;  /* n + 1 offsets: signature i is centroids [off[i], off[i+1]) */
-  float *data;   /* total * KMSIG_REC floats: x0..x6, weight */
-};
 
 /* Input distributions of the generator, simplest first. */
 enum kmsig_dist {
@@ -90,12 +83,6 @@ int kmsig_load(const char *path, struct kmsig *out, char *why, size_t len);
 /* Validate an in-memory dataset (what the loader checks after reading). */
 int kmsig_validate(const struct kmsig *ds, char *why, size_t len);
 void kmsig_free(struct kmsig *ds);
-
-/* Centroids of signature i. */
-static inline int64_t kmsig_size(const struct kmsig *ds, int64_t i)
-{
-  return ds->off[i + 1] - ds->off[i];
-}
 
 #ifdef __cplusplus
 }

@@ -85,6 +85,10 @@ struct gr_instance {
   void *priv;       /* algorithm data: input, reference output, scratch */
 };
 
+/* A variant's launcher as its `impl`: variants[] = {..., run_gpu, GPU(alg_v2_launch), ...}; the
+ * run function casts it back to the launcher's type. */
+#define GPU(fn) ((void (*)(void))(fn))
+
 struct variant {
   const char *name;
   enum variant_kind kind;

@@ -1,5 +1,5 @@
-/* The registry: every algorithm the harness knows, one line each. Adding an algorithm is adding
- * its folder under algorithms/ and one line here. */
+/* The registry: every algorithm the harness knows. Adding an algorithm is adding its folder under
+ * algorithms/ (CMake finds it) and its lines here: the declaration and the entry. */
 #include "registry.h"
 
 #include <string.h>
@@ -9,6 +9,7 @@ extern const struct algorithm radix_sort_algorithm;
 extern const struct algorithm sgm_algorithm;
 extern const struct algorithm kmedoids_algorithm;
 extern const struct algorithm avos_algorithm;
+extern const struct algorithm ccc_algorithm;
 extern const struct algorithm selftest_algorithm;
 
 const struct algorithm *const registry[] = {
@@ -17,6 +18,7 @@ const struct algorithm *const registry[] = {
     &sgm_algorithm,
     &kmedoids_algorithm,
     &avos_algorithm,
+    &ccc_algorithm,
     &selftest_algorithm, /* hidden, test-only */
 };
 const size_t registry_count = sizeof registry / sizeof *registry;

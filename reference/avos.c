@@ -3,21 +3,11 @@
  * and every product is checked against the width of the type it stands for. */
 #include "avos.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void fmt(char *why, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static void fmt(char *why, size_t len, const char *f, ...)
-{
-  if (!why || !len)
-    return;
-  va_list ap;
-  va_start(ap, f);
-  vsnprintf(why, len, f, ap);
-  va_end(ap);
-}
+#include "gr.h"
 
 int avos_bits_valid(int bits) { return bits == 8 || bits == 16 || bits == 32 || bits == 64; }
 
@@ -108,31 +98,31 @@ int avos_csr_copy(const struct avos_csr *src, struct avos_csr *dst)
 int avos_csr_validate(const struct avos_csr *m, int bits, char *why, size_t len)
 {
   if (m->rows < 0 || m->cols < 0 || !m->indptr) {
-    fmt(why, len, "matrix has a negative shape or no row pointers");
+    gr_fmt(why, len, "matrix has a negative shape or no row pointers");
     return -1;
   }
   if (m->indptr[0] != 0) {
-    fmt(why, len, "row pointer 0 is %d, not 0", m->indptr[0]);
+    gr_fmt(why, len, "row pointer 0 is %d, not 0", m->indptr[0]);
     return -1;
   }
   for (int32_t r = 0; r < m->rows; r++) {
     if (m->indptr[r + 1] < m->indptr[r]) {
-      fmt(why, len, "row %d: row pointers decrease (%d then %d)", r, m->indptr[r], m->indptr[r + 1]);
+      gr_fmt(why, len, "row %d: row pointers decrease (%d then %d)", r, m->indptr[r], m->indptr[r + 1]);
       return -1;
     }
     for (int32_t p = m->indptr[r]; p < m->indptr[r + 1]; p++) {
       int32_t c = m->indices[p];
       if (c < 0 || c >= m->cols) {
-        fmt(why, len, "row %d: column %d out of range [0, %d)", r, c, m->cols);
+        gr_fmt(why, len, "row %d: column %d out of range [0, %d)", r, c, m->cols);
         return -1;
       }
       if (p > m->indptr[r] && c <= m->indices[p - 1]) {
-        fmt(why, len, "row %d: columns not strictly increasing (%d after %d)", r, c,
+        gr_fmt(why, len, "row %d: columns not strictly increasing (%d after %d)", r, c,
             m->indices[p - 1]);
         return -1;
       }
       if (!avos_value_valid(m->values[p], bits)) {
-        fmt(why, len, "row %d column %d: value %lld is not a valid %d-bit value (-1 .. %lld)", r, c,
+        gr_fmt(why, len, "row %d column %d: value %lld is not a valid %d-bit value (-1 .. %lld)", r, c,
             (long long)m->values[p], bits, (long long)avos_max_value(bits));
         return -1;
       }
@@ -175,7 +165,7 @@ int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct
 {
   memset(c, 0, sizeof *c);
   if (a->cols != b->rows || (s && (s->rows != a->rows || s->cols != b->cols))) {
-    fmt(why, len, "shape mismatch: A is %d x %d, B is %d x %d", a->rows, a->cols, b->rows, b->cols);
+    gr_fmt(why, len, "shape mismatch: A is %d x %d, B is %d x %d", a->rows, a->cols, b->rows, b->cols);
     return -1;
   }
   int32_t rows = a->rows, cols = b->cols;
@@ -223,7 +213,7 @@ int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct
     }
     qsort(touched, nt, sizeof *touched, cmp_i32);
     if (nnz + nt > (size_t)INT32_MAX) {
-      fmt(why, len, "product has more than 2^31-1 entries");
+      gr_fmt(why, len, "product has more than 2^31-1 entries");
       goto fail;
     }
     if (nnz + nt > cap) {
@@ -254,7 +244,7 @@ int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct
   c->values = val;
   return 0;
 out_of_memory:
-  fmt(why, len, "out of host memory for a %d x %d product", rows, cols);
+  gr_fmt(why, len, "out of host memory for a %d x %d product", rows, cols);
 fail:
   free(acc);
   free(touched);
@@ -271,12 +261,12 @@ int avos_closure(const struct avos_csr *w, int bits, struct avos_csr *out, struc
   st->cycle_vertex = -1;
   memset(out, 0, sizeof *out);
   if (w->rows != w->cols) {
-    fmt(why, len, "closure of a non-square %d x %d matrix", w->rows, w->cols);
+    gr_fmt(why, len, "closure of a non-square %d x %d matrix", w->rows, w->cols);
     return -1;
   }
   struct avos_csr cur;
   if (avos_csr_copy(w, &cur)) {
-    fmt(why, len, "out of host memory");
+    gr_fmt(why, len, "out of host memory");
     return -1;
   }
   while (st->iterations < AVOS_MAX_ITER) {
@@ -304,13 +294,13 @@ int avos_closure_floyd(const struct avos_csr *w, int bits, struct avos_csr *out,
   int32_t n = w->rows;
   memset(out, 0, sizeof *out);
   if (w->rows != w->cols || n > 4096) {
-    fmt(why, len, "floyd closure takes square matrices up to 4096 rows, not %d x %d", w->rows,
+    gr_fmt(why, len, "floyd closure takes square matrices up to 4096 rows, not %d x %d", w->rows,
         w->cols);
     return -1;
   }
   int64_t *d = calloc((size_t)n * (size_t)n + 1, sizeof *d);
   if (!d) {
-    fmt(why, len, "out of host memory");
+    gr_fmt(why, len, "out of host memory");
     return -1;
   }
   for (int32_t i = 0; i < n; i++)
@@ -337,7 +327,7 @@ int avos_closure_floyd(const struct avos_csr *w, int bits, struct avos_csr *out,
     nnz += d[t] != 0;
   if (avos_csr_alloc(out, n, n, nnz)) {
     free(d);
-    fmt(why, len, "out of host memory");
+    gr_fmt(why, len, "out of host memory");
     return -1;
   }
   int64_t q = 0;
@@ -357,19 +347,19 @@ int avos_check_parity(const struct avos_csr *m, const int8_t *gender, char *why,
 {
   int8_t *own = NULL;
   if (m->rows != m->cols) {
-    fmt(why, len, "parity invariant needs a square matrix, not %d x %d", m->rows, m->cols);
+    gr_fmt(why, len, "parity invariant needs a square matrix, not %d x %d", m->rows, m->cols);
     return -1;
   }
   if (!gender) {
     own = malloc((size_t)m->rows + 1);
     if (!own) {
-      fmt(why, len, "out of host memory");
+      gr_fmt(why, len, "out of host memory");
       return -1;
     }
     for (int32_t r = 0; r < m->rows; r++) {
       int64_t d = avos_csr_get(m, r, r);
       if (d != -1 && d != 1) {
-        fmt(why, len, "row %d: diagonal is %lld, not -1 (male) or 1 (female)", r, (long long)d);
+        gr_fmt(why, len, "row %d: diagonal is %lld, not -1 (male) or 1 (female)", r, (long long)d);
         free(own);
         return -1;
       }
@@ -381,7 +371,7 @@ int avos_check_parity(const struct avos_csr *m, const int8_t *gender, char *why,
   for (int32_t r = 0; r < m->rows && !rc; r++) {
     int64_t d = avos_csr_get(m, r, r);
     if (d != gender[r]) {
-      fmt(why, len, "row %d: diagonal is %lld, the vertex's gender is %d", r, (long long)d,
+      gr_fmt(why, len, "row %d: diagonal is %lld, the vertex's gender is %d", r, (long long)d,
           gender[r]);
       rc = -1;
     }
@@ -392,7 +382,7 @@ int avos_check_parity(const struct avos_csr *m, const int8_t *gender, char *why,
         continue;
       int odd = (v & 1) != 0;
       if (odd != (gender[c] == 1)) {
-        fmt(why, len,
+        gr_fmt(why, len,
             "entry (%d, %d) = %lld is %s but vertex %d is %s: parity invariant broken", r, c,
             (long long)v, odd ? "odd" : "even", c, gender[c] == 1 ? "female" : "male");
         rc = -1;

@@ -28,11 +28,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "datasets/kmedoids_sig.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* A set of signatures (what datasets/kmedoids_sig.h generates, writes and loads). */
+#define KMSIG_DIM 7
+#define KMSIG_REC 8 /* floats per centroid record: 7 coordinates + weight */
+struct kmsig {
+  int64_t n;     /* signatures */
+  int64_t total; /* centroids */
+  int64_t *off;  /* n + 1 offsets: signature i is centroids [off[i], off[i+1]) */
+  float *data;   /* total * KMSIG_REC floats: x0..x6, weight */
+};
+
+/* Centroids of signature i. */
+static inline int64_t kmsig_size(const struct kmsig *ds, int64_t i)
+{
+  return ds->off[i + 1] - ds->off[i];
+}
 
 #define KM_ZERO_RADICAND 1e-6 /* SQFD is 0 when the radicand is at most this */
 

@@ -13,20 +13,12 @@
 #include "algorithms/ari/ari.h"
 #include "algorithms/ari/ari_alg.h"
 #include "case.h"
+#include "gpu.h"
 #include "reference/ari.h"
 #include "registry.h"
 #include "rng.h"
 #include "test_util.h"
 #include "worker.h"
-
-#define CUDA_OK(call)                                                                              \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_));       \
-      exit(1);                                                                                     \
-    }                                                                                              \
-  } while (0)
 
 static const struct {
   const char *name;
@@ -58,22 +50,22 @@ static void run_one(const char *name, ari_launch_fn fn, int n, int k, int pairs,
   int16_t *da, *db;
   double *dout;
   int *dbad, bad = 0;
-  CUDA_OK(cudaMalloc((void **)&da, count * sizeof *da));
-  CUDA_OK(cudaMalloc((void **)&db, count * sizeof *db));
-  CUDA_OK(cudaMalloc((void **)&dout, (size_t)pairs * sizeof *dout));
-  CUDA_OK(cudaMalloc((void **)&dbad, sizeof *dbad));
-  CUDA_OK(cudaMemcpy(da, a, count * sizeof *da, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemcpy(db, b, count * sizeof *db, cudaMemcpyHostToDevice));
-  CUDA_OK(cudaMemset(dbad, 0, sizeof *dbad));
+  GR_CUDA_CHECK(cudaMalloc((void **)&da, count * sizeof *da));
+  GR_CUDA_CHECK(cudaMalloc((void **)&db, count * sizeof *db));
+  GR_CUDA_CHECK(cudaMalloc((void **)&dout, (size_t)pairs * sizeof *dout));
+  GR_CUDA_CHECK(cudaMalloc((void **)&dbad, sizeof *dbad));
+  GR_CUDA_CHECK(cudaMemcpy(da, a, count * sizeof *da, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemcpy(db, b, count * sizeof *db, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemset(dbad, 0, sizeof *dbad));
   int rc = fn(da, db, n, k, k, pairs, dout, dbad, NULL);
   if (rc == ARI_UNSUPPORTED) {
     printf("skip %s n=%d k=%d: table does not fit\n", name, n, k);
     goto out;
   }
   EXPECT(rc == ARI_OK);
-  CUDA_OK(cudaDeviceSynchronize()); /* exits on an illegal address */
-  CUDA_OK(cudaMemcpy(out, dout, (size_t)pairs * sizeof *out, cudaMemcpyDeviceToHost));
-  CUDA_OK(cudaMemcpy(&bad, dbad, sizeof bad, cudaMemcpyDeviceToHost));
+  GR_CUDA_CHECK(cudaDeviceSynchronize()); /* exits on an illegal address */
+  GR_CUDA_CHECK(cudaMemcpy(out, dout, (size_t)pairs * sizeof *out, cudaMemcpyDeviceToHost));
+  GR_CUDA_CHECK(cudaMemcpy(&bad, dbad, sizeof bad, cudaMemcpyDeviceToHost));
   int wrong = 0;
   for (int p = 0; p < pairs; p++) {
     double want = ari_reference(a + (size_t)p * n, b + (size_t)p * n, (size_t)n, k, k);
@@ -90,10 +82,10 @@ static void run_one(const char *name, ari_launch_fn fn, int n, int k, int pairs,
          wrong || bad != !!poison ? "FAIL" : "ok", name, n, k, pairs,
          poison ? "with labels k, -1, 30000" : "clean", bad, wrong);
 out:
-  CUDA_OK(cudaFree(da));
-  CUDA_OK(cudaFree(db));
-  CUDA_OK(cudaFree(dout));
-  CUDA_OK(cudaFree(dbad));
+  GR_CUDA_CHECK(cudaFree(da));
+  GR_CUDA_CHECK(cudaFree(db));
+  GR_CUDA_CHECK(cudaFree(dout));
+  GR_CUDA_CHECK(cudaFree(dbad));
   free(a);
   free(b);
   free(out);

@@ -9,23 +9,7 @@
 #include "datasets/avos_csr_text.h"
 #include "datasets/genealogy.h"
 #include "reference/avos.h"
-
-static int failures, checks;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    checks++;                                                                                      \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                       \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
-
-#define EXPECT_EQ(got, want)                                                                       \
-  EXPECT((long long)(got) == (long long)(want), "got %lld, want %lld", (long long)(got),           \
-         (long long)(want))
+#include "test_util.h"
 
 static int64_t prod(int64_t x, int64_t y, int bits)
 {
@@ -243,9 +227,9 @@ static void expect_reject(const char *text, int bits, const char *fragment, int 
   struct avos_csr m;
   char why[512] = "";
   int rc = load(text, bits, &m, why, sizeof why);
-  checks++;
+  test_checks++;
   if (rc == 0 || !strstr(why, fragment)) {
-    failures++;
+    test_failures++;
     printf("FAIL %s:%d: loader %s (wanted a message with '%s'): %s\n", __FILE__, line,
            rc == 0 ? "accepted bad input" : "gave another message", fragment, why);
   }
@@ -307,6 +291,6 @@ int main(void)
   test_matrix();
   test_generator();
   test_loader();
-  printf("%s: %d of %d checks failed\n", failures ? "FAIL" : "ok", failures, checks);
-  return failures ? 1 : 0;
+  printf("%s: %d of %d checks failed\n", test_failures ? "FAIL" : "ok", test_failures, test_checks);
+  return test_failures ? 1 : 0;
 }

@@ -17,57 +17,9 @@
 #include "algorithms/avos/avos_alg.h"
 #include "case.h"
 #include "gpu.h"
+#include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
-
-static int cmp_f(const void *x, const void *y)
-{
-  float a = *(const float *)x, b = *(const float *)y;
-  return (a > b) - (a < b);
-}
-
-#define CK(call)                                                                                   \
-  do {                                                                                             \
-    cudaError_t e_ = (call);                                                                       \
-    if (e_ != cudaSuccess) {                                                                       \
-      fprintf(stderr, "cuda error: %s: %s\n", #call, cudaGetErrorString(e_));                      \
-      exit(3);                                                                                     \
-    }                                                                                              \
-  } while (0)
-
-/* Median of reps timings of fn(state) in ms; *min_ms gets the minimum. */
-static float time_ms(void (*fn)(void *), void *state, int reps, float *min_ms)
-{
-  cudaEvent_t e0, e1;
-  float *t = malloc((size_t)reps * sizeof *t);
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  for (int r = 0; r < reps; r++) {
-    CK(cudaEventRecord(e0, 0));
-    fn(state);
-    CK(cudaEventRecord(e1, 0));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaEventElapsedTime(&t[r], e0, e1));
-  }
-  qsort(t, (size_t)reps, sizeof *t, cmp_f);
-  float med = t[reps / 2];
-  *min_ms = t[0];
-  free(t);
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  return med;
-}
-
-struct copy_state {
-  void *a, *b;
-  size_t bytes;
-};
-
-static void copy_once(void *s)
-{
-  struct copy_state *c = s;
-  CK(cudaMemcpyAsync(c->b, c->a, c->bytes, cudaMemcpyDeviceToDevice, 0));
-}
 
 int main(int argc, char **argv)
 {
@@ -87,16 +39,8 @@ int main(int argc, char **argv)
   }
   printf("device: %s, %d SMs, driver %d, runtime %d\n", gi.name, gi.sm_count, gi.driver_version,
          gi.runtime_version);
-  struct copy_state cs = {NULL, NULL, (size_t)1 << 30};
-  CK(cudaMalloc(&cs.a, cs.bytes));
-  CK(cudaMalloc(&cs.b, cs.bytes));
-  CK(cudaMemset(cs.a, 1, cs.bytes));
-  copy_once(&cs);
-  float cmin, cmed = time_ms(copy_once, &cs, 10, &cmin);
-  double copy_gbs = 2.0 * (double)cs.bytes / (cmed * 1e-3) / 1e9;
+  double copy_gbs = gpu_copy_bandwidth((size_t)1 << 30, 10) / 1e9;
   printf("device-to-device copy: %.0f GB/s (read + write, median of 10 x 1 GiB)\n", copy_gbs);
-  CK(cudaFree(cs.a));
-  CK(cudaFree(cs.b));
 
   const struct algorithm *a = registry_find("avos");
   int bad = 0;
@@ -135,15 +79,10 @@ int main(int argc, char **argv)
         printf("%-44s %-13s skipped: %s\n", label, v->name, why);
         continue;
       }
-      for (int w = 0; w < 3; w++)
-        a->bench_launch(st);
-      CK(cudaDeviceSynchronize());
-      float mn, med = time_ms(a->bench_launch, st, reps, &mn);
-      float full = 0, fmin = 0;
-      if (d->op >= AVOS_OP_SPGEMM) {
-        int fr = reps < 10 ? reps : 10;
-        full = time_ms(avos_bench_run_full, st, fr, &fmin);
-      }
+      struct gpu_timing t = gpu_time(a->bench_launch, st, 3, reps, GPU_L2_WARM);
+      double med = t.median_ms, mn = t.min_ms, full = 0;
+      if (d->op >= AVOS_OP_SPGEMM)
+        full = gpu_time(avos_bench_run_full, st, 0, reps < 10 ? reps : 10, GPU_L2_WARM).median_ms;
       unsigned char *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
       memset(out, 0xA5, inst->out_bytes);
       a->bench_fetch(st, out);

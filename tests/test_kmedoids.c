@@ -16,18 +16,7 @@
 #include "datasets/kmedoids_sig.h"
 #include "gr.h"
 #include "reference/kmedoids.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "test_util.h"
 
 /* A dataset of n signatures from explicit records (8 floats each) and sizes. */
 static void make_ds(struct kmsig *ds, int n, const int *sizes, const float *rec)
@@ -516,8 +505,8 @@ int main(void)
   test_engine_cpu();
   test_check_fails();
   test_generated_cases();
-  if (failures) {
-    printf("%d failure(s)\n", failures);
+  if (test_failures) {
+    printf("%d failure(s)\n", test_failures);
     return 1;
   }
   printf("ok\n");

@@ -19,6 +19,7 @@
 #include "algorithms/kmedoids/kmedoids_alg.h"
 #include "case.h"
 #include "gpu.h"
+#include "gpu_timing.h"
 #include "gr.h"
 #include "worker.h"
 
@@ -27,39 +28,6 @@ static char table[64][200];
 static int rows;
 
 #define ROW(...) snprintf(table[rows < 63 ? rows++ : rows], sizeof table[0], __VA_ARGS__)
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Median milliseconds of reps timed launches of fn(arg), after warm launches. */
-static double time_ms(void (*fn)(void *), void *arg, int warm, int reps)
-{
-  cudaEvent_t e0, e1;
-  GR_CUDA_CHECK(cudaEventCreate(&e0));
-  GR_CUDA_CHECK(cudaEventCreate(&e1));
-  for (int i = 0; i < warm; i++)
-    fn(arg);
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-  double *t = malloc(sizeof(double) * (size_t)reps);
-  for (int i = 0; i < reps; i++) {
-    float ms;
-    GR_CUDA_CHECK(cudaEventRecord(e0, 0));
-    fn(arg);
-    GR_CUDA_CHECK(cudaEventRecord(e1, 0));
-    GR_CUDA_CHECK(cudaEventSynchronize(e1));
-    GR_CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-    t[i] = ms;
-  }
-  qsort(t, (size_t)reps, sizeof *t, cmp_double);
-  double med = t[reps / 2];
-  free(t);
-  GR_CUDA_CHECK(cudaEventDestroy(e0));
-  GR_CUDA_CHECK(cudaEventDestroy(e1));
-  return med;
-}
 
 static void launch_assign(void *g) { km_gpu_enqueue_assign(g); }
 static void launch_score(void *g) { km_gpu_enqueue_score(g); }
@@ -81,7 +49,7 @@ static void bench_sqfd(int64_t n, int sig_min, int sig_max, int k, int reps)
   double *mind = malloc(sizeof(double) * (size_t)n);
   km_init_medoids(n, k, 42, med);
   km_gpu_backend_ops.assign(g, med, k, 0, n, asg, mind, why, sizeof why);
-  double ms = time_ms(launch_assign, g, 3, reps);
+  double ms = gpu_time(launch_assign, g, 3, reps, GPU_L2_WARM).median_ms;
   double dist = (double)n * k, pairs = 0;
   for (int64_t i = 0; i < n; i++)
     pairs += (double)kmsig_size(&ds, i);
@@ -122,7 +90,7 @@ static void bench_iteration(const char *text, const char *variant, int reps)
     alg->instance_free(inst);
     return;
   }
-  double ms = time_ms(launch_hook, st, 1, reps);
+  double ms = gpu_time(launch_hook, st, 1, reps, GPU_L2_WARM).median_ms;
   unsigned char *out = malloc(inst->out_bytes);
   double t0 = now_seconds();
   alg->bench_fetch(st, out);
@@ -154,8 +122,8 @@ static void bench_iteration(const char *text, const char *variant, int reps)
     dist_a = (double)n * k;
     dist_s = km_gpu_enqueue_score(g);
     gpu_sync();
-    ms_a = time_ms(launch_assign, g, 1, reps);
-    ms_s = time_ms(launch_score, g, 1, reps);
+    ms_a = gpu_time(launch_assign, g, 1, reps, GPU_L2_WARM).median_ms;
+    ms_s = gpu_time(launch_score, g, 1, reps, GPU_L2_WARM).median_ms;
     free(mins);
     free(work);
     km_clusters_release(&cl);

@@ -15,18 +15,7 @@
 #include "case.h"
 #include "gpu.h"
 #include "worker.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "test_util.h"
 
 #define RAD_TOL 2e-6
 
@@ -38,7 +27,7 @@ static double *gpu_matrix(const struct kmsig *ds, double alpha)
   char why[GR_WHY_LEN];
   if (km_gpu_new(ds, alpha, 0, n, km_v2_score_launch, &g, why, sizeof why)) {
     printf("FAIL km_gpu_new: %s\n", why);
-    failures++;
+    test_failures++;
     return NULL;
   }
   double *d = malloc(sizeof(double) * (size_t)(n * n)), *col = malloc(sizeof(double) * (size_t)n);
@@ -63,7 +52,7 @@ static void test_distances(int64_t n, int sig_min, int sig_max, double alpha, en
   struct kmsig_gen gen = {n, sig_min, sig_max, 4, dist, seed};
   if (kmsig_generate(&gen, &ds, why, sizeof why)) {
     printf("FAIL generate: %s\n", why);
-    failures++;
+    test_failures++;
     return;
   }
   double *g = gpu_matrix(&ds, alpha);
@@ -94,7 +83,7 @@ static void test_distances(int64_t n, int sig_min, int sig_max, double alpha, en
          worst <= RAD_TOL && worst_sym <= RAD_TOL && !self_bad && !neg && !dup_bad ? "ok" : "FAIL",
          (long long)n, sig_min, sig_max, alpha, kmsig_dist_names[dist], worst, worst_sym,
          worst_rel, self_bad, neg, dup_bad);
-  failures += !(worst <= RAD_TOL && worst_sym <= RAD_TOL && !self_bad && !neg && !dup_bad && g);
+  test_failures += !(worst <= RAD_TOL && worst_sym <= RAD_TOL && !self_bad && !neg && !dup_bad && g);
   free(g);
   km_ref_release(&r);
   kmsig_free(&ds);
@@ -126,7 +115,7 @@ static void test_hooks(const char *text)
   memset(&rep, 0, sizeof rep);
   int bad = a->check(inst, out, &rep);
   printf("%-4s timing hooks on %s: %s\n", bad ? "FAIL" : "ok", text, bad ? rep.why : "checked");
-  failures += bad;
+  test_failures += bad;
   free(out);
   a->instance_free(inst);
 }
@@ -160,7 +149,7 @@ static void test_race(const char *text)
   printf("%-4s v2_gpu bit-identical over 4 runs: %s; v1_racy_score: %d of 5 runs differ, %d of 5 "
          "fail the check (%s)\n",
          same ? "ok" : "FAIL", same ? "yes" : "NO", differ, failed, text);
-  failures += !same;
+  test_failures += !same;
   free(ref);
   free(o);
   a->instance_free(inst);
@@ -186,9 +175,9 @@ int main(void)
              "ranks=1 dist=classes seed=6");
   test_race("kmedoids n=1500 k=2 sig_min=2 sig_max=6 classes=2 alpha_milli=200 iters=16 ranks=1 "
             "dist=classes seed=7");
-  if (failures)
-    printf("%d failure(s)\n", failures);
+  if (test_failures)
+    printf("%d failure(s)\n", test_failures);
   else
     printf("ok\n");
-  return failures ? 1 : 0;
+  return test_failures ? 1 : 0;
 }

@@ -11,18 +11,7 @@
 #include "check.h"
 #include "reference/radix_sort.h"
 #include "registry.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                                       \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "test_util.h"
 
 static void test_known_answers(void)
 {
@@ -265,6 +254,6 @@ int main(void)
   test_checker(a);
   test_generator(a);
   test_bench_cases(a);
-  printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
-  return failures ? 1 : 0;
+  printf("%s (%d failures)\n", test_failures ? "FAIL" : "ok", test_failures);
+  return test_failures ? 1 : 0;
 }

@@ -15,18 +15,7 @@
 #include "datasets/stereo.h"
 #include "reference/sgm.h"
 #include "registry.h"
-
-static int failures;
-
-#define EXPECT(cond, ...)                                                                          \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      printf("FAIL %s:%d: ", __func__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-    }                                                                                              \
-  } while (0)
+#include "test_util.h"
 
 /* census --------------------------------------------------------------------------------------- */
 
@@ -453,8 +442,8 @@ int main(void)
   test_pgm();
   test_cases_generated();
   test_checker();
-  if (failures) {
-    printf("%d failures\n", failures);
+  if (test_failures) {
+    printf("%d failures\n", test_failures);
     return 1;
   }
   printf("all sgm unit tests passed\n");

@@ -25,16 +25,11 @@
 #include "case.h"
 #include "check.h"
 #include "gpu.h"
+#include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
 
 static int failures;
-
-static int cmp_double(const void *a, const void *b)
-{
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static int is_fixed(const struct variant *v)
 {
@@ -237,24 +232,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
         continue;
       }
       int n = vi == 2 ? (reps < 5 ? reps : 5) : reps;
-      double *ms = malloc((size_t)n * sizeof *ms);
-      cudaEvent_t e0, e1;
-      cudaEventCreate(&e0);
-      cudaEventCreate(&e1);
-      for (int i = 0; i < 2; i++) /* warm-up */
-        a->bench_launch(st);
-      for (int i = 0; i < n; i++) {
-        cudaEventRecord(e0, 0);
-        a->bench_launch(st);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms[i] = t;
-      }
-      cudaEventDestroy(e0);
-      cudaEventDestroy(e1);
-      qsort(ms, (size_t)n, sizeof *ms, cmp_double);
+      struct gpu_timing t = gpu_time(a->bench_launch, st, 2, n, GPU_L2_WARM);
       outs[vi] = malloc(inst->out_bytes);
       a->bench_fetch(st, outs[vi]);
       a->bench_teardown(st);
@@ -262,8 +240,8 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       snprintf(r->label, sizeof r->label, "%dx%d D%d %dp", d->prm.width, d->prm.height, d->prm.disp,
                d->prm.paths);
       r->variant = v->name;
-      r->median = ms[n / 2];
-      r->min = ms[0];
+      r->median = t.median_ms;
+      r->min = t.min_ms;
       r->mpds = (double)d->prm.width * d->prm.height * d->prm.disp / (r->median * 1e3);
       r->lib = libsgm_ms(&d->prm);
       r->check = "-";
@@ -280,7 +258,6 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       printf("  %-20s %-14s median %9.3f ms  min %9.3f ms\n", r->label, r->variant, r->median,
              r->min);
       fflush(stdout);
-      free(ms);
     }
     /* every variant's output equal to the last one's (v2_padded, the plain fixed baseline) */
     for (int vi = 0; vi + 1 < nvar; vi++) {

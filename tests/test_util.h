@@ -1,21 +1,39 @@
-/* Minimal assertion helpers for the C unit tests: count failures, print where, exit 1 at the
- * end if anything failed. */
+/* Assertion helpers of the C test programs: count failures, print where (and what was seen),
+ * exit 1 at the end if anything failed. Every test program uses these; none defines its own. */
 #ifndef GR_TEST_UTIL_H
 #define GR_TEST_UTIL_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-static int test_failures;
+static int test_failures, test_checks;
 
-#define EXPECT(cond)                                                                               \
+static void test_fail_(const char *file, int line, const char *cond, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void test_fail_(const char *file, int line, const char *cond, const char *fmt, ...)
+{
+  test_failures++;
+  printf("FAIL %s:%d: %s:", file, line, cond);
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  printf("\n");
+}
+
+/* EXPECT(cond) or EXPECT(cond, "printf format", args...): the message says what was seen. */
+#define EXPECT(cond, ...)                                                                          \
   do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                          \
-      test_failures++;                                                                             \
-    }                                                                                              \
+    test_checks++;                                                                                 \
+    if (!(cond))                                                                                   \
+      test_fail_(__FILE__, __LINE__, #cond, " " __VA_ARGS__);                                      \
   } while (0)
+
+#define EXPECT_EQ(got, want)                                                                       \
+  EXPECT((long long)(got) == (long long)(want), "got %lld, want %lld", (long long)(got),           \
+         (long long)(want))
 
 #define EXPECT_NEAR(a, b, tol)                                                                     \
   do {                                                                                             \

@@ -55,7 +55,6 @@ static enum run_status ari_run_reference(const struct variant *v, const struct g
   return RUN_OK;
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant ari_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, ari_run_reference, NULL,
      "exact 64-bit contingency, 128-bit pair-confusion products"},

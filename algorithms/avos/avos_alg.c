@@ -747,7 +747,6 @@ static int avos_check(const struct gr_instance *inst, const void *out, struct ch
 
 /* table */
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant avos_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, avos_run_reference, NULL,
      "direct definitions in 64-bit integers, dense row accumulator, repeated squaring"},

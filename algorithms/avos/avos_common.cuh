@@ -564,6 +564,68 @@ static __global__ void __launch_bounds__(AVOS_GT)
     atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
 }
 
+/* The terms of row `row` of the result, for the block tiers (the whole block calls it): S's nonzero
+ * entries, then the nonzero products of A's row with B, each passed to f(col, value) by the
+ * thread that holds it. NUMERIC: overflows counted in *ovf and cycles noted (the symbolic pass
+ * needs neither). Stops early once *stop is set (avos_block_products). Returns the number of
+ * entries of S plus the number of products, in every thread: an upper bound on the row's count. */
+template <class Ops, typename T, bool NUMERIC, class F>
+__device__ __forceinline__ long long avos_block_row(const struct avos_args &a, int row, F f,
+                                                    volatile int *stop, unsigned *ovf)
+{
+  long long ub = 0;
+  if (a.s_ptr) {
+    ub = a.s_ptr[row + 1] - a.s_ptr[row];
+    for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT) {
+      T v = ((const T *)a.s_val)[p];
+      if (v != 0)
+        f(a.s_idx[p], v);
+    }
+  }
+  ub += avos_block_products<T>(
+      a, row,
+      [&](int col, T x, T y) {
+        int o = 0;
+        T v = avos_product<Ops, T>(x, y, &o);
+        if (NUMERIC)
+          *ovf += o;
+        if (v == 0)
+          return;
+        if (NUMERIC)
+          avos_note_cycle(a, row, col, (long long)v);
+        f(col, v);
+      },
+      stop);
+  return ub;
+}
+
+/* The numeric pass of one row in a block tier: the row's hash table (keys and values, `slots` a
+ * power of two, in shared or global memory) cleared, *s_n zeroed for the compaction that follows,
+ * every term of the row accumulated; the block synchronised at the end. */
+template <class Ops, typename T>
+__device__ __forceinline__ void avos_block_accumulate(const struct avos_args &a, int row, int *keys,
+                                                      unsigned long long *vals, unsigned slots,
+                                                      int *s_n, unsigned *ovf)
+{
+  for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
+    keys[s] = AVOS_EMPTY;
+    vals[s] = 0;
+  }
+  if (threadIdx.x == 0)
+    *s_n = 0;
+  __syncthreads();
+  avos_block_row<Ops, T, true>(
+      a, row,
+      [&](int col, T v) {
+        bool is_new;
+        int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+        if (slot >= 0)
+          avos_accumulate<Ops, T>(&vals[slot], v);
+      },
+      (volatile int *)0, ovf);
+  __syncthreads();
+}
+
 /* Symbolic, block tier: a block per listed row, persistent over the list; a row with more than
  * AVOS_BLOCK_SLOTS/2 distinct columns is given up and listed for the global tier. */
 template <class Ops, typename T>
@@ -589,21 +651,8 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_block_kernel(con
       if (is_new && atomicAdd(&s_count, 1) >= AVOS_BLOCK_SLOTS / 2)
         s_stop = 1;
     };
-    long long ub = 0;
-    if (a.s_ptr) {
-      ub = a.s_ptr[row + 1] - a.s_ptr[row];
-      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT)
-        if (((const T *)a.s_val)[p] != 0)
-          insert(a.s_idx[p]);
-    }
-    ub += avos_block_products<T>(
-        a, row,
-        [&](int col, T x, T y) {
-          int o = 0;
-          if (avos_product<Ops, T>(x, y, &o) != 0)
-            insert(col);
-        },
-        &s_stop);
+    long long ub = avos_block_row<Ops, T, false>(
+        a, row, [&](int col, T) { insert(col); }, &s_stop, (unsigned *)0);
     __syncthreads();
     if (threadIdx.x == 0) {
       if (s_stop) {
@@ -639,38 +688,7 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_numeric_block_kernel(cons
     const int row = a.num_block[li];
     const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
     const unsigned slots = avos_slots(cnt, AVOS_BT, AVOS_BLOCK_SLOTS);
-    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
-      keys[s] = AVOS_EMPTY;
-      vals[s] = 0;
-    }
-    if (threadIdx.x == 0)
-      s_n = 0;
-    __syncthreads();
-    auto add = [&](int col, T v) {
-      bool is_new;
-      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
-      if (slot >= 0)
-        avos_accumulate<Ops, T>(&vals[slot], v);
-    };
-    if (a.s_ptr)
-      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT) {
-        T v = ((const T *)a.s_val)[p];
-        if (v != 0)
-          add(a.s_idx[p], v);
-      }
-    avos_block_products<T>(
-        a, row,
-        [&](int col, T x, T y) {
-          int o = 0;
-          T v = avos_product<Ops, T>(x, y, &o);
-          ovf += o;
-          if (v == 0)
-            return;
-          avos_note_cycle(a, row, col, (long long)v);
-          add(col, v);
-        },
-        (volatile int *)0);
-    __syncthreads();
+    avos_block_accumulate<Ops, T>(a, row, keys, vals, slots, &s_n, &ovf);
     for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
       if (keys[s] != AVOS_EMPTY) {
         int pos = atomicAdd(&s_n, 1);
@@ -718,18 +736,8 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_global_kernel(co
       avos_hash_insert(keys, slots - 1, col, &is_new);
       mine += is_new;
     };
-    if (a.s_ptr)
-      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT)
-        if (((const T *)a.s_val)[p] != 0)
-          insert(a.s_idx[p]);
-    avos_block_products<T>(
-        a, row,
-        [&](int col, T x, T y) {
-          int o = 0;
-          if (avos_product<Ops, T>(x, y, &o) != 0)
-            insert(col);
-        },
-        (volatile int *)0);
+    avos_block_row<Ops, T, false>(
+        a, row, [&](int col, T) { insert(col); }, (volatile int *)0, (unsigned *)0);
     atomicAdd(&s_count, (int)mine);
     __syncthreads();
     if (threadIdx.x == 0)
@@ -754,38 +762,7 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_numeric_global_kernel(con
     const int row = a.global_rows[2 * li];
     const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
     const unsigned slots = avos_slots(cnt, AVOS_BT, a.global_slots);
-    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
-      keys[s] = AVOS_EMPTY;
-      vals[s] = 0;
-    }
-    if (threadIdx.x == 0)
-      s_n = 0;
-    __syncthreads();
-    auto add = [&](int col, T v) {
-      bool is_new;
-      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
-      if (slot >= 0)
-        avos_accumulate<Ops, T>(&vals[slot], v);
-    };
-    if (a.s_ptr)
-      for (int p = a.s_ptr[row] + threadIdx.x; p < a.s_ptr[row + 1]; p += AVOS_BT) {
-        T v = ((const T *)a.s_val)[p];
-        if (v != 0)
-          add(a.s_idx[p], v);
-      }
-    avos_block_products<T>(
-        a, row,
-        [&](int col, T x, T y) {
-          int o = 0;
-          T v = avos_product<Ops, T>(x, y, &o);
-          ovf += o;
-          if (v == 0)
-            return;
-          avos_note_cycle(a, row, col, (long long)v);
-          add(col, v);
-        },
-        (volatile int *)0);
-    __syncthreads();
+    avos_block_accumulate<Ops, T>(a, row, keys, vals, slots, &s_n, &ovf);
     for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
       if (keys[s] != AVOS_EMPTY) {
         int pos = atomicAdd(&s_n, 1);
@@ -844,6 +821,22 @@ static inline int avos_sm_count(void)
   return sms;
 }
 
+/* The group tiers of a pass: a group of AVOS_TINY_G threads per row over every row (longer rows
+ * listed for the warp tier, longer still for the block tier), then a warp per listed row. */
+typedef void (*avos_group_kernel_fn)(const struct avos_args, const int *, const unsigned *, int *,
+                                     unsigned *, int *, unsigned *);
+static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kernel_fn warp,
+                                      const struct avos_args *a, int *warp_list, unsigned *n_warp,
+                                      int *block_list, unsigned *n_block, int sms, cudaStream_t st)
+{
+  const int tiny_rows = AVOS_GT / AVOS_TINY_G;
+  tiny<<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(*a, NULL, NULL, warp_list, n_warp,
+                                                                  block_list, n_block);
+  GR_CUDA_LAUNCH_CHECK();
+  warp<<<sms * 8, AVOS_GT, 0, st>>>(*a, warp_list, n_warp, NULL, NULL, block_list, n_block);
+  GR_CUDA_LAUNCH_CHECK();
+}
+
 template <class Ops, typename T>
 static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t st)
 {
@@ -869,13 +862,9 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_SYMBOLIC: {
     if (a->rows <= 0)
       return 0;
-    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
-    avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->sym_warp, &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block);
-    GR_CUDA_LAUNCH_CHECK();
-    avos_symbolic_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->sym_warp, &a->stats->n_sym_warp, NULL, NULL, a->sym_block, &a->stats->n_sym_block);
-    GR_CUDA_LAUNCH_CHECK();
+    avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
+                       avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp,
+                       &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st);
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
@@ -891,13 +880,9 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_NUMERIC: {
     if (a->rows <= 0)
       return 0;
-    const int tiny_rows = AVOS_GT / AVOS_TINY_G;
-    avos_numeric_group_kernel<Ops, T, AVOS_TINY_G><<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(
-        *a, NULL, NULL, a->num_warp, &a->stats->n_num_warp, a->num_block, &a->stats->n_num_block);
-    GR_CUDA_LAUNCH_CHECK();
-    avos_numeric_group_kernel<Ops, T, 32><<<sms * 8, AVOS_GT, 0, st>>>(
-        *a, a->num_warp, &a->stats->n_num_warp, NULL, NULL, a->num_block, &a->stats->n_num_block);
-    GR_CUDA_LAUNCH_CHECK();
+    avos_launch_groups(avos_numeric_group_kernel<Ops, T, AVOS_TINY_G>,
+                       avos_numeric_group_kernel<Ops, T, 32>, a, a->num_warp, &a->stats->n_num_warp,
+                       a->num_block, &a->stats->n_num_block, sms, st);
     if (Ops::fallback) {
       static bool attr_set = false;
       if (!attr_set) {

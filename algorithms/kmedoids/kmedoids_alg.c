@@ -518,7 +518,6 @@ static enum run_status km_run_mpi_cpu(const struct variant *v, const struct gr_i
   return km_run_mpi(inst, out, ctx, "cpu");
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant km_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
      "serial double precision, distance matrix cached, definitions of ALGORITHMS.md"},

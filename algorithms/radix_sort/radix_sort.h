@@ -14,7 +14,9 @@
  * pass a histogram kernel counts each chunk's digits, a scan kernel turns the counts into each
  * chunk's starting position per digit, and a scatter kernel walks its chunk tile by tile, ranks
  * each tile's keys stably by digit in shared memory, and writes them out digit run by digit run.
- * The variants differ only in how the scatter kernel ranks a tile. */
+ * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep has its own
+ * pipeline: one histogram kernel for all 4 digits, then one kernel per pass (decoupled look-back
+ * between tiles, no chunks, no scan kernel). */
 #ifndef GR_ALGORITHMS_RADIX_SORT_H
 #define GR_ALGORITHMS_RADIX_SORT_H
 
@@ -49,6 +51,11 @@ int radix_sort_v2_warp_lane0_launch(void *d_temp, size_t *temp_bytes, const uint
 int radix_sort_v3_warp_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                               uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                               int n, void *stream);
+/* fixed: onesweep: one up-front histogram of all 4 digits, then one kernel per digit that ranks
+ * a tile in registers, publishes its digit counts by decoupled look-back and scatters */
+int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                                  uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                  int n, void *stream);
 /* peer: cub::DeviceRadixSort::SortKeys / SortPairs over all 32 bits */
 int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                           uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, int n,
@@ -57,7 +64,9 @@ int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys
 /* Test hook (tests/test_radix_sort_gpu.cu): NULL by default. When it points at an array of
  * 1 + 3 * RADIX_SORT_PASSES created cudaEvent_t, the v1..v3 launchers record events[0] before
  * their first kernel and events[1 + 3*p + k] after kernel k (0 histogram, 1 scan, 2 scatter) of
- * pass p, so a test can time the kernels one by one. */
+ * pass p, so a test can time the kernels one by one. v4_onesweep records the same slots: its
+ * up-front histogram (and the memset before it) fills pass 0's histogram slot, its pass kernel
+ * each scatter slot, and its other slots are recorded back to back (zero). */
 extern void *radix_sort_trace;
 
 #ifdef __cplusplus

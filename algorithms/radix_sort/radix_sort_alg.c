@@ -15,7 +15,7 @@
  * LSD sort with 8-bit digits must move, 36 bytes per key for keys (one read for the histograms of
  * all 4 digits, then 4 passes of read + write: 4 + 4 x 8) and 68 per pair for pairs (4 + 4 x 16:
  * the values are read and written in each pass, never histogrammed). v1..v3 move 48 and 80 (a
- * histogram read per pass). */
+ * histogram read per pass); v4_onesweep about 36.4 and 68.4 (its look-back rows). */
 #include "radix_sort_alg.h"
 
 #include <stdio.h>
@@ -69,7 +69,6 @@ static enum run_status radix_sort_run_reference(const struct variant *v,
   return RUN_OK;
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant radix_sort_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
@@ -83,6 +82,10 @@ static const struct variant radix_sort_variants[] = {
     {"v3_warp", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
+    {"v4_onesweep", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu,
+     GPU(radix_sort_v4_onesweep_launch),
+     "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
+     "tile in registers (ballot match), publishes its counts by decoupled look-back and scatters"},
     {"cub", VARIANT_PEER, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };

@@ -40,9 +40,23 @@ __device__ static inline uint32_t rs_digit(uint32_t key, int shift)
   return (key >> shift) & (RADIX_SORT_RADIX - 1);
 }
 
-/* Exclusive scan of v over the block (RADIX_SORT_BLOCK threads, all of them calling); *total
- * gets the block's sum in every thread. s_warp holds RS_WARPS values; the helper synchronises
- * before writing it, so consecutive calls may share it. */
+/* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
+__device__ static inline uint32_t rs_warp_match(uint32_t digit)
+{
+  uint32_t peers = RS_FULL;
+#pragma unroll
+  for (int b = 0; b < RADIX_SORT_BITS; b++) {
+    uint32_t bit = (digit >> b) & 1u;
+    uint32_t set = __ballot_sync(RS_FULL, bit);
+    peers &= bit ? set : ~set;
+  }
+  return peers;
+}
+
+/* Exclusive scan of v over the block (WARPS warps: RADIX_SORT_BLOCK threads unless told, all of
+ * them calling); *total gets the block's sum in every thread. s_warp holds WARPS values; the
+ * helper synchronises before writing it, so consecutive calls may share it. */
+template <int WARPS = RS_WARPS>
 __device__ static inline uint32_t rs_block_exclusive_scan(uint32_t v, uint32_t *s_warp,
                                                           uint32_t *total)
 {
@@ -58,7 +72,7 @@ __device__ static inline uint32_t rs_block_exclusive_scan(uint32_t v, uint32_t *
     s_warp[warp] = x;
   __syncthreads();
   uint32_t before = 0, sum = 0;
-  for (int w = 0; w < RS_WARPS; w++) {
+  for (int w = 0; w < WARPS; w++) {
     uint32_t c = s_warp[w];
     before += w < warp ? c : 0;
     sum += c;

@@ -22,21 +22,6 @@
 /* dynamic shared memory: two tiles of keys, and of values for pairs */
 #define RS_V2_SMEM(pairs) ((size_t)((pairs) ? 4 : 2) * RADIX_SORT_TILE * sizeof(uint32_t))
 
-/* device helpers */
-
-/* Lanes of the warp whose digit equals this lane's (all 32 lanes active). */
-__device__ static inline uint32_t rs_warp_match(uint32_t digit)
-{
-  uint32_t peers = RS_FULL;
-#pragma unroll
-  for (int b = 0; b < RADIX_SORT_BITS; b++) {
-    uint32_t bit = (digit >> b) & 1u;
-    uint32_t set = __ballot_sync(RS_FULL, bit);
-    peers &= bit ? set : ~set;
-  }
-  return peers;
-}
-
 /* kernels */
 
 template <bool PAIRS>

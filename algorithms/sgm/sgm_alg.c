@@ -95,7 +95,6 @@ static enum run_status sgm_run_reference(const struct variant *v, const struct g
   return RUN_OK;
 }
 
-#define GPU(fn) ((void (*)(void))(fn))
 static const struct variant sgm_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},

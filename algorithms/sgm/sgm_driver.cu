@@ -38,54 +38,14 @@ extern "C" size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path)
   return most + 2 * n + out * sizeof(uint16_t);
 }
 
-extern "C" enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx)
+static void sgm_declines(char *why, size_t len, const struct variant *v, const struct sgm_params *p)
 {
-  const struct sgm_data *d = (const struct sgm_data *)inst->priv;
-  sgm_launch_fn launch = (sgm_launch_fn)v->impl;
-  struct sgm_gpu_args a;
-  sgm_args_init(&a, &d->prm);
-  size_t n = (size_t)d->prm.width * d->prm.height, scratch = 0;
-  if (launch(&a, &scratch, NULL)) {
-    gr_fmt(ctx->why, sizeof ctx->why, "%s cannot take D = %d with %d paths", v->name, d->prm.disp,
-           d->prm.paths);
-    return RUN_UNSUPPORTED;
-  }
-  uint8_t *dl, *dr;
-  uint16_t *dout;
-  void *dscratch;
-  GR_CUDA_CHECK(cudaMalloc((void **)&dl, n));
-  GR_CUDA_CHECK(cudaMalloc((void **)&dr, n));
-  GR_CUDA_CHECK(cudaMalloc((void **)&dout, inst->out_bytes));
-  GR_CUDA_CHECK(cudaMalloc(&dscratch, scratch ? scratch : 1));
-  GR_CUDA_CHECK(cudaMemcpy(dl, d->left, n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemcpy(dr, d->right, n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemset(dout, ctx->poison, inst->out_bytes));
-  GR_CUDA_CHECK(cudaMemset(dscratch, ctx->poison, scratch ? scratch : 1));
-  a.left = dl;
-  a.right = dr;
-  a.disp_out = dout;
-  a.smin_out = dout + n;
-  a.path_out = d->per_path ? dout + 2 * n : NULL;
-  a.scratch = dscratch;
-  enum run_status st = RUN_OK;
-  if (launch(&a, &scratch, 0)) {
-    gr_fmt(ctx->why, sizeof ctx->why, "%s cannot take D = %d with %d paths", v->name, d->prm.disp,
-           d->prm.paths);
-    st = RUN_UNSUPPORTED;
-  } else {
-    GR_CUDA_CHECK(cudaDeviceSynchronize());
-    GR_CUDA_CHECK(cudaMemcpy(out, dout, inst->out_bytes, cudaMemcpyDeviceToHost));
-  }
-  GR_CUDA_CHECK(cudaFree(dl));
-  GR_CUDA_CHECK(cudaFree(dr));
-  GR_CUDA_CHECK(cudaFree(dout));
-  GR_CUDA_CHECK(cudaFree(dscratch));
-  return st;
+  gr_fmt(why, len, "%s cannot take D = %d with %d paths", v->name, p->disp, p->paths);
 }
 
-/* Timing state: the production arguments (no per-path output) on uploaded inputs. */
-struct sgm_bench {
+/* A case on the device: the stereo pair uploaded, output and scratch allocated and poisoned, the
+ * production arguments (no per-path output) set. Run and the timing hooks share it. */
+struct sgm_dev {
   sgm_launch_fn launch;
   struct sgm_gpu_args a;
   uint8_t *dl, *dr;
@@ -95,26 +55,37 @@ struct sgm_bench {
   int per_path;
 };
 
-extern "C" void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
-                                 size_t len)
+static void sgm_dev_free(struct sgm_dev *s)
+{
+  if (!s)
+    return;
+  GR_CUDA_CHECK(cudaFree(s->dl));
+  GR_CUDA_CHECK(cudaFree(s->dr));
+  GR_CUDA_CHECK(cudaFree(s->dout));
+  GR_CUDA_CHECK(cudaFree(s->dscratch));
+  free(s);
+}
+
+/* RUN_OK with *out, RUN_UNSUPPORTED (the variant cannot take the case) or RUN_ERROR (no host
+ * memory) with why. */
+static enum run_status sgm_dev_new(const struct variant *v, const struct gr_instance *inst,
+                                   unsigned char poison, struct sgm_dev **out, char *why,
+                                   size_t len)
 {
   const struct sgm_data *d = (const struct sgm_data *)inst->priv;
-  if (!(v->flags & VARIANT_GPU) || !v->impl) {
-    gr_fmt(why, len, "'%s' is not a GPU variant: not timed", v->name);
-    return NULL;
-  }
-  struct sgm_bench *s = (struct sgm_bench *)calloc(1, sizeof *s);
+  struct sgm_dev *s = (struct sgm_dev *)calloc(1, sizeof *s);
+  *out = NULL;
   if (!s) {
     gr_fmt(why, len, "out of host memory");
-    return NULL;
+    return RUN_ERROR;
   }
   s->launch = (sgm_launch_fn)v->impl;
   sgm_args_init(&s->a, &d->prm);
   size_t scratch = 0;
   if (s->launch(&s->a, &scratch, NULL)) {
-    gr_fmt(why, len, "%s cannot take D = %d with %d paths", v->name, d->prm.disp, d->prm.paths);
+    sgm_declines(why, len, v, &d->prm);
     free(s);
-    return NULL;
+    return RUN_UNSUPPORTED;
   }
   s->n = (size_t)d->prm.width * d->prm.height;
   s->out_bytes = inst->out_bytes;
@@ -125,20 +96,57 @@ extern "C" void *sgm_bench_setup(const struct variant *v, const struct gr_instan
   GR_CUDA_CHECK(cudaMalloc(&s->dscratch, scratch ? scratch : 1));
   GR_CUDA_CHECK(cudaMemcpy(s->dl, d->left, s->n, cudaMemcpyHostToDevice));
   GR_CUDA_CHECK(cudaMemcpy(s->dr, d->right, s->n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemset(s->dout, 0xA5, s->out_bytes));
-  GR_CUDA_CHECK(cudaMemset(s->dscratch, 0xA5, scratch ? scratch : 1));
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
+  GR_CUDA_CHECK(cudaMemset(s->dout, poison, s->out_bytes));
+  GR_CUDA_CHECK(cudaMemset(s->dscratch, poison, scratch ? scratch : 1));
   s->a.left = s->dl;
   s->a.right = s->dr;
   s->a.disp_out = s->dout;
   s->a.smin_out = s->dout + s->n;
   s->a.scratch = s->dscratch;
+  *out = s;
+  return RUN_OK;
+}
+
+/* Poison output and scratch (so that a read of scratch nobody wrote shows as a difference between
+ * the two runs), launch with the per-path output when the case has it, copy the output back. */
+extern "C" enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst,
+                                       void *out, struct run_ctx *ctx)
+{
+  struct sgm_dev *s;
+  enum run_status st = sgm_dev_new(v, inst, ctx->poison, &s, ctx->why, sizeof ctx->why);
+  if (st != RUN_OK)
+    return st;
+  struct sgm_gpu_args a = s->a;
+  size_t unused = 0;
+  a.path_out = s->per_path ? s->dout + 2 * s->n : NULL;
+  if (s->launch(&a, &unused, 0)) {
+    sgm_declines(ctx->why, sizeof ctx->why, v, &((const struct sgm_data *)inst->priv)->prm);
+    st = RUN_UNSUPPORTED;
+  } else {
+    GR_CUDA_CHECK(cudaDeviceSynchronize());
+    GR_CUDA_CHECK(cudaMemcpy(out, s->dout, s->out_bytes, cudaMemcpyDeviceToHost));
+  }
+  sgm_dev_free(s);
+  return st;
+}
+
+extern "C" void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                                 size_t len)
+{
+  if (!(v->flags & VARIANT_GPU) || !v->impl) {
+    gr_fmt(why, len, "'%s' is not a GPU variant: not timed", v->name);
+    return NULL;
+  }
+  struct sgm_dev *s;
+  if (sgm_dev_new(v, inst, 0xA5, &s, why, len) != RUN_OK)
+    return NULL;
+  GR_CUDA_CHECK(cudaDeviceSynchronize());
   return s;
 }
 
 extern "C" void sgm_bench_launch(void *state)
 {
-  struct sgm_bench *s = (struct sgm_bench *)state;
+  struct sgm_dev *s = (struct sgm_dev *)state;
   size_t unused = 0;
   s->launch(&s->a, &unused, 0);
 }
@@ -148,7 +156,7 @@ extern "C" void sgm_bench_launch(void *state)
  * output can be checked. */
 extern "C" void sgm_bench_fetch(void *state, void *out)
 {
-  struct sgm_bench *s = (struct sgm_bench *)state;
+  struct sgm_dev *s = (struct sgm_dev *)state;
   if (s->per_path) {
     struct sgm_gpu_args a = s->a;
     size_t unused = 0;
@@ -161,12 +169,5 @@ extern "C" void sgm_bench_fetch(void *state, void *out)
 
 extern "C" void sgm_bench_teardown(void *state)
 {
-  struct sgm_bench *s = (struct sgm_bench *)state;
-  if (!s)
-    return;
-  GR_CUDA_CHECK(cudaFree(s->dl));
-  GR_CUDA_CHECK(cudaFree(s->dr));
-  GR_CUDA_CHECK(cudaFree(s->dout));
-  GR_CUDA_CHECK(cudaFree(s->dscratch));
-  free(s);
+  sgm_dev_free((struct sgm_dev *)state);
 }

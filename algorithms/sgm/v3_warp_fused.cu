@@ -21,149 +21,17 @@
  * multi-path kernel 74% issue-busy with DRAM at 22% (ncu). */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
-#include <string.h>
 
-#include "sgm.h"
-#include "sgm_common.cuh"
+#include "sgm_warp.cuh"
 
-#define V3_WARPS 8 /* scan lines per block */
-#define V3_THREADS (V3_WARPS * 32)
-#define V3_TR 8 /* rows per shared-memory tile of the line kernels */
 #define V3_INF (1 << 24)
 #define V3_FULL 0xffffffffu
 
 /* device helpers */
 
-struct v3_params {
-  const uint32_t *cl, *cr; /* census, w*h each */
-  int w, h, D, p1, p2;
-  void *buf;         /* path buffers: slot of path r is r == 0 ? 0 : r - 1 (right-left has none) */
-  size_t slot_elems; /* elements per slot: w*h*32K */
-  uint16_t *path_out, *disp_out, *smin_out;
-  int nseg; /* the multi-path launch: segment i runs path seg_path[i] ... */
-  int seg_path[8];
-  int seg_end[8]; /* ... on blocks [seg_end[i-1], seg_end[i]) */
-};
-
-__host__ __device__ constexpr int v3_dx(int r)
-{
-  return r == 0 ? 1 : r == 1 ? -1 : r <= 3 ? 0 : r == 4 || r == 7 ? 1 : -1;
-}
-__host__ __device__ constexpr int v3_dy(int r)
-{
-  return r <= 1 ? 0 : r == 2 || r == 4 || r == 6 ? 1 : -1;
-}
-__host__ __device__ constexpr int v3_slot(int r)
-{
-  return r == 0 ? 0 : r - 1;
-}
-
-/* Shared-memory words of one tile row of the line kernels: the right-census window (32K + 8
- * words, one pad word per 32 against bank conflicts) then the 8 left-census words. */
-__host__ __device__ constexpr int v3_window_words(int K)
-{
-  return 32 * K + 8;
-}
-__host__ __device__ constexpr int v3_row_stride(int K)
-{
-  return v3_window_words(K) + v3_window_words(K) / 32 + 1 + 8;
-}
-
-/* A lane's K values of type T as a little-endian packed image ("raw": element k at byte
- * k*sizeof(T)), and the buffer layout: per pixel 32K elements made of planes, one plane per
- * piece of the lane chunk (pieces: whole 16-byte vectors, then the remainder split into
- * descending powers of two); a plane of piece width P holds lane l's piece at l*P. */
-template <typename T, int K> struct v3_chunk {
-  static constexpr int VW = 16 / (int)sizeof(T);          /* elements per 16-byte vector */
-  static constexpr int NV = K / VW;                       /* whole vectors */
-  static constexpr int R = K % VW;                        /* remainder elements */
-  static constexpr int NW = (K * (int)sizeof(T) + 3) / 4; /* raw words */
-};
-
-template <typename T, int K, int P>
-__device__ __forceinline__ void v3_load_piece(const T *pix, int lane,
-                                              uint32_t (&w)[v3_chunk<T, K>::NW])
-{
-  typedef v3_chunk<T, K> C;
-  if constexpr (P < C::VW && (C::R & P) != 0) {
-    constexpr int start = C::NV * C::VW + (C::R & ~(2 * P - 1));
-    constexpr int byte = start * (int)sizeof(T), bytes = P * (int)sizeof(T);
-    const T *src = pix + 32 * start + lane * P;
-    if constexpr (bytes == 8) {
-      uint2 q = *reinterpret_cast<const uint2 *>(src);
-      w[byte / 4] = q.x;
-      w[byte / 4 + 1] = q.y;
-    } else if constexpr (bytes == 4) {
-      w[byte / 4] = *reinterpret_cast<const uint32_t *>(src);
-    } else {
-      uint32_t v = bytes == 2 ? static_cast<uint32_t>(*reinterpret_cast<const uint16_t *>(src))
-                              : static_cast<uint32_t>(*reinterpret_cast<const uint8_t *>(src));
-      if constexpr (byte % 4 == 0)
-        w[byte / 4] = v;
-      else
-        w[byte / 4] |= v << (8 * (byte % 4));
-    }
-  }
-}
-
-template <typename T, int K>
-__device__ __forceinline__ void v3_load(const T *pix, int lane, uint32_t (&w)[v3_chunk<T, K>::NW])
-{
-  typedef v3_chunk<T, K> C;
-#pragma unroll
-  for (int v = 0; v < C::NV; v++) {
-    uint4 q = *reinterpret_cast<const uint4 *>(pix + 32 * (v * C::VW) + lane * C::VW);
-    w[4 * v] = q.x;
-    w[4 * v + 1] = q.y;
-    w[4 * v + 2] = q.z;
-    w[4 * v + 3] = q.w;
-  }
-  v3_load_piece<T, K, 8>(pix, lane, w);
-  v3_load_piece<T, K, 4>(pix, lane, w);
-  v3_load_piece<T, K, 2>(pix, lane, w);
-  v3_load_piece<T, K, 1>(pix, lane, w);
-}
-
-template <typename T, int K, int P>
-__device__ __forceinline__ void v3_store_piece(T *pix, int lane,
-                                               const uint32_t (&w)[v3_chunk<T, K>::NW])
-{
-  typedef v3_chunk<T, K> C;
-  if constexpr (P < C::VW && (C::R & P) != 0) {
-    constexpr int start = C::NV * C::VW + (C::R & ~(2 * P - 1));
-    constexpr int byte = start * (int)sizeof(T), bytes = P * (int)sizeof(T);
-    T *dst = pix + 32 * start + lane * P;
-    if constexpr (bytes == 8) {
-      *reinterpret_cast<uint2 *>(dst) = make_uint2(w[byte / 4], w[byte / 4 + 1]);
-    } else if constexpr (bytes == 4) {
-      *reinterpret_cast<uint32_t *>(dst) = w[byte / 4];
-    } else {
-      uint32_t v = w[byte / 4] >> (8 * (byte % 4));
-      if constexpr (bytes == 2)
-        *reinterpret_cast<uint16_t *>(dst) = (uint16_t)v;
-      else
-        *reinterpret_cast<uint8_t *>(dst) = (uint8_t)v;
-    }
-  }
-}
-
-template <typename T, int K>
-__device__ __forceinline__ void v3_store(T *pix, int lane, const uint32_t (&w)[v3_chunk<T, K>::NW])
-{
-  typedef v3_chunk<T, K> C;
-#pragma unroll
-  for (int v = 0; v < C::NV; v++)
-    *reinterpret_cast<uint4 *>(pix + 32 * (v * C::VW) + lane * C::VW) =
-        make_uint4(w[4 * v], w[4 * v + 1], w[4 * v + 2], w[4 * v + 3]);
-  v3_store_piece<T, K, 8>(pix, lane, w);
-  v3_store_piece<T, K, 4>(pix, lane, w);
-  v3_store_piece<T, K, 2>(pix, lane, w);
-  v3_store_piece<T, K, 1>(pix, lane, w);
-}
-
 /* element k of a raw chunk */
 template <typename T, int K>
-__device__ __forceinline__ int v3_elem(const uint32_t (&w)[v3_chunk<T, K>::NW], int k)
+__device__ __forceinline__ int v3_elem(const uint32_t (&w)[sgm_warp_chunk<T, K>::NW], int k)
 {
   const int byte = k * (int)sizeof(T);
   return (int)((w[byte / 4] >> (8 * (byte % 4))) & (sizeof(T) == 1 ? 0xffu : 0xffffu));
@@ -173,9 +41,9 @@ __device__ __forceinline__ int v3_elem(const uint32_t (&w)[v3_chunk<T, K>::NW], 
 template <typename T, int K>
 __device__ __forceinline__ void v3_put(T *pix, int lane, const int (&L)[K], int D)
 {
-  uint32_t w[v3_chunk<T, K>::NW];
+  uint32_t w[sgm_warp_chunk<T, K>::NW];
 #pragma unroll
-  for (int i = 0; i < v3_chunk<T, K>::NW; i++)
+  for (int i = 0; i < sgm_warp_chunk<T, K>::NW; i++)
     w[i] = 0;
 #pragma unroll
   for (int k = 0; k < K; k++) {
@@ -183,7 +51,7 @@ __device__ __forceinline__ void v3_put(T *pix, int lane, const int (&L)[K], int 
     uint32_t v = lane * K + k < D ? (uint32_t)L[k] : 0u;
     w[byte / 4] |= v << (8 * (byte % 4));
   }
-  v3_store<T, K>(pix, lane, w);
+  sgm_warp_store<T, K>(pix, lane, w);
 }
 
 /* One step of the recurrence for the lane's K disparities: Lp (the previous pixel's L, padding
@@ -237,11 +105,11 @@ __device__ __forceinline__ void v3_put_natural(uint16_t *out, int lane, const in
 /* A horizontal scan line (path 0 left-right or 1 right-left) of row y, one warp. LAST: the
  * right-left path fused with the sum over the PATHS-1 other paths and the winner-takes-all. */
 template <int K, typename T, int R, bool LAST, int PATHS>
-__device__ __forceinline__ void v3_row(const v3_params &p, int y)
+__device__ __forceinline__ void v3_row(const sgm_warp_params &p, int y)
 {
-  constexpr int DIR = v3_dx(R), DP = 32 * K;
+  constexpr int DIR = sgm_warp_dx(R), DP = 32 * K;
   constexpr int NS = LAST ? PATHS - 1 : 1;
-  constexpr int NW = v3_chunk<T, K>::NW;
+  constexpr int NW = sgm_warp_chunk<T, K>::NW;
   const int lane = threadIdx.x & 31, W = p.w, D = p.D;
   const uint32_t *clr = p.cl + (size_t)y * W, *crr = p.cr + (size_t)y * W;
   const int x0 = DIR > 0 ? 0 : W - 1;
@@ -282,7 +150,7 @@ __device__ __forceinline__ void v3_row(const v3_params &p, int y)
     const size_t pix = ((size_t)y * W + x) * DP;
 #pragma unroll
     for (int q = 0; q < NS; q++)
-      v3_load<T, K>(bufs + q * p.slot_elems + pix, lane, raw[q]);
+      sgm_warp_load<T, K>(bufs + q * p.slot_elems + pix, lane, raw[q]);
   };
   auto sum_others = [&]() {
 #pragma unroll
@@ -336,7 +204,7 @@ __device__ __forceinline__ void v3_row(const v3_params &p, int y)
     if (nat)
       v3_put_natural<K>(nat + pix * D, lane, Lp, D);
     if constexpr (!LAST) {
-      v3_put<T, K>(bufs + v3_slot(R) * p.slot_elems + pix * DP, lane, Lp, D);
+      v3_put<T, K>(bufs + sgm_warp_slot(R) * p.slot_elems + pix * DP, lane, Lp, D);
     } else {
       unsigned best = 0xffffffffu;
 #pragma unroll
@@ -358,63 +226,26 @@ __device__ __forceinline__ void v3_row(const v3_params &p, int y)
 /* Vertical and diagonal paths (R = 2..7): block blk runs 8 adjacent scan lines row by row.
  * Line c holds the pixels x = c + S*y (S = dx*dy); the block's lines are at x = xb(y) + warp. */
 template <int K, typename T, int R>
-__device__ __forceinline__ void v3_lines(const v3_params &p, int blk, uint32_t *tile)
+__device__ __forceinline__ void v3_lines(const sgm_warp_params &p, int blk, uint32_t *tile)
 {
-  constexpr int DX = v3_dx(R), DY = v3_dy(R), S = DX * DY, DP = 32 * K;
-  constexpr int WW = v3_window_words(K), RS = v3_row_stride(K), WWP = RS - 8;
-  constexpr int TILE = V3_TR * RS, ROW_LOAD = WW + 8;
+  typedef sgm_warp_lines<K, R> G;
+  constexpr int S = G::S, DP = G::DP, RS = G::RS, WWP = G::WWP, TILE = G::TILE;
+  const G g(p, blk);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int W = p.w, H = p.h, D = p.D;
-  const int cb = (S > 0 ? -(H - 1) : 0) + blk * V3_WARPS; /* the block's first line */
-  int ylo = 0, yhi = H - 1; /* rows where any of the block's lines is in the image */
-  if (S > 0) {
-    ylo = max(0, -(cb + V3_WARPS - 1));
-    yhi = min(H - 1, W - 1 - cb);
-  } else if (S < 0) {
-    ylo = max(0, cb - (W - 1));
-    yhi = min(H - 1, cb + V3_WARPS - 1);
-  }
-  const int nsteps = yhi - ylo + 1;
-  T *const mybuf = (T *)p.buf + v3_slot(R) * p.slot_elems;
+  T *const mybuf = (T *)p.buf + sgm_warp_slot(R) * p.slot_elems;
   uint16_t *nat = p.path_out ? p.path_out + (size_t)R * H * W * D : nullptr;
-
-  /* stage the rows of steps t0 .. t0+V3_TR-1: window x in [xb - (DP-1), xb + 8] of the right
-   * census (positions outside the image as 0), then the left census at xb .. xb+7 */
-  auto stage = [&](int t0, uint32_t *buf) {
-    for (int i = threadIdx.x; i < V3_TR * ROW_LOAD; i += V3_THREADS) {
-      int row = i / ROW_LOAD, j = i - row * ROW_LOAD, t = t0 + row;
-      if (t >= nsteps)
-        break;
-      int y = DY > 0 ? ylo + t : yhi - t, xb = cb + S * y, x;
-      const uint32_t *src;
-      uint32_t *dst;
-      if (j < WW) {
-        x = xb - (DP - 1) + j;
-        src = p.cr;
-        dst = buf + row * RS + j + (j >> 5);
-      } else {
-        x = xb + (j - WW);
-        src = p.cl;
-        dst = buf + row * RS + WWP + (j - WW);
-      }
-      if (x >= 0 && x < W)
-        __pipeline_memcpy_async(dst, src + (size_t)y * W + x, 4);
-      else
-        *dst = 0;
-    }
-    __pipeline_commit();
-  };
 
   int Lp[K], mp;
   v3_reset<K>(Lp, mp, lane, D);
-  stage(0, tile);
-  for (int t0 = 0, tb = 0; t0 < nsteps; t0 += V3_TR, tb ^= 1) {
+  g.stage(p, 0, tile);
+  for (int t0 = 0, tb = 0; t0 < g.nsteps; t0 += SGM_WARP_TR, tb ^= 1) {
     uint32_t *cur = tile + tb * TILE;
-    stage(t0 + V3_TR, tile + (tb ^ 1) * TILE);
+    g.stage(p, t0 + SGM_WARP_TR, tile + (tb ^ 1) * TILE);
     __pipeline_wait_prior(1);
     __syncthreads();
-    for (int row = 0; row < V3_TR && t0 + row < nsteps; row++) {
-      const int t = t0 + row, y = DY > 0 ? ylo + t : yhi - t, x = cb + warp + S * y;
+    for (int row = 0; row < SGM_WARP_TR && t0 + row < g.nsteps; row++) {
+      const int t = t0 + row, y = g.y(t), x = g.cb + warp + S * y;
       if (x < 0 || x >= W) { /* this line is not in the image at this row */
         v3_reset<K>(Lp, mp, lane, D);
         continue;
@@ -437,130 +268,12 @@ __device__ __forceinline__ void v3_lines(const v3_params &p, int blk, uint32_t *
   }
 }
 
-/* kernels */
+/* the launcher: the layout's kernels on this variant's scan-line functions */
 
-/* Every path but right-left, each block on one segment (one path) of the grid. */
-template <int K, typename T>
-static __global__ void __launch_bounds__(V3_THREADS) v3_paths_kernel(const v3_params p)
-{
-  extern __shared__ uint32_t v3_tile[];
-  int seg = 0;
-  while (seg + 1 < p.nseg && (int)blockIdx.x >= p.seg_end[seg])
-    seg++;
-  const int blk = (int)blockIdx.x - (seg ? p.seg_end[seg - 1] : 0);
-  switch (p.seg_path[seg]) {
-  case 0: {
-    int y = blk * V3_WARPS + (int)(threadIdx.x >> 5);
-    if (y < p.h)
-      v3_row<K, T, 0, false, 0>(p, y);
-    break;
-  }
-  case 2: v3_lines<K, T, 2>(p, blk, v3_tile); break;
-  case 3: v3_lines<K, T, 3>(p, blk, v3_tile); break;
-  case 4: v3_lines<K, T, 4>(p, blk, v3_tile); break;
-  case 5: v3_lines<K, T, 5>(p, blk, v3_tile); break;
-  case 6: v3_lines<K, T, 6>(p, blk, v3_tile); break;
-  case 7: v3_lines<K, T, 7>(p, blk, v3_tile); break;
-  default: break;
-  }
-}
-
-/* The right-left path, the sum over all paths and the winner-takes-all. */
-template <int K, typename T, int PATHS>
-static __global__ void __launch_bounds__(V3_THREADS) v3_last_kernel(const v3_params p)
-{
-  int y = (int)blockIdx.x * V3_WARPS + (int)(threadIdx.x >> 5);
-  if (y < p.h)
-    v3_row<K, T, 1, true, PATHS>(p, y);
-}
-
-/* launcher */
-
-template <int K, typename T>
-static void v3_enqueue(const v3_params &p, int paths, int blocks, cudaStream_t stream)
-{
-  size_t smem = 2 * V3_TR * v3_row_stride(K) * sizeof(uint32_t);
-  v3_paths_kernel<K, T><<<blocks, V3_THREADS, smem, stream>>>(p);
-  GR_CUDA_LAUNCH_CHECK();
-  int rows = (p.h + V3_WARPS - 1) / V3_WARPS;
-  if (paths == 8)
-    v3_last_kernel<K, T, 8><<<rows, V3_THREADS, 0, stream>>>(p);
-  else
-    v3_last_kernel<K, T, 4><<<rows, V3_THREADS, 0, stream>>>(p);
-  GR_CUDA_LAUNCH_CHECK();
-}
-
-template <typename T>
-static void v3_enqueue_k(int K, const v3_params &p, int paths, int blocks, cudaStream_t stream)
-{
-  switch (K) {
-  case 1: v3_enqueue<1, T>(p, paths, blocks, stream); break;
-  case 2: v3_enqueue<2, T>(p, paths, blocks, stream); break;
-  case 4: v3_enqueue<4, T>(p, paths, blocks, stream); break;
-  case 8: v3_enqueue<8, T>(p, paths, blocks, stream); break;
-  case 9: v3_enqueue<9, T>(p, paths, blocks, stream); break;
-  case 12: v3_enqueue<12, T>(p, paths, blocks, stream); break;
-  default: v3_enqueue<16, T>(p, paths, blocks, stream); break;
-  }
-}
-
-/* Disparities per lane for D: the smallest instantiated K with 32K >= D. */
-static int v3_pick_k(int D)
-{
-  static const int ks[] = {1, 2, 4, 8, 9, 12, 16};
-  for (int i = 0; i < 7; i++)
-    if (32 * ks[i] >= D)
-      return ks[i];
-  return 16;
-}
+SGM_WARP_OPS(v3_ops, v3_row, v3_lines);
 
 extern "C" int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes,
                                         void *stream)
 {
-  if (a->disp > 512 || (a->paths != 4 && a->paths != 8))
-    return 1;
-  const int K = v3_pick_k(a->disp), wide = SGM_COST_MAX + a->p2 > 255;
-  const size_t n = (size_t)a->width * a->height, esize = wide ? 2 : 1;
-  const size_t slot_elems = n * 32 * K;
-  const size_t census = sgm_align256(n * sizeof(uint32_t)), slot = sgm_align256(slot_elems * esize);
-  const size_t need = 2 * census + (size_t)(a->paths - 1) * slot;
-  if (!a->scratch) {
-    *scratch_bytes = need;
-    return 0;
-  }
-  v3_params p;
-  memset(&p, 0, sizeof p);
-  char *base = (char *)a->scratch;
-  p.cl = (const uint32_t *)base;
-  p.cr = (const uint32_t *)(base + census);
-  p.w = a->width;
-  p.h = a->height;
-  p.D = a->disp;
-  p.p1 = a->p1;
-  p.p2 = a->p2;
-  p.buf = base + 2 * census;
-  p.slot_elems = slot / esize; /* the aligned slot, in elements */
-  p.path_out = a->path_out;
-  p.disp_out = a->disp_out;
-  p.smin_out = a->smin_out;
-  /* segments: diagonals (the most blocks) first, then vertical, then left-right */
-  static const int order8[] = {4, 5, 6, 7, 2, 3, 0}, order4[] = {2, 3, 0};
-  const int *order = a->paths == 8 ? order8 : order4;
-  int blocks = 0;
-  p.nseg = a->paths - 1;
-  for (int i = 0; i < p.nseg; i++) {
-    int r = order[i], lines = v3_dy(r) == 0   ? a->height
-                              : v3_dx(r) == 0 ? a->width
-                                              : a->width + a->height - 1;
-    blocks += (lines + V3_WARPS - 1) / V3_WARPS;
-    p.seg_path[i] = r;
-    p.seg_end[i] = blocks;
-  }
-  cudaStream_t st = (cudaStream_t)stream;
-  sgm_census_launch(a->left, a->right, a->width, a->height, (uint32_t *)p.cl, (uint32_t *)p.cr, st);
-  if (wide)
-    v3_enqueue_k<uint16_t>(K, p, a->paths, blocks, st);
-  else
-    v3_enqueue_k<uint8_t>(K, p, a->paths, blocks, st);
-  return 0;
+  return sgm_warp_launch<v3_ops>(a, scratch_bytes, stream);
 }

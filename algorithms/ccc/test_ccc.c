@@ -1,0 +1,176 @@
+/* The CCC reference and the shared arithmetic: the exact ARI rounding (ccc_ari_exact) against
+ * ari's reference finish on random and real counts, kmax and the fine-label layout, known
+ * answers, and a Titanic-like mixed table (numeric, categorical, missing values) whose CCC matrix
+ * must be symmetric, in range and agree with the independent Hubert-Arabie ARI. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ccc_ref.h"
+#include "reference/ari.h"
+#include "rng.h"
+#include "test_util.h"
+
+static void test_exact_rounding(void)
+{
+  struct rng r;
+  rng_seed(&r, 5);
+  long bad = 0;
+  for (long t = 0; t < 2000000; t++) {
+    int bits = (int)rng_range(&r, 1, 30);
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    struct ari_counts c = {rng_u64(&r) & mask, rng_u64(&r) & mask, rng_u64(&r) & mask,
+                           rng_u64(&r) & mask};
+    if (t % 7 == 0)
+      c.fp = c.fn; /* symmetric ones */
+    double want = ari_from_counts(&c), got = ccc_ari_exact(c.tp, c.fp, c.fn, c.tn);
+    if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
+      fprintf(stderr, "counts %llu %llu %llu %llu: exact %.17g, reference %.17g\n",
+              (unsigned long long)c.tp, (unsigned long long)c.fp, (unsigned long long)c.fn,
+              (unsigned long long)c.tn, got, want);
+  }
+  /* counts of real partitions up to n = CCC_MAX_N */
+  static int16_t a[CCC_MAX_N], b[CCC_MAX_N];
+  for (int t = 0; t < 300; t++) {
+    int n = (int)rng_log_range(&r, 2, CCC_MAX_N), ka = (int)rng_range(&r, 1, 12),
+        kb = (int)rng_range(&r, 1, 12);
+    for (int i = 0; i < n; i++) {
+      a[i] = (int16_t)rng_range(&r, 0, ka - 1);
+      b[i] = (int16_t)(rng_chance(&r, 0.7) ? a[i] % kb : rng_range(&r, 0, kb - 1));
+    }
+    struct ari_counts c;
+    EXPECT(ari_reference_counts(a, b, (size_t)n, ka, kb, &c) == 0);
+    double want = ari_from_counts(&c), got = ccc_ari_exact(c.tp, c.fp, c.fn, c.tn);
+    if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 10)
+      fprintf(stderr, "n %d: exact %.17g, reference %.17g\n", n, got, want);
+  }
+  EXPECT(bad == 0);
+}
+
+static void test_layout(void)
+{
+  EXPECT(ccc_kmax(1) == 2 && ccc_kmax(6) == 2 && ccc_kmax(7) == 3 && ccc_kmax(90) == 9);
+  EXPECT(ccc_kmax(91) == 10 && ccc_kmax(1000) == 10 && ccc_kmax(20) == 4 && ccc_kmax(21) == 5);
+  struct ccc_layout lay;
+  ccc_layout_init(&lay, 1000);
+  EXPECT(lay.parts == 9 && lay.L == 32);
+  EXPECT(lay.bnd[lay.off[0] + 1] == 16 && lay.bnd[lay.off[0] + 2] == 32); /* 1/2 is the 16th */
+  for (int t = 0; t + 1 < lay.L - 1; t++)                                 /* ascending */
+    EXPECT(lay.num[t] * lay.den[t + 1] < lay.num[t + 1] * lay.den[t]);
+  /* the compile-time cells of v3_rows are the layout's */
+  int cells = 0, prev_q = -1, b = 0;
+#define CHECK_CELL(q, lo, hi)                                                                      \
+  b = (q) == prev_q ? b + 1 : 0;                                                                   \
+  prev_q = (q);                                                                                    \
+  EXPECT(lay.bnd[lay.off[q] + b] == (lo) && lay.bnd[lay.off[q] + b + 1] == (hi));                  \
+  cells++;
+  CCC_F10_CELLS(CHECK_CELL)
+#undef CHECK_CELL
+  EXPECT(cells == 54);
+  ccc_layout_init(&lay, 4);
+  EXPECT(lay.parts == 1 && lay.L == 2);
+}
+
+static struct ccc_ref_feature feature(const float *x, int n, int cat_k, int16_t *store)
+{
+  struct ccc_ref_feature f;
+  memset(&f, 0, sizeof f);
+  f.labels = store;
+  EXPECT(ccc_reference_partition(x, n, cat_k, &f) == 0);
+  return f;
+}
+
+static void test_known(void)
+{
+  static int16_t s1[CCC_MAX_PARTS * 8], s2[CCC_MAX_PARTS * 8], scratch[16];
+  float x[] = {1, 2, 3, 4}, y[] = {4, 3, 2, 1}, t[] = {1, 1, 2, 2};
+  struct ccc_ref_feature fx = feature(x, 4, 0, s1), fy = feature(y, 4, 0, s2);
+  EXPECT(fx.parts == 1 && fx.labels[0] == 0 && fx.labels[1] == 0 && fx.labels[2] == 1);
+  uint8_t idx;
+  EXPECT(ccc_reference_pair(&fx, &fy, 4, scratch, &idx) == 1.0 && idx == 0);
+  /* ties: 1 1 2 2 has average ranks 1.5, 1.5, 3.5, 3.5: the same halves */
+  struct ccc_ref_feature ft = feature(t, 4, 0, s2);
+  EXPECT(ft.labels[0] == 0 && ft.labels[1] == 0 && ft.labels[2] == 1 && ft.labels[3] == 1);
+  /* a constant feature has no part of two clusters: NaN */
+  float c[] = {3, 3, 3, 3};
+  struct ccc_ref_feature fc = feature(c, 4, 0, s2);
+  EXPECT(fc.valid == 0 && isnan(ccc_reference_pair(&fx, &fc, 4, scratch, &idx)));
+  EXPECT(idx == CCC_NO_INDEX);
+  /* missing values: only the objects present in both count */
+  float m[] = {NAN, 5, 1, 7, 8, 0, 2, 9}, u[] = {1, 2, 3, 4, 5, 6, 7, NAN};
+  static int16_t s3[CCC_MAX_PARTS * 8], s4[CCC_MAX_PARTS * 8];
+  struct ccc_ref_feature fm = feature(m, 8, 0, s3), fu = feature(u, 8, 0, s4);
+  EXPECT(fm.labels[0] == -1 && fu.labels[7] == -1);
+  double v = ccc_reference_pair(&fm, &fu, 8, scratch, &idx);
+  EXPECT(v >= 0 && v <= 1);
+  /* a categorical code out of range is an error */
+  float bad[] = {0, 1, 5, 1};
+  struct ccc_ref_feature fb;
+  fb.labels = s1;
+  EXPECT(ccc_reference_partition(bad, 4, 3, &fb) == -1);
+}
+
+/* 891 passengers: class, sex, age (20% missing, integer years: ties), siblings, parents, fare,
+ * port (2 missing), survived, drawn so that sex, class and fare relate to survival. */
+enum { TN = 891, TF = 8 };
+static void test_titanic(void)
+{
+  static float x[TF][TN];
+  static const int cat[TF] = {3, 2, 0, 0, 0, 0, 3, 2};
+  struct rng r;
+  rng_seed(&r, 1912);
+  for (int o = 0; o < TN; o++) {
+    int cls = rng_chance(&r, 0.24) ? 0 : rng_chance(&r, 0.27) ? 1 : 2;
+    int sex = rng_chance(&r, 0.35);
+    x[0][o] = (float)cls;
+    x[1][o] = (float)sex;
+    x[2][o] = rng_chance(&r, 0.2) ? NAN : (float)(int)(1 + rng_unit(&r) * (60 - 15 * cls));
+    x[3][o] = (float)(rng_chance(&r, 0.7) ? 0 : rng_range(&r, 1, 5));
+    x[4][o] = (float)(rng_chance(&r, 0.75) ? 0 : rng_range(&r, 1, 4));
+    x[5][o] = (float)((cls == 0 ? 60 : cls == 1 ? 20 : 8) * (0.5 + rng_unit(&r)));
+    x[6][o] = o == 61 || o == 829 ? NAN : (float)(rng_chance(&r, 0.72) ? 0 : rng_range(&r, 1, 2));
+    double p = 0.15 + 0.55 * sex + 0.15 * (2 - cls) / 2.0;
+    x[7][o] = (float)rng_chance(&r, p);
+  }
+  static int16_t store[TF][CCC_MAX_PARTS * TN], scratch[2 * TN];
+  struct ccc_ref_feature f[TF];
+  for (int i = 0; i < TF; i++) {
+    f[i] = feature(x[i], TN, cat[i], store[i]);
+    EXPECT(f[i].valid != 0);
+  }
+  EXPECT(f[2].parts == 9);
+  double m[TF][TF];
+  for (int i = 0; i < TF; i++)
+    for (int j = 0; j < TF; j++) {
+      uint8_t idx;
+      m[i][j] = ccc_reference_pair(&f[i], &f[j], TN, scratch, &idx);
+      EXPECT(m[i][j] >= 0 && m[i][j] <= 1);
+      if (i == j)
+        EXPECT(m[i][j] == 1.0);
+      /* the winning part pair's ARI by the independent Hubert-Arabie form */
+      int p = idx >> 4, q = idx & 15, k = 0;
+      static int16_t a[TN], b[TN];
+      for (int o = 0; o < TN; o++)
+        if (f[i].labels[(size_t)p * TN + o] >= 0 && f[j].labels[(size_t)q * TN + o] >= 0) {
+          a[k] = f[i].labels[(size_t)p * TN + o];
+          b[k++] = f[j].labels[(size_t)q * TN + o];
+        }
+      double h = ari_reference_hubert(a, b, (size_t)k, f[i].k[p], f[j].k[q]);
+      EXPECT_NEAR(m[i][j], h > 0 ? h : 0.0, 1e-12);
+    }
+  for (int i = 0; i < TF; i++)
+    for (int j = 0; j < TF; j++)
+      EXPECT(m[i][j] == m[j][i]);
+  EXPECT(m[1][7] > 0.2);  /* sex ~ survived */
+  EXPECT(m[0][5] > 0.3);  /* class ~ fare */
+  EXPECT(m[3][6] < 0.05); /* siblings ~ port: independent */
+}
+
+int main(void)
+{
+  test_exact_rounding();
+  test_layout();
+  test_known();
+  test_titanic();
+  TEST_DONE();
+}

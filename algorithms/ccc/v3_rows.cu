@@ -1,0 +1,147 @@
+/* ccc v3_rows (fixed). v2_warp's lanes each take whole part pairs, so their summed-area lookups
+ * land on random shared-memory banks (about 3.5 wavefronts a load): the shared-memory pipe bounds
+ * it at about 2,300 cycles per pair per SM on an H100. Here, for two numeric features of the
+ * kmax = 10 layout (n >= 91, the anchor's case), each lane takes a row cluster instead (the 54
+ * clusters of feature i's 9 parts, plus one of all rows, over 32 lanes in two rounds): it reads the
+ * table's two boundary rows once (all lanes on the same column at once: distinct banks or the
+ * same word), forms that row band's 32 fine-column counts in registers and sums the squared cells
+ * of all 9 parts of feature j with compile-time indices (CCC_F10_CELLS). Only the column prefix is
+ * needed (no row pass). A part pair is then the sum of its row clusters' partial sums. Other pairs
+ * (categorical, n < 91) take v2_warp's path. Measured on an H100: see NOTES.md. */
+#include <cuda_runtime.h>
+
+#include "ccc.h"
+#include "ccc_common.cuh"
+#include "gpu.h"
+
+#define CCC_ROW_CLUSTERS 55 /* feature i's 54 part clusters, then all its rows */
+#define CCC_PART_STRIDE 10  /* per row cluster: 9 sums of squared cells, then its object count */
+
+/* device helpers */
+
+/* Fine rows [r0, r1) of row cluster rc (part p's clusters start at (p+1)(p+2)/2 - 1). */
+__device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r0, int *r1)
+{
+  *r0 = 0;
+  *r1 = 32;
+  if (rc >= CCC_ROW_CLUSTERS - 1)
+    return;
+  int p = 0;
+  while ((p + 2) * (p + 3) / 2 - 1 <= rc)
+    p++;
+  const uint8_t *b = tab + CCC_TAB_BND + tab[CCC_TAB_OFF + p];
+  int a = rc - ((p + 1) * (p + 2) / 2 - 1);
+  *r0 = b[a];
+  *r1 = b[a + 1];
+}
+
+/* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
+ * feature j into out[0..9), its object count into out[9]. */
+__device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
+{
+  const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
+  unsigned Y[33], s[CCC_MAX_PARTS];
+  Y[0] = 0;
+#pragma unroll
+  for (int c = 1; c <= 32; c++)
+    Y[c] = Y[c - 1] + (hi[c] - lo[c]);
+#pragma unroll
+  for (int q = 0; q < CCC_MAX_PARTS; q++)
+    s[q] = 0;
+#define CCC_V3_CELL(q, lo, hi)                                                                     \
+  {                                                                                                \
+    unsigned d = Y[hi] - Y[lo];                                                                    \
+    s[q] += d * d;                                                                                 \
+  }
+  CCC_F10_CELLS(CCC_V3_CELL)
+#undef CCC_V3_CELL
+#pragma unroll
+  for (int q = 0; q < CCC_MAX_PARTS; q++)
+    out[q] = s[q];
+  out[CCC_MAX_PARTS] = Y[32];
+}
+
+/* A numeric x numeric pair of the kmax = 10 layout; the table is clear. */
+__device__ static inline void ccc_rows_pair(const struct ccc_pair_params &pp, unsigned *T,
+                                            unsigned *part, const uint8_t *labels, uint32_t mi,
+                                            uint32_t mj, int i, int j, long long t, int r0a,
+                                            int r1a, int r0b, int r1b, double *ccc, uint8_t *idx)
+{
+  const int lane = threadIdx.x & 31, sw = pp.sw;
+  const unsigned Vi = CCC_META_VALID(mi), Vj = CCC_META_VALID(mj);
+  ccc_pair_count(pp, T, labels, i, j);
+  { /* column prefix: T[r][c] = objects in fine rows < r and fine column c - 1 */
+    int c = lane + 1;
+    unsigned run = 0;
+    for (int r = 1; r <= 32; r++) {
+      run += T[r * sw + c];
+      T[r * sw + c] = run;
+    }
+  }
+  __syncwarp();
+  ccc_row_band(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
+  if (lane + 32 < CCC_ROW_CLUSTERS)
+    ccc_row_band(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
+  __syncwarp();
+  const unsigned *all = part + (CCC_ROW_CLUSTERS - 1) * CCC_PART_STRIDE;
+  const unsigned long long nn = all[CCC_MAX_PARTS];
+  double fast[3];
+  unsigned long long cnt[3][4];
+  int pq[3];
+#pragma unroll
+  for (int r = 0; r < 3; r++) {
+    int job = r * 32 + lane, p = job / CCC_MAX_PARTS, q = job % CCC_MAX_PARTS;
+    fast[r] = -1e300;
+    cnt[r][0] = cnt[r][1] = cnt[r][2] = cnt[r][3] = 0;
+    pq[r] = CCC_NO_INDEX;
+    if (job >= CCC_MAX_PARTS * CCC_MAX_PARTS || !(Vi >> p & 1) || !(Vj >> q & 1))
+      continue;
+    const unsigned *band = part + ((p + 1) * (p + 2) / 2 - 1) * CCC_PART_STRIDE;
+    unsigned long long s = 0, sa = 0, sb = all[q];
+    for (int a = 0; a < p + 2; a++) {
+      unsigned long long rows = band[a * CCC_PART_STRIDE + CCC_MAX_PARTS];
+      s += band[a * CCC_PART_STRIDE + q];
+      sa += rows * rows;
+    }
+    fast[r] = ccc_confusion(s, sa, sb, nn, cnt[r]);
+    pq[r] = p << 4 | q;
+  }
+  ccc_pick(fast, cnt, pq, t, ccc, idx);
+}
+
+/* kernels */
+
+static __global__ void __launch_bounds__(CCC_WARPS * 32)
+    ccc_pair_kernel(const struct ccc_pair_params pp, const uint8_t *labels, const uint32_t *meta,
+                    double *ccc, uint8_t *idx)
+{
+  unsigned *T;
+  unsigned long long *marg;
+  const uint8_t *tab = ccc_block_init(pp, &T, &marg);
+  unsigned *part = (unsigned *)(marg + 2 * CCC_MAX_PARTS);
+  const int lane = threadIdx.x & 31, cells = pp.sw * pp.sw, rows10 = pp.parts == CCC_MAX_PARTS;
+  int r0a, r1a, r0b, r1b; /* this lane's two row clusters */
+  ccc_row_cluster(tab, lane, &r0a, &r1a);
+  ccc_row_cluster(tab, lane + 32, &r0b, &r1b);
+  for (long long t = ccc_first_pair(); t < pp.pairs; t += ccc_pair_step()) {
+    int i, j;
+    uint32_t mi, mj;
+    if (!ccc_pair_begin(pp, meta, t, &i, &j, &mi, &mj, ccc, idx))
+      continue;
+    for (int c = lane; c < cells; c += 32)
+      T[c] = 0;
+    __syncwarp();
+    if (rows10 && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
+      ccc_rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+    else
+      ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
+  }
+}
+
+/* launcher */
+
+extern "C" int ccc_v3_rows_launch(const struct ccc_gpu *g, void *stream)
+{
+  return ccc_launch_with((const void *)ccc_pair_kernel,
+                         CCC_ROW_CLUSTERS * CCC_PART_STRIDE * sizeof(unsigned), g, stream);
+}

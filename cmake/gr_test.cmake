@@ -1,0 +1,23 @@
+# Test helpers, used by tests/ and by every algorithm folder's CMakeLists.txt.
+# Labels: `cpu` (runs anywhere) and `gpu` (skipped, not passed, without a CUDA device: exit 77).
+
+# gr_test(NAME LABEL cpu|gpu [TIMEOUT s] ARGS command...)
+function(gr_test name)
+  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "ARGS" ${ARGN})
+  add_test(NAME ${name} COMMAND ${T_ARGS})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" SKIP_RETURN_CODE 77
+                       TIMEOUT "$<IF:$<BOOL:${T_TIMEOUT}>,${T_TIMEOUT},300>")
+endfunction()
+
+# gr_test_exe(NAME source...): a test program linked like gpuregress and with the test helpers
+# (tests/test_util.h, tests/gpu_timing.h: library gr_test_util of tests/CMakeLists.txt). Every
+# test program lands in <build>/tests/, whichever folder declares it (the kmedoids tests find
+# kmedoids_mpi in the parent folder of their own).
+function(gr_test_exe name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE gr_test_util gpuregress_core)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_options(${name} PRIVATE
+    $<$<COMPILE_LANGUAGE:C>:${GR_C_WARNINGS}> $<$<COMPILE_LANGUAGE:CUDA>:${GR_CUDA_FLAGS}>)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+endfunction()

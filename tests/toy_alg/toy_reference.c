@@ -1,0 +1,8 @@
+/* Reference of the toy algorithm: see toy_reference.h. */
+#include "toy_reference.h"
+
+void toy_reference(const int32_t *x, int32_t *out, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    out[i] = i == 0 || x[i] > out[i - 1] ? x[i] : out[i - 1];
+}
