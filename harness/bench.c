@@ -208,13 +208,15 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
       enum child_read_status r = child_read_line(&c, o->watchdog, line, sizeof line);
       if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
         child_finish(&c, 1, NULL, 0);
-        if (ss.cur < 0 && !bench_interrupted) {
+        int stopped = bench_stop(o);
+        if (ss.cur < 0 && !stopped) {
           gr_fmt(why, len, "the benchmark process did not answer within %.0f s", o->watchdog);
           ss.fatal = GR_STATUS_ENV;
         } else if (ss.cur >= 0) {
           restarts++;
-          finish_item(p, o, (size_t)ss.cur, bench_interrupted ? VERDICT_ERROR : VERDICT_TIMEOUT, 0,
-                      o->watchdog, bench_interrupted ? "interrupted" : "no word within the watchdog",
+          /* interrupted: not run to the end (a skip), never a timeout or an error */
+          finish_item(p, o, (size_t)ss.cur, stopped ? VERDICT_SKIP : VERDICT_TIMEOUT, 0,
+                      o->watchdog, stopped ? "interrupted" : "no word within the watchdog",
                       NULL, NULL, 0);
           next = (size_t)ss.cur + 1;
         }
