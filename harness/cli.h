@@ -66,7 +66,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
- *   run, fuzz: run=ID seed=N result=ok|failed|interrupted, repro=CASE per printed reproducer
+ *   run, fuzz: run=ID seed=N result=ok|failed|interrupted|error (the store failed),
+ *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
  *   compare:   compared=0|1 (0: no baseline, nothing compared), result=ok|regression
  * The human output is the same with or without it. */
