@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "bench_child.h"
+#include "bench_json.h"
+#include "bench_shim.h"
 #include "child.h"
 
 volatile int bench_interrupted;
@@ -112,7 +114,37 @@ struct session {
   int done;     /* DONE or NOGPU: the plan is over */
   int started;  /* BW came: the device answered */
   enum gr_status fatal; /* not OK: no benchmark can run (why) */
+  struct bench_json *json; /* the JSON being assembled, or NULL */
 };
+
+/* An item that ended without its own report: an error entry in the JSON, under the name Google
+ * Benchmark gives it (one iteration, manual time). */
+static void json_lost(struct session *ss, const struct bench_item *it, enum verdict vd,
+                      const char *reason)
+{
+  char name[sizeof it->name + 64], msg[GR_WHY_LEN + 32];
+  if (!ss->json)
+    return;
+  gr_fmt(name, sizeof name, "%s/iterations:1/manual_time", it->name);
+  gr_fmt(msg, sizeof msg, "%s: %s", verdict_name(vd), reason);
+  bench_json_error(ss->json, name, msg);
+}
+
+/* Read n bytes of JSON after a J line into the assembled file. -1 when they are lost. */
+static int json_read(struct child *c, struct session *ss, int what, size_t n, double timeout)
+{
+  char *text = malloc(n + 1);
+  if (!text || child_read(c, timeout, text, n) != CHILD_GOT) {
+    free(text);
+    return -1;
+  }
+  if (ss->json && what == GBENCH_JSON_CONTEXT)
+    bench_json_context(ss->json, text, n);
+  else if (ss->json)
+    bench_json_runs(ss->json, text, n);
+  free(text);
+  return 0;
+}
 
 /* Act on one line of the benchmark process. */
 static void session_line(struct session *ss, char *line, struct child *c, struct samples *sm,
@@ -126,6 +158,7 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     for (size_t i = *next; i < p->n; i++) {
       finish_item(p, o, i, VERDICT_SKIP, 0, 0, rest, NULL, NULL, 0);
       p->res[i].status = GR_STATUS_NO_GPU;
+      json_lost(ss, &p->items[i], VERDICT_SKIP, rest);
     }
     *next = p->n;
     ss->done = 1;
@@ -162,6 +195,11 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     *next = (size_t)ss->pending + 1;
     ss->cur = ss->pending = -1;
     sm->n = 0;
+  } else if (strcmp(tag, "J") == 0) {
+    char *end;
+    int what = (int)strtol(rest, &end, 10);
+    if (json_read(c, ss, what, (size_t)strtoull(end, NULL, 10), o->watchdog) && ss->json)
+      ss->json->oom = 1;
   } else if (strcmp(tag, "DONE") == 0) {
     ss->done = 1;
     *next = p->n;
@@ -182,16 +220,10 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
   int restarts = 0, started_any = 0;
   char line[GR_WHY_LEN * 4];
   enum gr_status rc = GR_STATUS_OK;
+  struct bench_json json;
+  bench_json_init(&json);
   while (next < p->n && !bench_stop(o)) {
-    char json_part[4096];
-    const char *json = o->json;
-    if (o->json && restarts) {
-      gr_fmt(json_part, sizeof json_part, "%s.%d", o->json, restarts + 1);
-      json = json_part;
-      fprintf(stderr, "gpuregress bench: benchmarks from '%s' on go to '%s'\n", p->items[next].name,
-              json);
-    }
-    struct bench_child_arg arg = {p, o, next, json};
+    struct bench_child_arg arg = {p, o, next};
     struct child c;
     child_init(&c);
     c.what = "benchmark process";
@@ -203,7 +235,8 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
       rc = GR_STATUS_ENV;
       break;
     }
-    struct session ss = {.cur = -1, .pending = -1, .pv = VERDICT_PASS};
+    struct session ss = {.cur = -1, .pending = -1, .pv = VERDICT_PASS,
+                         .json = o->json ? &json : NULL};
     for (;;) {
       enum child_read_status r = child_read_line(&c, o->watchdog, line, sizeof line);
       if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
@@ -214,10 +247,11 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
           ss.fatal = GR_STATUS_ENV;
         } else if (ss.cur >= 0) {
           restarts++;
-          /* interrupted: not run to the end (a skip), never a timeout or an error */
-          finish_item(p, o, (size_t)ss.cur, stopped ? VERDICT_SKIP : VERDICT_TIMEOUT, 0,
-                      o->watchdog, stopped ? "interrupted" : "no word within the watchdog",
-                      NULL, NULL, 0);
+          /* interrupted (or the store failed): not run to the end, a skip, never a timeout */
+          enum verdict vd = stopped ? VERDICT_SKIP : VERDICT_TIMEOUT;
+          const char *msg = stopped ? "interrupted" : "no word within the watchdog";
+          finish_item(p, o, (size_t)ss.cur, vd, 0, o->watchdog, msg, NULL, NULL, 0);
+          json_lost(&ss, &p->items[ss.cur], vd, msg);
           next = (size_t)ss.cur + 1;
         }
         break;
@@ -228,6 +262,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
         if (!ss.done) {
           if (ss.cur >= 0) {
             finish_item(p, o, (size_t)ss.cur, VERDICT_CRASH, 0, 0, msg, NULL, NULL, 0);
+            json_lost(&ss, &p->items[ss.cur], VERDICT_CRASH, msg);
             next = (size_t)ss.cur + 1;
             restarts++;
           } else {
@@ -256,5 +291,15 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
   }
   free(sm.ms);
   free(sm.clk);
+  if (o->json) {
+    const char *extra[] = {"gpu", p->gpu_name[0] ? p->gpu_name : "none", "commit",
+                           o->commit ? o->commit : "unknown", NULL};
+    char msg[GR_WHY_LEN];
+    if (json.oom)
+      fprintf(stderr, "gpuregress bench: part of the JSON was lost (out of memory)\n");
+    if (bench_json_write(&json, o->json, extra, msg, sizeof msg))
+      fprintf(stderr, "gpuregress bench: %s\n", msg);
+  }
+  bench_json_release(&json);
   return rc;
 }

@@ -18,7 +18,8 @@
  * summary table).
  *
  * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about
- * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median). */
+ * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median less the
+ * cost of launching it). */
 #ifndef GR_BENCH_H
 #define GR_BENCH_H
 
@@ -71,7 +72,8 @@ struct bench_opts {
   long min_samples, max_samples;
   double watchdog;   /* seconds without a word from the child before it is killed */
   int display;       /* 0 quiet, 1 Google Benchmark's console table on stderr, 2 its own format */
-  const char *json;  /* Google Benchmark JSON output file, or NULL */
+  const char *json;  /* Google Benchmark JSON output file ("-": stdout), or NULL */
+  const char *commit; /* the build's commit, for the JSON's context */
   char **gb_args;    /* Google Benchmark flags (--benchmark_*) passed through */
   int n_gb_args;
   struct store *store; /* NULL: nothing stored */

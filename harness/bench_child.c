@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_gpu.h"
 #include "bench_shim.h"
@@ -31,6 +32,40 @@ struct bench_child {
 };
 
 static struct bench_child C;
+
+static double thread_cpu_seconds(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Google Benchmark's JSON for the parent (bench_json.h): "J\t<what>\t<bytes>" then the bytes. */
+static void send_json(void *ctx, int what, const char *text, size_t len)
+{
+  (void)ctx;
+  child_say(C.fd, "J\t%d\t%zu", what, len);
+  child_say_bytes(C.fd, text, len);
+}
+
+/* The JSON's context: what ran where, from which commit. */
+static void add_context(const struct gpu_info *g, const struct bench_opts *o)
+{
+  char b[64];
+  gbench_context("gpu", g->name);
+  gbench_context("gpu_cc", gr_fmt(b, sizeof b, "%d.%d", g->cc_major, g->cc_minor));
+  gbench_context("gpu_sms", gr_fmt(b, sizeof b, "%d", g->sm_count));
+  gbench_context("driver", gr_fmt(b, sizeof b, "%d.%d", g->driver_version / 1000,
+                                  g->driver_version % 1000 / 10));
+  gbench_context("cuda_runtime", gr_fmt(b, sizeof b, "%d.%d", g->runtime_version / 1000,
+                                        g->runtime_version % 1000 / 10));
+  gbench_context("sm_clock_mhz", gr_fmt(b, sizeof b, "%d", g->sm_clock_khz / 1000));
+  gbench_context("mem_clock_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_khz / 1000));
+  gbench_context("commit", o->commit ? o->commit : "unknown");
+  gbench_context("l2", o->hot ? "hot" : "cold");
+  gbench_context("real_time", "median GPU time of one launch (CUDA events)");
+  gbench_context("cpu_time", "host CPU time per launch over the sampling loop");
+}
 
 /* The slowdown factor of this variant from GR_TEST_SLOWDOWN, 1 if none. */
 static double slowdown_of(const struct bench_item *it)
@@ -150,13 +185,24 @@ static void child_body(struct gbench_state *gs, void *arg)
     launches = (long)ceil(0.1 / t_one);
     launches = launches < 1 ? 1 : launches > 1000 ? 1000 : launches;
   }
-  double slow = slowdown_of(it), spin_ns = slow > 1 ? (slow - 1) * t_one * 1e6 : 0;
+  double slow = slowdown_of(it), spin_ns = 0;
+  if (slow > 1) {
+    /* the spin kernel is a launch of its own, which costs microseconds before it spins: measure
+     * that and spin for the rest, so that a sample is slow times longer, also for a kernel of
+     * 20 us (without this, 1.2 measured 1.29 to 1.33 on an H100) */
+    double cal[16];
+    for (int k = 0; k < 16; k++)
+      cal[k] = bench_gpu_sample(a->bench_launch, state, 1, 1, &clk);
+    double extra = (slow - 1) * t_one - (stats_median_inplace(cal, 16) - t_one); /* ms */
+    spin_ns = extra > 0 ? extra * 1e6 : 1;
+  }
 
   size_t n = 0;
   struct stats_summary s;
   memset(&s, 0, sizeof s);
+  double cpu = 0; /* host CPU seconds of this thread over the sampling loop */
   while (gbench_keep_running(gs)) {
-    double ts = now_seconds();
+    double ts = now_seconds(), cpu0 = thread_cpu_seconds();
     n = 0;
     for (;;) {
       double ms = bench_gpu_sample(a->bench_launch, state, (int)launches, spin_ns, &clk);
@@ -176,7 +222,10 @@ static void child_body(struct gbench_state *gs, void *arg)
       }
     }
     stats_summarize(C.ms, n, &s);
+    cpu = thread_cpu_seconds() - cpu0;
     gbench_set_iteration_time(gs, s.median * 1e-3 > 0 ? s.median * 1e-3 : 1e-12);
+    /* cpu_time: the host's CPU time per launch (launch, events, the L2 flush), not the loop's */
+    gbench_cpu_time(gs, n ? cpu / ((double)n * (double)launches) : 0);
   }
   if (!why[0] && s.noise > o->noise)
     gr_fmt(why, sizeof why, "noise %.2f%% above the %.2f%% target after %zu samples (cap %.2g s)",
@@ -202,8 +251,8 @@ static void child_body(struct gbench_state *gs, void *arg)
 
   struct bench_rate rate; /* for Google Benchmark's table only: the parent stores its own */
   bench_rates(C.p, it, s.median, &rate);
-  gbench_counter(gs, "GB/s", rate.gbps);
-  gbench_counter(gs, "items/s", rate.items_per_s);
+  gbench_counter(gs, "bytes_per_second", rate.gbps * 1e9);
+  gbench_counter(gs, "items_per_second", rate.items_per_s);
   gbench_counter(gs, "%copy", rate.pct_copy);
   gbench_counter(gs, "noise%", 100 * s.noise);
   gbench_counter(gs, "samples", (double)n);
@@ -219,26 +268,19 @@ int bench_child_main(void *arg, int in, int out)
   struct bench_child_arg *ca = arg;
   struct bench_plan *p = ca->p;
   const struct bench_opts *o = ca->o;
-  const char *json = ca->json;
   size_t start = ca->start;
   char why[GR_WHY_LEN];
   (void)in;
   C.p = p;
   C.o = o;
   C.fd = out;
-  char **argv = calloc((size_t)o->n_gb_args + 4, sizeof *argv);
-  char out_flag[4096];
+  char **argv = calloc((size_t)o->n_gb_args + 2, sizeof *argv);
   int argc = 0;
   if (!argv)
     return 3;
   argv[argc++] = "gpuregress-bench";
   for (int k = 0; k < o->n_gb_args; k++)
     argv[argc++] = o->gb_args[k];
-  if (json) {
-    gr_fmt(out_flag, sizeof out_flag, "--benchmark_out=%s", json);
-    argv[argc++] = out_flag;
-    argv[argc++] = "--benchmark_out_format=json";
-  }
   if (gbench_init(argc, argv, why, sizeof why)) {
     child_flatten(why);
     child_say(C.fd, "ERR\t%s", why);
@@ -250,15 +292,17 @@ int bench_child_main(void *arg, int in, int out)
     return 0;
   }
   struct gpu_info info;
-  if (gpu_query(&info, why, sizeof why) == 0)
+  if (gpu_query(&info, why, sizeof why) == 0) {
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
+    add_context(&info, o);
+  }
   p->copy_gbps = bench_gpu_copy_gbps();
   child_flatten(p->gpu_name);
   child_say(C.fd, "BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
 
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);
-  gbench_run(o->display);
+  gbench_run(o->display, o->json ? send_json : NULL, NULL);
   gbench_shutdown();
   child_say(C.fd, "DONE");
   if (C.inst)

@@ -10,6 +10,8 @@
  *   "S\t<n>"              followed by n doubles (milliseconds) then n ints (SM MHz), raw bytes
  *                         as in memory (same host, same build); absent when n is 0
  *   "E\t<i>"              item i ends
+ *   "J\t<what>\t<n>"      followed by n bytes of Google Benchmark JSON (bench_json.h): what 0
+ *                         the file's opening with its context, 1 a group of runs
  *   "DONE"                every registered benchmark ran */
 #ifndef GR_BENCH_CHILD_H
 #define GR_BENCH_CHILD_H
@@ -22,7 +24,6 @@ struct bench_child_arg {
   struct bench_plan *p;
   const struct bench_opts *o;
   size_t start;     /* the first item to run */
-  const char *json; /* Google Benchmark's JSON output for this child, or NULL */
 };
 
 /* The body of the benchmark process (a child_start fn): arg is a struct bench_child_arg; out is

@@ -96,6 +96,8 @@ int cli_opt_error(const char *cmd, int c, char **argv)
 
 /* ---- run metadata ------------------------------------------------------------------------- */
 
+const char *cli_build_commit(void) { return GR_GIT_COMMIT; }
+
 static int probe_main(void *arg, int in, int out)
 {
   struct probe q;
@@ -146,14 +148,19 @@ static void read_cmd(const char *cmd, char *buf, size_t len)
 void collect_meta(struct run_meta *m, int argc, char **argv)
 {
   memset(m, 0, sizeof *m);
-  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->commit, sizeof m->commit);
-  if (m->commit[0]) {
-    char st[8];
-    read_cmd("git status --porcelain --untracked-files=no 2>/dev/null | head -1", st, sizeof st);
-    m->dirty = st[0] != 0;
-  } else {
-    gr_fmt(m->commit, sizeof m->commit, "%s", GR_GIT_COMMIT); /* built from; not a checkout */
-  }
+  /* the commit this binary was built from; the checkout's only as extra information */
+  const char *built = GR_GIT_COMMIT;
+  size_t n = strlen(built);
+  m->dirty = n > 6 && strcmp(built + n - 6, "-dirty") == 0;
+  gr_fmt(m->commit, sizeof m->commit, "%.*s", (int)(m->dirty ? n - 6 : n), built);
+  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->checkout, sizeof m->checkout);
+  if (strcmp(m->checkout, m->commit) == 0)
+    m->checkout[0] = 0;
+  else if (m->checkout[0])
+    fprintf(stderr,
+            "gpuregress: warning: this binary was built from commit %.12s, the current checkout "
+            "is at %.12s: the run records the build's commit (rebuild to test the checkout)\n",
+            m->commit, m->checkout);
   gethostname(m->host, sizeof m->host - 1);
   size_t used = 0;
   for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
@@ -171,7 +178,7 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
                         m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
                         m->gpu.info.driver_version, m->gpu.info.runtime_version,
                         m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
-                        (int64_t)m->gpu.info.total_mem, seed, budget};
+                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0};
   return ri;
 }
 

@@ -34,6 +34,11 @@ int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, co
 int cli_opt_error(const char *cmd, int c, char **argv);
 /* The longest file name or pattern an option takes. */
 #define CLI_TEXT_MAX 4095
+/* Open an existing database read-only (never create or change one): 0 ok, else the exit code
+ * after a message naming cmd. */
+int cli_open_existing(const char *cmd, const char *db, struct store **st);
+/* A run id (> 0). 0 ok, -1 junk. */
+int cli_parse_run(const char *s, int64_t *out);
 
 /* What a run records about where it ran; the GPU is asked by a child process (the parent never
  * initialises CUDA). */
@@ -45,10 +50,15 @@ struct probe {
 };
 struct run_meta {
   struct probe gpu;
-  char commit[64], host[128], command[1024], cc[16];
-  int dirty;
+  char commit[64];   /* the commit the binary was built from ("unknown" outside a checkout) */
+  char checkout[64]; /* the current checkout's commit where it differs from commit, else "" */
+  char host[128], command[1024], cc[16];
+  int dirty; /* the build's tree had changes */
 };
+/* Fill m; warns on stderr when the current checkout is at another commit than the build. */
 void collect_meta(struct run_meta *m, int argc, char **argv);
+/* The commit this binary was built from, "-dirty" appended when its tree had changes. */
+const char *cli_build_commit(void);
 /* The run_info of a run about to begin, pointing into m. */
 struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
 
@@ -66,10 +76,12 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
- *   run, fuzz: run=ID seed=N result=ok|failed|interrupted|error (the store failed),
+ *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
- *   compare:   compared=0|1 (0: no baseline, nothing compared), result=ok|regression
+ *   compare:   compared=0|1 (0: no baseline, the run judged alone),
+ *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h)
  * The human output is the same with or without it. */
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */
@@ -91,6 +103,10 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+/* History: change points, merging runners, retention (harness/cmd_history.c). */
+int cmd_history(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet);

@@ -23,6 +23,7 @@ static void on_bench_signal(int sig)
 static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
                             struct bench_opts *o, const char *cmd)
 {
+  FILE *human = o->json && !strcmp(o->json, "-") ? stderr : stdout; /* stdout: the JSON's */
   char why[GR_WHY_LEN];
   o->store = st;
   o->run_id = run;
@@ -36,7 +37,7 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
     return gr_status_exit(status);
   }
-  bench_print_summary(stdout, p, o);
+  bench_print_summary(human, p, o);
   if (bench_interrupted)
     return 130;
   if (bench_failed(p))
@@ -94,7 +95,12 @@ static const char bench_help[] =
     "      --min-samples N   (default 30)     --max-samples N (default 10000)\n"
     "      --watchdog S      a benchmark silent this long is a timeout (default 300)\n"
     "  -d, --db FILE         SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "      --json FILE       Google Benchmark's JSON output (--benchmark_out=FILE)\n"
+    "      --json FILE       Google Benchmark's JSON (times in microseconds: real_time the GPU\n"
+    "                        median, cpu_time the host's CPU time per launch; context: GPU,\n"
+    "                        driver, runtime, commit, clocks), written whole at the end: a\n"
+    "                        benchmark that crashed is an entry with error_occurred.\n"
+    "                        --benchmark_format=json writes the same to stdout (the summary\n"
+    "                        then goes to stderr)\n"
     "      --quiet           no Google Benchmark table on stderr, only the summary\n"
     "  --benchmark_*         Google Benchmark's own flags, e.g. --benchmark_filter=REGEX\n"
     "                        (names are ALG/VARIANT/param=value/...)\n"
@@ -135,9 +141,13 @@ int cmd_bench(int argc, char **argv)
     rc = GR_EXIT_ENV;
     goto out;
   }
-  /* Google Benchmark's flags go to the child untouched */
+  /* Google Benchmark's flags go to the child untouched, but for its JSON on stdout, which the
+   * parent writes (whole, valid after a crash, nothing else on stdout) */
+  int json_stdout = 0;
   for (int i = 0; i < argc; i++) {
-    if (i > 0 && strncmp(argv[i], "--benchmark_", 12) == 0)
+    if (i > 0 && strcmp(argv[i], "--benchmark_format=json") == 0)
+      json_stdout = 1;
+    else if (i > 0 && strncmp(argv[i], "--benchmark_", 12) == 0)
       gb[o.n_gb_args++] = argv[i];
     else
       rest[n_rest++] = argv[i];
@@ -198,6 +208,14 @@ int cmd_bench(int argc, char **argv)
   }
   if (quick && !max_time_given)
     o.max_time = 0.25;
+  if (json_stdout && o.json) {
+    rc = cli_usage_error("bench", "--json FILE and --benchmark_format=json: choose one");
+    goto out;
+  }
+  if (json_stdout) {
+    o.json = "-";
+    o.display = 0;
+  }
   if (o.max_samples < o.min_samples) {
     rc = cli_usage_error("bench", "--max-samples %ld is below --min-samples %ld", o.max_samples,
                          o.min_samples);
@@ -224,6 +242,8 @@ int cmd_bench(int argc, char **argv)
   struct run_meta meta;
   collect_meta(&meta, argc, argv);
   struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
+  char commit[80];
+  o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "gpuregress bench: %s\n", why);
@@ -235,7 +255,7 @@ int cmd_bench(int argc, char **argv)
     rc = cli_store_failed("bench", st, run);
     goto out;
   }
-  printf("\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
+  fprintf(o.json && !strcmp(o.json, "-") ? stderr : stdout, "\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
          rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
          rc);
   cli_status_set("result", "%s",

@@ -11,10 +11,9 @@
 #include "compare.h"
 #include "export.h"
 #include "plot.h"
+#include "verdict.h"
 
-/* Open an existing database read-only (never create or change one here). 0 ok, else the exit
- * code after a message. */
-static int open_existing(const char *cmd, const char *db, struct store **st)
+int cli_open_existing(const char *cmd, const char *db, struct store **st)
 {
   char why[GR_WHY_LEN];
   if (access(db, F_OK) != 0) {
@@ -29,7 +28,16 @@ static int open_existing(const char *cmd, const char *db, struct store **st)
   return 0;
 }
 
-/* --run RUN: 0 ok, else the exit code after a message. */
+int cli_parse_run(const char *s, int64_t *out)
+{
+  uint64_t u;
+  if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
+    return -1;
+  *out = (int64_t)u;
+  return 0;
+}
+
+/* --run RUN: 0 ok, else the exit code after a message naming the option. */
 static int parse_run(const char *cmd, const char *s, int64_t *out)
 {
   uint64_t u;
@@ -58,11 +66,54 @@ static int pick_run(const char *cmd, struct store *st, int64_t *run)
   return 0;
 }
 
+/* Judge run (run_verdict_build) against its baseline: --baseline RUN (of this database), FILE
+ * (another gpuregress database: its latest finished run on the same GPU model, else any), "none",
+ * or by default (NULL) the latest finished run before it on the same GPU model. A default that
+ * finds no baseline judges the run alone (*compared 0). 0 ok, else the exit code after a
+ * message. */
+static int judge(const char *cmd, struct store *st, int64_t run, const char *baseline,
+                 const struct compare_opts *co, struct run_verdict **v, int *compared)
+{
+  char why[GR_WHY_LEN];
+  struct rv_opts o = {.base_src = STORE_MAIN, .co = co};
+  int other_gpu = 0;
+  *v = NULL;
+  if (baseline && strcmp(baseline, "none") == 0) {
+    o.base = 0;
+  } else if (baseline && cli_parse_run(baseline, &o.base) == 0) {
+    if (o.base == run)
+      return cli_usage_error(cmd, "the baseline is the run itself (%lld)", (long long)run);
+  } else if (baseline) {
+    if (store_attach_baseline(st, baseline, why, sizeof why)) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+      return GR_EXIT_USAGE;
+    }
+    o.base_src = STORE_BASE;
+    o.base_file = baseline;
+    o.base = store_pick_run(st, STORE_BASE, run, &other_gpu);
+    if (o.base <= 0) {
+      fprintf(stderr, "gpuregress %s: baseline '%s' holds no finished run with results\n", cmd,
+              baseline);
+      return GR_EXIT_USAGE;
+    }
+  } else {
+    o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu);
+  }
+  *compared = o.base > 0;
+  if (o.base < 0)
+    o.base = 0;
+  if (run_verdict_build(st, run, &o, v, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
 /* ---- compare ------------------------------------------------------------------------------ */
 
 static const char compare_help[] =
-    "usage: gpuregress compare [--baseline RUN|FILE] [--run RUN] [--min-effect E] [--alpha A]\n"
-    "                          [--db FILE] [--all]\n"
+    "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
+    "                          [--alpha A] [--db FILE] [--all] [--format text|json]\n"
     "\n"
     "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
     "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
@@ -83,9 +134,13 @@ static const char compare_help[] =
     "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --all            list every comparison, not only the ones that are not 'same'\n"
+    "  --format json    print the run's verdict (outcomes, checks, timings against the\n"
+    "                   baseline, result, exit code) as JSON instead of the table\n"
     "\n"
-    "Exit 0 no regression (also when there is no baseline yet), 1 a timing is slower or a\n"
-    "correctness transition was found, 2 usage or database error.\n";
+    "The last lines are the run's verdict (the same that export and plot show): exit 0 ok (also\n"
+    "when there is no baseline yet), 1 a timing is slower, a correctness transition was found or\n"
+    "a check of the run failed, 2 usage or database error, 3 no GPU variant could run (unless\n"
+    "the run had --allow-no-gpu) or the run did not finish.\n";
 
 static void print_compare(FILE *f, const struct compare_result *r, const struct compare_opts *o,
                           int all)
@@ -150,9 +205,10 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
 
 int cmd_compare(int argc, char **argv)
 {
-  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL };
+  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT };
   static const struct option opts[] = {
       {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"format", required_argument, NULL, OPT_FORMAT},
       {"run", required_argument, NULL, OPT_RUN},
       {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
       {"alpha", required_argument, NULL, OPT_ALPHA},
@@ -164,13 +220,18 @@ int cmd_compare(int argc, char **argv)
   struct compare_opts co;
   compare_opts_default(&co);
   const char *db = STORE_DEFAULT_PATH, *baseline = NULL;
-  int64_t run = 0, base = 0;
-  int all = 0, c;
+  int64_t run = 0;
+  int all = 0, json = 0, c;
   char why[GR_WHY_LEN];
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(compare_help); return 0;
+    case OPT_FORMAT:
+      if (strcmp(optarg, "json") && strcmp(optarg, "text"))
+        return cli_usage_error("compare", "unknown format '%s': use text or json", optarg);
+      json = !strcmp(optarg, "json");
+      break;
     case OPT_BASELINE:
       if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
         return GR_EXIT_USAGE;
@@ -195,60 +256,36 @@ int cmd_compare(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("compare", db, &st);
+  int rc = cli_open_existing("compare", db, &st);
   if (rc)
     return rc;
-  enum store_src src = STORE_MAIN;
-  struct compare_result *r = NULL;
-  if ((rc = pick_run("compare", st, &run)))
+  struct run_verdict *v = NULL;
+  int compared = 0;
+  if ((rc = pick_run("compare", st, &run)) ||
+      (rc = judge("compare", st, run, baseline, &co, &v, &compared)))
     goto out;
-  int other_gpu = 0;
-  uint64_t base_id;
-  if (baseline && gr_parse_u64(baseline, &base_id) == 0 && base_id > 0 && base_id <= INT64_MAX) {
-    base = (int64_t)base_id;
-    if (base == run) {
-      rc = cli_usage_error("compare", "the baseline is the run itself (%lld)", (long long)run);
-      goto out;
-    }
-  } else if (baseline) {
-    if (store_attach_baseline(st, baseline, why, sizeof why)) {
-      fprintf(stderr, "gpuregress compare: %s\n", why);
-      rc = GR_EXIT_USAGE;
-      goto out;
-    }
-    src = STORE_BASE;
-    base = store_pick_run(st, src, run, &other_gpu);
-    if (base <= 0) {
-      fprintf(stderr, "gpuregress compare: baseline '%s' holds no finished run with results\n",
-              baseline);
-      rc = GR_EXIT_USAGE;
-      goto out;
-    }
+  if (json) {
+    run_verdict_json(stdout, v, "");
+    fputc('\n', stdout);
+  } else if (!compared) {
+    printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n",
+           v->run.gpu[0] ? v->run.gpu : "no GPU", (long long)run);
   } else {
-    base = store_pick_run(st, src, run, &other_gpu);
-    if (base <= 0) {
-      struct store_run b;
-      store_get_run(st, STORE_MAIN, run, &b);
-      printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n"
-             "result: ok (no baseline) exit 0\n",
-             b.gpu[0] ? b.gpu : "no GPU", (long long)run);
-      cli_status_set("compared", "0");
-      rc = GR_EXIT_OK;
-      goto out;
-    }
+    print_compare(stdout, v->cmp, &co, all);
   }
-  if (compare_runs(st, src, base, run, &co, &r, why, sizeof why)) {
-    fprintf(stderr, "gpuregress compare: %s\n", why);
-    rc = GR_EXIT_USAGE;
-    goto out;
-  }
-  print_compare(stdout, r, &co, all);
-  rc = r->n_slower || r->n_regressions ? GR_EXIT_FAIL : GR_EXIT_OK;
-  printf("result: %s exit %d\n", rc ? "REGRESSION" : "ok", rc);
-  cli_status_set("compared", "1");
-  cli_status_set("result", "%s", rc ? "regression" : "ok");
+  rc = v->exit_code;
+  if (!json)
+    printf("verdict: %s\nresult: %s exit %d\n", v->summary,
+           v->result == RV_RESULT_OK       ? "ok"
+           : v->result == RV_RESULT_FAILED ? "REGRESSION"
+           : v->result == RV_RESULT_NO_GPU ? "no GPU"
+                                           : "incomplete",
+           rc);
+  cli_status_set("compared", "%d", compared);
+  cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
+  cli_status_set("verdict", "%s", v->summary);
 out:
-  compare_result_free(r);
+  run_verdict_free(v);
   store_close(st);
   return rc;
 }
@@ -260,12 +297,17 @@ static const char plot_help[] =
     "\n"
     "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
     "per algorithm, time and throughput against size for every variant with the peer and the\n"
-    "copy-bandwidth floor; the history of each variant at its largest size over earlier runs on\n"
-    "the same GPU model (by commit); historical bugs caught per run with the cases it took.\n"
-    "Data files and gnuplot's PNG and SVG go to DIR/plots/, the dashboard (one self-contained\n"
-    "HTML file, readable offline) to DIR/dashboard/index.html.\n"
+    "copy-bandwidth floor; historical bugs caught per run (a row per bug) with the cases it\n"
+    "took; and the history up to the run: every benchmark's trend over the nights (median,\n"
+    "min-max band, dates and commits, change points as 'gpuregress history' finds them), its GPU\n"
+    "models side by side, one page per algorithm, and the index of nights. Data files, PNG and\n"
+    "SVG (the trends: SVG only) go to DIR/plots/; the dashboard (self-contained HTML, readable\n"
+    "offline) to DIR/dashboard/: index.html (the run), run-RUN.html (the same, kept for the\n"
+    "index of nights), history-ALG.html.\n"
     "\n"
     "  --run RUN       the run (default: latest)\n"
+    "  --baseline B    what the banner and the changes compare with: RUN, FILE or none, as for\n"
+    "                  compare (default: the latest finished earlier run on the same GPU model)\n"
     "  --out DIR       output folder (default results)\n"
     "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
@@ -276,16 +318,17 @@ static const char plot_help[] =
 
 int cmd_plot(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS };
+  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE };
   static const struct option opts[] = {
       {"run", required_argument, NULL, OPT_RUN},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
       {"out", required_argument, NULL, OPT_OUT},
       {"db", required_argument, NULL, 'd'},
       {"scripts", required_argument, NULL, OPT_SCRIPTS},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
-  const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL;
+  const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL, *baseline = NULL;
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
@@ -309,18 +352,24 @@ int cmd_plot(int argc, char **argv)
       if (cli_opt_text("plot", "--scripts", optarg, CLI_TEXT_MAX, &scripts))
         return GR_EXIT_USAGE;
       break;
+    case OPT_BASELINE:
+      if (cli_opt_text("plot", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
     default: return cli_opt_error("plot", c, argv);
     }
   }
   if (optind < argc)
     return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = open_existing("plot", db, &st);
+  int rc = cli_open_existing("plot", db, &st);
   if (rc)
     return rc;
-  if ((rc = pick_run("plot", st, &run)))
+  struct run_verdict *v = NULL;
+  int compared;
+  if ((rc = pick_run("plot", st, &run)) || (rc = judge("plot", st, run, baseline, NULL, &v, &compared)))
     goto out;
-  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts};
+  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v};
   struct plot_report rep;
   int r = plot_run(st, run, &po, &rep, why, sizeof why);
   if (r < 0) {
@@ -328,13 +377,14 @@ int cmd_plot(int argc, char **argv)
     rc = GR_EXIT_USAGE;
     goto out;
   }
-  printf("plot: run %lld: %d plots in %s/plots, dashboard %s/dashboard/index.html\n",
-         (long long)run, rep.plots, out, out);
+  printf("plot: run %lld: %d plots in %s/plots, dashboard %s/dashboard/index.html (%s)\n",
+         (long long)run, rep.plots, out, out, rv_result_name(v->result));
   if (r > 0) {
     fprintf(stderr, "gpuregress plot: %s\n", why);
     rc = GR_EXIT_ENV;
   }
 out:
+  run_verdict_free(v);
   store_close(st);
   return rc;
 }
@@ -343,32 +393,39 @@ out:
 
 static const char export_help[] =
     "usage: gpuregress export --format json|csv|junit|db [--run RUN] [--out FILE] [--db FILE]\n"
+    "                         [--baseline RUN|FILE|none]\n"
     "\n"
     "Write a run (default: the latest finished run with results):\n"
-    "  json   the run, its outcomes and its timings (summaries, not samples)\n"
+    "  json   the run's verdict (as 'compare --format json'), the run, its outcomes and its\n"
+    "         timings (summaries, not samples)\n"
     "  csv    its timings, one row per (algorithm, variant, params), with a header\n"
-    "  junit  JUnit XML: one test case per (algorithm, variant): pass and caught pass, escaped\n"
-    "         and failures fail, skip is skipped (a run without outcomes: the checks after\n"
-    "         timing)\n"
+    "  junit  JUnit XML (Jenkins junit-10 shape, ci/junit-10.xsd) of the verdict: one suite per\n"
+    "         algorithm with the run's properties; a test case per (algorithm, variant) outcome\n"
+    "         and check after timing (pass and caught pass, escaped and failures fail, skip is\n"
+    "         skipped) and per timing compared with the baseline (slower fails with the ratio,\n"
+    "         the p-value and the baseline run, unsure is skipped with the reason)\n"
     "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
     "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
     "\n"
-    "  --out FILE  (default stdout; required for db)\n"
+    "  --out FILE       (default stdout; required for db)\n"
+    "  --baseline B     RUN, FILE or none, as for compare (default: the latest finished earlier\n"
+    "                   run on the same GPU model)\n"
     "\n"
     "Exit 0 ok, 2 usage or database error.\n";
 
 int cmd_export(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT };
+  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT, OPT_BASELINE };
   static const struct option opts[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
       {"run", required_argument, NULL, OPT_RUN},
       {"out", required_argument, NULL, OPT_OUT},
       {"db", required_argument, NULL, 'd'},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
-  const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL;
+  const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL, *baseline = NULL;
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
@@ -376,6 +433,10 @@ int cmd_export(int argc, char **argv)
   while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(export_help); return 0;
+    case OPT_BASELINE:
+      if (cli_opt_text("export", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_FORMAT:
       if (cli_opt_text("export", "--format", optarg, CLI_TEXT_MAX, &format))
         return GR_EXIT_USAGE;
@@ -405,16 +466,21 @@ int cmd_export(int argc, char **argv)
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;
-  int rc = open_existing("export", db, &st);
+  int rc = cli_open_existing("export", db, &st);
   if (rc)
     return rc;
-  if ((rc = pick_run("export", st, &run)))
+  struct run_verdict *v = NULL;
+  int compared;
+  if ((rc = pick_run("export", st, &run)) ||
+      (fmt != EXPORT_DB && (rc = judge("export", st, run, baseline, NULL, &v, &compared))))
     goto out;
-  if (export_run(st, run, fmt, out, why, sizeof why)) {
+  struct run_verdict just_run = {.run = {.id = run}};
+  if (export_run(st, v ? v : &just_run, fmt, out, why, sizeof why)) {
     fprintf(stderr, "gpuregress export: %s\n", why);
     rc = GR_EXIT_USAGE;
   }
 out:
+  run_verdict_free(v);
   store_close(st);
   return rc;
 }

@@ -17,6 +17,7 @@
 #include "registry.h"
 #include "runner.h"
 #include "store.h"
+#include "verdict.h"
 
 /* ---- summary ------------------------------------------------------------------------------ */
 
@@ -109,6 +110,7 @@ struct run_args {
   double budget, watchdog, shrink_budget;
   uint64_t seed;
   int seed_given, verbose, quiet, no_shrink;
+  int allow_no_gpu; /* finding no GPU is not an environment failure (exit 0, not 3) */
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
   const struct case_limits *limits; /* fuzz: the ranges of each selected variant, or NULL */
@@ -130,6 +132,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct run_meta meta;
   collect_meta(&meta, argc, argv);
   struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
+  ri.allow_no_gpu = ra->allow_no_gpu;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
@@ -186,33 +189,38 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     if (outcome_is_bad(&out[i]))
       rc = GR_EXIT_FAIL;
   print_summary(stdout, out, done, &meta, ra->seed, run);
-  int bench_rc = GR_EXIT_OK;
   if (ra->bench && !runner_interrupted) {
-    bench_rc = bench_phase(st, run, &sel, ra->bench == 2, ra->quiet);
+    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet); /* its checks are in the verdict */
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
       free(out);
       return rc;
     }
-    if (bench_rc == GR_EXIT_FAIL)
-      rc = GR_EXIT_FAIL;
   }
-  int n_fixed = 0, n_caught = 0, n_bad = 0, n_skip = 0;
-  for (size_t i = 0; i < done; i++) {
-    n_fixed += out[i].verdict == VERDICT_PASS;
-    n_caught += out[i].verdict == VERDICT_CAUGHT;
-    n_skip += out[i].verdict == VERDICT_SKIP;
-    n_bad += outcome_is_bad(&out[i]);
-  }
-  n_bad += bench_rc == GR_EXIT_FAIL;
-  if (runner_interrupted) {
+  if (runner_interrupted)
     printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
-    rc = 130;
+  /* the exit code is the verdict's (verdict.h), as export and plot will show it */
+  struct run_verdict *v = NULL;
+  struct rv_opts vo = {.in_run = 1, .interrupted = runner_interrupted};
+  store_commit(st);
+  if (run_verdict_build(st, run, &vo, &v, why, sizeof why) == 0) {
+    rc = v->exit_code;
+    printf("\nverdict: %s\n", v->summary);
+  } else {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    if (runner_interrupted)
+      rc = 130;
   }
-  printf("\nresult: %s (%d passed, %d historical caught, %d skipped, %d failed or escaped) exit %d\n",
-         rc == 0 ? "ok" : rc == 1 ? "FAILED" : "interrupted", n_fixed, n_caught, n_skip, n_bad, rc);
-  cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
+  const char *word = rc == GR_EXIT_OK ? "ok" : rc == GR_EXIT_FAIL ? "FAILED"
+                     : rc == GR_EXIT_ENV ? "no GPU" : "interrupted";
+  printf("result: %s (%zu passed, %zu historical caught, %zu skipped, %zu failed or escaped) exit %d\n",
+         word, v ? v->passed : 0, v ? v->caught : 0, v ? v->skipped : 0, v ? v->failed : 0, rc);
+  cli_status_set("result", "%s", rc == GR_EXIT_OK ? "ok" : rc == GR_EXIT_FAIL ? "failed"
+                                 : rc == GR_EXIT_ENV ? "no_gpu" : "interrupted");
+  if (v)
+    cli_status_set("verdict", "%s", v->summary);
+  run_verdict_free(v);
   if (store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc)) {
     fprintf(stderr, "gpuregress %s: cannot record the end of run %lld in '%s': %s\n", cmd,
             (long long)run, ra->db, store_errmsg(st));
@@ -226,7 +234,10 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 #define RUN_MAX_CASES 1000000000 /* --cases: at most this many per variant */
 
-enum { OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK };
+enum {
+  OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
+  OPT_ALLOW_NO_GPU
+};
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
  * after a message naming the option and its bad value. */
@@ -245,6 +256,7 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
   case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
   case OPT_BENCH: ra->bench = 1; return 0;
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
+  case OPT_ALLOW_NO_GPU: ra->allow_no_gpu = 1; return 0;
   case 'n':
     if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
       return GR_EXIT_USAGE;
@@ -264,7 +276,8 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
       {"no-shrink", no_argument, NULL, OPT_NO_SHRINK},                                            \
       {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
       {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
-      {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}
+      {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}, \
+      {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU}
 
 static const char common_help[] =
     "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
@@ -277,7 +290,9 @@ static const char common_help[] =
     "  -v, --verbose           one line per case once it is stored\n"
     "      --quiet             no progress line\n"
     "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
-    "      --bench-quick       the same with 'bench --quick'\n";
+    "      --bench-quick       the same with 'bench --quick'\n"
+    "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"
+    "                          instead of exit 3 (CPU-only development machines)\n";
 
 static void run_defaults(struct run_args *ra)
 {
@@ -301,8 +316,9 @@ int cmd_run(int argc, char **argv)
       printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
              "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
              "historical ones must be caught. Verdicts, cases and shrunk reproducers go to the\n"
-             "database; a summary table goes to stdout. Exit 0 ok, 1 a fixed variant failed or a\n"
-             "historical bug escaped, 2 usage or database error.\n\n"
+             "database; a summary table goes to stdout, then the run's verdict. Exit 0 ok, 1 a fixed\n"
+             "variant failed or a historical bug escaped, 2 usage or database error, 3 GPU variants\n"
+             "were selected and none could run (no driver, no device; see --allow-no-gpu).\n\n"
              "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n");
       printf(common_help, 60.0);
       return 0;

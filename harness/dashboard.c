@@ -16,12 +16,11 @@
 #include "compare.h"
 #include "gr.h"
 #include "template.h"
+#include "verdict.h"
 
-#define TEMPLATE_NAME "dashboard.html"
-
-/* The template: beside the binary (share/), else in the source tree of a build folder
+/* The template name: beside the binary (share/), else in the source tree of a build folder
  * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
-static int find_template(char *path, size_t plen, char *why, size_t len)
+static int find_template(const char *name, char *path, size_t plen, char *why, size_t len)
 {
   char exe[PATH_MAX];
   ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
@@ -29,19 +28,17 @@ static int find_template(char *path, size_t plen, char *why, size_t len)
   char *slash = strrchr(exe, '/');
   if (slash)
     *slash = 0;
-  gr_fmt(path, plen, "%s/share/" TEMPLATE_NAME, exe);
+  gr_fmt(path, plen, "%s/share/%s", exe, name);
   if (access(path, R_OK) == 0)
     return 0;
   char src[PATH_MAX];
-  gr_fmt(src, sizeof src, "%s/../../harness/" TEMPLATE_NAME, exe);
+  gr_fmt(src, sizeof src, "%s/../../harness/%s", exe, name);
   if (access(src, R_OK) == 0) {
     gr_fmt(path, plen, "%s", src);
     return 0;
   }
-  gr_fmt(why, len,
-         "dashboard template '%s' is missing: copy harness/" TEMPLATE_NAME " there "
-         "(the build does)",
-         path);
+  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/%s there (the build does)",
+         path, name);
   return -1;
 }
 
@@ -98,8 +95,7 @@ static char *svg_base64(const char *path)
   return out;
 }
 
-/* A plot of plots/NAME.svg into the list "plots" of v: its SVG, or why there is none. */
-static void add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
+void dashboard_add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
                      const char *alt)
 {
   char path[PATH_MAX];
@@ -114,8 +110,7 @@ static void add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *n
   free(svg);
 }
 
-/* The badge class of a verdict or a timing class: ok, meh or bad. */
-static const char *badge(const char *verdict)
+const char *dashboard_badge(const char *verdict)
 {
   static const char *const ok[] = {"pass", "caught", "same", "faster"};
   static const char *const meh[] = {"skip", "unsure", "new", "gone", "error"};
@@ -135,7 +130,7 @@ static const char *nz(const char *s)
 
 struct outcomes_ctx {
   struct tpl_view *v;
-  int *bad, n;
+  int n;
 };
 
 static int add_outcome(void *ctx, const struct store_outcome *o)
@@ -146,8 +141,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   if (!r)
     return -1;
   oc->n++;
-  const char *b = badge(vd);
-  *oc->bad += !strcmp(b, "bad");
+  const char *b = dashboard_badge(vd);
   tpl_set(r, "algorithm", "%s", nz(o->algorithm));
   tpl_set(r, "variant", "%s", nz(o->variant));
   tpl_set(r, "kind", "%s", nz(o->kind));
@@ -169,30 +163,22 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   return 0;
 }
 
-/* Changes against the previous finished run on the same GPU model. */
-static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
+/* Changes against the verdict's baseline. */
+static void add_changes(struct plot_ctx *c, struct tpl_view *v)
 {
-  int other = 0;
-  int64_t base = store_pick_run(c->st, STORE_MAIN, c->run, &other);
-  if (base <= 0) {
+  const struct compare_result *r = c->verdict ? c->verdict->cmp : NULL;
+  if (!r) {
     tpl_set(v, "no_base", "1");
-    return;
-  }
-  struct compare_opts o;
-  compare_opts_default(&o);
-  struct compare_result *r;
-  char why[GR_WHY_LEN];
-  if (compare_runs(c->st, STORE_MAIN, base, c->run, &o, &r, why, sizeof why)) {
-    tpl_set(v, "compare_error", "%s", why);
     return;
   }
   struct tpl_view *ch = tpl_add(v, "changes");
   if (!ch)
-    goto out;
+    return;
   int regress = r->n_slower > 0 || r->n_regressions > 0;
-  *bad += regress;
   tpl_set(ch, "class", "%s", regress ? "bad" : r->n_unsure ? "meh" : "ok");
-  tpl_set(ch, "base", "%lld", (long long)base);
+  tpl_set(ch, "base", "%lld", (long long)r->base.id);
+  if (c->verdict->base_file)
+    tpl_set(ch, "base_file", "%s", c->verdict->base_file);
   tpl_set(ch, "commit", "%s", r->base.commit);
   tpl_set(ch, "started", "%s", r->base.started);
   const size_t counts[] = {r->n_same, r->n_faster, r->n_slower,     r->n_unsure,
@@ -224,7 +210,7 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
       }
     }
     tpl_set(row, "class", "%s", cls);
-    tpl_set(row, "badge", "%s", badge(cls));
+    tpl_set(row, "badge", "%s", dashboard_badge(cls));
     tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
   }
   for (size_t i = 0; i < r->n_oc; i++) {
@@ -240,12 +226,10 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v, int *bad)
   }
   tpl_set(ch, "has_changed", "%s", changed ? "1" : "");
   tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");
-out:
-  compare_result_free(r);
 }
 
 /* One algorithm's timings table: a row per (case, variant), the case cell spanning its rows. */
-static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a, int *bad)
+static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a)
 {
   struct tpl_view *al = tpl_add(v, "algorithms");
   if (!al)
@@ -296,9 +280,8 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         }
       }
       /* a fixed or peer variant whose check failed counts; historical ones are meant to */
-      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(badge(r->verdict), "bad");
-      *bad += fixed_bad;
-      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : badge(r->verdict));
+      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(dashboard_badge(r->verdict), "bad");
+      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : dashboard_badge(r->verdict));
       tpl_set(row, "verdict", "%s", r->verdict);
       tpl_set(row, "reason", "%s",
               strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
@@ -306,16 +289,42 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
   }
   char name[128];
   gr_fmt(name, sizeof name, "%s_sizes", a->name);
-  add_plot(c, al, name, name);
-  gr_fmt(name, sizeof name, "%s_history", a->name);
-  add_plot(c, al, name, name);
+  dashboard_add_plot(c, al, name, name);
+  tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
+}
+
+/* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
+ * the GPU variants run. */
+static void add_banner(const struct plot_ctx *c, struct tpl_view *v)
+{
+  const struct run_verdict *rv = c->verdict;
+  const char *cls = "bad", *text = "No verdict";
+  if (rv) {
+    switch (rv->result) {
+    case RV_RESULT_OK:
+      cls = rv->no_gpu_allowed ? "meh" : "ok";
+      text = rv->no_gpu_allowed ? "Passed without a GPU: the GPU variants did not run"
+             : rv->cmp          ? "Passed: every check passed, every historical bug caught, no "
+                                  "regression against the baseline"
+                                : "Passed: every check passed, every historical bug caught (no "
+                                  "baseline to compare with)";
+      break;
+    case RV_RESULT_FAILED: text = "FAILED: failures, escaped bugs or regressions below"; break;
+    case RV_RESULT_NO_GPU: text = "No GPU: the GPU variants did not run"; break;
+    case RV_RESULT_INCOMPLETE: text = "Incomplete: the run did not finish"; break;
+    }
+  }
+  tpl_set(v, "banner_class", "%s", cls);
+  tpl_set(v, "banner", "%s", text);
+  tpl_set(v, "summary", "%s", rv ? rv->summary : "");
+  tpl_set(v, "result", "%s", rv ? rv_result_name(rv->result) : "none");
+  tpl_set(v, "verdict_exit", "%d", rv ? rv->exit_code : -1);
 }
 
 /* The run's metadata, verdicts, changes, timings and plots. */
 static void build_view(struct plot_ctx *c, struct tpl_view *v)
 {
   const struct store_run *rb = &c->rb;
-  int bad = 0;
   tpl_set(v, "run", "%lld", (long long)c->run);
   tpl_set(v, "started", "%s", rb->started);
   tpl_set(v, "commit", "%s", rb->commit);
@@ -333,40 +342,34 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "status", "%s", rb->status);
   tpl_set(v, "exit_code", "%d", rb->exit_code);
   tpl_set(v, "command", "%s", rb->command);
-  struct outcomes_ctx oc = {v, &bad, 0};
+  struct outcomes_ctx oc = {v, 0};
   store_each_outcome(c->st, STORE_MAIN, c->run, STORE_BY_INSERTION, add_outcome, &oc);
   tpl_set(v, "has_outcomes", "%s", oc.n ? "1" : "");
-  add_changes(c, v, &bad);
+  add_changes(c, v);
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)
-    add_timings(c, v, &c->algs[i], &bad);
-  add_plot(c, v, "catch", "historical bugs caught per run");
-  tpl_set(v, "bad", "%s", bad ? "1" : "");
+    add_timings(c, v, &c->algs[i]);
+  dashboard_add_plot(c, v, "catch", "historical bugs caught per run");
+  trends_index(c, v);
+  add_banner(c, v);
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", gmtime(&now));
   tpl_set(v, "generated", "%s", when);
 }
 
-int dashboard_write(struct plot_ctx *c, char *why, size_t len)
+int dashboard_render(const char *name, const struct tpl_view *v, const char *path, char *why,
+                     size_t len)
 {
-  char tpl_path[PATH_MAX], path[PATH_MAX], tmp[PATH_MAX + 8];
+  char tpl_path[PATH_MAX], tmp[PATH_MAX + 8];
   size_t tpl_len;
-  if (find_template(tpl_path, sizeof tpl_path, why, len))
+  if (find_template(name, tpl_path, sizeof tpl_path, why, len))
     return -1;
   char *tpl = read_file(tpl_path, &tpl_len);
   if (!tpl) {
     gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
     return -1;
   }
-  struct tpl_view *v = tpl_view_new();
-  if (!v) {
-    free(tpl);
-    gr_fmt(why, len, "out of memory");
-    return -1;
-  }
-  build_view(c, v);
-  gr_fmt(path, sizeof path, "%s/index.html", c->dash);
   gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
   int rc = -1;
   char msg[GR_WHY_LEN];
@@ -382,7 +385,24 @@ int dashboard_write(struct plot_ctx *c, char *why, size_t len)
   } else {
     rc = 0;
   }
-  tpl_view_free(v);
   free(tpl);
+  return rc;
+}
+
+int dashboard_write(struct plot_ctx *c, char *why, size_t len)
+{
+  char path[PATH_MAX];
+  struct tpl_view *v = tpl_view_new();
+  if (!v) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  build_view(c, v);
+  gr_fmt(path, sizeof path, "%s/run-%lld.html", c->dash, (long long)c->run);
+  int rc = dashboard_render("dashboard.html", v, path, why, len);
+  gr_fmt(path, sizeof path, "%s/index.html", c->dash);
+  if (rc == 0)
+    rc = dashboard_render("dashboard.html", v, path, why, len);
+  tpl_view_free(v);
   return rc;
 }

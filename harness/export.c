@@ -7,6 +7,7 @@
 
 #include "gr.h"
 #include "store.h"
+#include "verdict.h"
 
 int export_format_parse(const char *name, enum export_format *f)
 {
@@ -107,9 +108,11 @@ static int json_rows(FILE *f, struct store *st, enum store_table t, int64_t run,
   return rc;
 }
 
-static int export_json(FILE *f, struct store *st, int64_t run)
+static int export_json(FILE *f, struct store *st, int64_t run, const struct run_verdict *v)
 {
-  fputs("{\n  \"format\": \"gpuregress-run\",\n  \"version\": 1,\n  \"run\": ", f);
+  fputs("{\n  \"format\": \"gpuregress-run\",\n  \"version\": 2,\n  \"verdict\": ", f);
+  run_verdict_json(f, v, "  ");
+  fputs(",\n  \"run\": ", f);
   if (json_rows(f, st, STORE_TABLE_RUN, run, 0, "  "))
     return -1;
   fputs(",\n  \"outcomes\": ", f);
@@ -177,170 +180,10 @@ static int export_csv(FILE *f, struct store *st, int64_t run)
   return store_each_row(st, STORE_TABLE_TIMINGS, run, csv_row, f);
 }
 
-/* ---- JUnit -------------------------------------------------------------------------------- */
-
-struct jcase {
-  char alg[64], name[96], verdict[16], kind[16];
-  char *message; /* first line */
-  char *body;    /* details */
-  double seconds;
-};
-
-static int jcase_fails(const struct jcase *c)
+int export_run(struct store *st, const struct run_verdict *v, enum export_format fmt,
+               const char *path, char *why, size_t len)
 {
-  return !strcmp(c->verdict, "fail") || !strcmp(c->verdict, "crash") ||
-         !strcmp(c->verdict, "timeout") || !strcmp(c->verdict, "escaped");
-}
-
-struct jcases {
-  struct jcase *cs;
-  size_t n, cap;
-};
-
-static const char *nz(const char *s) { return s ? s : ""; }
-
-/* Append a case; the message and the body are copied. NULL out of memory. */
-static struct jcase *jcase_add(struct jcases *j, const char *alg, const char *name,
-                               const char *suffix, const char *kind, const char *verdict,
-                               double seconds, const char *message, const char *body)
-{
-  if (j->n == j->cap) {
-    size_t nc = j->cap ? 2 * j->cap : 32;
-    struct jcase *ncs = realloc(j->cs, nc * sizeof *ncs);
-    if (!ncs)
-      return NULL;
-    j->cs = ncs;
-    j->cap = nc;
-  }
-  struct jcase *c = &j->cs[j->n];
-  memset(c, 0, sizeof *c);
-  gr_fmt(c->alg, sizeof c->alg, "%s", nz(alg));
-  gr_fmt(c->name, sizeof c->name, "%s%s", nz(name), suffix);
-  gr_fmt(c->kind, sizeof c->kind, "%s", nz(kind));
-  gr_fmt(c->verdict, sizeof c->verdict, "%s", nz(verdict));
-  c->seconds = seconds;
-  c->message = strdup(nz(message));
-  c->body = strdup(nz(body));
-  if (!c->message || !c->body) {
-    free(c->message);
-    free(c->body);
-    return NULL;
-  }
-  j->n++;
-  return c;
-}
-
-/* an outcome of the fuzzing phase: its counts and what reproduces its failure */
-static int junit_outcome(void *ctx, const struct store_outcome *o)
-{
-  char body[4 * GR_CASE_TEXT_LEN + 256];
-  int k = snprintf(body, sizeof body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld",
-                   (long long)o->cases, (long long)o->passed, (long long)o->failed,
-                   (long long)o->skipped);
-  if (o->caught)
-    k += snprintf(body + k, sizeof body - (size_t)k, "\ncases to catch: %lld",
-                  (long long)o->cases_to_catch);
-  const char *const label[] = {"first case", "shrunk case", "reproduce"};
-  const char *const text[] = {o->first_case, o->shrunk_case, o->reproducer};
-  for (int i = 0; i < 3; i++)
-    if (text[i] && (size_t)k < sizeof body)
-      k += snprintf(body + k, sizeof body - (size_t)k, "\n%s: %s", label[i], text[i]);
-  return jcase_add(ctx, o->algorithm, o->variant, "", o->kind, o->verdict, o->seconds, o->reason,
-                   body)
-             ? 0
-             : -1;
-}
-
-/* the check after timing of one (algorithm, variant) */
-static int junit_check(void *ctx, const struct store_check *c)
-{
-  return jcase_add(ctx, c->algorithm, c->variant, " timing", c->kind, c->verdict, c->seconds,
-                   c->reason, c->rows)
-             ? 0
-             : -1;
-}
-
-static int export_junit(FILE *f, struct store *st, int64_t run)
-{
-  struct jcases all = {NULL, 0, 0};
-  int rc = -1;
-  if (store_each_outcome(st, STORE_MAIN, run, STORE_BY_NAME, junit_outcome, &all) ||
-      store_each_check(st, run, junit_check, &all))
-    goto out;
-  struct jcase *cs = all.cs;
-  size_t n = all.n;
-  /* per algorithm suites */
-  size_t tests = n, failures = 0, errors = 0, skipped = 0;
-  double total = 0;
-  for (size_t i = 0; i < n; i++) {
-    failures += jcase_fails(&cs[i]);
-    errors += !strcmp(cs[i].verdict, "error");
-    skipped += !strcmp(cs[i].verdict, "skip");
-    total += cs[i].seconds;
-  }
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-  fprintf(f, "<testsuites name=\"gpuregress run %lld\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-             "skipped=\"%zu\" time=\"%.3f\">\n",
-          (long long)run, tests, failures, errors, skipped, total);
-  for (size_t i = 0; i < n;) {
-    size_t j = i;
-    size_t t = 0, fl = 0, er = 0, sk = 0;
-    double secs = 0;
-    while (j < n && !strcmp(cs[j].alg, cs[i].alg)) {
-      t++;
-      fl += jcase_fails(&cs[j]);
-      er += !strcmp(cs[j].verdict, "error");
-      sk += !strcmp(cs[j].verdict, "skip");
-      secs += cs[j].seconds;
-      j++;
-    }
-    fprintf(f, "  <testsuite name=\"gpuregress.");
-    export_xml_escape(f, cs[i].alg);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\">\n",
-            t, fl, er, sk, secs);
-    for (size_t k = i; k < j; k++) {
-      const struct jcase *c = &cs[k];
-      fprintf(f, "    <testcase classname=\"gpuregress.");
-      export_xml_escape(f, c->alg);
-      fprintf(f, "\" name=\"");
-      export_xml_escape(f, c->name);
-      fprintf(f, " (%s)\" time=\"%.3f\"", c->kind, c->seconds);
-      const char *elem = jcase_fails(c)                 ? "failure"
-                         : !strcmp(c->verdict, "error") ? "error"
-                         : !strcmp(c->verdict, "skip")  ? "skipped"
-                                                        : NULL;
-      if (!elem) {
-        fprintf(f, ">\n      <system-out>%s", c->verdict);
-        if (c->body[0]) {
-          fputc('\n', f);
-          export_xml_escape(f, c->body);
-        }
-        fprintf(f, "</system-out>\n    </testcase>\n");
-        continue;
-      }
-      fprintf(f, ">\n      <%s message=\"", elem);
-      export_xml_escape(f, c->message[0] ? c->message : c->verdict);
-      fprintf(f, "\" type=\"%s\">", c->verdict);
-      export_xml_escape(f, c->body);
-      fprintf(f, "</%s>\n    </testcase>\n", elem);
-    }
-    fprintf(f, "  </testsuite>\n");
-    i = j;
-  }
-  fprintf(f, "</testsuites>\n");
-  rc = 0;
-out:
-  for (size_t i = 0; i < all.n; i++) {
-    free(all.cs[i].message);
-    free(all.cs[i].body);
-  }
-  free(all.cs);
-  return rc;
-}
-
-int export_run(struct store *st, int64_t run, enum export_format fmt, const char *path, char *why,
-               size_t len)
-{
+  int64_t run = v->run.id;
   if (fmt == EXPORT_DB)
     return store_copy_run(st, run, path, why, len);
   FILE *f = path ? fopen(path, "w") : stdout;
@@ -348,9 +191,13 @@ int export_run(struct store *st, int64_t run, enum export_format fmt, const char
     gr_fmt(why, len, "cannot write '%s': %m", path);
     return -1;
   }
-  int rc = fmt == EXPORT_JSON ? export_json(f, st, run)
-           : fmt == EXPORT_CSV ? export_csv(f, st, run)
-                               : export_junit(f, st, run);
+  int rc = 0;
+  if (fmt == EXPORT_JSON)
+    rc = export_json(f, st, run, v);
+  else if (fmt == EXPORT_CSV)
+    rc = export_csv(f, st, run);
+  else
+    run_verdict_junit(f, v);
   if (rc)
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
   int bad_write = ferror(f);

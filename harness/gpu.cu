@@ -3,6 +3,7 @@
 #include "gpu.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +55,27 @@ extern "C" int gpu_last_error(void)
 
 extern "C" int gpu_device_count(char *why, size_t len)
 {
-  int n = 0;
+  int n = 0, driver = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
   if (e != cudaSuccess) {
-    gr_fmt(why, len, "no CUDA device: %s", cudaGetErrorString(e));
+    cudaDriverGetVersion(&driver); /* 0: no driver at all */
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (lib)
+      dlclose(lib);
+    if (e == cudaErrorInsufficientDriver && (!lib || driver == 0))
+      gr_fmt(why, len, "no NVIDIA driver: libcuda.so.1 cannot be loaded (install the driver)");
+    else if (e == cudaErrorInsufficientDriver)
+      gr_fmt(why, len, "NVIDIA driver too old (found CUDA %d.%d, need %d.%d): update the driver",
+             driver / 1000, driver % 1000 / 10, CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
+    else if (e == cudaErrorNoDevice)
+      gr_fmt(why, len, "no CUDA device: the NVIDIA driver found none");
+    else
+      gr_fmt(why, len, "no usable CUDA device: %s", cudaGetErrorString(e));
     cudaGetLastError(); /* clear: this error is not sticky */
     return 0;
   }
   if (n == 0)
-    gr_fmt(why, len, "no CUDA device: cudaGetDeviceCount found none");
+    gr_fmt(why, len, "no CUDA device: the NVIDIA driver found none");
   return n;
 }
 

@@ -40,7 +40,8 @@ struct gpu_info {
   int sm_clock_khz, mem_clock_khz;     /* peak clocks as reported */
 };
 
-/* Number of usable CUDA devices, or 0 with why filled ("no CUDA device: ..."). */
+/* Number of usable CUDA devices, or 0 with why saying what is true: "no NVIDIA driver: ...",
+ * "NVIDIA driver too old (found CUDA X, need Y) ...", "no CUDA device: ...". */
 int gpu_device_count(char *why, size_t len);
 /* 0 ok, -1 with why */
 int gpu_query(struct gpu_info *info, char *why, size_t len);

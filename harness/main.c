@@ -1,5 +1,5 @@
 /* gpuregress: the command line. One table of subcommands (cmd_run.c, cmd_bench.c,
- * cmd_report.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
+ * cmd_report.c, cmd_history.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
  * failed / a bug escaped / a regression, 2 usage or input error, 3 environment). Library code
  * below this layer returns statuses and never exits. Shared helpers: cli.c. */
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "store.h"
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
@@ -24,11 +25,15 @@ static const struct command {
     {"compare", cmd_compare, "timings and verdicts of a run against a baseline: regressions"},
     {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
     {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
+    {"history", cmd_history, "change points of every benchmark over the nights, commit ranges"},
+    {"import", cmd_import, "merge another runner's database into this history (idempotent)"},
+    {"prune", cmd_prune, "retention: drop old passing cases and raw samples, keep failures"},
 };
 
 static void usage(FILE *f)
 {
-  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n\n");
+  fprintf(f, "usage: gpuregress COMMAND [options]   ('gpuregress COMMAND --help' for more)\n"
+             "       gpuregress --version\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
@@ -47,6 +52,11 @@ int main(int argc, char **argv)
   }
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("gpuregress %s (commit %s, database schema %d)\n", GR_VERSION, cli_build_commit(),
+           store_schema_version());
     return 0;
   }
   if (cli_status_take_option(&argc, argv)) {

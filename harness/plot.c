@@ -5,9 +5,9 @@
  * `index`):
  *   <alg>_sizes.dat    blocks 0..V-1 (one per variant): case  median_ms  gbps  min_ms  max_ms
  *                      block V: case  floor_ms  copy_gbps  "label"   (the copy-bandwidth floor)
- *   <alg>_history.dat  block 0: run  "label"; blocks 1..V: run  median_ms  min_ms  max_ms
+ *   trend_<alg>.dat    the history of every benchmark of the algorithm: see trends.c
  *   catch.dat          block 0: run  "label"; blocks 1..H: run  cases_to_catch  seconds;
- *                      block H+1: escaped: run  cases */
+ *                      block H+1: escaped: run  cases  row (the bug's block number)  "escaped" */
 #define _GNU_SOURCE
 #include "plot.h"
 
@@ -89,8 +89,7 @@ static void find_scripts(struct plot_ctx *c, const char *given)
   gr_fmt(c->scripts, sizeof c->scripts, "%s", dirs[0]);
 }
 
-/* gnuplot -e VARS SCRIPT; 0 ok */
-static int gnuplot(struct plot_ctx *c, const char *script, const char *vars)
+int plot_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
 {
   char path[PATH_MAX];
   if (!c->have_gnuplot || !c->have_scripts)
@@ -112,8 +111,7 @@ static int gnuplot(struct plot_ctx *c, const char *script, const char *vars)
   return 0;
 }
 
-/* A string safe inside gnuplot's '...' */
-static void gp_clean(char *s)
+void plot_gp_clean(char *s)
 {
   for (; *s; s++)
     if (*s == '\'' || *s == '"' || *s == '\\' || *s == '\n')
@@ -266,7 +264,7 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     }
     char clean[128], label[256];
     gr_fmt(clean, sizeof clean, "%s", a->label[k]);
-    gp_clean(clean);
+    plot_gp_clean(clean);
     gr_fmt(label, sizeof label, "#%d", k);
     int nl = 1;
     char *save = NULL;
@@ -283,12 +281,12 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
   char title[256];
   gr_fmt(title, sizeof title, "%s: time and throughput by size (run %lld, %s, L2 cold unless noted)",
          a->name, (long long)c->run, c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  gp_clean(title);
+  plot_gp_clean(title);
   gr_fmt(vars, sizeof vars,
          "datafile='%s'; outbase='%s'; names='%s'; kinds='%s'; ncases=%d; labellines=%d;"
          " plottitle='%s'",
          path, base, names, kinds, a->ncases, lines, title);
-  gnuplot(c, "plot_sizes.gp", vars);
+  plot_gnuplot(c, "plot_sizes.gp", vars);
 }
 
 /* Earlier runs on the same GPU model with timings (or outcomes), oldest first, ending at run;
@@ -303,60 +301,6 @@ static int history_runs(struct plot_ctx *c, int what, int64_t *ids, char labels[
     gr_fmt(labels[i], 64, "%lld %s", (long long)ids[i], commits[n - 1 - i]);
   }
   return n;
-}
-
-/* <alg>_history.dat: each variant at its largest size over the runs */
-static void plot_history(struct plot_ctx *c, const struct alg_view *a)
-{
-  int64_t ids[HISTORY_RUNS];
-  char labels[HISTORY_RUNS][64];
-  int nr = history_runs(c, STORE_HAS_TIMINGS, ids, labels, HISTORY_RUNS);
-  if (nr < 1)
-    return;
-  char path[PATH_MAX], base[PATH_MAX], vars[4096], names[2048] = "";
-  gr_fmt(base, sizeof base, "%s/%s_history", c->plots_dir, a->name);
-  gr_fmt(path, sizeof path, "%s.dat", base);
-  FILE *f = data_open(c, path);
-  if (!f)
-    return;
-  fprintf(f, "# %s: runs (oldest first): index label\n", a->name);
-  for (int i = 0; i < nr; i++)
-    fprintf(f, "%d \"%s\"\n", i, labels[i]);
-  fprintf(f, "\n\n");
-  int points = 0, nv = 0;
-  for (int v = 0; v < a->nvar; v++) {
-    int big = -1;
-    for (int k = a->ncases - 1; k >= 0 && big < 0; k--) {
-      const struct store_timing *r = plot_row_of(c, a, v, k);
-      if (r && r->samples > 0)
-        big = k;
-    }
-    if (big < 0)
-      continue;
-    fprintf(f, "# %s at case %d: %s\n", a->var[v], big, a->params[big]);
-    for (int i = 0; i < nr; i++) {
-      struct store_timing t;
-      if (store_find_timing(c->st, ids[i], a->name, a->var[v], a->params[big], a->seeds[big],
-                            &t) == 0) {
-        fprintf(f, "%d %.9g %.9g %.9g\n", i, t.median_ms, t.min_ms, t.max_ms);
-        points++;
-      }
-    }
-    fprintf(f, "\n\n");
-    char label[128]; /* one word per series: the case by its number in the sizes plot/table */
-    gr_fmt(label, sizeof label, "%s@case#%d", a->var[v], big);
-    gp_clean(label);
-    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", nv++ ? " " : "", label);
-  }
-  if (data_close(c, f, path) || !points)
-    return;
-  char title[256];
-  gr_fmt(title, sizeof title, "%s: median time at the largest size each variant ran, by run and commit (%s)", a->name,
-         c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  gp_clean(title);
-  gr_fmt(vars, sizeof vars, "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; plottitle='%s'",
-         path, base, names, nr, title);
-  gnuplot(c, "plot_history.gp", vars);
 }
 
 /* catch.dat: cases each historical bug took to be caught, per run */
@@ -404,14 +348,15 @@ static int catch_variant(void *ctx, const char *alg, const char *var)
       k->points++;
     } else if (!strcmp(k->verdict, "escaped")) {
       size_t n = strlen(k->escaped);
-      snprintf(k->escaped + n, sizeof k->escaped - n, "%d %.9g\n", i, k->cases > 0 ? k->cases : 1);
+      snprintf(k->escaped + n, sizeof k->escaped - n, "%d %.9g %d \"escaped\"\n", i,
+               k->cases > 0 ? k->cases : 1, k->nh + 1);
       k->points++;
     }
   }
   fprintf(k->f, "\n\n");
   char label[160];
   gr_fmt(label, sizeof label, "%s/%s", alg, var);
-  gp_clean(label);
+  plot_gp_clean(label);
   size_t n = strlen(k->names);
   snprintf(k->names + n, sizeof k->names - n, "%s%s", k->nh++ ? " " : "", label);
   return 0;
@@ -436,19 +381,20 @@ static void plot_catch(struct plot_ctx *c)
     fprintf(k.f, "%d \"%s\"\n", i, labels[i]);
   fprintf(k.f, "\n\n");
   store_each_historical(c->st, c->run, catch_variant, &k);
-  fprintf(k.f, "# escaped (the bug survived the whole budget): run cases\n%s", k.escaped);
+  fprintf(k.f, "# escaped (the bug survived the whole budget): run cases row \"escaped\"\n%s", k.escaped);
   if (!k.escaped[0])
-    fprintf(k.f, "-1 NaN\n"); /* keep the block present */
+    fprintf(k.f, "-10 1 1 \"\"\n"); /* the block, off the plot (gnuplot 5.4 crashes on labels
+                                          without one valid point) */
   if (data_close(c, k.f, path) || !k.points || !k.nh)
     return;
   char title[256];
-  gr_fmt(title, sizeof title, "historical bugs: cases until caught, per run (%s)",
+  gr_fmt(title, sizeof title, "historical bugs: cases until caught (the number), per run (%s)",
          c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  gp_clean(title);
+  plot_gp_clean(title);
   gr_fmt(vars, sizeof vars,
          "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; ymax=%g; plottitle='%s'", path, base,
          k.names, nr, k.ymax, title);
-  gnuplot(c, "plot_catch.gp", vars);
+  plot_gnuplot(c, "plot_catch.gp", vars);
 }
 
 int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct plot_report *rep,
@@ -459,6 +405,7 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   memset(rep, 0, sizeof *rep);
   c.st = st;
   c.run = run;
+  c.verdict = o->verdict;
   if (strpbrk(o->out_dir, "'\"\\")) {
     gr_fmt(why, len, "output folder '%s': quotes and backslashes are not allowed", o->out_dir);
     return -1;
@@ -482,10 +429,14 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   }
   for (int i = 0; i < c.nalgs; i++) {
     plot_sizes(&c, &c.algs[i]);
-    plot_history(&c, &c.algs[i]);
   }
+  trends_load(&c);
+  trends_plot(&c);
   plot_catch(&c);
   int rc = dashboard_write(&c, why, len);
+  if (rc == 0)
+    rc = trends_pages(&c, why, len);
+  trends_free(c.trends);
   free(c.rows);
   rep->plots = c.plots;
   rep->gnuplot_missing = !c.have_gnuplot;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -78,6 +79,23 @@ static const char *const migrations[] = {
     "  ms REAL NOT NULL,"
     "  sm_clock_mhz INTEGER,"              /* 0 when NVML is absent */
     "  PRIMARY KEY (timing_id, idx)) WITHOUT ROWID;",
+    /* 2 -> 3: a global identity for every run (uid), so that runs from several runners merge
+     * into one history (gpuregress import) and a run imported twice is recognised: random for a
+     * new run (the trigger), derived from what the run recorded for an older one (the same
+     * expression store_merge.c applies to a database of an older schema) */
+    "ALTER TABLE runs ADD COLUMN uid TEXT;"
+    "UPDATE runs SET uid = 'legacy:' || coalesce(host, '') || ':' || started_at || ':' || seed"
+    "  || ':' || id;"
+    "CREATE UNIQUE INDEX runs_by_uid ON runs(uid);"
+    "CREATE INDEX runs_by_start ON runs(started_at);"
+    "CREATE TRIGGER runs_uid AFTER INSERT ON runs WHEN new.uid IS NULL BEGIN"
+    "  UPDATE runs SET uid = lower(hex(randomblob(16))) WHERE id = new.id; END;",
+    /* 3 -> 4: what a night's verdict needs to be true: the process of a run (a run whose process
+     * is gone is marked 'killed' on the next open), the checkout's commit when it is not the
+     * build's, and whether the run was allowed to find no GPU (--allow-no-gpu) */
+    "ALTER TABLE runs ADD COLUMN pid INTEGER;"
+    "ALTER TABLE runs ADD COLUMN checkout_commit TEXT;" /* NULL: the same as git_commit, or none */
+    "ALTER TABLE runs ADD COLUMN allow_no_gpu INTEGER NOT NULL DEFAULT 0;",
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -196,6 +214,42 @@ static int refuse_foreign(struct store *st, char *why, size_t len)
   return rc != SQLITE_ROW || foreign ? -1 : 0;
 }
 
+/* Runs of this host still 'running' whose process is gone (or is this one, which has begun no
+ * run yet) are marked 'killed': a SIGKILL, a crash of the host or an OOM kill leaves no other
+ * trace. 0 ok; -1 with why. */
+static int mark_killed(struct store *st, char *why, size_t len)
+{
+  char host[256] = "";
+  sqlite3_stmt *s, *u;
+  gethostname(host, sizeof host - 1);
+  if (sqlite3_prepare_v2(st->db, "SELECT id, pid FROM runs WHERE status = 'running' AND host = ?"
+                                 " AND pid IS NOT NULL", -1, &s, NULL) != SQLITE_OK)
+    goto fail;
+  if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'killed' WHERE id = ? AND status ="
+                                 " 'running'", -1, &u, NULL) != SQLITE_OK) {
+    sqlite3_finalize(s);
+    goto fail;
+  }
+  sqlite3_bind_text(s, 1, host, -1, SQLITE_STATIC);
+  int rc = SQLITE_OK;
+  while (rc == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW) {
+    pid_t pid = (pid_t)sqlite3_column_int64(s, 1);
+    if (pid > 0 && pid != getpid() && (kill(pid, 0) == 0 || errno != ESRCH))
+      continue; /* alive (or not ours to signal: alive too) */
+    sqlite3_reset(u);
+    sqlite3_bind_int64(u, 1, sqlite3_column_int64(s, 0));
+    rc = sqlite3_step(u) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+  }
+  sqlite3_finalize(s);
+  sqlite3_finalize(u);
+  if (rc == SQLITE_OK)
+    return 0;
+fail:
+  st->err = sqlite3_extended_errcode(st->db);
+  gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  return -1;
+}
+
 int store_open(const char *path, struct store **out, char *why, size_t len)
 {
   char msg[GR_WHY_LEN] = "";
@@ -220,7 +274,8 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   /* the first statement that reads the file tells a corrupt or foreign file apart */
   if (refuse_foreign(st, msg, sizeof msg) || exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
       exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
-      exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg))
+      exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg) ||
+      mark_killed(st, msg, sizeof msg))
     goto out_close;
   static const char add_case[] =
       "INSERT INTO cases (run_id, algorithm, variant, kind, phase, case_index, params, seed, verdict,"
@@ -298,7 +353,7 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   static const char sql[] =
       "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, gpu_name, gpu_sms,"
       " gpu_cc, gpu_mem_bytes, driver_version, runtime_version, sm_clock_mhz, mem_clock_mhz, seed,"
-      " budget_s) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      " budget_s, pid, checkout_commit, allow_no_gpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   sqlite3_stmt *s;
   char now[32];
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
@@ -321,6 +376,9 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   sqlite3_bind_int(s, 13, ri->mem_clock_mhz);
   sqlite3_bind_int64(s, 14, (sqlite3_int64)ri->seed);
   sqlite3_bind_double(s, 15, ri->budget_s);
+  sqlite3_bind_int64(s, 16, (sqlite3_int64)getpid());
+  bind_text(s, 17, ri->checkout_commit && ri->checkout_commit[0] ? ri->checkout_commit : NULL);
+  sqlite3_bind_int(s, 18, ri->allow_no_gpu);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {

@@ -48,9 +48,13 @@ struct run_info {
   int64_t gpu_mem_bytes;
   uint64_t seed;
   double budget_s;
+  const char *checkout_commit; /* the current checkout's commit where it is not git_commit */
+  int allow_no_gpu;            /* --allow-no-gpu: finding no GPU is not an environment failure */
 };
 
-/* Insert a run (status 'running'), committed at once. Returns its id, or -1 with why. */
+/* Insert a run (status 'running', with this process's id: a later store_open on the same host
+ * marks it 'killed' once that process is gone), committed at once. Returns its id, or -1 with
+ * why. */
 int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, size_t len);
 /* Set status ('finished', 'interrupted') and exit code. 0 ok. */
 int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code);
@@ -133,8 +137,12 @@ struct store_run {
   int64_t id;
   char started[32], status[16], commit[64], gpu[128]; /* gpu "" when none */
   char host[128], command[1024], cc[16];
+  char checkout[64];       /* the checkout's commit where it was not the build's, else "" */
   int exit_code;           /* -1 while none is recorded */
   int dirty, sms, driver;  /* driver as CUDA encodes it (12040 = 12.4); 0 unknown */
+  int runtime, sm_clock_mhz, mem_clock_mhz; /* CUDA runtime (13000 = 13.0), peak clocks */
+  uint64_t seed;
+  int allow_no_gpu;        /* the run was allowed to find no GPU */
 };
 /* The run id of src. 0 ok; -1 not found (or a database error). */
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r);
@@ -230,9 +238,74 @@ typedef int (*store_row_fn)(void *ctx, const struct store_value *cols, int ncols
  * fn returned to stop. */
 int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx);
 
+/* ---- whole runs across databases, retention (store_merge.c) ------------------------------- */
+
 /* Write a new gpuregress database at path holding only run (with its outcomes, timings and
- * samples): a baseline. path must not exist. 0 ok; -1 with why. */
+ * samples, not its cases, under the same ids and identity): a baseline. path must not exist.
+ * 0 ok; -1 with why. */
 int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len);
+
+struct store_import_report {
+  int64_t runs;         /* runs added */
+  int64_t runs_present; /* runs of the file already here (same identity): not added again */
+  int64_t cases, outcomes, timings, samples;
+};
+/* Add the finished (and interrupted) runs of the gpuregress database at path that this one
+ * lacks, with their cases, outcomes, timings and samples, in one transaction. A run is known by
+ * its global identity (runs.uid), so importing the same file twice adds nothing. 0 ok; -1 with
+ * why (not readable, not a gpuregress database, a newer schema, a database error). */
+int store_import(struct store *st, const char *path, struct store_import_report *rep, char *why,
+                 size_t len);
+
+struct store_prune_opts {
+  const char *before; /* runs started before this UTC time ("2026-10-01"), or NULL */
+  int64_t keep_runs;  /* runs beyond the newest keep_runs, or 0 */
+  int dry_run;        /* count only */
+};
+struct store_prune_report {
+  int64_t runs;    /* old runs pruned */
+  int64_t cases;   /* passing and skipped cases dropped */
+  int64_t samples; /* raw samples dropped */
+  int64_t bytes_before, bytes_after;
+};
+/* Retention: in the old runs (either rule; never a run still running) drop the cases that
+ * passed or were skipped and the raw timing samples. Every run, outcome (with its shrunk case
+ * and reproducer), failing case and timing summary stays: the history reads the summaries. Then
+ * VACUUM. 0 ok; -1 with why. */
+int store_prune(struct store *st, const struct store_prune_opts *o, struct store_prune_report *rep,
+                char *why, size_t len);
+
+/* ---- history (store_read.c) --------------------------------------------------------------- */
+
+/* A night: a finished run, in order of start (then id). */
+struct store_night {
+  int64_t id;
+  char started[32], commit[64], gpu[128], host[128], status[16];
+  int exit_code; /* -1 none */
+  int64_t failed;   /* outcomes that failed: fail, crash, timeout, escaped */
+  int64_t timings;  /* timings rows with samples */
+};
+typedef int (*store_night_fn)(void *ctx, const struct store_night *n);
+/* The finished runs started at or after since (NULL: all) and, when until > 0, not after run
+ * until (by start), oldest first. 0 ok; -1 on a database error; else what fn returned. */
+int store_each_night(struct store *st, const char *since, int64_t until, store_night_fn fn,
+                     void *ctx);
+
+/* One benchmark on one night: the summary of a timings row with samples. */
+struct store_point {
+  char algorithm[64], variant[64], kind[16], l2[8], gpu[128];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int64_t run;
+  char started[32], commit[64];
+  double median_ms, min_ms, max_ms, noise;
+};
+typedef int (*store_point_fn)(void *ctx, const struct store_point *p);
+/* The timed rows of finished runs (as store_each_night selects them) of algorithm (NULL: any)
+ * and variant (NULL: any), grouped by (algorithm, variant, params, seed, L2 mode, GPU model) and
+ * in order of start within a group. 0 ok; -1 on a database error; else what fn returned. */
+int store_each_point(struct store *st, const char *since, int64_t until, const char *alg,
+                     const char *var, store_point_fn fn, void *ctx);
 
 #ifdef __cplusplus
 }

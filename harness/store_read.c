@@ -61,8 +61,9 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
           st, src,
           "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
           " coalesce(exit_code, -1), coalesce(host, ''), command, coalesce(git_dirty, 0),"
-          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0)"
-          " FROM %s.runs WHERE id = ?",
+          " coalesce(gpu_sms, 0), coalesce(gpu_cc, ''), coalesce(driver_version, 0),"
+          " coalesce(runtime_version, 0), coalesce(sm_clock_mhz, 0), coalesce(mem_clock_mhz, 0),"
+          " seed FROM %s.runs WHERE id = ?",
           &s))
     return -1;
   sqlite3_bind_int64(s, 1, id);
@@ -80,9 +81,25 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     r->sms = sqlite3_column_int(s, 9);
     col_text(s, 10, r->cc, sizeof r->cc);
     r->driver = sqlite3_column_int(s, 11);
+    r->runtime = sqlite3_column_int(s, 12);
+    r->sm_clock_mhz = sqlite3_column_int(s, 13);
+    r->mem_clock_mhz = sqlite3_column_int(s, 14);
+    r->seed = (uint64_t)sqlite3_column_int64(s, 15);
     rc = 0;
   }
   sqlite3_finalize(s);
+  /* columns of schema 3 and later: absent from an older baseline file (read as none) */
+  if (rc == 0 && store_prepare(st, src,
+                               "SELECT coalesce(checkout_commit, ''), allow_no_gpu FROM %s.runs"
+                               " WHERE id = ?",
+                               &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      col_text(s, 0, r->checkout, sizeof r->checkout);
+      r->allow_no_gpu = sqlite3_column_int(s, 1);
+    }
+    sqlite3_finalize(s);
+  }
   return rc;
 }
 
@@ -391,7 +408,7 @@ int store_each_check(struct store *st, int64_t run,
   return walk_end(s, rc, stop);
 }
 
-/* ---- whole rows, and a run copied into a baseline file ------------------------------------ */
+/* ---- whole rows --------------------------------------------------------------------------- */
 
 int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx)
 {
@@ -426,53 +443,104 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
   return walk_end(s, rc, stop);
 }
 
-int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len)
+/* ---- history: nights and the timed benchmarks over them ---------------------------------- */
+
+/* The nights of a history: finished runs (and run ?2 itself, which may still be running) started
+ * at or after ?1 (NULL: any) and, when ?2 > 0, not after run ?2 in the order of start. */
+#define NIGHTS_WHERE                                                                               \
+  " (r.status = 'finished' OR r.id = ?2) AND (?1 IS NULL OR r.started_at >= ?1) AND (?2 <= 0 OR"   \
+  " (r.started_at, r.id) <= ((SELECT started_at FROM runs WHERE id = ?2), ?2))"
+
+/* since and until bound to parameters 1 and 2 */
+static void bind_nights(sqlite3_stmt *s, const char *since, int64_t until)
 {
-  struct store *dst;
+  if (since && since[0])
+    sqlite3_bind_text(s, 1, since, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s, 2, until);
+}
+
+int store_each_night(struct store *st, const char *since, int64_t until, store_night_fn fn,
+                     void *ctx)
+{
   sqlite3_stmt *s;
-  if (access(path, F_OK) == 0) {
-    gr_fmt(why, len, "'%s' exists: remove it or choose another --out", path);
+  int timings = store_has_table(st, STORE_MAIN, "timings");
+  if (store_prepare(st, STORE_MAIN,
+                    timings ? "SELECT r.id, r.started_at, coalesce(r.git_commit, ''),"
+                              " coalesce(r.gpu_name, ''), coalesce(r.host, ''), r.status,"
+                              " coalesce(r.exit_code, -1), (SELECT count(*) FROM outcomes o WHERE"
+                              " o.run_id = r.id AND o.verdict IN ('fail', 'crash', 'timeout',"
+                              " 'escaped')), (SELECT count(*) FROM timings t WHERE t.run_id = r.id"
+                              " AND t.samples > 0) FROM runs r WHERE" NIGHTS_WHERE
+                              " ORDER BY r.started_at, r.id"
+                            : "SELECT r.id, r.started_at, coalesce(r.git_commit, ''),"
+                              " coalesce(r.gpu_name, ''), coalesce(r.host, ''), r.status,"
+                              " coalesce(r.exit_code, -1), (SELECT count(*) FROM outcomes o WHERE"
+                              " o.run_id = r.id AND o.verdict IN ('fail', 'crash', 'timeout',"
+                              " 'escaped')), 0 FROM runs r WHERE" NIGHTS_WHERE
+                              " ORDER BY r.started_at, r.id",
+                    &s))
     return -1;
+  bind_nights(s, since, until);
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    struct store_night n;
+    n.id = sqlite3_column_int64(s, 0);
+    col_text(s, 1, n.started, sizeof n.started);
+    col_text(s, 2, n.commit, sizeof n.commit);
+    col_text(s, 3, n.gpu, sizeof n.gpu);
+    col_text(s, 4, n.host, sizeof n.host);
+    col_text(s, 5, n.status, sizeof n.status);
+    n.exit_code = sqlite3_column_int(s, 6);
+    n.failed = sqlite3_column_int64(s, 7);
+    n.timings = sqlite3_column_int64(s, 8);
+    stop = fn(ctx, &n);
   }
-  if (store_open(path, &dst, why, len)) /* creates the current schema */
+  return walk_end(s, rc, stop);
+}
+
+int store_each_point(struct store *st, const char *since, int64_t until, const char *alg,
+                     const char *var, store_point_fn fn, void *ctx)
+{
+  sqlite3_stmt *s;
+  if (!store_has_table(st, STORE_MAIN, "timings"))
+    return 0;
+  /* a group is contiguous: ordered by its first row, then by start */
+  if (store_prepare(
+          st, STORE_MAIN,
+          "SELECT algorithm, variant, kind, l2, gpu, params, seed, run_id, started, git, median_ms,"
+          " coalesce(min_ms, median_ms), coalesce(max_ms, median_ms), coalesce(noise, 0) FROM"
+          " (SELECT t.*, r.started_at AS started, coalesce(r.git_commit, '') AS git,"
+          "  coalesce(r.gpu_name, '') AS gpu, min(t.id) OVER (PARTITION BY t.algorithm,"
+          "  t.variant, t.params, t.seed, t.l2, coalesce(r.gpu_name, '')) AS first"
+          "  FROM timings t JOIN runs r ON t.run_id = r.id WHERE t.samples > 0 AND"
+          "  t.median_ms > 0 AND (?3 IS NULL OR t.algorithm = ?3) AND (?4 IS NULL OR"
+          "  t.variant = ?4) AND" NIGHTS_WHERE ")"
+          " ORDER BY algorithm, variant, first, started, run_id, id",
+          &s))
     return -1;
-  /* the copy is written by the new file's connection: st may be read-only */
-  int ok = sqlite3_prepare_v2(dst->db, "ATTACH DATABASE ? AS src", -1, &s, NULL) == SQLITE_OK;
-  if (ok) {
-    sqlite3_bind_text(s, 1, st->path, -1, SQLITE_STATIC);
-    ok = sqlite3_step(s) == SQLITE_DONE;
-    sqlite3_finalize(s);
+  bind_nights(s, since, until);
+  if (alg)
+    sqlite3_bind_text(s, 3, alg, -1, SQLITE_STATIC);
+  if (var)
+    sqlite3_bind_text(s, 4, var, -1, SQLITE_STATIC);
+  int rc, stop = 0;
+  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
+    struct store_point p;
+    col_text(s, 0, p.algorithm, sizeof p.algorithm);
+    col_text(s, 1, p.variant, sizeof p.variant);
+    col_text(s, 2, p.kind, sizeof p.kind);
+    col_text(s, 3, p.l2, sizeof p.l2);
+    col_text(s, 4, p.gpu, sizeof p.gpu);
+    col_text(s, 5, p.params, sizeof p.params);
+    p.seed = (uint64_t)sqlite3_column_int64(s, 6);
+    p.run = sqlite3_column_int64(s, 7);
+    col_text(s, 8, p.started, sizeof p.started);
+    col_text(s, 9, p.commit, sizeof p.commit);
+    p.median_ms = sqlite3_column_double(s, 10);
+    p.min_ms = sqlite3_column_double(s, 11);
+    p.max_ms = sqlite3_column_double(s, 12);
+    p.noise = sqlite3_column_double(s, 13);
+    stop = fn(ctx, &p);
   }
-  if (!ok) {
-    gr_fmt(why, len, "cannot open '%s': %s", st->path, sqlite3_errmsg(dst->db));
-    store_close(dst);
-    return -1;
-  }
-  static const char *const copies[] = {
-      "INSERT INTO main.runs SELECT * FROM src.runs WHERE id = ?1",
-      "INSERT INTO main.outcomes SELECT * FROM src.outcomes WHERE run_id = ?1",
-      "INSERT INTO main.timings SELECT * FROM src.timings WHERE run_id = ?1",
-      "INSERT INTO main.samples SELECT s.* FROM src.samples s JOIN src.timings t"
-      " ON s.timing_id = t.id WHERE t.run_id = ?1",
-  };
-  size_t ncopies = store_has_table(st, STORE_MAIN, "timings") ? 4 : 2;
-  ok = sqlite3_exec(dst->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-  for (size_t i = 0; ok && i < ncopies; i++) {
-    ok = sqlite3_prepare_v2(dst->db, copies[i], -1, &s, NULL) == SQLITE_OK;
-    if (ok) {
-      sqlite3_bind_int64(s, 1, run);
-      ok = sqlite3_step(s) == SQLITE_DONE;
-      sqlite3_finalize(s);
-    }
-  }
-  if (ok)
-    ok = sqlite3_exec(dst->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
-  if (!ok) {
-    gr_fmt(why, len, "cannot copy run %lld into '%s': %s", (long long)run, path,
-           sqlite3_errmsg(dst->db));
-    sqlite3_exec(dst->db, "ROLLBACK", NULL, NULL, NULL);
-  }
-  sqlite3_exec(dst->db, "DETACH DATABASE src", NULL, NULL, NULL);
-  store_close(dst);
-  return ok ? 0 : -1;
+  return walk_end(s, rc, stop);
 }

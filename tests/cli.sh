@@ -13,6 +13,9 @@ for c in list run fuzz repro; do
   expect 0 "usage: gpuregress $c" -- "$bin" "$c" --help
 done
 expect 0 "usage: gpuregress COMMAND" -- "$bin" --help
+expect 0 "gpuregress 0." -- "$bin" --version
+# the run records the commit the binary was built from, not the checkout's it runs in
+"$bin" --version | grep -qE "commit ([0-9a-f]{40}|unknown)" || { echo "FAIL: --version has no commit"; fails=$((fails + 1)); }
 expect 2 "unknown command 'frobnicate'" -- "$bin" frobnicate
 expect 2 "usage" -- "$bin"
 
@@ -60,6 +63,20 @@ expect 1 "escaped" -- "$bin" run --filter selftest/bug_escapes --cases 20 --db "
 [ "$("$dbq" "$db" "SELECT count(*) FROM runs WHERE status = 'finished'")" = 3 ] || {
   echo "FAIL: runs not all finished"; fails=$((fails + 1)); }
 
+# a build of one commit run from inside another repository records the build's commit, the
+# other checkout's only as extra information, with a warning
+built=$("$bin" --version | sed -n 's/.*commit \([0-9a-f]\{40\}\).*/\1/p')
+if [ -n "$built" ] && command -v git >/dev/null; then
+  mkdir "$tmp/other"
+  (cd "$tmp/other" && git init -q && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m x)
+  other=$(cd "$tmp/other" && git rev-parse HEAD)
+  (cd "$tmp/other" && "$bin" run --filter selftest/ok --cases 2 --db "$tmp/other.db") >"$tmp/other.log" 2>&1
+  rec=$("$dbq" "$tmp/other.db" "SELECT git_commit || ' ' || coalesce(checkout_commit, '-') FROM runs")
+  [ "$rec" = "$built $other" ] || { echo "FAIL: recorded '$rec', want '$built $other'"; fails=$((fails + 1)); }
+  grep -q "warning: this binary was built from commit ${built:0:12}, the current checkout is at ${other:0:12}" "$tmp/other.log" ||
+    { echo "FAIL: no warning"; cat "$tmp/other.log"; fails=$((fails + 1)); }
+fi
+
 # --status-file: key=value lines for scripts (ci/nightly, gpu-check); the human output unchanged
 st="$tmp/run.status"
 expect 1 "repro:  gpuregress repro 'selftest n=37 dist=ones" -- "$bin" run --filter selftest/wrong --cases 50 --seed 3 --db "$db" --status-file "$st"
@@ -68,13 +85,32 @@ for want in "^run=[0-9][0-9]*$" "^seed=3$" "^result=failed$" "^repro=selftest n=
 done
 expect 2 "--status-file needs a file name" -- "$bin" list --status-file
 
-# without a GPU: GPU variants are skipped with the reason, repro of one says so with exit 3
+# without a GPU: GPU variants are skipped with the reason that is true here (no driver, no
+# device, a driver too old), repro of one exits 3; a run whose GPU variants could none run exits
+# 3 with a plain verdict, and passes on its CPU variants alone only with --allow-no-gpu; what the
+# run recorded says the same in export and on the dashboard
 "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --variant v2_shared >"$tmp/gpu.txt" 2>&1
 rc=$?
 if [ "$rc" != 0 ]; then
   if [ "$rc" = 3 ]; then
-    grep -q "no CUDA device" "$tmp/gpu.txt" || { echo "FAIL: skip reason"; cat "$tmp/gpu.txt"; fails=$((fails + 1)); }
-    expect 0 "skip" -- "$bin" run --filter ari --cases 3 --db "$db"
+    grep -qE "no NVIDIA driver: |no CUDA device: |NVIDIA driver too old \(found CUDA" "$tmp/gpu.txt" ||
+      { echo "FAIL: skip reason"; cat "$tmp/gpu.txt"; fails=$((fails + 1)); }
+    ng="$tmp/nogpu.db"
+    expect 3 "GPU variants selected and none could run" -- "$bin" run --filter ari --cases 3 --db "$ng" --status-file "$tmp/ng.status"
+    grep -qx "result=no_gpu" "$tmp/ng.status" || { echo "FAIL: no_gpu status"; cat "$tmp/ng.status"; fails=$((fails + 1)); }
+    expect 3 "result: no GPU" -- "$bin" compare --db "$ng" --run 1
+    "$bin" export --db "$ng" --run 1 --format json --out "$tmp/ng.json"
+    grep -q '"result": "no_gpu", "exit_code": 3, "ok": false' "$tmp/ng.json" ||
+      { echo "FAIL: export json of a run without a GPU"; head -5 "$tmp/ng.json"; fails=$((fails + 1)); }
+    "$bin" plot --db "$ng" --run 1 --out "$tmp/ngplot" >/dev/null 2>&1
+    grep -q 'class="summary bad" id=verdict data-result="no_gpu"' "$tmp/ngplot/dashboard/index.html" ||
+      { echo "FAIL: dashboard of a run without a GPU is not red"; fails=$((fails + 1)); }
+    ! grep -q "All checks passed" "$tmp/ngplot/dashboard/index.html" ||
+      { echo "FAIL: dashboard says all passed"; fails=$((fails + 1)); }
+    expect 0 "ok without a GPU (--allow-no-gpu)" -- "$bin" run --filter ari --cases 3 --db "$ng" --allow-no-gpu
+    expect 0 "skip" -- "$bin" run --filter ari --cases 3 --db "$db" --allow-no-gpu
+    # CPU variants alone: no GPU needed, exit 0 as ever
+    expect 0 "result: ok" -- "$bin" run --filter ari/reference --cases 3 --db "$ng"
   else
     echo "FAIL: repro on v2_shared exit $rc"; cat "$tmp/gpu.txt"; fails=$((fails + 1))
   fi

@@ -37,4 +37,13 @@ done < <(grep ' fuzz pass: ' "$tmp/log" | tail -50)
 [ "$missing" = 0 ] || { echo "FAIL: $missing of the last 50 reported cases are not stored"; exit 1; }
 status=$("$dbq" "$db" "SELECT status FROM runs")
 [ "$status" = running ] || { echo "FAIL: killed run has status '$status'"; exit 1; }
-echo "kill: $reported cases reported, $stored stored, integrity ok"
+# the next open on this host finds the process gone: the run is 'killed', and its verdict is
+# incomplete (exit 3), not a pass
+"$bin" run --filter selftest/ok --cases 1 --db "$db" >/dev/null 2>&1
+status=$("$dbq" "$db" "SELECT status FROM runs WHERE id = 1")
+[ "$status" = killed ] || { echo "FAIL: killed run has status '$status' after the next open"; exit 1; }
+out=$("$bin" compare --db "$db" --run 1 --baseline none 2>&1)
+rc=$?
+[ "$rc" = 3 ] && grep -q "incomplete: the run's process is gone" <<<"$out" ||
+  { echo "FAIL: verdict of the killed run (exit $rc): $out"; exit 1; }
+echo "kill: $reported cases reported, $stored stored, integrity ok, marked killed"

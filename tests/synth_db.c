@@ -1,15 +1,23 @@
 /* synth_db: append one synthetic run (outcomes, timings and samples, as `gpuregress run --bench`
- * would record them on a GPU) to a database, for the CPU tests of compare, export and plot and
- * for looking at the dashboard without a GPU. Prints the run id.
+ * would record them on a GPU) to a database, for the CPU tests of compare, export, plot and
+ * history and for looking at the dashboard without a GPU. Prints the run id.
  *
- *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--noise REL]
+ *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--host NAME] [--noise REL]
+ *               [--night-noise REL] [--date YYYY-MM-DD[THH:MM:SSZ]] [--cases N]
  *               [--slow ALG/VARIANT=FACTOR]... [--verdict ALG/VARIANT=VERDICT]...
  *               [--check ALG/VARIANT=VERDICT]... [--no-timings] [--no-outcomes]
+ *
+ * A history of nights is one call per night with its --date (the run's start; default now) and
+ * --commit; --night-noise (default 0) moves every benchmark's level by a lognormal factor per
+ * run, as nights on a real runner differ. --cases N records N passing cases per variant in the
+ * cases table, plus the failing case (with its reproducer in the outcome) of a variant whose
+ * verdict is not pass.
  *
  * Algorithms: ari (the real table: its bench cases and work model) and a made-up "sortlike" with
  * a peer, so that peer ratios show. Times follow a roofline against a 3000 GB/s copy bandwidth
  * with lognormal noise (--noise, default 0.01) and rare 2x outliers. */
 #include <math.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,8 +60,10 @@ int main(int argc, char **argv)
   struct spec slow[16], verdict[16], check[16];
   int n_slow = 0, n_verdict = 0, n_check = 0, timings = 1, outcomes = 1;
   uint64_t seed = 1;
-  double noise = 0.01;
-  const char *commit = "0123456789abcdef", *gpu = "Synthetic GPU 80GB";
+  double noise = 0.01, night_noise = 0;
+  long ncases_pass = 0;
+  const char *commit = "0123456789abcdef", *gpu = "Synthetic GPU 80GB", *host = "synthhost";
+  const char *date = NULL;
   if (argc < 2) {
     fprintf(stderr, "usage: synth_db DB [options] (see the source)\n");
     return 2;
@@ -82,6 +92,14 @@ int main(int argc, char **argv)
       gpu = v;
     else if (!strcmp(argv[i - 1], "--noise"))
       noise = strtod(v, NULL);
+    else if (!strcmp(argv[i - 1], "--night-noise"))
+      night_noise = strtod(v, NULL);
+    else if (!strcmp(argv[i - 1], "--host"))
+      host = v;
+    else if (!strcmp(argv[i - 1], "--date"))
+      date = v;
+    else if (!strcmp(argv[i - 1], "--cases"))
+      ncases_pass = strtol(v, NULL, 10);
     else if (!strcmp(argv[i - 1], "--slow"))
       s = slow, n = &n_slow;
     else if (!strcmp(argv[i - 1], "--verdict"))
@@ -112,8 +130,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "synth_db: %s\n", why);
     return 2;
   }
-  struct run_info ri = {"synth_db", commit, 0, "synthhost", gpu, 132, "9.0", 13000, 13000,
-                        1980, 2619, (int64_t)80 << 30, seed, 60};
+  struct run_info ri = {"synth_db", commit, 0, host, gpu, 132, "9.0", 13000, 13000,
+                        1980, 2619, (int64_t)80 << 30, seed, 60, NULL, 0};
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "synth_db: %s\n", why);
@@ -160,7 +178,32 @@ int main(int argc, char **argv)
                               NULL, NULL, NULL};
       if (!strcmp(vd, "escaped"))
         o.reason = "the known bug survived 250 cases in 15.0 s: the checks lost the power to find it";
+      char first[128], shrunk[128], repro[256];
+      if (strcmp(vd, "pass") && strcmp(vd, "escaped")) {
+        snprintf(first, sizeof first, "%s n=%ld seed=%llu", an, 1000 + cases, (unsigned long long)seed);
+        snprintf(shrunk, sizeof shrunk, "%s n=%d seed=%llu", an, 2, (unsigned long long)seed);
+        snprintf(repro, sizeof repro, "gpuregress repro '%s' --variant %s", shrunk, vars[v].name);
+        o.first_case = first;
+        o.shrunk_case = shrunk;
+        o.reproducer = repro;
+      }
       store_add_outcome(st, run, &o);
+      for (long c = 0; c < ncases_pass; c++) {
+        char params[64];
+        snprintf(params, sizeof params, "n=%ld", 1 + c * 37);
+        struct case_row cr = {an, vars[v].name, vars[v].kind, "fuzz", c, params, seed + (uint64_t)c,
+                              VERDICT_PASS, NULL, NULL, 0, 0.01};
+        store_add_case(st, run, &cr);
+      }
+      if (ncases_pass && o.first_case) { /* the failure, and the shrunk case that confirms it */
+        struct case_row cr = {an, vars[v].name, vars[v].kind, "fuzz", ncases_pass, first + strlen(an) + 1,
+                              seed, (enum verdict)o.verdict, NULL, o.reason, 1, 0.02};
+        store_add_case(st, run, &cr);
+        cr.phase = "shrink";
+        cr.params = shrunk + strlen(an) + 1;
+        cr.case_index = -1;
+        store_add_case(st, run, &cr);
+      }
     }
     size_t ncases = alg ? 4 : 0;
     if (!alg)
@@ -213,6 +256,8 @@ int main(int argc, char **argv)
         double median = 0.004 + bytes / (vars[v].efficiency * COPY_GBPS * 1e9) * 1e3;
         if (f)
           median *= strtod(f, NULL);
+        if (night_noise > 0) /* the night's level (drawn only when asked: same stream otherwise) */
+          median *= exp(night_noise * gauss(&r));
         size_t n = 60 + (size_t)rng_range(&r, 0, 140);
         double *ms = malloc(n * sizeof *ms);
         int *clk = malloc(n * sizeof *clk);
@@ -266,6 +311,18 @@ int main(int argc, char **argv)
   }
   store_commit(st);
   store_finish_run(st, run, "finished", 0);
+  if (date) { /* the night it stands for: the tests' own query */
+    char when[40];
+    snprintf(when, sizeof when, strlen(date) == 10 ? "%sT02:30:00Z" : "%s", date);
+    sqlite3_stmt *u;
+    if (sqlite3_prepare_v2(store_db(st), "UPDATE runs SET started_at = ?1, finished_at = ?1 WHERE id = ?2",
+                           -1, &u, NULL) == SQLITE_OK) {
+      sqlite3_bind_text(u, 1, when, -1, SQLITE_STATIC);
+      sqlite3_bind_int64(u, 2, run);
+      sqlite3_step(u);
+      sqlite3_finalize(u);
+    }
+  }
   store_close(st);
   printf("%lld\n", (long long)run);
   return 0;

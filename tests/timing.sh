@@ -11,14 +11,6 @@ bin=$1
 synth=$2
 dbq=$3
 source "$(dirname "$0")/expect.sh"
-check() { # check DESCRIPTION CONDITION...
-  local what=$1
-  shift
-  if ! "$@"; then
-    echo "FAIL: $what"
-    fails=$((fails + 1))
-  fi
-}
 
 for c in bench compare plot export; do
   expect 0 "usage: gpuregress $c" -- "$bin" "$c" --help
@@ -93,7 +85,7 @@ expect 0 "another GPU model" -- "$bin" compare --db "$db" --run "$r3" --baseline
 # export: JSON, CSV, JUnit
 "$bin" export --db "$db" --run "$r4" --format json --out "$tmp/r.json"
 "$bin" export --db "$db" --run "$r4" --format csv --out "$tmp/r.csv"
-"$bin" export --db "$db" --run "$r4" --format junit --out "$tmp/r.xml"
+"$bin" export --db "$db" --run "$r4" --format junit --baseline none --out "$tmp/r.xml"
 n_timings=$("$dbq" "$db" "SELECT count(*) FROM timings WHERE run_id = $r4")
 check "csv rows" [ "$(($(wc -l <"$tmp/r.csv") - 1))" = "$n_timings" ]
 check "csv header" grep -q '^run_id,algorithm,variant,kind,params,seed,l2,samples' "$tmp/r.csv"
@@ -113,7 +105,7 @@ failed = [c.get("name") for c in cases if c.find("failure") is not None]
 assert sorted(failed) == ["v1_shared_uninit (historical)", "v2_warp timing (fixed)"], failed
 assert int(root.get("failures")) == 2
 skipped = [c for c in cases if c.find("skipped") is not None]
-assert int(root.get("skipped")) == len(skipped) == 0
+assert root.get("skipped") is None and len(skipped) == 0
 for s in root.findall("testsuite"):
     assert int(s.get("tests")) == len(s.findall("testcase"))
 EOF
@@ -127,17 +119,24 @@ expect 2 "missing --format" -- "$bin" export --db "$db"
 out="$tmp/results"
 "$bin" plot --db "$db" --run "$r4" --out "$out" >"$tmp/plot.log" 2>&1
 rc=$?
-check "plot data" [ -s "$out/plots/ari_sizes.dat" ] && [ -s "$out/plots/sortlike_history.dat" ] && [ -s "$out/plots/catch.dat" ]
+for d in ari_sizes sortlike_sizes trend_ari trend_sortlike catch; do
+  check "plot data $d" [ -s "$out/plots/$d.dat" ]
+done
+check "history pages" [ -s "$out/dashboard/history-ari.html" ] && [ -s "$out/dashboard/history-sortlike.html" ]
 check "dashboard" grep -qF "gpuregress &mdash; run $r4" "$out/dashboard/index.html"
 check "dashboard: regression shown" grep -qF "escaped" "$out/dashboard/index.html"
 check "dashboard: no external assets" bash -c "! grep -qE '(src|href)=\"(https?:|//)' '$out/dashboard/index.html'"
 if command -v gnuplot >/dev/null; then
   check "plot exit 0 (got $rc: $(cat "$tmp/plot.log"))" [ "$rc" = 0 ]
-  for p in ari_sizes ari_history sortlike_sizes sortlike_history catch; do
+  for p in ari_sizes sortlike_sizes catch; do
     check "plot $p.png" [ -s "$out/plots/$p.png" ]
     check "plot $p.svg" [ -s "$out/plots/$p.svg" ]
   done
-  check "dashboard embeds the plots" [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/index.html")" = 5 ]
+  check "dashboard embeds the plots" [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/index.html")" = 3 ]
+  # one trend per timed benchmark: the 34 that compare compares
+  check "trend plots" [ "$(ls "$out"/plots/trend_*.svg | wc -l)" = 34 ]
+  check "history page embeds the trends" \
+    [ "$(grep -c 'data:image/svg+xml;base64' "$out/dashboard/history-sortlike.html")" = 16 ]
 else
   check "plot without gnuplot: exit 3 (got $rc)" [ "$rc" = 3 ]
 fi
@@ -174,7 +173,7 @@ expect 2 "unknown algorithm 'nosuch'" -- "$bin" bench --db "$tmp/b.db" nosuch
 expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest
 expect 2 "unknown Google Benchmark flag" -- "$bin" bench --db "$tmp/b.db" --quick --benchmark_nonsense=1
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  expect 3 "benchmarks skipped: no CUDA device" -- "$bin" bench --db "$tmp/b.db" --quick --quiet
+  expect 3 "benchmarks skipped: " -- "$bin" bench --db "$tmp/b.db" --quick --quiet
   "$bin" bench --db "$tmp/b.db" --quick --quiet --status-file "$tmp/b.status" >/dev/null 2>&1
   check "bench status file" grep -qx "result=no_gpu" "$tmp/b.status"
   check "skips stored" [ "$("$dbq" "$tmp/b.db" "SELECT count(*) FROM timings WHERE verdict = 'skip'")" -gt 0 ]

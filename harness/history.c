@@ -1,0 +1,325 @@
+/* Change detection over each benchmark's nights. See history.h for the method. */
+#include "history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gr.h"
+#include "stats.h"
+
+#define MIN_SEGMENT 2 /* nights: a change point needs two nights on each side to be fitted */
+
+void history_opts_default(struct history_opts *o)
+{
+  compare_opts_default(&o->co);
+  o->co.alpha = 0.05;
+  o->penalty = 3;
+  o->min_nights = 3;
+  o->window = 10;
+}
+
+static double median3(double a, double b, double c)
+{
+  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* Optimal partitioning of f[0..n) (segments >= MIN_SEGMENT): the first night of each segment
+ * after the first into cut, ascending; returns their number, -1 out of memory. */
+static int fit_steps(const double *f, size_t n, double sigma, double beta, size_t *cut)
+{
+  double *s1 = calloc(n + 1, sizeof *s1), *s2 = calloc(n + 1, sizeof *s2);
+  double *best = malloc((n + 1) * sizeof *best);
+  size_t *from = malloc((n + 1) * sizeof *from);
+  int k = -1;
+  if (!s1 || !s2 || !best || !from)
+    goto out_free;
+  for (size_t i = 0; i < n; i++) {
+    s1[i + 1] = s1[i] + f[i];
+    s2[i + 1] = s2[i] + f[i] * f[i];
+  }
+  best[0] = -beta;
+  for (size_t t = 1; t <= n; t++) {
+    best[t] = INFINITY;
+    from[t] = 0;
+    for (size_t s = 0; s + MIN_SEGMENT <= t; s++) {
+      if (s > 0 && (s < MIN_SEGMENT || !isfinite(best[s])))
+        continue;
+      double m = (double)(t - s), d = s1[t] - s1[s];
+      double cost = (s2[t] - s2[s] - d * d / m) / (sigma * sigma);
+      double v = best[s] + (cost > 0 ? cost : 0) + beta;
+      if (v < best[t]) {
+        best[t] = v;
+        from[t] = s;
+      }
+    }
+  }
+  k = 0;
+  if (!isfinite(best[n])) /* too short to fit two segments: one */
+    goto out_free;
+  for (size_t t = from[n]; t > 0; t = from[t])
+    k++;
+  int i = k;
+  for (size_t t = from[n]; t > 0; t = from[t])
+    cut[--i] = t;
+out_free:
+  free(s1);
+  free(s2);
+  free(best);
+  free(from);
+  return k;
+}
+
+/* The regularised incomplete beta function I_x(a, b) by its continued fraction (modified
+ * Lentz), for the t distribution. */
+static double beta_cf(double a, double b, double x)
+{
+  const double tiny = 1e-300;
+  double c = 1, d = 1 - (a + b) * x / (a + 1), h;
+  d = 1 / (fabs(d) < tiny ? tiny : d);
+  h = d;
+  for (int m = 1; m <= 300; m++) {
+    for (int odd = 0; odd < 2; odd++) {
+      double aa = odd ? -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))
+                      : m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+      d = 1 + aa * d;
+      c = 1 + aa / c;
+      d = 1 / (fabs(d) < tiny ? tiny : d);
+      c = fabs(c) < tiny ? tiny : c;
+      h *= d * c;
+      if (odd && fabs(d * c - 1) < 1e-13)
+        return h;
+    }
+  }
+  return h;
+}
+
+static double beta_reg(double a, double b, double x)
+{
+  if (x <= 0)
+    return 0;
+  if (x >= 1)
+    return 1;
+  double front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? front * beta_cf(a, b, x) / a
+                                   : 1 - front * beta_cf(b, a, 1 - x) / b;
+}
+
+double history_welch(const double *x, size_t nx, const double *y, size_t ny)
+{
+  double mx = 0, my = 0, vx = 0, vy = 0;
+  for (size_t i = 0; i < nx; i++)
+    mx += x[i] / (double)nx;
+  for (size_t i = 0; i < ny; i++)
+    my += y[i] / (double)ny;
+  for (size_t i = 0; i < nx; i++)
+    vx += (x[i] - mx) * (x[i] - mx) / (double)(nx - 1);
+  for (size_t i = 0; i < ny; i++)
+    vy += (y[i] - my) * (y[i] - my) / (double)(ny - 1);
+  double ex = vx / (double)nx, ey = vy / (double)ny, se2 = ex + ey;
+  if (!(se2 > 0))
+    return mx == my ? 1 : 0;
+  double t = (my - mx) / sqrt(se2);
+  double df = se2 * se2 / (ex * ex / (double)(nx - 1) + ey * ey / (double)(ny - 1));
+  return beta_reg(df / 2, 0.5, df / (df + t * t));
+}
+
+static double median_of(const double *x, size_t n, double *tmp)
+{
+  memcpy(tmp, x, n * sizeof *x);
+  return stats_median_inplace(tmp, n);
+}
+
+int history_detect(const double *ms, size_t n, double min_effect, double alpha,
+                   const struct history_opts *o, struct history_change *out, size_t max)
+{
+  size_t mn = o->min_nights > 2 ? (size_t)o->min_nights : 2; /* the t-test needs 2 a side */
+  size_t w = o->window > (int)mn ? (size_t)o->window : mn;
+  if (n < 2 * mn || n < 2 * MIN_SEGMENT)
+    return 0;
+  double *y = malloc(n * sizeof *y), *f = malloc(n * sizeof *f), *d = malloc(n * sizeof *d);
+  size_t *cut = malloc(n * sizeof *cut);
+  struct history_change *ch = malloc(n * sizeof *ch);
+  int nc = -1, found = 0;
+  if (!y || !f || !d || !cut || !ch)
+    goto out_free;
+  for (size_t i = 0; i < n; i++)
+    y[i] = log(ms[i]);
+  /* 1. running median of 3 (the ends as they are) */
+  f[0] = y[0];
+  f[n - 1] = y[n - 1];
+  for (size_t i = 1; i + 1 < n; i++)
+    f[i] = median3(y[i - 1], y[i], y[i + 1]);
+  /* 2. night-to-night noise from successive differences */
+  for (size_t i = 1; i < n; i++)
+    d[i - 1] = fabs(y[i] - y[i - 1]);
+  double sigma = 1.4826 * stats_median_inplace(d, n - 1) / sqrt(2.0);
+  if (!(sigma > 0.001))
+    sigma = 0.001;
+  /* 3. the penalised step fit */
+  nc = fit_steps(f, n, sigma, o->penalty * log((double)n), cut);
+  if (nc < 0)
+    goto out_free;
+  /* 4. confirm each change point against its neighbours until none is dropped */
+  for (int dropped = 1; dropped && nc > 0;) {
+    dropped = 0;
+    int keep = 0;
+    for (int c = 0; c < nc; c++) {
+      size_t lo = c ? cut[c - 1] : 0, at = cut[c], hi = c + 1 < nc ? cut[c + 1] : n;
+      size_t b0 = at - lo > w ? at - w : lo, a1 = hi - at > w ? at + w : hi;
+      size_t nb = at - b0, na = a1 - at;
+      struct history_change *h = &ch[c];
+      memset(h, 0, sizeof *h);
+      h->at = at;
+      h->n_before = (int)nb;
+      h->n_after = (int)na;
+      int ok = nb >= mn && na >= mn;
+      if (ok) {
+        double before = median_of(y + b0, nb, d), after = median_of(y + at, na, d);
+        h->before_ms = exp(before);
+        h->after_ms = exp(after);
+        h->ratio = exp(after - before);
+        h->p = history_welch(f + b0, nb, f + at, na);
+        ok = fabs(h->ratio - 1) >= min_effect && h->p < alpha;
+      }
+      if (ok)
+        cut[keep++] = at;
+      else
+        dropped = 1;
+    }
+    /* a drop changes the windows of the others: test the survivors again */
+    nc = keep;
+    if (!dropped)
+      break;
+  }
+  for (int c = 0; c < nc && (size_t)found < max; c++)
+    out[found++] = ch[c];
+out_free:
+  free(y);
+  free(f);
+  free(d);
+  free(cut);
+  free(ch);
+  return nc < 0 ? -1 : found;
+}
+
+/* ---- the series of the store ------------------------------------------------------------- */
+
+struct scan {
+  const struct history_opts *o;
+  history_fn fn;
+  void *ctx;
+  struct history_series s;
+  struct history_night *nights;
+  size_t n, cap;
+  int err;
+};
+
+static int same_key(const struct history_series *s, const struct store_point *p)
+{
+  return !strcmp(s->algorithm, p->algorithm) && !strcmp(s->variant, p->variant) &&
+         !strcmp(s->params, p->params) && s->seed == p->seed && !strcmp(s->l2, p->l2) &&
+         !strcmp(s->gpu, p->gpu);
+}
+
+/* Detect the changes of the gathered series, mark the new ones and hand it to fn. */
+static int flush(struct scan *k)
+{
+  if (!k->n)
+    return 0;
+  struct history_series *s = &k->s;
+  double *ms = malloc(k->n * sizeof *ms);
+  struct history_change *ch = malloc(k->n * sizeof *ch), *prev = malloc(k->n * sizeof *prev);
+  int rc = -1;
+  if (!ms || !ch || !prev) {
+    k->err = 1;
+    goto out_free;
+  }
+  for (size_t i = 0; i < k->n; i++)
+    ms[i] = k->nights[i].median_ms;
+  s->min_effect = compare_min_effect(&k->o->co, s->algorithm);
+  s->alpha = compare_alpha(&k->o->co, s->algorithm);
+  int nc = history_detect(ms, k->n, s->min_effect, s->alpha, k->o, ch, k->n);
+  int np = k->n > 1 ? history_detect(ms, k->n - 1, s->min_effect, s->alpha, k->o, prev, k->n) : 0;
+  if (nc < 0 || np < 0) {
+    k->err = 1;
+    goto out_free;
+  }
+  for (int c = 0; c < nc; c++) {
+    ch[c].is_new = 1;
+    for (int q = 0; q < np; q++)
+      if (prev[q].at == ch[c].at && (prev[q].ratio > 1) == (ch[c].ratio > 1))
+        ch[c].is_new = 0;
+  }
+  s->nights = k->nights;
+  s->n = k->n;
+  s->changes = ch;
+  s->n_changes = (size_t)nc;
+  rc = k->fn(k->ctx, s);
+out_free:
+  free(ms);
+  free(ch);
+  free(prev);
+  k->n = 0;
+  return rc;
+}
+
+static int add_point(void *ctx, const struct store_point *p)
+{
+  struct scan *k = ctx;
+  if (k->n && !same_key(&k->s, p)) {
+    int rc = flush(k);
+    if (rc)
+      return rc;
+  }
+  if (k->n && k->nights[k->n - 1].run == p->run) /* a second row of one night: the first */
+    return 0;
+  if (!k->n) {
+    struct history_series *s = &k->s;
+    memset(s, 0, sizeof *s);
+    gr_fmt(s->algorithm, sizeof s->algorithm, "%s", p->algorithm);
+    gr_fmt(s->variant, sizeof s->variant, "%s", p->variant);
+    gr_fmt(s->kind, sizeof s->kind, "%s", p->kind);
+    gr_fmt(s->l2, sizeof s->l2, "%s", p->l2);
+    gr_fmt(s->gpu, sizeof s->gpu, "%s", p->gpu);
+    gr_fmt(s->params, sizeof s->params, "%s", p->params);
+    s->seed = p->seed;
+  }
+  if (k->n == k->cap) {
+    size_t nc = k->cap ? 2 * k->cap : 64;
+    struct history_night *nn = realloc(k->nights, nc * sizeof *nn);
+    if (!nn) {
+      k->err = 1;
+      return -1;
+    }
+    k->nights = nn;
+    k->cap = nc;
+  }
+  struct history_night *h = &k->nights[k->n++];
+  h->run = p->run;
+  gr_fmt(h->started, sizeof h->started, "%s", p->started);
+  gr_fmt(h->commit, sizeof h->commit, "%s", p->commit);
+  h->median_ms = p->median_ms;
+  h->min_ms = p->min_ms;
+  h->max_ms = p->max_ms;
+  h->noise = p->noise;
+  return 0;
+}
+
+int history_scan(struct store *st, const char *since, int64_t until, const char *alg,
+                 const char *var, const struct history_opts *o, history_fn fn, void *ctx, char *why,
+                 size_t len)
+{
+  struct scan k = {.o = o, .fn = fn, .ctx = ctx};
+  int rc = store_each_point(st, since, until, alg, var, add_point, &k);
+  if (rc == 0)
+    rc = flush(&k);
+  free(k.nights);
+  if (k.err) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  if (rc == -1)
+    gr_fmt(why, len, "cannot read the history: %s", store_errmsg(st));
+  return rc;
+}
