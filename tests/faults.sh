@@ -67,6 +67,7 @@ probe hang 2 "bad value 'nan' for --max-time" -- "$bin" bench --max-time nan --d
 probe hang 2 "bad value 'nan' for --watchdog" -- "$bin" bench --watchdog nan --db "$db"
 probe hang 2 "bad value 'nan' for --alpha" -- "$bin" compare --alpha nan --db "$db"
 probe hang 2 "bad value 'inf' for --min-effect" -- "$bin" compare --min-effect inf --db "$db"
+probe hang 2 "bad value 'nan' for --penalty" -- "$bin" history --penalty nan --db "$db"
 for o in --out --build --db --baseline --budget; do
   probe hang 2 "ci/nightly: $o needs a value" -- "$nightly" "$o"
 done
@@ -105,6 +106,8 @@ probe message 2 "option '-d' needs a value" -- "$bin" plot -d
 probe message 2 "unknown option '--bogus'" -- "$bin" run --bogus
 probe message 2 "unknown option '-x'" -- "$bin" repro -x
 probe message 2 "option '--quiet' takes no value" -- "$bin" run --quiet=1
+probe message 2 "option '--keep-runs' needs a value" -- "$bin" prune --keep-runs
+probe message 2 "bad value '2.5' for --min-nights" -- "$bin" history --min-nights 2.5 --db "$db"
 probe message 2 "empty value for --variant" -- "$bin" repro 'selftest n=40 dist=ones seed=1' --variant ''
 out=$("$bin" run --db 2>&1)
 note message "$(grep -qE "requires an argument|unknown option$" <<<"$out" && echo 0 || echo 1)" \
