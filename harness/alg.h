@@ -68,6 +68,8 @@ struct gr_case {
 struct run_ctx {
   unsigned char poison; /* fill the device (or host) output with this byte before computing */
   int trial;            /* 0 or 1: which of the two runs this is */
+  uint32_t reached;     /* regimes the run reports it took (bit i: alg->regimes[i]), when only
+                         * the launcher knows (a plan made from the data) */
   char why[GR_WHY_LEN]; /* filled on RUN_UNSUPPORTED / RUN_ERROR */
 };
 
@@ -108,6 +110,28 @@ struct check_report {
   char why[GR_WHY_LEN];
 };
 
+/* A regime: a code path of some variants that the fuzzer must reach (one chunk / several
+ * chunks, a single tile / several tiles, a warp / block / global table). The runner counts the
+ * cases that reach each regime of a variant, steers generation toward the ones not reached yet,
+ * and reports a fixed variant with an unreached regime as uncovered. */
+#define GR_MAX_REGIMES 16
+struct regime {
+  const char *name;     /* short, lowercase: "several chunks" */
+  const char *variants; /* the variants it belongs to, space-separated; NULL: every GPU variant */
+  /* 1 if case c takes this path. inst is the case's input where the worker has it (a path that
+   * depends on the data); NULL in the parent, which only steers generation with the answer (the
+   * best guess from the parameters). NULL: only the variant's run tells (run_ctx.reached). */
+  int (*holds)(const struct gr_case *c, const struct gr_instance *inst);
+};
+
+/* A regime predicate on the parameters alone: static int NAME(c, inst) returning EXPR (of c). */
+#define GR_REGIME_PREDICATE(name, expr)                                                            \
+  static int name(const struct gr_case *c, const struct gr_instance *inst)                         \
+  {                                                                                                \
+    (void)inst;                                                                                    \
+    return (expr);                                                                                 \
+  }
+
 struct algorithm {
   const char *name;
   const char *summary;
@@ -131,6 +155,18 @@ struct algorithm {
   int (*check)(const struct gr_instance *inst, const void *out, struct check_report *rep);
   /* Work model: bytes a kernel must move and items it processes, for throughput and % of peak. */
   void (*work)(const struct gr_case *c, double *bytes, double *items);
+  /* The code paths the fuzzer must reach (at most GR_MAX_REGIMES); may be NULL. */
+  const struct regime *regimes;
+  size_t n_regimes;
+  /* "NAME=VALUE ...": parameters a case text may leave out (added after the first release of the
+   * algorithm, so that older reproducers still parse); case_format omits them at these values.
+   * May be NULL. */
+  const char *defaults;
+  /* Sanitizer findings examined and explained, NULL-terminated, each
+   * "VARIANT TOOL KERNEL: why" (KERNEL: a substring of the kernel named in every finding of that
+   * tool on that variant): `gpuregress sanitize` reports them as explained instead of failing.
+   * May be NULL. */
+  const char *const *sanitizer_explained;
 
   /* Timing (gpuregress bench). The size sweep is a list of case texts; for each (variant, case)
    * the timer calls bench_setup once (inputs uploaded, outputs allocated: everything that is not

@@ -130,6 +130,24 @@ int case_validate(const struct gr_case *c, char *why, size_t len)
   return 0;
 }
 
+/* The default of parameter idx from a->defaults ("NAME=VALUE ..."). 1 found (*v set), else 0. */
+static int param_default(const struct algorithm *a, size_t idx, int64_t *v)
+{
+  const char *name = a->params[idx].name;
+  size_t nl = strlen(name);
+  for (const char *s = a->defaults; s && *s;) {
+    s += strspn(s, " ");
+    size_t w = strcspn(s, " ");
+    if (w > nl && strncmp(s, name, nl) == 0 && s[nl] == '=') {
+      char val[64], why[GR_WHY_LEN];
+      gr_fmt(val, sizeof val, "%.*s", (int)(w - nl - 1), s + nl + 1);
+      return param_value(&a->params[idx], val, v, why, sizeof why) == 0;
+    }
+    s += w;
+  }
+  return 0;
+}
+
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
 {
   extern const struct algorithm *registry_find(const char *name);
@@ -185,7 +203,7 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
       return -1;
   }
   for (size_t i = 0; i < c->alg->n_params; i++)
-    if (!seen[i]) {
+    if (!seen[i] && !param_default(c->alg, i, &c->v[i])) {
       gr_fmt(why, len, "missing parameter '%s' (a case names every parameter and the seed)",
              c->alg->params[i].name);
       return -1;
@@ -203,6 +221,9 @@ char *case_format(const struct gr_case *c, char *buf, size_t len)
   size_t used = (size_t)snprintf(buf, len, "%s", a->name);
   for (size_t i = 0; i < a->n_params && used < len; i++) {
     const struct param_spec *p = &a->params[i];
+    int64_t def;
+    if (param_default(a, i, &def) && def == c->v[i])
+      continue;
     if (p->type == PARAM_ENUM && c->v[i] >= 0 && (size_t)c->v[i] < choice_count(p))
       used += (size_t)snprintf(buf + used, len - used, " %s=%s", p->name, p->choices[c->v[i]]);
     else if (p->type == PARAM_ENUM) /* no such choice: shown, never read past choices[] */

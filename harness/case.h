@@ -17,7 +17,7 @@ extern "C" {
 #define GR_CASE_TEXT_LEN 512
 
 /* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
- * too. 0 ok; -1 with why naming the offending token ("unknown parameter 'q' in ..."). */
+ * too, except those with a default (alg->defaults), which case_format leaves out at it. 0 ok; -1 with why naming the offending token ("unknown parameter 'q' in ..."). */
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
 /* Canonical text form; returns buf. */
 char *case_format(const struct gr_case *c, char *buf, size_t len);

@@ -103,6 +103,7 @@ int cmd_bench(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_sanitize(int argc, char **argv);
 /* History: change points, merging runners, retention (harness/cmd_history.c). */
 int cmd_history(int argc, char **argv);
 int cmd_import(int argc, char **argv);

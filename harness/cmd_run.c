@@ -18,6 +18,7 @@
 #include "runner.h"
 #include "store.h"
 #include "verdict.h"
+#include "worker.h"
 
 /* ---- summary ------------------------------------------------------------------------------ */
 
@@ -25,6 +26,27 @@ static int outcome_is_bad(const struct outcome *o)
 {
   return o->verdict == VERDICT_ESCAPED ||
          (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
+}
+
+/* The fuzz cases per regime of every variant that has regimes, and the uncovered warnings. */
+static void print_coverage(FILE *f, const struct outcome *out, size_t n)
+{
+  int head = 0;
+  char text[GR_WHY_LEN * 2];
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    if (!o->cov.applies || o->verdict == VERDICT_SKIP)
+      continue;
+    if (!head++)
+      fprintf(f, "\ncoverage (fuzz cases per regime):\n");
+    char name[64];
+    gr_fmt(name, sizeof name, "%s/%s", o->alg->name, o->v->name);
+    fprintf(f, "  %-32s %s\n", name, coverage_text(&o->cov, text, sizeof text));
+  }
+  for (size_t i = 0; i < n; i++)
+    if (out[i].uncovered[0])
+      fprintf(f, "%s/%s uncovered: %s never reached in %ld cases\n", out[i].alg->name,
+              out[i].v->name, out[i].uncovered, out[i].cases);
 }
 
 static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
@@ -45,6 +67,7 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
             variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
             o->skipped, o->failed, o->seconds, catch_txt);
   }
+  print_coverage(f, out, n);
   int details = 0;
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
@@ -93,6 +116,11 @@ static int store_outcomes(struct store *st, int64_t run, const struct outcome *o
                               o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
     if (store_add_outcome(st, run, &row))
       break; /* the commit below fails and says why */
+    for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
+      if ((o->cov.applies >> r & 1) &&
+          store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
+                             o->cov.cases[r]))
+        break; /* the same */
   }
   return store_commit(st);
 }
@@ -110,6 +138,7 @@ struct run_args {
   double budget, watchdog, shrink_budget;
   uint64_t seed;
   int seed_given, verbose, quiet, no_shrink;
+  int strict_coverage; /* an uncovered fixed variant fails the run */
   int allow_no_gpu; /* finding no GPU is not an environment failure (exit 0, not 3) */
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
@@ -184,10 +213,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     free(out);
     return rc;
   }
-  int rc = GR_EXIT_OK;
-  for (size_t i = 0; i < done; i++)
-    if (outcome_is_bad(&out[i]))
+  int rc = GR_EXIT_OK, n_uncovered = 0;
+  for (size_t i = 0; i < done; i++) {
+    n_uncovered += out[i].uncovered[0] != 0;
+    if (outcome_is_bad(&out[i]) || (ra->strict_coverage && out[i].uncovered[0]))
       rc = GR_EXIT_FAIL;
+  }
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
     bench_phase(st, run, &sel, ra->bench == 2, ra->quiet); /* its checks are in the verdict */
@@ -212,10 +243,22 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     if (runner_interrupted)
       rc = 130;
   }
+  /* an uncovered fixed variant: a warning, or with --strict-coverage a failure of the run */
+  if (ra->strict_coverage && n_uncovered && rc == GR_EXIT_OK) {
+    rc = GR_EXIT_FAIL;
+    printf("coverage: FAILED under --strict-coverage: %d fixed variant%s left a regime unreached\n",
+           n_uncovered, n_uncovered > 1 ? "s" : "");
+  }
+  char unc[64] = "";
+  if (n_uncovered)
+    gr_fmt(unc, sizeof unc, ", %d uncovered%s", n_uncovered,
+           ra->strict_coverage ? " (strict: the run fails)" : "");
   const char *word = rc == GR_EXIT_OK ? "ok" : rc == GR_EXIT_FAIL ? "FAILED"
                      : rc == GR_EXIT_ENV ? "no GPU" : "interrupted";
-  printf("result: %s (%zu passed, %zu historical caught, %zu skipped, %zu failed or escaped) exit %d\n",
-         word, v ? v->passed : 0, v ? v->caught : 0, v ? v->skipped : 0, v ? v->failed : 0, rc);
+  printf("result: %s (%zu passed, %zu historical caught, %zu skipped, %zu failed or escaped%s) exit "
+         "%d\n",
+         word, v ? v->passed : 0, v ? v->caught : 0, v ? v->skipped : 0, v ? v->failed : 0, unc, rc);
+  cli_status_set("uncovered", "%d", n_uncovered);
   cli_status_set("result", "%s", rc == GR_EXIT_OK ? "ok" : rc == GR_EXIT_FAIL ? "failed"
                                  : rc == GR_EXIT_ENV ? "no_gpu" : "interrupted");
   if (v)
@@ -236,7 +279,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU
+  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE
 };
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
@@ -257,6 +300,7 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
   case OPT_BENCH: ra->bench = 1; return 0;
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
   case OPT_ALLOW_NO_GPU: ra->allow_no_gpu = 1; return 0;
+  case OPT_STRICT_COVERAGE: ra->strict_coverage = 1; return 0;
   case 'n':
     if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
       return GR_EXIT_USAGE;
@@ -277,7 +321,8 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
       {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
       {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
       {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}, \
-      {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU}
+      {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},                                      \
+      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE}
 
 static const char common_help[] =
     "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
@@ -292,7 +337,9 @@ static const char common_help[] =
     "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
     "      --bench-quick       the same with 'bench --quick'\n"
     "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"
-    "                          instead of exit 3 (CPU-only development machines)\n";
+    "                          instead of exit 3 (CPU-only development machines)\n"
+    "      --strict-coverage   a fixed variant with a regime no case reached fails the run\n"
+    "                          (without it: an 'uncovered' warning)\n";
 
 static void run_defaults(struct run_args *ra)
 {
@@ -423,23 +470,62 @@ int cmd_fuzz(int argc, char **argv)
 
 /* ---- repro -------------------------------------------------------------------------------- */
 
+/* Run case cs on its variants (only, when set) and print each verdict; in_process: in this
+ * process (no worker). Folds the verdicts into *rc, *ran, *skipped_gpu. */
+static void repro_case(const struct gr_case *cs, const struct variant *only, int in_process,
+                       double watchdog, int *rc, int *ran, int *skipped_gpu)
+{
+  struct runner_opts o = {.watchdog = watchdog};
+  char text[GR_CASE_TEXT_LEN];
+  printf("case: %s\n", case_format(cs, text, sizeof text));
+  for (size_t i = 0; i < cs->alg->n_variants && !runner_interrupted; i++) {
+    const struct variant *v = &cs->alg->variants[i];
+    if (only && v != only)
+      continue;
+    struct case_result res;
+    enum verdict vd;
+    if (in_process) {
+      worker_run_case(cs, v, &res);
+      vd = res.verdict;
+      if (vd == VERDICT_SKIP && (v->flags & VARIANT_GPU) && !worker_gpu_ready(text, sizeof text))
+        res.status = GR_STATUS_NO_GPU;
+    } else {
+      vd = runner_one_case(&o, cs, v, &res);
+    }
+    printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd), res.why);
+    fflush(stdout);
+    *ran += vd != VERDICT_SKIP;
+    *skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
+    if (verdict_is_failure(vd))
+      *rc = GR_EXIT_FAIL;
+    else if (vd == VERDICT_ERROR && *rc == GR_EXIT_OK)
+      *rc = GR_EXIT_USAGE;
+  }
+}
+
+enum { OPT_IN_PROCESS = OPT_STRICT_COVERAGE + 1 };
+
 int cmd_repro(int argc, char **argv)
 {
   static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
                                        {"watchdog", required_argument, NULL, OPT_WATCHDOG},
+                                       {"in-process", no_argument, NULL, OPT_IN_PROCESS},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   const char *vname = NULL;
   double watchdog = 60;
-  int c;
+  int c, in_process = 0;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n\n"
+      printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n"
+             "       gpuregress repro --in-process 'CASE' ['CASE' ...] [--variant V]\n\n"
              "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
              "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
              "algorithm, in a worker process, and print each verdict with its reason.\n"
+             "--in-process runs the cases in this process instead (no worker, no watchdog: for\n"
+             "compute-sanitizer and debuggers; a crash ends the command), several cases in a row.\n"
              "Exit 0 all passed, 1 a variant failed, crashed or timed out, 2 bad case text,\n"
              "3 the variant needs a GPU and there is none.\n");
       return 0;
@@ -451,41 +537,39 @@ int cmd_repro(int argc, char **argv)
       if (cli_opt_double("repro", "--watchdog", optarg, 0.1, 1e6, &watchdog))
         return GR_EXIT_USAGE;
       break;
+    case OPT_IN_PROCESS: in_process = 1; break;
     default: return cli_opt_error("repro", c, argv);
     }
   }
   if (optind >= argc)
     return cli_usage_error("repro", "missing the case text");
-  if (optind + 1 < argc)
+  if (!in_process && optind + 1 < argc)
     return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
-  char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN];
-  struct gr_case cs;
-  if (case_parse(argv[optind], &cs, why, sizeof why))
-    return cli_usage_error("repro", "%s", why);
+  char why[GR_WHY_LEN];
+  int n = argc - optind;
+  struct gr_case *cs = calloc((size_t)n, sizeof *cs);
+  if (!cs)
+    return GR_EXIT_ENV;
   const struct variant *only = NULL;
-  if (vname && !(only = alg_variant(cs.alg, vname)))
-    return cli_usage_error("repro", "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
-                           cs.alg->name, cs.alg->name);
-  struct runner_opts o = {.watchdog = watchdog};
+  for (int k = 0; k < n; k++) {
+    int bad = case_parse(argv[optind + k], &cs[k], why, sizeof why) != 0;
+    if (!bad && vname && !(only = alg_variant(cs[k].alg, vname)))
+      gr_fmt(why, sizeof why, "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
+             cs[k].alg->name, cs[k].alg->name),
+          bad = 1;
+    if (bad) {
+      free(cs);
+      return cli_usage_error("repro", "%s", why);
+    }
+  }
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
   signal(SIGHUP, on_signal);
-  printf("case: %s\n", case_format(&cs, text, sizeof text));
   int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
-  for (size_t i = 0; i < cs.alg->n_variants && !runner_interrupted; i++) {
-    const struct variant *v = &cs.alg->variants[i];
-    if (only && v != only)
-      continue;
-    struct case_result res;
-    enum verdict vd = runner_one_case(&o, &cs, v, &res);
-    printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd), res.why);
-    ran += vd != VERDICT_SKIP;
-    skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
-    if (verdict_is_failure(vd))
-      rc = GR_EXIT_FAIL;
-    else if (vd == VERDICT_ERROR && rc == GR_EXIT_OK)
-      rc = GR_EXIT_USAGE;
-  }
+  for (int k = 0; k < n && !runner_interrupted; k++)
+    repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, watchdog, &rc,
+               &ran, &skipped_gpu);
+  free(cs);
   if (rc == GR_EXIT_OK && !ran && skipped_gpu)
     rc = GR_EXIT_ENV;
   return runner_interrupted ? 130 : rc;
@@ -528,6 +612,10 @@ int cmd_list(int argc, char **argv)
           }
         }
       }
+      if (pat)
+        for (size_t r = 0; r < a->n_regimes; r++)
+          printf("  regime %-22s %s\n", a->regimes[r].name,
+                 a->regimes[r].variants ? a->regimes[r].variants : "(every GPU variant)");
       last = a;
     }
     const struct variant *v = sel.v[i];

@@ -163,6 +163,58 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   return 0;
 }
 
+/* Coverage: one row per (variant, regime) of the run; a regime no case reached is marked. */
+static int add_coverage(void *ctx, const char *alg, const char *var, const char *regime,
+                        int64_t cases)
+{
+  struct tpl_view *r = tpl_add(ctx, "coverage");
+  if (!r)
+    return -1;
+  tpl_set(ctx, "has_coverage", "1");
+  tpl_set(r, "algorithm", "%s", nz(alg));
+  tpl_set(r, "variant", "%s", nz(var));
+  tpl_set(r, "regime", "%s", nz(regime));
+  tpl_set(r, "cases", "%lld", (long long)cases);
+  tpl_set(r, "badge", "%s", cases ? "ok" : "meh");
+  tpl_set(r, "uncovered", "%s", cases ? "" : "1");
+  return 0;
+}
+
+/* Sanitizer verdicts (the latest sanitize run up to this one): one row per variant, one cell
+ * per tool. A finding is good news on a historical variant and bad news on any other. */
+struct sanitizer_ctx {
+  struct tpl_view *v, *row;
+  char last[160];
+};
+
+static int add_sanitizer(void *ctx, const struct sanitizer_row *s)
+{
+  struct sanitizer_ctx *sc = ctx;
+  char key[160];
+  gr_fmt(key, sizeof key, "%s/%s", nz(s->algorithm), nz(s->variant));
+  if (!sc->row || strcmp(key, sc->last) != 0) {
+    if (!(sc->row = tpl_add(sc->v, "sanitizer")))
+      return -1;
+    gr_fmt(sc->last, sizeof sc->last, "%s", key);
+    tpl_set(sc->row, "algorithm", "%s", nz(s->algorithm));
+    tpl_set(sc->row, "variant", "%s", nz(s->variant));
+    tpl_set(sc->row, "kind", "%s", nz(s->kind));
+    tpl_set(sc->row, "cases", "%lld", (long long)s->cases);
+  }
+  struct tpl_view *t = tpl_add(sc->row, "tools");
+  if (!t)
+    return -1;
+  const char *vd = nz(s->verdict);
+  int found = !strcmp(vd, "finding") || !strcmp(vd, "check") || !strcmp(vd, "error");
+  int hist = s->kind && !strcmp(s->kind, "historical");
+  const char *b = !strcmp(vd, "clean") ? "ok" : found ? (hist ? "ok" : "bad") : "meh";
+  tpl_set(t, "tool", "%s", nz(s->tool));
+  tpl_set(t, "verdict", "%s", vd);
+  tpl_set(t, "badge", "%s", b);
+  tpl_set(t, "detail", "%s", strcmp(vd, "clean") ? nz(s->detail) : "");
+  return 0;
+}
+
 /* Changes against the verdict's baseline. */
 static void add_changes(struct plot_ctx *c, struct tpl_view *v)
 {
@@ -345,6 +397,12 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   struct outcomes_ctx oc = {v, 0};
   store_each_outcome(c->st, STORE_MAIN, c->run, STORE_BY_INSERTION, add_outcome, &oc);
   tpl_set(v, "has_outcomes", "%s", oc.n ? "1" : "");
+  store_each_coverage(c->st, c->run, add_coverage, v);
+  struct sanitizer_ctx sc = {v, NULL, ""};
+  int64_t san_run = 0;
+  store_each_sanitizer(c->st, c->run, &san_run, add_sanitizer, &sc);
+  if (san_run)
+    tpl_set(v, "sanitizer_run", "%lld", (long long)san_run);
   add_changes(c, v);
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)

@@ -28,6 +28,7 @@ static const struct command {
     {"history", cmd_history, "change points of every benchmark over the nights, commit ranges"},
     {"import", cmd_import, "merge another runner's database into this history (idempotent)"},
     {"prune", cmd_prune, "retention: drop old passing cases and raw samples, keep failures"},
+    {"sanitize", cmd_sanitize, "the GPU variants under compute-sanitizer's four tools"},
 };
 
 static void usage(FILE *f)

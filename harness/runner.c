@@ -3,7 +3,8 @@
  * Protocol on the pipes (one line each, tab-separated, reasons with tabs and newlines flattened):
  *   worker -> parent, once at start:  "READY" or "SKIP\t<why>"
  *   parent -> worker, per case:       "<case text>"
- *   worker -> parent, per case:       "R\t<verdict>\t<tag>\t<err>\t<seconds>\t<why>"
+ *   worker -> parent, per case:       "R\t<verdict>\t<tag>\t<err>\t<seconds>\t<regimes>\t<why>"
+ *                                     (regimes: the mask of coverage.h, in hex)
  * The worker's stderr is a third pipe; its last line explains a crash. */
 #define _GNU_SOURCE
 #include "runner.h"
@@ -53,8 +54,8 @@ static int worker_main(void *arg, int in, int out)
       worker_run_case(&c, v, &r);
     }
     child_flatten(r.why);
-    child_say(out, "R\t%s\t%s\t%.9g\t%.6f\t%s", verdict_name(r.verdict),
-              r.tag && r.tag[0] ? r.tag : "-", r.err, r.seconds, r.why);
+    child_say(out, "R\t%s\t%s\t%.9g\t%.6f\t%x\t%s", verdict_name(r.verdict),
+              r.tag && r.tag[0] ? r.tag : "-", r.err, r.seconds, (unsigned)r.regimes, r.why);
   }
   return 0;
 }
@@ -168,14 +169,14 @@ static int wproc_case(struct wproc *w, const struct gr_case *c, double watchdog,
     res->tag = "crash";
     return 0;
   }
-  /* R \t verdict \t tag \t err \t seconds \t why */
-  char *save = NULL, *f[6] = {0};
+  /* R \t verdict \t tag \t err \t seconds \t regimes \t why */
+  char *save = NULL, *f[7] = {0};
   f[0] = strtok_r(line, "\t", &save);
-  for (int i = 1; i < 5 && f[i - 1]; i++)
+  for (int i = 1; i < 6 && f[i - 1]; i++)
     f[i] = strtok_r(NULL, "\t", &save);
-  f[5] = save;
+  f[6] = save;
   int vd = f[1] ? verdict_parse(f[1]) : -1;
-  if (!f[0] || strcmp(f[0], "R") != 0 || vd < 0 || !f[4]) {
+  if (!f[0] || strcmp(f[0], "R") != 0 || vd < 0 || !f[5]) {
     child_finish(&w->c, 1, NULL, 0);
     gr_fmt(res->why, sizeof res->why, "worker sent a malformed line");
     res->verdict = VERDICT_CRASH;
@@ -192,7 +193,8 @@ static int wproc_case(struct wproc *w, const struct gr_case *c, double watchdog,
   if (strcmp(f[2], "-") == 0)
     res->tag = "";
   res->err = strtod(f[3], NULL);
-  gr_fmt(res->why, sizeof res->why, "%s", f[5] ? f[5] : "");
+  res->regimes = (uint32_t)strtoul(f[5], NULL, 16);
+  gr_fmt(res->why, sizeof res->why, "%s", f[6] ? f[6] : "");
   return 0;
 }
 
@@ -377,6 +379,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
   memset(out, 0, sizeof *out);
   out->alg = a;
   out->v = v;
+  coverage_init(&out->cov, a, v);
   double t0 = now_seconds();
   if (!rec) {
     out->verdict = VERDICT_CRASH;
@@ -393,9 +396,15 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
       break;
     case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
+    /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
+     * least reached one (coverage.h) */
+    int want = coverage_want(&out->cov);
+    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, (uint64_t)i, o->limits, want, &c))
+      want = -1;
     if (wproc_case(&w, &c, o->watchdog, &res) == WPROC_INTERRUPTED)
       break;
     record(rec, &c, "fuzz", i, &res);
+    coverage_add(&out->cov, res.regimes, want);
     out->cases++;
     switch (res.verdict) {
     case VERDICT_PASS: out->passed++; break;
@@ -425,6 +434,8 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
            out->cases, out->cases == 1 ? "" : "s");
   } else if (out->passed > 0) {
     out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    if (v->kind == VARIANT_FIXED)
+      coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
     if (out->verdict == VERDICT_ESCAPED)
       gr_fmt(out->reason, sizeof out->reason,
              "the known bug survived %ld cases in %.1f s: the checks lost the power to find it",

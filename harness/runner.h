@@ -14,6 +14,7 @@
 
 #include "alg.h"
 #include "case.h"
+#include "coverage.h"
 #include "gr.h"
 #include "store.h"
 #include "worker.h"
@@ -50,6 +51,8 @@ struct outcome {
   long shrink_steps; /* candidates tried */
   int flaky;         /* the failure did not repeat: the reported case failed once only */
   int store_failed;  /* a commit failed: the variant stopped, its last cases are not stored */
+  struct coverage cov;        /* fuzz cases per regime (coverage.h) */
+  char uncovered[GR_WHY_LEN]; /* a fixed variant that passed: its regimes no case reached */
 };
 
 /* Fuzz one variant for up to budget seconds (or opts->max_cases cases). Cases are stored in short

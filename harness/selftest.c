@@ -132,6 +132,15 @@ static const struct variant selftest_variants[] = {
     {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
 };
 
+GR_REGIME_PREDICATE(below_threshold, c->v[0] < SELFTEST_THRESHOLD)
+GR_REGIME_PREDICATE(at_threshold, c->v[0] >= SELFTEST_THRESHOLD)
+/* For the coverage tests: both sides of the threshold (`fuzz selftest/ok n=0..36` leaves one
+ * unreached). */
+static const struct regime selftest_regimes[] = {
+    {"n < 37", "ok bug_caught", below_threshold},
+    {"n >= 37", "ok bug_caught", at_threshold},
+};
+
 static void selftest_generate(struct gr_case *c, struct rng *r)
 {
   static const int64_t edges[] = {0, 1, 36, 37, 38, 1000};
@@ -206,4 +215,6 @@ const struct algorithm selftest_algorithm = {
     .instance_free = selftest_free,
     .check = selftest_check,
     .work = selftest_work,
+    .regimes = selftest_regimes,
+    .n_regimes = sizeof selftest_regimes / sizeof *selftest_regimes,
 };

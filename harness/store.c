@@ -5,6 +5,7 @@
 #include "alg.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,23 @@ static const char *const migrations[] = {
     "ALTER TABLE runs ADD COLUMN pid INTEGER;"
     "ALTER TABLE runs ADD COLUMN checkout_commit TEXT;" /* NULL: the same as git_commit, or none */
     "ALTER TABLE runs ADD COLUMN allow_no_gpu INTEGER NOT NULL DEFAULT 0;",
+    /* 4 -> 5: coverage (fuzz cases per regime of each variant) and sanitizer (the verdict of
+     * each compute-sanitizer tool on each variant, `gpuregress sanitize`) */
+    "CREATE TABLE coverage ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  regime TEXT NOT NULL,"
+    "  cases INTEGER NOT NULL,"            /* fuzz cases that reached it */
+    "  PRIMARY KEY (run_id, algorithm, variant, regime));"
+    "CREATE TABLE sanitizer ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT NOT NULL,"
+    "  tool TEXT NOT NULL,"                /* memcheck | racecheck | initcheck | synccheck */
+    "  verdict TEXT NOT NULL,"             /* clean | finding | explained | check | error |
+                                           timeout | skip */
+    "  cases INTEGER, seconds REAL,"
+    "  detail TEXT,"                       /* the first finding, or why */
+    "  PRIMARY KEY (run_id, algorithm, variant, tool));",
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -487,6 +505,53 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
   bind_text(s, 16, r->shrunk_case);
   bind_text(s, 17, r->reproducer);
   return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
+}
+
+/* Insert one row inside the batch: sql with its parameters bound in order from the arguments,
+ * one per letter of types ('i' int64_t, 'd' double, 't' text, NULL or "" bound as NULL). 0 ok. */
+static int add_row(struct store *st, const char *sql, const char *types, ...)
+{
+  sqlite3_stmt *s;
+  if (begin_batch(st))
+    return -1;
+  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+    return write_failed(st);
+  va_list ap;
+  va_start(ap, types);
+  for (int i = 0; types[i]; i++) {
+    if (types[i] == 'i') {
+      sqlite3_bind_int64(s, i + 1, va_arg(ap, int64_t));
+    } else if (types[i] == 'd') {
+      sqlite3_bind_double(s, i + 1, va_arg(ap, double));
+    } else {
+      const char *t = va_arg(ap, const char *);
+      bind_text(s, i + 1, t && t[0] ? t : NULL);
+    }
+  }
+  va_end(ap);
+  int rc = sqlite3_step(s);
+  if (rc != SQLITE_DONE)
+    write_failed(st); /* before finalize: its message */
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_add_coverage(struct store *st, int64_t run, const char *alg, const char *var,
+                       const char *regime, int64_t cases)
+{
+  return add_row(st,
+                 "INSERT OR REPLACE INTO coverage (run_id, algorithm, variant, regime, cases)"
+                 " VALUES (?,?,?,?,?)",
+                 "ittti", run, alg, var, regime, cases);
+}
+
+int store_add_sanitizer(struct store *st, int64_t run, const struct sanitizer_row *r)
+{
+  return add_row(st,
+                 "INSERT OR REPLACE INTO sanitizer (run_id, algorithm, variant, kind, tool, verdict,"
+                 " cases, seconds, detail) VALUES (?,?,?,?,?,?,?,?,?)",
+                 "itttttidt", run, r->algorithm, r->variant, r->kind, r->tool, r->verdict, r->cases,
+                 r->seconds, r->detail);
 }
 
 int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *r)

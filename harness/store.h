@@ -107,6 +107,21 @@ struct timing_row {
 };
 /* Add a timing summary to the open batch. Returns its id (for its samples), -1 on error. */
 int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row *row);
+
+/* Fuzz cases of a run that reached one regime of a variant (coverage.h). 0 ok. */
+int store_add_coverage(struct store *st, int64_t run, const char *alg, const char *var,
+                       const char *regime, int64_t cases);
+/* The verdict of one compute-sanitizer tool on one variant (`gpuregress sanitize`). */
+struct sanitizer_row {
+  const char *algorithm, *variant, *kind;
+  const char *tool;    /* memcheck, racecheck, initcheck, synccheck */
+  const char *verdict; /* clean | finding | check (a harness check failed, the tool found
+                        * nothing) | error | timeout | skip */
+  int64_t cases;
+  double seconds;
+  const char *detail; /* the first finding, the failed check or why; may be NULL */
+};
+int store_add_sanitizer(struct store *st, int64_t run, const struct sanitizer_row *r);
 /* Add one sample (the mean of `launches` launches, in ms) of a timing to the open batch. */
 int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, int sm_clock_mhz);
 
@@ -238,6 +253,17 @@ typedef int (*store_row_fn)(void *ctx, const struct store_value *cols, int ncols
  * fn returned to stop. */
 int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx);
 
+/* The coverage rows of run, by (algorithm, variant) in the order stored. 0 ok (none when the
+ * schema has no coverage); -1 on a database error; else what fn returned to stop. */
+int store_each_coverage(struct store *st, int64_t run,
+                        int (*fn)(void *ctx, const char *alg, const char *var, const char *regime,
+                                  int64_t cases),
+                        void *ctx);
+/* The sanitizer rows of the latest run up to run that has any (*from: its id, 0 when none), by
+ * (algorithm, variant) in the order stored. 0 ok; -1 on a database error; else what fn
+ * returned. */
+int store_each_sanitizer(struct store *st, int64_t run, int64_t *from,
+                         int (*fn)(void *ctx, const struct sanitizer_row *r), void *ctx);
 /* ---- whole runs across databases, retention (store_merge.c) ------------------------------- */
 
 /* Write a new gpuregress database at path holding only run (with its outcomes, timings and

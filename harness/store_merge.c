@@ -134,6 +134,16 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
       copy_sql(db, "outcomes", case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
       (rep->outcomes = exec_copy(db, sql, roff, toff, only)) < 0)
     return -1;
+  /* the regime counts and sanitizer verdicts of those runs, where the source has them */
+  static const char *const per_run[] = {"coverage", "sanitizer"};
+  for (size_t i = 0; i < sizeof per_run / sizeof *per_run; i++) {
+    char has[128];
+    gr_fmt(has, sizeof has, "SELECT count(*) FROM src.sqlite_master WHERE name = '%s'", per_run[i]);
+    if (max_id(db, has) > 0 &&
+        (copy_sql(db, per_run[i], case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
+         exec_copy(db, sql, roff, toff, only) < 0))
+      return -1;
+  }
   if (!timings)
     return 0;
   if (copy_sql(db, "timings", timing_sp, 2, of_new_run, sql, sizeof sql) ||

@@ -7,6 +7,7 @@
 
 #include "case.h"
 #include "check.h"
+#include "coverage.h"
 #include "gpu.h"
 
 #define POISON_A 0xA5
@@ -36,6 +37,44 @@ static const char *gib(double bytes, char *buf, size_t len)
   return gr_fmt(buf, len, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
 }
 
+unsigned worker_checks(char *why, size_t len)
+{
+  static const struct {
+    const char *name;
+    unsigned bit;
+  } names[] = {{"parity", WORKER_CHECK_PARITY},   {"invariants", WORKER_CHECK_INVARIANTS},
+               {"determinism", WORKER_CHECK_DETERMINISM}, {"output", WORKER_CHECK_OUTPUT},
+               {"smem", WORKER_CHECK_SMEM}};
+  const char *s = getenv("GR_CHECKS");
+  if (!s)
+    return WORKER_CHECK_ALL;
+  unsigned m = 0;
+  while (*s) {
+    size_t w = strcspn(s, ",");
+    size_t i = 0;
+    while (i < sizeof names / sizeof *names &&
+           !(strlen(names[i].name) == w && strncmp(s, names[i].name, w) == 0))
+      i++;
+    if (i == sizeof names / sizeof *names) {
+      gr_fmt(why, len, "unknown check '%.*s' in GR_CHECKS (parity, invariants, determinism, "
+                       "output, smem)", (int)w, s);
+      return 0;
+    }
+    m |= names[i].bit;
+    s += w + (s[w] == ',');
+  }
+  if (!m)
+    gr_fmt(why, len, "GR_CHECKS names no check");
+  return m;
+}
+
+/* 1 if a failure tagged tag counts under the checks kept */
+static int check_kept(unsigned checks, const char *tag)
+{
+  int inv = tag && strcmp(tag, "invariant") == 0;
+  return (checks & (inv ? WORKER_CHECK_INVARIANTS : WORKER_CHECK_PARITY)) != 0;
+}
+
 void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res)
 {
   const struct algorithm *a = c->alg;
@@ -46,9 +85,15 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
   struct check_report rep;
   char why[GR_WHY_LEN];
   int gpu = (v->flags & VARIANT_GPU) != 0;
+  uint32_t reached = 0;
 
   memset(res, 0, sizeof *res);
   res->tag = "";
+  unsigned checks = worker_checks(why, sizeof why);
+  if (!checks) {
+    set_result(res, VERDICT_ERROR, "input", why);
+    goto out;
+  }
   if (gpu) {
     if (!worker_gpu_ready(why, sizeof why)) {
       set_result(res, VERDICT_SKIP, "", why);
@@ -81,11 +126,11 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
   }
   for (int t = 0; t < 2; t++) {
     memset(&ctx, 0, sizeof ctx);
-    ctx.poison = t ? POISON_B : POISON_A;
+    ctx.poison = t && (checks & WORKER_CHECK_OUTPUT) ? POISON_B : POISON_A;
     ctx.trial = t;
     memset(out[t], ctx.poison, bytes);
     if (gpu && !(v->flags & VARIANT_NOSHMEM))
-      gpu_poison_shared(t ? 0x5a5a0001u : 0xa5a50002u);
+      gpu_poison_shared(t && (checks & WORKER_CHECK_SMEM) ? 0x5a5a0001u : 0xa5a50002u);
     enum run_status st = v->run(v, inst, out[t], &ctx);
     if (st == RUN_UNSUPPORTED) {
       set_result(res, VERDICT_SKIP, "", ctx.why);
@@ -96,16 +141,21 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
       goto out;
     }
     if (t == 0) {
+      reached = coverage_mask(c, v, inst) | ctx.reached;
       memset(&rep, 0, sizeof rep);
       int failed = a->check(inst, out[0], &rep);
       res->err = rep.err;
-      if (failed) {
+      if (failed && check_kept(checks, rep.tag)) {
         set_result(res, VERDICT_FAIL, rep.tag ? rep.tag : "check", rep.why);
+        res->regimes = reached;
         goto out;
       }
     }
   }
-  if (!(v->flags & VARIANT_NONDET) && memcmp(out[0], out[1], inst->out_bytes) != 0) {
+  res->regimes = reached;
+  if (!(v->flags & VARIANT_NONDET) &&
+      (checks & (WORKER_CHECK_DETERMINISM | WORKER_CHECK_OUTPUT | WORKER_CHECK_SMEM)) &&
+      memcmp(out[0], out[1], inst->out_bytes) != 0) {
     size_t i = check_first_diff(out[0], out[1], inst->out_bytes, inst->elem_size);
     gr_fmt(res->why, sizeof res->why,
            "two runs differ from output element %zu on (the first was right): nondeterministic, an "

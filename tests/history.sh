@@ -85,7 +85,8 @@ cp "$tmp/a100.db" "$legacy"
 python3 - "$legacy" <<'PY' || { echo "FAIL: making a schema-2 database"; fails=$((fails + 1)); }
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.executescript("DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
+db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;"
+                 "DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
                  "ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN pid;"
                  "ALTER TABLE runs DROP COLUMN checkout_commit;"
                  "ALTER TABLE runs DROP COLUMN allow_no_gpu; PRAGMA user_version = 2;")

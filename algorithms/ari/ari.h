@@ -51,6 +51,11 @@ int ari_launch(const int16_t *d_a, const int16_t *d_b, int n, int k_a, int k_b, 
 /* Bytes of global scratch v3 uses at most. */
 #define ARI_GLOBAL_SCRATCH_BYTES (256u << 20)
 
+/* The most pairs one v3 launch takes (0, the default: as many as ARI_GLOBAL_SCRATCH_BYTES
+ * holds). A seam for the harness (the case parameter 'chunk'), so that the chunking path runs
+ * on cases small enough to fuzz; it applies to v3_global and to dispatch's use of it. */
+void ari_v3_set_max_chunk(int pairs);
+
 #ifdef __cplusplus
 }
 #endif

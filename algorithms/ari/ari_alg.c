@@ -32,13 +32,15 @@ static const char *const dist_names[] = {"uniform", "skewed", "singletons", "one
                                          "all_distinct", NULL};
 enum { DIST_UNIFORM, DIST_SKEWED, DIST_SINGLETONS, DIST_ONE, DIST_DISTINCT };
 
-enum { P_N, P_KA, P_KB, P_PAIRS, P_DIST };
+enum { P_N, P_KA, P_KB, P_PAIRS, P_DIST, P_CHUNK };
 static const struct param_spec ari_params[] = {
     [P_N] = {"n", PARAM_INT, 1, 100000000, NULL, "objects per partition"},
     [P_KA] = {"k_a", PARAM_INT, 1, 32767, NULL, "clusters of the first partition of each pair"},
     [P_KB] = {"k_b", PARAM_INT, 1, 32767, NULL, "clusters of the second partition"},
     [P_PAIRS] = {"pairs", PARAM_INT, 1, 1000000, NULL, "pairs in one launch (one block each)"},
     [P_DIST] = {"dist", PARAM_ENUM, 0, 0, dist_names, "label distribution"},
+    [P_CHUNK] = {"chunk", PARAM_INT, 0, 1000000, NULL,
+                 "most pairs per v3_global launch (0: what its 256 MiB scratch holds)"},
 };
 
 /* reference "variant": the CPU reference itself, checked against the invariants */
@@ -108,7 +110,50 @@ static void ari_generate(struct gr_case *c, struct rng *r)
     c->v[i] = c->v[i] < 1 ? 1 : c->v[i] > 1000 ? 1000 : c->v[i];
   c->v[P_PAIRS] = rng_boundary(r, 1, 4000, pair_edges, sizeof pair_edges / sizeof *pair_edges, 0.5);
   c->v[P_DIST] = rng_chance(r, 0.4) ? DIST_UNIFORM : rng_range(r, 1, 4);
+  /* v3's chunking: a 256 MiB scratch needs pairs * k_a * k_b * 4 bytes beyond what the CPU
+   * reference affords, so a small chunk stands in for it: around the pair count, and tiny */
+  if (rng_chance(r, 0.3)) {
+    int64_t p = c->v[P_PAIRS];
+    int64_t picks[] = {1, 2, 3, p - 1, p / 2 + 1, p, rng_range(r, 1, p)};
+    c->v[P_CHUNK] = picks[rng_range(r, 0, 6)];
+    if (c->v[P_CHUNK] < 1)
+      c->v[P_CHUNK] = 1;
+  }
 }
+
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+static int64_t cells(const struct gr_case *c) { return c->v[P_KA] * c->v[P_KB]; }
+
+/* pairs per v3 launch, as v3_global computes it */
+static int64_t v3_chunk(const struct gr_case *c)
+{
+  int64_t chunk = (int64_t)ARI_GLOBAL_SCRATCH_BYTES / (cells(c) * 4);
+  chunk = chunk < 1 ? 1 : chunk;
+  return c->v[P_CHUNK] > 0 && c->v[P_CHUNK] < chunk ? c->v[P_CHUNK] : chunk;
+}
+
+GR_REGIME_PREDICATE(small_table, cells(c) <= ARI_BLOCK)
+GR_REGIME_PREDICATE(large_table, cells(c) > ARI_BLOCK && cells(c) <= NOMINAL_SMEM_CELLS)
+GR_REGIME_PREDICATE(global_table, cells(c) > NOMINAL_SMEM_CELLS)
+GR_REGIME_PREDICATE(one_chunk, c->v[P_PAIRS] <= v3_chunk(c))
+GR_REGIME_PREDICATE(chunks, c->v[P_PAIRS] > v3_chunk(c))
+static int global_chunks(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return global_table(c, inst) && chunks(c, inst);
+}
+
+/* v1/v2: the zeroing loop runs once (table within the block) or strides; v3: one launch or a
+ * chunk loop; dispatch: which of the two it takes, and v3's chunk loop behind it. The shared
+ * capacity is the nominal H100/H200 one (the parent never asks the device). */
+static const struct regime ari_regimes[] = {
+    {"table <= block", "v1_shared_uninit v2_shared dispatch", small_table},
+    {"table > block", "v1_shared_uninit v2_shared dispatch", large_table},
+    {"one chunk", "v3_global", one_chunk},
+    {"several chunks", "v3_global", chunks},
+    {"global table", "dispatch", global_table},
+    {"global, several chunks", "dispatch", global_chunks},
+};
 
 static int ari_validate(const struct gr_case *c, char *why, size_t len)
 {
@@ -191,6 +236,7 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
   d->k_a = (int)c->v[P_KA];
   d->k_b = (int)c->v[P_KB];
   d->pairs = (int)c->v[P_PAIRS];
+  d->chunk = (int)c->v[P_CHUNK];
   size_t labels = (size_t)d->pairs * (size_t)d->n;
   d->a = malloc(labels * sizeof *d->a);
   d->b = malloc(labels * sizeof *d->b);
@@ -290,6 +336,9 @@ const struct algorithm ari_algorithm = {
     .instance_free = ari_instance_free,
     .check = ari_check,
     .work = ari_work,
+    .regimes = ari_regimes,
+    .n_regimes = sizeof ari_regimes / sizeof *ari_regimes,
+    .defaults = "chunk=0",
     .bench_cases = ari_bench_cases,
     .bench_setup = ari_bench_setup,
     .bench_launch = ari_bench_launch,

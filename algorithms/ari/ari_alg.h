@@ -18,6 +18,7 @@ struct ari_data {
   int n, k_a, k_b, pairs;
   int16_t *a, *b; /* pairs x n labels each */
   double *ref;    /* pairs reference ARIs */
+  int chunk;      /* most pairs per v3 launch, 0: the scratch budget decides (ari.h) */
   int derived;    /* 1 when the last 3 pairs are swapped / relabelled / self copies of pair 0 */
 };
 

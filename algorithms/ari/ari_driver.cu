@@ -64,6 +64,7 @@ static struct ari_dev *ari_dev_new(const struct variant *v, const struct gr_inst
 static int ari_dev_launch(struct ari_dev *b, char *why, size_t len)
 {
   const struct ari_data *d = b->d;
+  ari_v3_set_max_chunk(d->chunk); /* the case's chunk (0: the scratch budget), for v3 and dispatch */
   int rc = b->launch(b->da, b->db, d->n, d->k_a, d->k_b, d->pairs, b->dout, b->dbad, 0);
   if (rc == ARI_UNSUPPORTED)
     gr_fmt(why, len, "table of %d x %d cells does not fit in shared memory", d->k_a, d->k_b);

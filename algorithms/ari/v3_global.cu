@@ -30,6 +30,9 @@ static __global__ void ari_global_kernel(const int16_t *a, const int16_t *b, int
 
 static unsigned *scratch;    /* grown on demand, kept for the life of the process */
 static size_t scratch_bytes;
+static int max_chunk;        /* ari_v3_set_max_chunk: 0 none */
+
+extern "C" void ari_v3_set_max_chunk(int pairs) { max_chunk = pairs > 0 ? pairs : 0; }
 
 extern "C" int ari_v3_global_launch(const int16_t *d_a, const int16_t *d_b, int n, int k_a, int k_b,
                                     int pairs, double *d_out, int *d_bad, void *stream)
@@ -42,6 +45,8 @@ extern "C" int ari_v3_global_launch(const int16_t *d_a, const int16_t *d_b, int 
   size_t chunk = ARI_GLOBAL_SCRATCH_BYTES / table_bytes;
   if (chunk < 1)
     chunk = 1;
+  if (max_chunk && chunk > (size_t)max_chunk)
+    chunk = (size_t)max_chunk;
   if (chunk > (size_t)pairs)
     chunk = (size_t)pairs;
   if (scratch_bytes < chunk * table_bytes) {

@@ -745,6 +745,52 @@ static int avos_check(const struct gr_instance *inst, const void *out, struct ch
   return is_matrix(d->op) ? check_matrix(d, out, rep) : check_elementwise(d, out, rep);
 }
 
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+static int op_is(const struct gr_case *c, int op) { return c->v[P_OP] == op; }
+GR_REGIME_PREDICATE(r_sum, op_is(c, AVOS_OP_SUM))
+GR_REGIME_PREDICATE(r_product, op_is(c, AVOS_OP_PRODUCT))
+GR_REGIME_PREDICATE(r_spgemm, op_is(c, AVOS_OP_SPGEMM))
+GR_REGIME_PREDICATE(r_closure, op_is(c, AVOS_OP_CLOSURE))
+/* The tiers of v2_warp_hash's products: the driver reports the tiers the symbolic steps listed
+ * rows for (ctx->reached). Without the input (inst NULL, the parent steering) a guess from the
+ * parameters: the widest product row of a random case is about min(n, deg^2 / 4) entries, a
+ * genealogy closure's up to n; a warp holds 128 entries, a block 2048. */
+static int64_t row_guess(const struct gr_case *c)
+{
+  if (!is_matrix((int)c->v[P_OP]))
+    return 0;
+  int64_t w = c->v[P_SHAPE] == 2 ? c->v[P_DEG] * c->v[P_DEG] / 4
+                                 : (op_is(c, AVOS_OP_CLOSURE) ? c->v[P_N] / 2 : 8);
+  return w < c->v[P_N] ? w : c->v[P_N];
+}
+static int r_warp(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 32;
+}
+static int r_block(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 128;
+}
+static int r_global(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && row_guess(c) > 2048;
+}
+
+/* The ops each variant has kernels for: the hash-table historical ones are products only, the
+ * cuSPARSE peer one product. */
+#define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash"
+#define AVOS_CLOSURES "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash"
+static const struct regime avos_regimes[] = {
+    [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum},
+    [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product},
+    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm},
+    [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure},
+    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp},
+    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global},
+};
+
 /* table */
 
 static const struct variant avos_variants[] = {
@@ -767,6 +813,16 @@ static const struct variant avos_variants[] = {
     {"cusparse", VARIANT_PEER, VARIANT_GPU | VARIANT_NOSHMEM, avos_run_cusparse, NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern is "
      "checked, on cases with no zero avos terms"},
+};
+
+/* compute-sanitizer findings examined (gpuregress sanitize; README, who catches what) */
+static const char *const avos_sanitizer_explained[] = {
+    "v2_warp_hash racecheck avos_symbolic_block_kernel: s_stop is a give-up flag that only ever "
+    "goes from 0 to 1 (any thread that sees the table half full sets it); the others read it "
+    "volatile to stop early, and the decision that matters is read after __syncthreads: a stale "
+    "read costs a few extra inserts (the table has room for twice the limit), never a wrong "
+    "result (racecheck on the H100 reports the write/read pair as a hazard)",
+    NULL,
 };
 
 static const char *const avos_bench_cases[] = {
@@ -796,6 +852,9 @@ const struct algorithm avos_algorithm = {
     .instance_free = avos_instance_free,
     .check = avos_check,
     .work = avos_work,
+    .regimes = avos_regimes,
+    .sanitizer_explained = avos_sanitizer_explained,
+    .n_regimes = sizeof avos_regimes / sizeof *avos_regimes,
     .bench_cases = avos_bench_cases,
     .bench_setup = avos_bench_setup,
     .bench_launch = avos_bench_launch,

@@ -63,6 +63,17 @@ struct avos_data {
   size_t off_ptr, off_idx, off_val; /* byte offsets of the matrix parts */
 };
 
+/* The regimes of avos (indices in its regime table); the driver reports the tiers. */
+enum {
+  AVOS_REGIME_SUM,
+  AVOS_REGIME_PRODUCT,
+  AVOS_REGIME_SPGEMM,
+  AVOS_REGIME_CLOSURE,
+  AVOS_REGIME_WARP,   /* a symbolic step listed rows for the warp tier */
+  AVOS_REGIME_BLOCK,  /* ... for the block tier */
+  AVOS_REGIME_GLOBAL, /* ... for the global tier */
+};
+
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */
 void avos_out_matrix(const struct gr_instance *inst, void *out, const int64_t *status,
                      const int32_t *indptr, const int32_t *indices, const void *values, int64_t nnz);

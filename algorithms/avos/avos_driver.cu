@@ -45,6 +45,7 @@ struct avos_ws {
   size_t cub_cap;
   struct avos_dev_stats *stats, *h_stats; /* device, pinned host */
   int *h_nnz;                             /* pinned host */
+  unsigned tiers;                         /* 1 << AVOS_REGIME_WARP ...: tiers listed so far */
 };
 
 /* What a product needed, for replays. */
@@ -211,6 +212,9 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
     return 1;
   if (!replay) {
     stats_read(w, st);
+    w->tiers |= (w->h_stats->n_sym_warp ? 1u << AVOS_REGIME_WARP : 0) |
+                (w->h_stats->n_sym_block ? 1u << AVOS_REGIME_BLOCK : 0) |
+                (w->h_stats->n_global ? 1u << AVOS_REGIME_GLOBAL : 0);
     unsigned n_global = w->h_stats->n_global, slots = w->h_stats->global_slots;
     unsigned grid = n_global < (unsigned)w->sms ? n_global : (unsigned)w->sms;
     while (grid > 1 && (size_t)grid * slots * AVOS_GLOBAL_SLOT_BYTES > AVOS_SCRATCH_LIMIT)
@@ -457,6 +461,7 @@ extern "C" enum run_status avos_run_gpu(const struct variant *v, const struct gr
     st = RUN_ERROR;
   } else {
     op_fetch(&o, out);
+    ctx->reached = o.w.tiers;
   }
   op_free(&o);
   return st;

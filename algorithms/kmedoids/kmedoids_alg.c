@@ -450,6 +450,9 @@ static enum run_status km_run_gpu(const struct variant *v, const struct gr_insta
     rs = RUN_ERROR;
   } else {
     km_out_pack(&res, out);
+    int n_small, n_big;
+    km_gpu_plan_counts(g, &n_small, &n_big);
+    ctx->reached = (n_small ? 1u << KM_REGIME_SMALL : 0) | (n_big ? 1u << KM_REGIME_BIG : 0);
   }
   km_result_release(&res);
   km_gpu_free(g);
@@ -517,6 +520,34 @@ static enum run_status km_run_mpi_cpu(const struct variant *v, const struct gr_i
 {
   return km_run_mpi(inst, out, ctx, "cpu");
 }
+
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+/* Small clusters are packed whole into tiles, big ones split over many blocks: the GPU driver
+ * reports which its last score plan held (ctx->reached). Without the input (the parent
+ * steering) a guess from an average cluster of n/k objects of up to sig_max centroids. */
+static int big_guess(const struct gr_case *c)
+{
+  int64_t m = c->v[P_N] / (c->v[P_K] > 0 ? c->v[P_K] : 1);
+  return m > KM_CHUNK_MAX_SRC || m * c->v[P_SIG_MAX] > KM_CHUNK_CENTROIDS;
+}
+static int r_small(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && !big_guess(c);
+}
+static int r_big(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && big_guess(c);
+}
+GR_REGIME_PREDICATE(r_one_rank, c->v[P_RANKS] == 1)
+GR_REGIME_PREDICATE(r_ranks, c->v[P_RANKS] > 1)
+
+static const struct regime km_regimes[] = {
+    [KM_REGIME_SMALL] = {"small clusters", "v1_racy_score v2_gpu", r_small},
+    [KM_REGIME_BIG] = {"big clusters", "v1_racy_score v2_gpu", r_big},
+    {"one rank", "mpi_gpu mpi_cpu", r_one_rank},
+    {"several ranks", "mpi_gpu mpi_cpu", r_ranks},
+};
 
 static const struct variant km_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
@@ -637,6 +668,8 @@ const struct algorithm kmedoids_algorithm = {
     .instance_free = km_instance_free,
     .check = km_check,
     .work = km_work_model,
+    .regimes = km_regimes,
+    .n_regimes = sizeof km_regimes / sizeof *km_regimes,
     .bench_cases = km_bench_case_list,
     .bench_setup = km_bench_setup,
     .bench_launch = km_bench_launch,

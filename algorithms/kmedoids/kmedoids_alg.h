@@ -40,6 +40,9 @@ struct km_data {
   int has_ref;
 };
 
+/* The regimes the GPU driver reports (indices in the regime table of kmedoids_alg.c). */
+enum { KM_REGIME_SMALL, KM_REGIME_BIG };
+
 /* Generator parameters of a case (what instance_new draws the dataset from). */
 void km_case_gen(const struct gr_case *c, struct kmsig_gen *g);
 /* Configuration of a case (k, alpha, iterations, initial shuffle seed). */

@@ -69,6 +69,34 @@ static enum run_status radix_sort_run_reference(const struct variant *v,
   return RUN_OK;
 }
 
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+/* Above this n a chunk holds several tiles (the multi-tile counter paths): one wave of 3 blocks
+ * of 256 threads on each of an H100's 132 SMs, 4096 keys a tile (nominal: the parent never asks
+ * the device; an H200 has the same 132 SMs). */
+#define NOMINAL_ONE_WAVE_N ((int64_t)132 * 3 * RADIX_SORT_TILE)
+
+GR_REGIME_PREDICATE(one_tile, c->v[P_N] <= RADIX_SORT_TILE)
+GR_REGIME_PREDICATE(several_tiles, c->v[P_N] > RADIX_SORT_TILE)
+GR_REGIME_PREDICATE(partial_tile, c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0)
+GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
+
+/* v4_onesweep's tiles: 512 threads x 15 keys (v4_onesweep.cu) */
+#define ONESWEEP_TILE (512 * 15)
+GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= ONESWEEP_TILE)
+GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > ONESWEEP_TILE)
+GR_REGIME_PREDICATE(os_partial_tile, c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0)
+
+static const struct regime radix_sort_regimes[] = {
+    {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile},
+    {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles},
+    {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile},
+    {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk},
+    {"one tile of 7680", "v4_onesweep", os_one_tile},
+    {"several tiles of 7680", "v4_onesweep", os_several_tiles},
+    {"partial last tile of 7680", "v4_onesweep", os_partial_tile},
+};
+
 static const struct variant radix_sort_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
@@ -426,6 +454,8 @@ const struct algorithm radix_sort_algorithm = {
     .instance_free = radix_sort_instance_free,
     .check = radix_sort_check,
     .work = radix_sort_work,
+    .regimes = radix_sort_regimes,
+    .n_regimes = sizeof radix_sort_regimes / sizeof *radix_sort_regimes,
     .bench_cases = radix_sort_bench_cases,
     .bench_setup = radix_sort_bench_setup,
     .bench_launch = radix_sort_bench_launch,

@@ -95,6 +95,22 @@ static enum run_status sgm_run_reference(const struct variant *v, const struct g
   return RUN_OK;
 }
 
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+GR_REGIME_PREDICATE(d_whole_warps, c->v[P_D] % 32 == 0)
+GR_REGIME_PREDICATE(d_partial_warp, c->v[P_D] % 32 != 0)
+GR_REGIME_PREDICATE(d_large, c->v[P_D] > 256)
+GR_REGIME_PREDICATE(eight_paths, c->v[P_PATHS] == 1)
+
+/* D in whole warps or not (v1's full-mask shuffle over a partial warp), D beyond 256 (more than
+ * 8 disparities per lane), and the 8-path aggregation (the diagonals). */
+static const struct regime sgm_regimes[] = {
+    {"D % 32 == 0", NULL, d_whole_warps},
+    {"D % 32 != 0", NULL, d_partial_warp},
+    {"D > 256", NULL, d_large},
+    {"8 paths", NULL, eight_paths},
+};
+
 static const struct variant sgm_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},
@@ -334,6 +350,8 @@ const struct algorithm sgm_algorithm = {
     .instance_free = sgm_instance_free,
     .check = sgm_check,
     .work = sgm_work,
+    .regimes = sgm_regimes,
+    .n_regimes = sizeof sgm_regimes / sizeof *sgm_regimes,
     .bench_cases = sgm_bench_cases,
     .bench_setup = sgm_bench_setup,
     .bench_launch = sgm_bench_launch,

@@ -1,0 +1,54 @@
+/* Coverage: which regimes (alg.h, struct regime) a case reaches on a variant, the counts the
+ * runner keeps per variant, and the steering of generation toward regimes not reached yet. The
+ * worker computes a case's regimes (it has the input, for paths that depend on the data); the
+ * parent counts them and steers with the predicates' guesses from the parameters. */
+#ifndef GR_COVERAGE_H
+#define GR_COVERAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alg.h"
+#include "case.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Steering aims at a regime until it has this many cases, or until this many steered cases in a
+ * row missed it (a guess from the parameters that the data does not bear out). */
+#define COVERAGE_WANT 3
+#define COVERAGE_GIVE_UP 12
+
+/* The regimes of a that belong to v (bit i: a->regimes[i]). */
+uint32_t coverage_applies(const struct algorithm *a, const struct variant *v);
+/* The regimes of v that case c takes according to the predicates (inst: the input, or NULL). */
+uint32_t coverage_mask(const struct gr_case *c, const struct variant *v,
+                       const struct gr_instance *inst);
+
+/* Cases per regime of one variant. */
+struct coverage {
+  const struct algorithm *a;
+  uint32_t applies;
+  long cases[GR_MAX_REGIMES];
+  long missed[GR_MAX_REGIMES]; /* steered cases that did not reach it */
+};
+void coverage_init(struct coverage *cv, const struct algorithm *a, const struct variant *v);
+/* Count a case that reached mask (aimed: the regime it was steered to, or -1). */
+void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
+/* The least reached regime still under COVERAGE_WANT cases and not given up, or -1. */
+int coverage_want(const struct coverage *cv);
+/* Draw up to 256 alternatives to case `index` of the stream of seed (deterministic) and keep in c
+ * the first whose guessed regimes include `want`. 1 found; 0 none (c unchanged). */
+int coverage_steer(const struct coverage *cv, const struct variant *v, uint64_t seed,
+                   uint64_t index, const struct case_limits *lim, int want, struct gr_case *c);
+/* "one chunk 120, several chunks 14" ("" when v has no regimes); returns buf. */
+char *coverage_text(const struct coverage *cv, char *buf, size_t len);
+/* The names of the regimes with no case, comma-separated ("" when none); returns buf. */
+char *coverage_unreached(const struct coverage *cv, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
