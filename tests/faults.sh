@@ -68,6 +68,7 @@ probe hang 2 "bad value 'nan' for --watchdog" -- "$bin" bench --watchdog nan --d
 probe hang 2 "bad value 'nan' for --alpha" -- "$bin" compare --alpha nan --db "$db"
 probe hang 2 "bad value 'inf' for --min-effect" -- "$bin" compare --min-effect inf --db "$db"
 probe hang 2 "bad value 'nan' for --penalty" -- "$bin" history --penalty nan --db "$db"
+probe hang 2 "bad value 'nan' for --timeout" -- "$bin" sanitize --timeout nan --db "$db"
 for o in --out --build --db --baseline --budget --filter; do
   probe hang 2 "ci/nightly: $o needs a value" -- "$nightly" "$o"
 done
