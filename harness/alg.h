@@ -155,6 +155,14 @@ struct algorithm {
   int (*check)(const struct gr_instance *inst, const void *out, struct check_report *rep);
   /* Work model: bytes a kernel must move and items it processes, for throughput and % of peak. */
   void (*work)(const struct gr_case *c, double *bytes, double *items);
+  /* What items count ("cells": sgm's W*H*D*paths cost-volume cells) when the algorithm's
+   * throughput means something in items per second rather than bytes: the tables then show
+   * items/s and % of item_peak. NULL: GB/s and % of the copy bandwidth. */
+  const char *item_unit;
+  /* The peak items per second of this GPU, measured by a microbenchmark of the algorithm's own
+   * in the benchmark process (CUDA initialised); name gets what it measures, for the tables.
+   * Returns 0 when unknown. May be NULL (no % of peak). */
+  double (*item_peak)(char *name, size_t len);
   /* The code paths the fuzzer must reach (at most GR_MAX_REGIMES); may be NULL. */
   const struct regime *regimes;
   size_t n_regimes;

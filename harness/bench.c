@@ -13,6 +13,7 @@
 #include "bench_json.h"
 #include "bench_shim.h"
 #include "child.h"
+#include "registry.h"
 
 volatile int bench_interrupted;
 
@@ -30,13 +31,7 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
   r->launches = launches;
   r->seconds = seconds;
   stats_summarize(ms, n, &r->s);
-  struct bench_rate rate;
-  bench_rates(p, it, r->s.median, &rate);
-  r->bytes = rate.bytes;
-  r->items = rate.items;
-  r->gbps = rate.gbps;
-  r->items_per_s = rate.items_per_s;
-  r->pct_copy = rate.pct_copy;
+  bench_result_rates(p, i);
   if (n) {
     double *c = malloc(n * sizeof *c);
     if (c) {
@@ -54,8 +49,9 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
       .launches = launches, .samples = (int64_t)n, .median_ms = r->s.median, .mean_ms = r->s.mean,
       .min_ms = r->s.min, .max_ms = r->s.max, .stddev_ms = r->s.stddev, .noise = r->s.noise,
       .bytes = r->bytes, .items = r->items, .gbps = r->gbps, .items_per_s = r->items_per_s,
-      .copy_gbps = p->copy_gbps, .pct_copy = r->pct_copy, .sm_clock_mhz = r->clock_mhz,
-      .seconds = seconds, .verdict = vd, .reason = r->reason};
+      .copy_gbps = p->copy_gbps, .pct_copy = r->pct_copy, .item_unit = it->alg->item_unit,
+      .peak_items_per_s = r->peak_items_per_s, .pct_peak = r->pct_peak,
+      .sm_clock_mhz = r->clock_mhz, .seconds = seconds, .verdict = vd, .reason = r->reason};
   int64_t id = store_add_timing(o->store, o->run_id, &row);
   int bad = id < 0;
   for (size_t k = 0; k < n && !bad; k++)
@@ -170,6 +166,15 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     save += *save == '\t';
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", save);
     ss->started = 1;
+  } else if (strcmp(tag, "PEAK") == 0) {
+    char *alg = strtok_r(rest, "\t", &save), *rate = strtok_r(NULL, "\t", &save);
+    const struct algorithm *a = alg ? registry_find(alg) : NULL;
+    if (a && rate && !bench_peak_of(p, a) && p->n_peaks < sizeof p->peaks / sizeof *p->peaks) {
+      struct bench_peak *pk = &p->peaks[p->n_peaks++];
+      pk->alg = a;
+      pk->items_per_s = strtod(rate, NULL);
+      gr_fmt(pk->name, sizeof pk->name, "%s", save ? save : "");
+    }
   } else if (strcmp(tag, "B") == 0) {
     ss->cur = strtol(rest, NULL, 10);
     sm->n = 0;

@@ -54,7 +54,15 @@ struct bench_result {
   struct stats_summary s; /* milliseconds */
   double bytes, items;   /* the work model */
   double gbps, items_per_s, pct_copy, clock_mhz, seconds;
+  double peak_items_per_s, pct_peak; /* the algorithm's item peak (0 none) and % of it */
   enum gr_status status; /* GR_STATUS_NO_GPU: skipped because the process found no device */
+};
+
+/* An algorithm's peak of items per second (alg->item_peak), measured by the child. */
+struct bench_peak {
+  const struct algorithm *alg;
+  double items_per_s; /* 0 unknown */
+  char name[64];      /* what was measured ("DPX recurrence peak") */
 };
 
 struct bench_plan {
@@ -63,7 +71,12 @@ struct bench_plan {
   size_t n;
   double copy_gbps; /* measured by the child; 0 unknown */
   char gpu_name[128];
+  struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
+  size_t n_peaks;
 };
+
+/* The peak of algorithm a in p, NULL when a has none or it is not measured yet. */
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a);
 
 struct bench_opts {
   int hot;           /* 1: L2 left warm, launches batched */
@@ -98,9 +111,12 @@ void bench_plan_free(struct bench_plan *p);
 struct bench_rate {
   double bytes, items;              /* per launch */
   double gbps, items_per_s, pct_copy; /* 0 when the median is 0; pct_copy 0 without a copy rate */
+  double peak_items_per_s, pct_peak;  /* the algorithm's item peak and items_per_s over it; 0 none */
 };
 void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
                  struct bench_rate *r);
+/* The same for item i at its result's median (p->res[i].s.median), into p->res[i]. */
+void bench_result_rates(struct bench_plan *p, size_t i);
 
 /* Time the plan (see the top of this file). GR_STATUS_OK when the plan ran (items may have
  * failed, crashed or been skipped: see p->res); else, with why, GR_STATUS_USAGE (a Google
@@ -109,8 +125,9 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
                              size_t len);
 
 /* The summary table: per algorithm and case, each variant's median, noise, samples,
- * throughput, % of the copy bandwidth, ratio to the peer timed in the same run, SM clock,
- * check verdict; then the failures. */
+ * throughput in the algorithm's unit (GB/s, or items/s where it has an item_unit), % of the copy
+ * bandwidth (or of its item peak), ratio to the peer timed in the same run, SM clock, check
+ * verdict; then the failures. */
 void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o);
 
 /* 1 if a fixed or peer variant's output failed its check after the timing loop or crashed,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench_gpu.h"
 #include "bench_shim.h"
@@ -254,6 +255,8 @@ static void child_body(struct gbench_state *gs, void *arg)
   gbench_counter(gs, "bytes_per_second", rate.gbps * 1e9);
   gbench_counter(gs, "items_per_second", rate.items_per_s);
   gbench_counter(gs, "%copy", rate.pct_copy);
+  if (rate.peak_items_per_s > 0)
+    gbench_counter(gs, "%peak", rate.pct_peak);
   gbench_counter(gs, "noise%", 100 * s.noise);
   gbench_counter(gs, "samples", (double)n);
   gbench_counter(gs, "launches", (double)launches);
@@ -274,13 +277,17 @@ int bench_child_main(void *arg, int in, int out)
   C.p = p;
   C.o = o;
   C.fd = out;
-  char **argv = calloc((size_t)o->n_gb_args + 2, sizeof *argv);
-  int argc = 0;
+  char **argv = calloc((size_t)o->n_gb_args + 3, sizeof *argv);
+  int argc = 0, color_given = 0;
   if (!argv)
     return 3;
   argv[argc++] = "gpuregress-bench";
-  for (int k = 0; k < o->n_gb_args; k++)
+  for (int k = 0; k < o->n_gb_args; k++) {
+    color_given |= strncmp(o->gb_args[k], "--benchmark_color", 17) == 0;
     argv[argc++] = o->gb_args[k];
+  }
+  if (!color_given && !gr_color(STDOUT_FILENO)) /* its own reporters: NO_COLOR, not a terminal */
+    argv[argc++] = "--benchmark_color=false";
   if (gbench_init(argc, argv, why, sizeof why)) {
     child_flatten(why);
     child_say(C.fd, "ERR\t%s", why);
@@ -299,6 +306,18 @@ int bench_child_main(void *arg, int in, int out)
   p->copy_gbps = bench_gpu_copy_gbps();
   child_flatten(p->gpu_name);
   child_say(C.fd, "BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
+  p->n_peaks = 0;
+  for (size_t i = start; i < p->n; i++) {
+    const struct algorithm *a = p->items[i].alg;
+    if (!a->item_peak || bench_peak_of(p, a) || p->n_peaks == sizeof p->peaks / sizeof *p->peaks)
+      continue;
+    struct bench_peak *pk = &p->peaks[p->n_peaks++];
+    pk->alg = a;
+    pk->name[0] = 0;
+    pk->items_per_s = a->item_peak(pk->name, sizeof pk->name);
+    child_flatten(pk->name);
+    child_say(C.fd, "PEAK\t%s\t%.6g\t%s", a->name, pk->items_per_s, pk->name);
+  }
 
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);

@@ -196,16 +196,41 @@ void bench_plan_free(struct bench_plan *p)
   free(p);
 }
 
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a)
+{
+  for (size_t i = 0; i < p->n_peaks; i++)
+    if (p->peaks[i].alg == a)
+      return &p->peaks[i];
+  return NULL;
+}
+
 void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
                  struct bench_rate *r)
 {
   memset(r, 0, sizeof *r);
   if (it->alg->work)
     it->alg->work(&it->c, &r->bytes, &r->items);
+  const struct bench_peak *pk = bench_peak_of(p, it->alg);
+  r->peak_items_per_s = pk ? pk->items_per_s : 0;
   double sec = median_ms * 1e-3;
   if (sec > 0) {
     r->gbps = r->bytes / sec / 1e9;
     r->items_per_s = r->items / sec;
     r->pct_copy = p->copy_gbps > 0 ? 100 * r->gbps / p->copy_gbps : 0;
+    r->pct_peak = r->peak_items_per_s > 0 ? 100 * r->items_per_s / r->peak_items_per_s : 0;
   }
+}
+
+void bench_result_rates(struct bench_plan *p, size_t i)
+{
+  struct bench_result *r = &p->res[i];
+  struct bench_rate rate;
+  bench_rates(p, &p->items[i], r->s.median, &rate);
+  r->bytes = rate.bytes;
+  r->items = rate.items;
+  r->gbps = rate.gbps;
+  r->items_per_s = rate.items_per_s;
+  r->pct_copy = rate.pct_copy;
+  r->peak_items_per_s = rate.peak_items_per_s;
+  r->pct_peak = rate.pct_peak;
 }

@@ -1,7 +1,6 @@
 /* The timing layer's report: the summary table of a timed plan and its verdict. See bench.h. */
 #include "bench.h"
 
-#include <math.h>
 #include <string.h>
 
 int bench_failed(const struct bench_plan *p)
@@ -26,15 +25,6 @@ int bench_all_no_gpu(const struct bench_plan *p)
   return ran && no_gpu == ran;
 }
 
-static const char *si(double v, char *buf, size_t len)
-{
-  static const char *const units[] = {"", "k", "M", "G", "T", "P"};
-  int u = 0;
-  while (fabs(v) >= 1000 && u < 5)
-    v /= 1000, u++;
-  return gr_fmt(buf, len, "%.3g%s", v, units[u]);
-}
-
 void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o)
 {
   char b1[32], b2[32];
@@ -44,6 +34,12 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
   if (p->copy_gbps > 0)
     fprintf(f, "  copy bandwidth %.0f GB/s (device to device, read + write)", p->copy_gbps);
   fprintf(f, "\n");
+  for (size_t i = 0; i < p->n_peaks; i++)
+    if (p->peaks[i].items_per_s > 0)
+      fprintf(f, "%s peak %s %s/s (%s, measured here)\n", p->peaks[i].alg->name,
+              gr_si(p->peaks[i].items_per_s, b1, sizeof b1),
+              p->peaks[i].alg->item_unit ? p->peaks[i].alg->item_unit : "items",
+              p->peaks[i].name);
   /* nothing timed and one reason for all (no GPU): one line, not a table of skips */
   size_t n_done = 0, n_same = 0;
   const char *reason0 = NULL;
@@ -72,11 +68,16 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
       any |= p->res[j].done;
     if (!any)
       continue;
+    /* the rate in the algorithm's unit: items/s against its peak, else GB/s against the copy */
+    const char *unit = it->alg->item_unit;
     if (first_of_case) {
-      fprintf(f, "\n%s %s  (%s B, %s items)\n", it->alg->name, it->params, si(r->bytes, b1, sizeof b1),
-              si(r->items, b2, sizeof b2));
+      char rate_head[32];
+      gr_fmt(rate_head, sizeof rate_head, "%s/s", unit ? unit : "GB");
+      fprintf(f, "\n%s %s  (%s B, %s %s)\n", it->alg->name, it->params, gr_si(r->bytes, b1, sizeof b1),
+              gr_si(r->items, b2, sizeof b2), unit ? unit : "items");
       fprintf(f, "  %-20s %-10s %10s %7s %7s %9s %6s %8s %6s  %s\n", "variant", "kind",
-              "median ms", "noise", "samples", "GB/s", "%copy", "vs peer", "MHz", "check");
+              "median ms", "noise", "samples", rate_head, unit ? "%peak" : "%copy", "vs peer",
+              "MHz", "check");
     }
     if (!r->done)
       continue;
@@ -91,9 +92,13 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
     if (r->s.n) {
       gr_fmt(med, sizeof med, "%.4f", r->s.median);
       gr_fmt(noise, sizeof noise, "%.2f%%", 100 * r->s.noise);
-      gr_fmt(gbps, sizeof gbps, "%.1f", r->gbps);
-      if (r->pct_copy > 0)
-        gr_fmt(pct, sizeof pct, "%.1f%%", r->pct_copy);
+      if (unit)
+        gr_si(r->items_per_s, gbps, sizeof gbps);
+      else
+        gr_fmt(gbps, sizeof gbps, "%.1f", r->gbps);
+      double share = unit ? r->pct_peak : r->pct_copy;
+      if (share > 0)
+        gr_fmt(pct, sizeof pct, "%.1f%%", share);
       if (peer && peer != r)
         gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
     }

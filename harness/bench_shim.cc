@@ -1,5 +1,6 @@
 // The C shim over Google Benchmark (Debian's libbenchmark 1.7.1). See bench_shim.h.
 #include "bench_shim.h"
+#include "gr.h"
 
 #include <benchmark/benchmark.h>
 
@@ -123,7 +124,7 @@ extern "C" size_t gbench_run(int display, gbench_json_fn json, void *ctx)
       return benchmark::RunSpecifiedBenchmarks();
     display = 0; // the format asked for is the JSON the parent writes
   }
-  benchmark::ConsoleReporter console(isatty(STDERR_FILENO)
+  benchmark::ConsoleReporter console(gr_color(STDERR_FILENO)
                                          ? benchmark::ConsoleReporter::OO_ColorTabular
                                          : benchmark::ConsoleReporter::OO_Tabular);
   console.SetOutputStream(&std::cerr);

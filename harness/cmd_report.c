@@ -311,7 +311,8 @@ static const char plot_help[] =
     "  --out DIR       output folder (default results)\n"
     "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
-    "                  scripts/, then the source tree's scripts/)\n"
+    "                  scripts/, an installed tree's share/gpuregress/scripts/, then the\n"
+    "                  source tree's scripts/)\n"
     "\n"
     "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the dashboard\n"
     "without plots are still written; install gnuplot-nox).\n";

@@ -83,13 +83,19 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
       char repro[GR_CASE_TEXT_LEN + 64];
       struct gr_case sc;
       char why[GR_WHY_LEN];
+      char steady[160] = "failed again twice";
+      if (!o->flaky && o->flaky_runs)
+        gr_fmt(steady, sizeof steady, "failed again %ld times of %ld", o->flaky_runs + 2,
+               o->flaky_runs + 2);
+      else if (o->flaky)
+        gr_fmt(steady, sizeof steady,
+               "FLAKY: failed again %ld of %ld runs here, a race or an uninitialised read; the "
+               "reproducer repeats it %ld times",
+               o->flaky_fails, o->flaky_runs, o->repeat);
       fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
-              o->first_case, o->shrunk_case, o->shrink_steps,
-              o->flaky ? "FLAKY: it did not fail again, a race or an uninitialised read"
-                       : "failed again twice",
-              o->shrunk_reason);
+              o->first_case, o->shrunk_case, o->shrink_steps, steady, o->shrunk_reason);
       if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
-        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, repro, sizeof repro));
+        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, o->repeat, repro, sizeof repro));
         cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
       }
     } else if (o->first_case[0]) {
@@ -108,7 +114,7 @@ static int store_outcomes(struct store *st, int64_t run, const struct outcome *o
     char why[GR_WHY_LEN];
     const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
     if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
-      runner_reproducer(&sc, o->v, repro, sizeof repro);
+      runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
     struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
                               o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
                               o->cases_to_catch, o->seconds_to_catch, o->reason,
@@ -279,7 +285,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE
+  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_REPEAT
 };
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
@@ -473,7 +479,7 @@ int cmd_fuzz(int argc, char **argv)
 /* Run case cs on its variants (only, when set) and print each verdict; in_process: in this
  * process (no worker). Folds the verdicts into *rc, *ran, *skipped_gpu. */
 static void repro_case(const struct gr_case *cs, const struct variant *only, int in_process,
-                       double watchdog, int *rc, int *ran, int *skipped_gpu)
+                       long repeat, double watchdog, int *rc, int *ran, int *skipped_gpu)
 {
   struct runner_opts o = {.watchdog = watchdog};
   char text[GR_CASE_TEXT_LEN];
@@ -489,10 +495,18 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
       vd = res.verdict;
       if (vd == VERDICT_SKIP && (v->flags & VARIANT_GPU) && !worker_gpu_ready(text, sizeof text))
         res.status = GR_STATUS_NO_GPU;
+    } else if (repeat > 1) {
+      long runs = 0, fails = runner_repeat_case(&o, cs, v, repeat, &runs, &res);
+      vd = res.verdict;
+      printf("%-20s %-10s %-7s %ld of %ld runs failed%s%s\n", v->name, variant_kind_name(v->kind),
+             verdict_name(vd), fails, runs, res.why[0] ? (fails ? "; first: " : "; ") : "",
+             res.why);
     } else {
       vd = runner_one_case(&o, cs, v, &res);
     }
-    printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd), res.why);
+    if (in_process || repeat <= 1)
+      printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd),
+             res.why);
     fflush(stdout);
     *ran += vd != VERDICT_SKIP;
     *skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
@@ -503,34 +517,43 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
   }
 }
 
-enum { OPT_IN_PROCESS = OPT_STRICT_COVERAGE + 1 };
+enum { OPT_IN_PROCESS = OPT_REPEAT + 1 };
 
 int cmd_repro(int argc, char **argv)
 {
   static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
                                        {"watchdog", required_argument, NULL, OPT_WATCHDOG},
                                        {"in-process", no_argument, NULL, OPT_IN_PROCESS},
+                                       {"repeat", required_argument, NULL, OPT_REPEAT},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   const char *vname = NULL;
   double watchdog = 60;
   int c, in_process = 0;
+  uint64_t repeat = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
-      printf("usage: gpuregress repro 'CASE' [--variant V] [--watchdog SECONDS]\n"
+      printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
              "       gpuregress repro --in-process 'CASE' ['CASE' ...] [--variant V]\n\n"
              "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
              "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
              "algorithm, in a worker process, and print each verdict with its reason.\n"
              "--in-process runs the cases in this process instead (no worker, no watchdog: for\n"
              "compute-sanitizer and debuggers; a crash ends the command), several cases in a row.\n"
-             "Exit 0 all passed, 1 a variant failed, crashed or timed out, 2 bad case text,\n"
-             "3 the variant needs a GPU and there is none.\n");
+             "With --repeat N, run it N times on each variant (a race or an uninitialised read\n"
+             "fails some runs only; a FLAKY catch prints the N that fails at least once here)\n"
+             "and print how many runs failed and the first failure's reason.\n"
+             "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out,\n"
+             "2 bad case text, 3 the variant needs a GPU and there is none.\n");
       return 0;
     case 'V':
       if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_REPEAT:
+      if (cli_opt_u64("repro", "--repeat", optarg, 1, 1000000, &repeat))
         return GR_EXIT_USAGE;
       break;
     case OPT_WATCHDOG:
@@ -543,6 +566,8 @@ int cmd_repro(int argc, char **argv)
   }
   if (optind >= argc)
     return cli_usage_error("repro", "missing the case text");
+  if (in_process && repeat > 1)
+    return cli_usage_error("repro", "--repeat runs the case in a worker: not with --in-process");
   if (!in_process && optind + 1 < argc)
     return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
   char why[GR_WHY_LEN];
@@ -567,8 +592,8 @@ int cmd_repro(int argc, char **argv)
   signal(SIGHUP, on_signal);
   int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
   for (int k = 0; k < n && !runner_interrupted; k++)
-    repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, watchdog, &rc,
-               &ran, &skipped_gpu);
+    repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
+               watchdog, &rc, &ran, &skipped_gpu);
   free(cs);
   if (rc == GR_EXIT_OK && !ran && skipped_gpu)
     rc = GR_EXIT_ENV;

@@ -18,7 +18,8 @@
 #include "template.h"
 #include "verdict.h"
 
-/* The template name: beside the binary (share/), else in the source tree of a build folder
+/* The template name: beside the binary (share/: a build folder), in an installed tree
+ * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
  * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
 static int find_template(const char *name, char *path, size_t plen, char *why, size_t len)
 {
@@ -32,10 +33,13 @@ static int find_template(const char *name, char *path, size_t plen, char *why, s
   if (access(path, R_OK) == 0)
     return 0;
   char src[PATH_MAX];
-  gr_fmt(src, sizeof src, "%s/../../harness/%s", exe, name);
-  if (access(src, R_OK) == 0) {
-    gr_fmt(path, plen, "%s", src);
-    return 0;
+  static const char *const others[] = {"%s/../share/gpuregress/%s", "%s/../../harness/%s"};
+  for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
+    gr_fmt(src, sizeof src, others[i], exe, name);
+    if (access(src, R_OK) == 0) {
+      gr_fmt(path, plen, "%s", src);
+      return 0;
+    }
   }
   gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/%s there (the build does)",
          path, name);
@@ -291,6 +295,23 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
     has_peer |= !strcmp(a->kind[w], "peer");
   tpl_set(al, "name", "%s", a->name);
   tpl_set(al, "has_peer", "%s", has_peer ? "1" : "");
+  /* the rate in the algorithm's unit: items/s against its own peak, else GB/s against the copy */
+  const char *unit = "";
+  double peak = 0;
+  for (int k = 0; k < a->ncases && !unit[0]; k++)
+    for (int w = 0; w < a->nvar && !unit[0]; w++) {
+      const struct store_timing *r = plot_row_of(c, a, w, k);
+      if (r && r->item_unit[0]) {
+        unit = r->item_unit;
+        peak = r->peak_items_per_s;
+      }
+    }
+  tpl_set(al, "rate_head", "%s/s", unit[0] ? unit : "GB");
+  char num[32];
+  if (unit[0] && peak > 0)
+    tpl_set(al, "pct_head", "%% of peak (%s %s/s)", gr_si(peak, num, sizeof num), unit);
+  else
+    tpl_set(al, "pct_head", "%s", unit[0] ? "% of peak" : "% copy bw");
   for (int k = 0; k < a->ncases; k++) {
     const struct store_timing *peer = NULL;
     int span = 0;
@@ -322,8 +343,13 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         if (m) {
           tpl_set(m, "median", "%.4f", r->median_ms);
           tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
-          tpl_set(m, "gbps", "%.1f", r->gbps);
-          tpl_set(m, "pct", "%.1f%%", r->pct_copy);
+          if (unit[0]) {
+            tpl_set(m, "gbps", "%s", gr_si(r->items_per_s, num, sizeof num));
+            tpl_set(m, "pct", "%.1f%%", r->pct_peak);
+          } else {
+            tpl_set(m, "gbps", "%.1f", r->gbps);
+            tpl_set(m, "pct", "%.1f%%", r->pct_copy);
+          }
           if (peer && peer != r)
             tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
           else

@@ -146,7 +146,8 @@ static void csv_field(FILE *f, const char *s)
 static const char *const csv_columns[] = {
     "run_id", "algorithm", "variant", "kind", "params", "seed", "l2", "samples", "launches",
     "median_ms", "mean_ms", "min_ms", "max_ms", "stddev_ms", "noise", "bytes", "items", "gbps",
-    "items_per_s", "copy_gbps", "pct_copy", "sm_clock_mhz", "seconds", "verdict", "reason"};
+    "items_per_s", "copy_gbps", "pct_copy", "sm_clock_mhz", "seconds", "verdict", "reason",
+    "item_unit", "peak_items_per_s", "pct_peak"};
 #define N_CSV ((int)(sizeof csv_columns / sizeof *csv_columns))
 
 static int csv_row(void *ctx, const struct store_value *cols, int ncols)

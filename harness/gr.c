@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char *const verdict_names[VERDICT_COUNT_] = {
     "pass", "fail", "crash", "timeout", "skip", "caught", "escaped", "error",
@@ -28,6 +29,21 @@ int verdict_parse(const char *s)
 int verdict_is_failure(enum verdict v)
 {
   return v == VERDICT_FAIL || v == VERDICT_CRASH || v == VERDICT_TIMEOUT;
+}
+
+const char *gr_si(double v, char *buf, size_t len)
+{
+  static const char *const units[] = {"", "k", "M", "G", "T", "P"};
+  int u = 0;
+  while ((v >= 1000 || v <= -1000) && u < 5)
+    v /= 1000, u++;
+  return gr_fmt(buf, len, "%.3g%s", v, units[u]);
+}
+
+int gr_color(int fd)
+{
+  const char *no = getenv("NO_COLOR");
+  return isatty(fd) && !(no && *no);
 }
 
 double now_seconds(void)

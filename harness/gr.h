@@ -50,6 +50,13 @@ int verdict_is_failure(enum verdict v);
 
 double now_seconds(void); /* monotonic clock */
 
+/* v with an SI prefix and 3 significant digits ("1.23T", "640k"); returns buf */
+const char *gr_si(double v, char *buf, size_t len);
+
+/* 1 if what goes to fd may be coloured: a terminal, and NO_COLOR unset or empty (no-color.org);
+ * every coloured output asks this. */
+int gr_color(int fd);
+
 /* Whole-string decimal parses: 0 ok, -1 on junk, overflow or (u64) a minus sign. */
 int gr_parse_i64(const char *s, int64_t *out);
 int gr_parse_u64(const char *s, uint64_t *out);

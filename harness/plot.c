@@ -68,14 +68,16 @@ static void find_scripts(struct plot_ctx *c, const char *given)
     *slash = 0;
   const char *dirs[4];
   int n = 0;
-  char d1[PATH_MAX], d2[PATH_MAX];
+  char d1[PATH_MAX], d2[PATH_MAX], d3[PATH_MAX];
   if (given)
     dirs[n++] = given;
-  else {
+  else { /* a build folder, an installed tree (cmake/install.cmake), the source tree, here */
     gr_fmt(d1, sizeof d1, "%s/scripts", exe);
-    gr_fmt(d2, sizeof d2, "%s/../../scripts", exe);
+    gr_fmt(d2, sizeof d2, "%s/../share/gpuregress/scripts", exe);
+    gr_fmt(d3, sizeof d3, "%s/../../scripts", exe);
     dirs[n++] = d1;
     dirs[n++] = d2;
+    dirs[n++] = d3;
     dirs[n++] = "scripts";
   }
   for (int i = 0; i < n; i++) {

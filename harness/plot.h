@@ -21,7 +21,8 @@ struct run_verdict;
 struct plot_opts {
   const char *out_dir;     /* plots/ and dashboard/ are made inside */
   const struct run_verdict *verdict; /* the run's verdict (verdict.h): banner, changes; NULL none */
-  const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../../scripts, ./scripts */
+  const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../share/gpuregress/scripts
+                            (installed), ../../scripts, ./scripts */
 };
 
 struct plot_report {

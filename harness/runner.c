@@ -10,6 +10,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,16 +289,89 @@ static int same_failure(const struct case_result *a, const struct case_result *b
   return a->verdict == b->verdict && strcmp(a->tag, b->tag) == 0;
 }
 
-char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *buf, size_t len)
+char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
+                        size_t len)
 {
-  char text[GR_CASE_TEXT_LEN];
-  return gr_fmt(buf, len, "gpuregress repro '%s' --variant %s", case_format(c, text, sizeof text),
-                v->name);
+  char text[GR_CASE_TEXT_LEN], rep[32] = "";
+  if (repeat > 1)
+    gr_fmt(rep, sizeof rep, " --repeat %ld", repeat);
+  return gr_fmt(buf, len, "gpuregress repro '%s' --variant %s%s",
+                case_format(c, text, sizeof text), v->name, rep);
+}
+
+/* Run c up to `runs` times in w (a fresh worker after a crash or a timeout), stopping at
+ * deadline (0: none), at a skip or an error, once `enough` runs (0: no limit) failed like `like`
+ * (NULL: any failure) and one passed, or after `steady` runs (0: no limit) that all failed. rec,
+ * when not NULL, records each run in phase. Returns the failures; *ran gets the runs made,
+ * *first the first failure (else the last result). */
+static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdog, long runs,
+                        double deadline, long enough, long steady, const struct case_result *like,
+                        struct recorder *rec, const char *phase, long *ran,
+                        struct case_result *first)
+{
+  struct case_result res;
+  long fails = 0;
+  *ran = 0;
+  memset(first, 0, sizeof *first);
+  first->tag = "";
+  while (*ran < runs && !runner_interrupted && !(rec && rec->store_failed) &&
+         (!deadline || now_seconds() < deadline)) {
+    if (wproc_case(w, c, watchdog, &res) == WPROC_INTERRUPTED)
+      break; /* not a run: nothing recorded or counted */
+    if (rec)
+      record(rec, c, phase, -1, &res);
+    ++*ran;
+    int failed = like ? same_failure(&res, like) : verdict_is_failure(res.verdict);
+    if (failed && !fails++)
+      *first = res;
+    else if (!fails)
+      *first = res;
+    if (res.verdict == VERDICT_SKIP || res.verdict == VERDICT_ERROR ||
+        (enough && fails >= enough && fails < *ran) || (steady && *ran >= steady && fails == *ran))
+      break;
+  }
+  return fails;
+}
+
+long runner_repeat_case(const struct runner_opts *o, const struct gr_case *c,
+                        const struct variant *v, long runs, long *ran, struct case_result *first)
+{
+  struct wproc w;
+  wproc_init(&w, c->alg, v);
+  long fails = repeat_case(&w, c, o->watchdog, runs, 0, 0, 0, NULL, NULL, NULL, ran, first);
+  wproc_close(&w);
+  return fails;
+}
+
+/* The runs of a flaky case's reproducer that make it fail at least once with probability
+ * 1 - FLAKY_MISS, from f failures in m runs: n with (1 - p)^n <= FLAKY_MISS, where p is the
+ * lower end of the one-sided 95% Wilson interval of f / m (a cautious rate: the reproducer must
+ * fail as printed, not on average). No failure seen: p is taken as 1 / (m + 1). */
+#define FLAKY_MISS 1e-3
+#define FLAKY_MAX_REPEAT 10000
+static long flaky_repeat(long f, long m)
+{
+  double z = 1.645, p;
+  if (m <= 0)
+    return FLAKY_MAX_REPEAT;
+  if (f <= 0) {
+    p = 1.0 / (double)(m + 1);
+  } else {
+    double ph = (double)f / (double)m, z2 = z * z / (double)m;
+    p = (ph + z2 / 2 - z * sqrt(ph * (1 - ph) / (double)m + z2 / (4 * (double)m))) / (1 + z2);
+  }
+  if (p >= 1)
+    return 2;
+  double n = p > 0 ? ceil(log(FLAKY_MISS) / log1p(-p)) : FLAKY_MAX_REPEAT;
+  return n < 2 ? 2 : n > FLAKY_MAX_REPEAT ? FLAKY_MAX_REPEAT : (long)n;
 }
 
 #define SHRINK_CHAIN 64   /* accepted shrinking steps remembered for the confirmation */
 #define CONFIRM_RUNS 2    /* a reported case must fail the same way this many times again */
 #define CONFIRM_WALK 8    /* at most this many steps walked back looking for a steady one */
+#define STEADY_RUNS 30    /* a confirmed check failure must fail this many more times ... */
+#define FLAKY_RUNS 400    /* ... else at most this many runs measure its failure rate, ... */
+#define FLAKY_FAILS 4     /* ... stopping once it failed this many times again */
 
 /* Run c CONFIRM_RUNS more times; 1 if every run fails the same way as like. */
 static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *c,
@@ -318,7 +392,10 @@ static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *
  * taken), then confirm: the reported case must fail again the same way CONFIRM_RUNS times in a
  * row, so that a race that struck once does not leave a reproducer that passes. Walking back
  * the accepted steps, the smallest steady one is reported; if none is steady, the first failing
- * case is, marked flaky. */
+ * case is, marked flaky. A confirmed check failure must then fail STEADY_RUNS more times (a race
+ * can fail twice in a row), else it is flaky too. A flaky case's failure rate here is measured
+ * (FLAKY_RUNS, FLAKY_FAILS, at most the shrink budget) and its reproducer carries the repeat
+ * count that makes it fail at least once (flaky_repeat). */
 static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *first,
                    const struct case_result *first_res, struct outcome *out)
 {
@@ -358,10 +435,28 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
       out->flaky = 0;
       break;
     }
-  if (stopping(rec) && out->flaky) /* not confirmed for want of time: the first case stands */
+  if (stopping(rec) && out->flaky) { /* not confirmed for want of time: the first case stands */
     out->flaky = 0;
-  else
+  } else {
+    /* A race can fail twice in a row: a check failure (cheap to rerun, unlike a crash or a
+     * timeout) must fail STEADY_RUNS more times to be steady. How often does a flaky case fail
+     * here? Its reproducer repeats it enough to fail at least once. */
+    if ((out->flaky || chain_res[pick].verdict == VERDICT_FAIL) && !stopping(rec)) {
+      struct case_result again;
+      long runs = 0, fails;
+      double cap = o->shrink_budget > 5 ? o->shrink_budget : 5;
+      fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap,
+                          FLAKY_FAILS, out->flaky ? 0 : STEADY_RUNS, &chain_res[pick], rec,
+                          "confirm", &runs, &again);
+      out->flaky_fails = fails;
+      out->flaky_runs = runs;
+      if (out->flaky || fails < runs) {
+        out->flaky = 1;
+        out->repeat = flaky_repeat(fails, runs);
+      }
+    }
     case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
+  }
   gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", chain_res[pick].why);
   free(chain);
   free(chain_res);

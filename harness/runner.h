@@ -51,6 +51,9 @@ struct outcome {
   long shrink_steps; /* candidates tried */
   int flaky;         /* the failure did not repeat: the reported case failed once only */
   int store_failed;  /* a commit failed: the variant stopped, its last cases are not stored */
+  long flaky_runs, flaky_fails; /* runs of the reported case after its confirmation (measuring
+                                   a flaky one's failure rate), and how many failed the same way */
+  long repeat; /* flaky: the reproducer's --repeat, runs that fail at least once (p >= 0.999) */
   struct coverage cov;        /* fuzz cases per regime (coverage.h) */
   char uncovered[GR_WHY_LEN]; /* a fixed variant that passed: its regimes no case reached */
 };
@@ -70,8 +73,15 @@ void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm 
 enum verdict runner_one_case(const struct runner_opts *opts, const struct gr_case *c,
                              const struct variant *v, struct case_result *res);
 
-/* The command line that reproduces case c on variant v. */
-char *runner_reproducer(const struct gr_case *c, const struct variant *v, char *buf, size_t len);
+/* Run case c on v `runs` times in one worker (a fresh one after a crash or a timeout; stopping
+ * at a skip or an input error): repro --repeat. Returns how many runs failed; *ran gets the runs
+ * made, *first the first failure (or, when none failed, the last result). */
+long runner_repeat_case(const struct runner_opts *opts, const struct gr_case *c,
+                        const struct variant *v, long runs, long *ran, struct case_result *first);
+
+/* The command line that reproduces case c on variant v, run `repeat` times (0 or 1: once). */
+char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
+                        size_t len);
 
 /* Set by the CLI's SIGINT/SIGTERM/SIGHUP handler: the runner stops at once, killing the worker. */
 extern volatile int runner_interrupted;

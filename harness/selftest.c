@@ -115,6 +115,18 @@ static enum run_status run_flaky(const struct variant *v, const struct gr_instan
   return RUN_OK;
 }
 
+/* wrong on two calls in three (per worker process) when n >= 37: a race that often fails twice
+ * in a row, so that a two-run confirmation alone would call it steady */
+static enum run_status run_racy(const struct variant *v, const struct gr_instance *inst, void *out,
+                                struct run_ctx *ctx)
+{
+  static unsigned calls;
+  run_ok(v, inst, out, ctx);
+  if (misbehaves(inst) && ctx->trial == 0 && calls++ % 3 != 2)
+    ((uint32_t *)out)[0] += 1;
+  return RUN_OK;
+}
+
 static const struct variant selftest_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
     {"ok", VARIANT_FIXED, 0, run_ok, NULL, "correct: must pass"},
@@ -126,6 +138,7 @@ static const struct variant selftest_variants[] = {
     {"unwritten", VARIANT_FIXED, 0, run_unwritten, NULL,
      "leaves the last element unwritten on the second run when n >= 37"},
     {"flaky", VARIANT_FIXED, 0, run_flaky, NULL, "wrong on one call in three when n >= 37"},
+    {"racy", VARIANT_FIXED, 0, run_racy, NULL, "wrong on two calls in three when n >= 37"},
     {"gpu_fault", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, selftest_run_gpu_fault, NULL,
      "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
     {"bug_caught", VARIANT_HISTORICAL, 0, run_wrong, NULL, "historical: wrong when n >= 37"},

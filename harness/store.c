@@ -114,6 +114,10 @@ static const char *const migrations[] = {
     "  cases INTEGER, seconds REAL,"
     "  detail TEXT,"                       /* the first finding, or why */
     "  PRIMARY KEY (run_id, algorithm, variant, tool));",
+    /* 5 -> 6: the work model in the algorithm's own unit (sgm: cells) against its own peak */
+    "ALTER TABLE timings ADD COLUMN item_unit TEXT;"      /* what items count; NULL: bytes */
+    "ALTER TABLE timings ADD COLUMN peak_items_per_s REAL;" /* the algorithm's measured peak */
+    "ALTER TABLE timings ADD COLUMN pct_peak REAL;",      /* items_per_s / peak * 100 */
 };
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
@@ -305,8 +309,9 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   static const char add_timing[] =
       "INSERT INTO timings (run_id, algorithm, variant, kind, params, seed, name, l2, launches,"
       " samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, noise, bytes, items, gbps,"
-      " items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds, verdict, reason)"
-      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      " items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds, verdict, reason, item_unit,"
+      " peak_items_per_s, pct_peak)"
+      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   static const char add_sample[] =
       "INSERT INTO samples (timing_id, idx, ms, sm_clock_mhz) VALUES (?,?,?,?)";
   if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
@@ -580,6 +585,15 @@ int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row 
       sqlite3_bind_null(s, 11 + i);
   bind_text(s, 25, verdict_name(r->verdict));
   bind_text(s, 26, r->reason && r->reason[0] ? r->reason : NULL);
+  bind_text(s, 27, r->item_unit);
+  if (r->peak_items_per_s > 0)
+    sqlite3_bind_double(s, 28, r->peak_items_per_s);
+  else
+    sqlite3_bind_null(s, 28);
+  if (r->peak_items_per_s > 0 && r->samples > 0)
+    sqlite3_bind_double(s, 29, r->pct_peak);
+  else
+    sqlite3_bind_null(s, 29);
   if (sqlite3_step(s) != SQLITE_DONE)
     return write_failed(st);
   return (int64_t)sqlite3_last_insert_rowid(st->db);

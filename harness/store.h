@@ -100,6 +100,9 @@ struct timing_row {
   double median_ms, mean_ms, min_ms, max_ms, stddev_ms;
   double noise;       /* relative standard error of the median */
   double bytes, items, gbps, items_per_s, copy_gbps, pct_copy;
+  const char *item_unit;   /* what items count (alg->item_unit), NULL: bytes are the unit */
+  double peak_items_per_s; /* the algorithm's measured item peak, 0 none */
+  double pct_peak;         /* items_per_s / peak_items_per_s * 100 */
   double sm_clock_mhz; /* median over the samples, 0 unknown */
   double seconds;
   enum verdict verdict; /* the output checked after the timing loop */
@@ -189,6 +192,8 @@ struct store_timing {
   int64_t samples, launches;
   double median_ms, min_ms, max_ms, noise, bytes, gbps, copy_gbps, pct_copy, sm_clock_mhz;
   double seconds;
+  char item_unit[16];      /* "" when bytes are the unit (GB/s, % of the copy bandwidth) */
+  double items_per_s, peak_items_per_s, pct_peak; /* 0 unknown */
 };
 /* fn returns 0 to go on; anything else stops the walk and is returned. */
 typedef int (*store_timing_fn)(void *ctx, const struct store_timing *t);

@@ -220,7 +220,25 @@ int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*
   "id, algorithm, variant, kind, l2, verdict, params, coalesce(reason, ''), seed, samples,"        \
   " coalesce(launches, 0), coalesce(median_ms, 0), coalesce(min_ms, 0), coalesce(max_ms, 0),"      \
   " coalesce(noise, 0), coalesce(bytes, 0), coalesce(gbps, 0), coalesce(copy_gbps, 0),"            \
-  " coalesce(pct_copy, 0), coalesce(sm_clock_mhz, 0), coalesce(seconds, 0)"
+  " coalesce(pct_copy, 0), coalesce(sm_clock_mhz, 0), coalesce(seconds, 0),"                     \
+  " coalesce(items_per_s, 0)"
+
+/* Prepare SELECT TIMING_COLUMNS and the unit and peak columns FROM timings `rest` in src; a
+ * database of an older schema (before version 3) reads them as none. 0 ok; -1 on an error. */
+static int prepare_timings(struct store *st, enum store_src src, const char *rest,
+                           sqlite3_stmt **s)
+{
+  static const char *const unit_peak[] = {
+      ", coalesce(item_unit, ''), coalesce(peak_items_per_s, 0), coalesce(pct_peak, 0)",
+      ", '', 0, 0"};
+  char sql[1536];
+  for (size_t i = 0; i < sizeof unit_peak / sizeof *unit_peak; i++) {
+    gr_fmt(sql, sizeof sql, "SELECT " TIMING_COLUMNS "%s FROM %%s.timings %s", unit_peak[i], rest);
+    if (store_prepare(st, src, sql, s) == 0)
+      return 0;
+  }
+  return -1;
+}
 
 static void read_timing(sqlite3_stmt *s, struct store_timing *t)
 {
@@ -236,9 +254,13 @@ static void read_timing(sqlite3_stmt *s, struct store_timing *t)
   t->samples = sqlite3_column_int64(s, 9);
   t->launches = sqlite3_column_int64(s, 10);
   double *const v[] = {&t->median_ms, &t->min_ms,    &t->max_ms,   &t->noise,        &t->bytes,
-                       &t->gbps,      &t->copy_gbps, &t->pct_copy, &t->sm_clock_mhz, &t->seconds};
+                       &t->gbps,      &t->copy_gbps, &t->pct_copy, &t->sm_clock_mhz, &t->seconds,
+                       &t->items_per_s};
   for (int i = 0; i < (int)(sizeof v / sizeof *v); i++)
     *v[i] = sqlite3_column_double(s, 11 + i);
+  col_text(s, 22, t->item_unit, sizeof t->item_unit);
+  t->peak_items_per_s = sqlite3_column_double(s, 23);
+  t->pct_peak = sqlite3_column_double(s, 24);
 }
 
 int store_each_timing(struct store *st, enum store_src src, int64_t run, store_timing_fn fn,
@@ -248,11 +270,9 @@ int store_each_timing(struct store *st, enum store_src src, int64_t run, store_t
   struct store_timing t;
   if (!store_has_table(st, src, "timings"))
     return 0;
-  if (!(s = run_query(st, src,
-                      "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ?"
-                      " ORDER BY id",
-                      run)))
+  if (prepare_timings(st, src, "WHERE run_id = ? ORDER BY id", &s))
     return -1;
+  sqlite3_bind_int64(s, 1, run);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     read_timing(s, &t);
@@ -267,11 +287,10 @@ int store_find_timing(struct store *st, int64_t run, const char *alg, const char
   sqlite3_stmt *s;
   if (!store_has_table(st, STORE_MAIN, "timings"))
     return 1;
-  if (store_prepare(
-          st, STORE_MAIN,
-          "SELECT " TIMING_COLUMNS " FROM %s.timings WHERE run_id = ? AND algorithm = ?"
-          " AND variant = ? AND params = ? AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
-          &s))
+  if (prepare_timings(st, STORE_MAIN,
+                      "WHERE run_id = ? AND algorithm = ? AND variant = ? AND params = ?"
+                      " AND seed = ? AND samples > 0 ORDER BY id LIMIT 1",
+                      &s))
     return -1;
   bind_key(s, run, alg, var, params, seed);
   int rc = sqlite3_step(s);

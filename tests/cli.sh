@@ -63,6 +63,20 @@ expect 1 "escaped" -- "$bin" run --filter selftest/bug_escapes --cases 20 --db "
 [ "$("$dbq" "$db" "SELECT count(*) FROM runs WHERE status = 'finished'")" = 3 ] || {
   echo "FAIL: runs not all finished"; fails=$((fails + 1)); }
 
+# a flaky failure (wrong one run in three): its printed reproducer carries the repeat count that
+# made it fail here, and replayed as printed it fails; repro --repeat counts the failed runs
+expect 1 "FLAKY: failed again" -- "$bin" run --filter selftest/flaky --cases 50 --seed 3 --db "$db"
+repro=$("$dbq" "$db" "SELECT reproducer FROM outcomes WHERE variant = 'flaky'")
+case "$repro" in
+  "gpuregress repro 'selftest n=37 dist=ones seed="*"' --variant flaky --repeat "[0-9]*) ;;
+  *) echo "FAIL: stored flaky reproducer '$repro'"; fails=$((fails + 1)) ;;
+esac
+eval "set -- ${repro#gpuregress }"
+expect 1 "runs failed; first: " -- "$bin" "$@"
+expect 1 "2 of 6 runs failed; first: " -- "$bin" repro "$2" --variant flaky --repeat 6
+expect 0 "0 of 5 runs failed" -- "$bin" repro 'selftest n=36 dist=ones seed=1' --variant flaky --repeat 5
+expect 2 "bad value '0' for --repeat" -- "$bin" repro 'selftest n=36 dist=ones seed=1' --repeat 0
+
 # a build of one commit run from inside another repository records the build's commit, the
 # other checkout's only as extra information, with a warning
 built=$("$bin" --version | sed -n 's/.*commit \([0-9a-f]\{40\}\).*/\1/p')

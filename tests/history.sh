@@ -89,7 +89,9 @@ db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;
                  "DROP TRIGGER runs_uid; DROP INDEX runs_by_uid; DROP INDEX runs_by_start;"
                  "ALTER TABLE runs DROP COLUMN uid; ALTER TABLE runs DROP COLUMN pid;"
                  "ALTER TABLE runs DROP COLUMN checkout_commit;"
-                 "ALTER TABLE runs DROP COLUMN allow_no_gpu; PRAGMA user_version = 2;")
+                 "ALTER TABLE runs DROP COLUMN allow_no_gpu; ALTER TABLE timings DROP COLUMN item_unit;"
+                 "ALTER TABLE timings DROP COLUMN peak_items_per_s;"
+                 "ALTER TABLE timings DROP COLUMN pct_peak; PRAGMA user_version = 2;")
 PY
 expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
 expect 0 "0 runs added (1 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"

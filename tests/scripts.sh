@@ -40,5 +40,18 @@ expect 2 "GR_SEED='-1' is not an unsigned decimal integer" -- env GR_SEED=-1 "$r
 expect 2 "usage: scripts/gpu-check [BUILD_DIR]" -- "$root/scripts/gpu-check" "$build" extra
 expect 2 "no gpuregress in '$tmp'" -- "$root/scripts/gpu-check" "$tmp"
 
+# the build helpers of scripts/env.sh: this machine's GPU architectures from nvidia-smi (a fake
+# one here); a failed build shows the compiler's error even when its output is
+# not a terminal (scripts/suite hid it behind >/dev/null)
+mkdir -p "$tmp/fakebin" "$tmp/proj"
+printf '#!/bin/sh\necho 9.0\necho 9.0\necho 8.6\n' >"$tmp/fakebin/nvidia-smi"
+chmod +x "$tmp/fakebin/nvidia-smi"
+expect 0 "86;90" -- env PATH="$tmp/fakebin:$PATH" bash -c "source '$root/scripts/env.sh'; gr_local_cuda_archs"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(p C)\nadd_executable(p p.c)\n' >"$tmp/proj/CMakeLists.txt"
+printf 'int main(void) { return undeclared_thing; }\n' >"$tmp/proj/p.c"
+if cmake -S "$tmp/proj" -B "$tmp/proj/b" -G Ninja >/dev/null 2>&1; then
+  expect 1 "undeclared_thing" -- bash -c "source '$root/scripts/env.sh'; gr_build '$tmp/proj/b' </dev/null 2>&1 | cat; exit \${PIPESTATUS[0]}"
+fi
+
 [ "$fails" = 0 ] && echo "ok" || echo "$fails failure(s)"
 exit $((fails > 0))

@@ -82,8 +82,21 @@ int main(void)
     struct outcome out;
     runner_fuzz_variant(&o, a, alg_variant(a, "flaky"), 1e9, &out);
     EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1);
+    /* its failure rate was measured; replayed with the repeat count it carries, it fails */
+    EXPECT(out.flaky_fails >= 1 && out.flaky_runs >= out.flaky_fails && out.repeat >= 2);
+    struct gr_case c;
+    struct case_result first;
+    long ran = 0;
+    EXPECT(case_parse(out.shrunk_case, &c, why, sizeof why) == 0);
+    EXPECT(runner_repeat_case(&o, &c, alg_variant(a, "flaky"), out.repeat, &ran, &first) >= 1);
+    EXPECT(ran == out.repeat && first.verdict == VERDICT_FAIL && first.why[0]);
     runner_fuzz_variant(&o, a, alg_variant(a, "wrong"), 1e9, &out);
-    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0 && out.repeat == 0);
+    /* a race that fails two runs in three passes a two-run confirmation now and then: the
+     * steady check after it finds the passes, and the reproducer repeats */
+    runner_fuzz_variant(&o, a, alg_variant(a, "racy"), 1e9, &out);
+    EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1 && out.repeat >= 2);
+    EXPECT(out.flaky_fails >= 4 && out.flaky_runs > out.flaky_fails);
   }
   /* the store holds every case: fuzz cases of `ok` and the crash rows naming the case */
   sqlite3 *db = store_db(st);

@@ -145,6 +145,15 @@ expect 2 "no run 77" -- "$bin" plot --db "$db" --run 77 --out "$out"
 "$synth" "$tmp/html.db" --gpu 'Odd <GPU> & "co"' --seed 5 >/dev/null
 "$bin" plot --db "$tmp/html.db" --out "$tmp/html" >/dev/null 2>&1
 check "dashboard escapes values" grep -qF 'Odd &lt;GPU&gt; &amp; &quot;co&quot;' "$tmp/html/dashboard/index.html"
+# an algorithm whose work model counts items (sgm: cells) shows items/s and % of its own peak
+if command -v python3 >/dev/null; then
+  cp "$tmp/html.db" "$tmp/unit.db"
+  python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE timings SET item_unit = 'cells', peak_items_per_s = 2e12, pct_peak = 12.5, items_per_s = 2.5e11 WHERE algorithm = 'ari'\"); c.commit()" "$tmp/unit.db"
+  "$bin" plot --db "$tmp/unit.db" --out "$tmp/unit" >/dev/null 2>&1
+  check "dashboard: the algorithm's unit" grep -qF '<th>cells/s</th><th>% of peak (2T cells/s)</th>' "$tmp/unit/dashboard/index.html"
+  check "dashboard: items/s and % of peak" grep -qF '<td class=num>250G</td><td class=num>12.5%</td>' "$tmp/unit/dashboard/index.html"
+  check "dashboard: others keep GB/s" grep -qF '<th>GB/s</th><th>% copy bw</th>' "$tmp/unit/dashboard/index.html"
+fi
 # the page template is found beside the binary (share/dashboard.html), else a clear error
 mkdir -p "$tmp/bare"
 cp "$bin" "$(dirname "$bin")"/libbenchmark* "$tmp/bare/" 2>/dev/null

@@ -200,11 +200,14 @@ static size_t sgm_device_bytes(const struct gr_case *c)
   return sgm_gpu_bytes(&p, per_path);
 }
 
+/* Bytes: what must move at least (two 8-bit images in, a 16-bit disparity map out). Items: the
+ * cost-volume cells aggregated, W * H * D * paths, the unit stereo papers report (cells/s);
+ * compared with sgm_peak_cells, the rate of v4's recurrence with every operand in registers. */
 static void sgm_work(const struct gr_case *c, double *bytes, double *items)
 {
   double n = (double)c->v[P_W] * (double)c->v[P_H];
-  *bytes = n * (1 + 1 + 2); /* what must move: two 8-bit images in, a 16-bit disparity map out */
-  *items = n * (double)c->v[P_D];
+  *bytes = n * (1 + 1 + 2);
+  *items = n * (double)c->v[P_D] * (c->v[P_PATHS] ? 8 : 4);
 }
 
 static void sgm_instance_free(struct gr_instance *inst)
@@ -350,6 +353,8 @@ const struct algorithm sgm_algorithm = {
     .instance_free = sgm_instance_free,
     .check = sgm_check,
     .work = sgm_work,
+    .item_unit = "cells",
+    .item_peak = sgm_peak_cells,
     .regimes = sgm_regimes,
     .n_regimes = sizeof sgm_regimes / sizeof *sgm_regimes,
     .bench_cases = sgm_bench_cases,

@@ -42,6 +42,9 @@ void sgm_bench_launch(void *state);
 void sgm_bench_fetch(void *state, void *out);
 void sgm_bench_teardown(void *state);
 size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path);
+/* The peak of cell updates per second of this GPU with v4's recurrence (sgm_peak.cu): the
+ * algorithm's item_peak. */
+double sgm_peak_cells(char *name, size_t len);
 
 #ifdef __cplusplus
 }

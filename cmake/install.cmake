@@ -1,0 +1,38 @@
+# Installation (`cmake --install BUILD --prefix /opt/gpuregress`), included by the top-level
+# CMakeLists.txt after the targets exist (the algorithms' too). The installed tree:
+#   bin/gpuregress, bin/kmedoids_mpi        kmedoids_mpi beside gpuregress (the mpi_* variants
+#                                           look there: km_mpirun.c)
+#   lib/gpuregress/<Google Benchmark>       under its soname; both binaries' RPATH is
+#                                           $ORIGIN/../lib/gpuregress (the GPU machines lack it)
+#   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
+#                                           in <bin>/../share/gpuregress)
+#   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
+#   share/man/man1/gpuregress.1             doc/gpuregress.1
+#   share/bash-completion/completions/gpuregress   `gpuregress completion bash`, made at build time
+# A build folder keeps working on its own (RPATH $ORIGIN, share/ and scripts/ beside the binary).
+set(GR_INSTALL_LIB lib/gpuregress)
+set(GR_INSTALL_DATA share/gpuregress)
+
+set(GR_INSTALL_PROGRAMS gpuregress)
+if(TARGET kmedoids_mpi) # algorithms/kmedoids
+  list(APPEND GR_INSTALL_PROGRAMS kmedoids_mpi)
+endif()
+set_target_properties(${GR_INSTALL_PROGRAMS} PROPERTIES
+  INSTALL_RPATH "$ORIGIN/../${GR_INSTALL_LIB}"
+  INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
+install(TARGETS ${GR_INSTALL_PROGRAMS} RUNTIME DESTINATION bin)
+install(FILES "${GR_BENCH_LIB}" DESTINATION ${GR_INSTALL_LIB} RENAME ${GR_BENCH_SONAME})
+file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/*.html)
+install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
+install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
+install(FILES ${CMAKE_SOURCE_DIR}/doc/gpuregress.1 DESTINATION share/man/man1)
+
+# Bash completion, generated from the binary's command table and registry.
+set(GR_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/gpuregress)
+add_custom_command(OUTPUT ${GR_COMPLETION}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/share/bash-completion
+  COMMAND $<TARGET_FILE:gpuregress> completion bash > ${GR_COMPLETION}
+  DEPENDS gpuregress
+  COMMENT "generating the bash completion of gpuregress")
+add_custom_target(gr_completion ALL DEPENDS ${GR_COMPLETION})
+install(FILES ${GR_COMPLETION} DESTINATION share/bash-completion/completions)
