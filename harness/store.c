@@ -119,6 +119,7 @@ static const char *const migrations[] = {
     "ALTER TABLE timings ADD COLUMN peak_items_per_s REAL;" /* the algorithm's measured peak */
     "ALTER TABLE timings ADD COLUMN pct_peak REAL;",      /* items_per_s / peak * 100 */
 };
+#define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
 int store_schema_version(void) { return N_MIGRATIONS; }
@@ -272,7 +273,8 @@ fail:
   return -1;
 }
 
-int store_open(const char *path, struct store **out, char *why, size_t len)
+/* One try of store_open; *busy set when it failed on a lock (SQLITE_BUSY or SQLITE_LOCKED). */
+static int store_open_once(const char *path, struct store **out, char *why, size_t len, int *busy)
 {
   char msg[GR_WHY_LEN] = "";
   struct store *st = calloc(1, sizeof *st);
@@ -323,11 +325,27 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   }
   *out = st;
   return 0;
-out_close:
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
-         store_open_hint(rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db)));
+out_close:;
+  int code = rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db);
+  *busy = (code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED;
+  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(code));
   store_close(st);
   return -1;
+}
+
+int store_open(const char *path, struct store **out, char *why, size_t len)
+{
+  /* processes starting together on a new database: not every step of setting it up (the
+   * journal mode, a read that turns into a write) waits on the busy timeout; a lock met there is
+   * tried again a few times, each after a short pause */
+  for (int attempt = 0;; attempt++) {
+    int busy = 0;
+    if (store_open_once(path, out, why, len, &busy) == 0)
+      return 0;
+    if (!busy || attempt == STORE_OPEN_TRIES)
+      return -1;
+    usleep(20000 * (useconds_t)(attempt + 1));
+  }
 }
 
 const char *store_open_hint(int code)
