@@ -60,8 +60,9 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
     bad = store_add_sample(o->store, id, (int64_t)k, ms[k], clk[k]) != 0;
   for (size_t k = 0; k < r->acc.n && !bad; k++)
     bad = store_add_accuracy(o->store, id, r->acc.name[k], r->acc.value[k]) != 0;
-  if (bad || store_commit(o->store))
-    fprintf(stderr, "gpuregress bench: cannot record a timing: %s\n", store_errmsg(o->store));
+  /* a failed write makes the commit roll the batch back; the command reports it once and stops
+   * (bench_stop, store_write_failed) */
+  store_commit(o->store);
 }
 
 /* The samples of the item being reported, grown as needed. */
@@ -220,6 +221,12 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
   }
 }
 
+/* Timing stops: an interrupt, or the store failed (nothing more could be recorded). */
+static int bench_stop(const struct bench_opts *o)
+{
+  return bench_interrupted || (o->store && store_write_failed(o->store));
+}
+
 enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
                              size_t len)
 {
@@ -230,7 +237,7 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
   enum gr_status rc = GR_STATUS_OK;
   struct bench_json json;
   bench_json_init(&json);
-  while (next < p->n && !bench_interrupted) {
+  while (next < p->n && !bench_stop(o)) {
     struct bench_child_arg arg = {p, o, next};
     struct child c;
     child_init(&c);
@@ -247,15 +254,17 @@ enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, c
                          .json = o->json ? &json : NULL};
     for (;;) {
       enum child_read_status r = child_read_line(&c, o->watchdog, line, sizeof line);
-      if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_interrupted)) {
+      if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
         child_finish(&c, 1, NULL, 0);
-        if (ss.cur < 0 && !bench_interrupted) {
+        int stopped = bench_stop(o);
+        if (ss.cur < 0 && !stopped) {
           gr_fmt(why, len, "the benchmark process did not answer within %.0f s", o->watchdog);
           ss.fatal = GR_STATUS_ENV;
         } else if (ss.cur >= 0) {
           restarts++;
-          enum verdict vd = bench_interrupted ? VERDICT_ERROR : VERDICT_TIMEOUT;
-          const char *msg = bench_interrupted ? "interrupted" : "no word within the watchdog";
+          /* interrupted (or the store failed): not run to the end, a skip, never a timeout */
+          enum verdict vd = stopped ? VERDICT_SKIP : VERDICT_TIMEOUT;
+          const char *msg = stopped ? "interrupted" : "no word within the watchdog";
           finish_item(p, o, (size_t)ss.cur, vd, 0, o->watchdog, msg, NULL, NULL, 0, NULL);
           json_lost(&ss, &p->items[ss.cur], vd, msg);
           next = (size_t)ss.cur + 1;

@@ -382,8 +382,10 @@ char *case_format(const struct gr_case *c, char *buf, size_t len)
       if (c->file[i])
         used += (size_t)snprintf(buf + used, len - used, " %s=%s#%016llx", p->name, c->file[i],
                                  (unsigned long long)c->v[i]);
-    } else if (p->type == PARAM_ENUM)
+    } else if (p->type == PARAM_ENUM && c->v[i] >= 0 && (size_t)c->v[i] < choice_count(p))
       used += (size_t)snprintf(buf + used, len - used, " %s=%s", p->name, p->choices[c->v[i]]);
+    else if (p->type == PARAM_ENUM) /* no such choice: shown, never read past choices[] */
+      used += (size_t)snprintf(buf + used, len - used, " %s=#%lld", p->name, (long long)c->v[i]);
     else
       used += (size_t)snprintf(buf + used, len - used, " %s=%lld", p->name, (long long)c->v[i]);
   }
@@ -414,6 +416,11 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
            name);
     return -1;
   }
+  for (size_t k = 0; k < lim->n; k++)
+    if (lim->index[k] == idx) {
+      gr_fmt(why, len, "'%s' given twice (one range per parameter)", name);
+      return -1;
+    }
   if (lim->n >= GR_MAX_PARAMS) {
     gr_fmt(why, len, "too many ranges");
     return -1;
@@ -480,8 +487,8 @@ static int limits_ok(const struct gr_case *c, const struct case_limits *lim)
   return 1;
 }
 
-void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
-                   const struct case_limits *lim, struct gr_case *c)
+int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+                  const struct case_limits *lim, struct gr_case *c)
 {
   struct rng r;
   rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ull * (index + 1)));
@@ -495,13 +502,12 @@ void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
     if (a->fixup)
       a->fixup(c);
     if (limits_ok(c, lim) && case_validate(c, why, sizeof why) == 0)
-      return;
+      return 0;
     if (attempt > 1000) {
-      /* limits that no fixed-up case can meet: take the lower edges, valid or not; the caller's
-       * validate of the result reports it */
+      /* limits that no fixed-up case can meet: take the lower edges, valid or not */
       for (size_t i = 0; lim && i < lim->n; i++)
         c->v[lim->index[i]] = lim->lo[i];
-      return;
+      return case_validate(c, why, sizeof why) == 0 ? 0 : -1;
     }
   }
 }

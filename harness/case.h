@@ -38,14 +38,17 @@ struct case_limits {
   size_t index[GR_MAX_PARAMS];
   int64_t lo[GR_MAX_PARAMS], hi[GR_MAX_PARAMS];
 };
-/* Parse one "NAME=LO..HI" or "NAME=VALUE" and add it to lim. 0 ok, -1 with why. */
+/* Parse one "NAME=LO..HI" or "NAME=VALUE" of a parameter of a and add it to lim (enum values
+ * are choice indices of a: a lim belongs to one algorithm). 0 ok, -1 with why (a parameter a
+ * lacks, a value out of its range, a parameter given twice). */
 int case_limits_add(const struct algorithm *a, struct case_limits *lim, const char *spec, char *why,
                     size_t len);
 
 /* Case number `index` of the stream of `seed`: params boundary-biased by alg->generate, the data
- * seed derived from (seed, index), limits applied, fixed up and valid. Deterministic. */
-void case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
-                   const struct case_limits *lim, struct gr_case *c);
+ * seed derived from (seed, index), limits applied, fixed up and valid. Deterministic. 0 ok; -1
+ * when no valid case within lim was found (c then holds the lower edges, not valid). */
+int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+                  const struct case_limits *lim, struct gr_case *c);
 
 /* Simpler candidates of c for shrinking, most aggressive first: per parameter the minimum, half,
  * value - 1 (integers) and earlier choices (enums); each fixed up, valid and different from c.

@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +38,59 @@ int cli_parse_double(const char *s, double lo, double hi, double *out)
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (errno || end == s || *end || v < lo || v > hi)
+  if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
     return -1;
   *out = v;
   return 0;
+}
+
+int cli_opt_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                   double *out)
+{
+  if (cli_parse_double(s, lo, hi, out) == 0)
+    return 0;
+  return cli_usage_error(cmd, "bad value '%s' for %s: a number from %g to %g", s, opt, lo, hi);
+}
+
+int cli_opt_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                uint64_t *out)
+{
+  uint64_t v;
+  if (gr_parse_u64(s, &v) == 0 && v >= lo && v <= hi) {
+    *out = v;
+    return 0;
+  }
+  return cli_usage_error(cmd, "bad value '%s' for %s: a whole number from %llu to %llu", s, opt,
+                         (unsigned long long)lo, (unsigned long long)hi);
+}
+
+int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, const char **out)
+{
+  if (!*s)
+    return cli_usage_error(cmd, "empty value for %s", opt);
+  if (strlen(s) > max)
+    return cli_usage_error(cmd, "the value of %s is too long (%zu characters, at most %zu)", opt,
+                           strlen(s), max);
+  *out = s;
+  return 0;
+}
+
+int cli_opt_error(const char *cmd, int c, char **argv)
+{
+  const char *arg = optind > 0 ? argv[optind - 1] : "";
+  char name[64];
+  int is_long = strncmp(arg, "--", 2) == 0;
+  if (is_long)
+    gr_fmt(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+  else if (optopt > 0 && optopt < 128)
+    gr_fmt(name, sizeof name, "-%c", optopt);
+  else
+    gr_fmt(name, sizeof name, "%s", arg);
+  if (c == ':')
+    return cli_usage_error(cmd, "option '%s' needs a value", name);
+  if (is_long && strchr(arg, '=') && optopt)
+    return cli_usage_error(cmd, "option '%s' takes no value", name);
+  return cli_usage_error(cmd, "unknown option '%s'", name);
 }
 
 
@@ -140,16 +191,35 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 {
   char buf[1024];
   sel->n = 0;
-  gr_fmt(buf, sizeof buf, "%s", filter ? filter : "*");
-  char *save = NULL;
-  for (char *pat = strtok_r(buf, ",", &save); pat; pat = strtok_r(NULL, ",", &save)) {
+  if (!filter)
+    filter = "*";
+  if (strlen(filter) >= sizeof buf) {
+    gr_fmt(why, len, "the filter is too long (%zu characters, at most %zu)", strlen(filter),
+           sizeof buf - 1);
+    return -1;
+  }
+  strcpy(buf, filter);
+  for (char *pat = buf, *next; pat; pat = next) {
+    next = strchr(pat, ',');
+    if (next)
+      *next++ = 0;
     char apat[256], vpat[256] = "*";
     char *slash = strchr(pat, '/');
-    gr_fmt(apat, sizeof apat, "%.*s", slash ? (int)(slash - pat) : (int)strlen(pat), pat);
+    size_t alen = slash ? (size_t)(slash - pat) : strlen(pat);
+    if (!*pat || alen == 0 || (slash && !slash[1])) {
+      gr_fmt(why, len, "empty pattern in the filter '%s': use ALG or ALG/VARIANT, comma-separated",
+             filter);
+      return -1;
+    }
+    if (alen >= sizeof apat || (slash && strlen(slash + 1) >= sizeof vpat)) {
+      gr_fmt(why, len, "the pattern '%.40s...' is too long (at most %zu characters each side of "
+                       "'/')", pat, sizeof apat - 1);
+      return -1;
+    }
+    gr_fmt(apat, sizeof apat, "%.*s", (int)alen, pat);
     if (slash)
       gr_fmt(vpat, sizeof vpat, "%s", slash + 1);
-    size_t before = sel->n;
-    int alg_hit = 0;
+    int alg_hit = 0, var_hit = 0;
     for (size_t i = 0; i < registry_count; i++) {
       const struct algorithm *a = registry[i];
       if (fnmatch(apat, a->name, 0) != 0)
@@ -160,6 +230,7 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
       for (size_t j = 0; j < a->n_variants; j++) {
         if (fnmatch(vpat, a->variants[j].name, 0) != 0)
           continue;
+        var_hit = 1;
         int dup = 0;
         for (size_t k = 0; k < sel->n && !dup; k++)
           dup = sel->v[k] == &a->variants[j];
@@ -173,13 +244,28 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
       gr_fmt(why, len, "unknown algorithm '%s' (see 'gpuregress list')", apat);
       return -1;
     }
-    if (sel->n == before) {
+    if (!var_hit) {
       gr_fmt(why, len, "no variant of '%s' matches '%s' (see 'gpuregress list %s')", apat, vpat,
              apat);
       return -1;
     }
   }
   return 0;
+}
+
+
+/* ---- store failures ---------------------------------------------------------------------- */
+
+int cli_store_failed(const char *cmd, struct store *st, int64_t run)
+{
+  fprintf(stderr, "gpuregress %s: cannot store the results in '%s': %s: the run stops (what was "
+                  "printed above is stored)\n", cmd, store_path(st), store_errmsg(st));
+  printf("\nresult: error (the database failed) exit %d\n", GR_EXIT_USAGE);
+  cli_status_set("result", "error");
+  if (store_finish_run(st, run, "error", GR_EXIT_USAGE))
+    fprintf(stderr, "gpuregress %s: run %lld stays 'running' in the database: %s\n", cmd,
+            (long long)run, store_errmsg(st));
+  return GR_EXIT_USAGE;
 }
 
 

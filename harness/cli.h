@@ -13,9 +13,27 @@
 
 /* Print "gpuregress CMD: <message>" and a pointer to --help on stderr; returns GR_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Whole-string parse; -1 on junk or out of [lo, hi]. (Integers: gr_parse_u64 in gr.h.) */
+/* Whole-string parse of a finite number in [lo, hi]; -1 on junk, NaN, infinity or out of range.
+ * (Integers: gr_parse_u64 in gr.h.) */
 int cli_parse_double(const char *s, double lo, double hi, double *out);
 
+/* Option values, one set of helpers for every command: the value is parsed whole, and a bad one
+ * gets "gpuregress CMD: bad value 'V' for OPT: <what it must be>" with GR_EXIT_USAGE; 0 ok.
+ *   cli_opt_double: a finite number in [lo, hi] (NaN and infinity refused);
+ *   cli_opt_u64:    a decimal whole number in [lo, hi] (no sign, no wrap-around);
+ *   cli_opt_text:   a non-empty text of at most max characters (a file name, a pattern). */
+int cli_opt_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                   double *out);
+int cli_opt_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                uint64_t *out);
+int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, const char **out);
+/* getopt_long's errors in our words (commands pass an optstring that begins with ':' and set
+ * opterr = 0, so that getopt prints nothing): c is what getopt_long returned (':' a missing
+ * value, '?' an unknown option). Prints "option '--db' needs a value", "unknown option
+ * '--bogus'" or "option '--quiet' takes no value"; returns GR_EXIT_USAGE. */
+int cli_opt_error(const char *cmd, int c, char **argv);
+/* The longest file name or pattern an option takes. */
+#define CLI_TEXT_MAX 4095
 /* Open an existing database read-only (never create or change one): 0 ok, else the exit code
  * after a message naming cmd. */
 int cli_open_existing(const char *cmd, const char *db, struct store **st);
@@ -46,7 +64,8 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
 
 /* Variants chosen by a comma-separated filter of ALG or ALG/VARIANT patterns (shell wildcards);
  * NULL selects every visible algorithm. 0 ok; -1 with why naming the pattern that matched
- * nothing. */
+ * nothing, or refusing an empty filter, an empty pattern, a filter over 1023 or a pattern over
+ * 255 characters (never cut). */
 struct selection {
   const struct algorithm *alg[256];
   const struct variant *v[256];
@@ -57,7 +76,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
- *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted, verdict=SUMMARY,
+ *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
  *   compare:   compared=0|1 (0: no baseline, the run judged alone),
@@ -69,6 +89,10 @@ int cli_status_take_option(int *argc, char **argv);
 void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Write the file (when asked for) with command and exit = rc; returns rc. */
 int cli_status_finish(const char *cmd, int rc);
+
+/* The end of a command whose store failed (store_write_failed): the message, "result: error",
+ * the run marked 'error' where the database still takes it. Returns GR_EXIT_USAGE. */
+int cli_store_failed(const char *cmd, struct store *st, int64_t run);
 
 /* The subcommands (harness/cmd_*.c). */
 int cmd_list(int argc, char **argv);

@@ -29,7 +29,10 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
   o->run_id = run;
   signal(SIGINT, on_bench_signal);
   signal(SIGTERM, on_bench_signal);
+  signal(SIGHUP, on_bench_signal);
   enum gr_status status = bench_execute(p, o, why, sizeof why);
+  if (store_write_failed(st))
+    return GR_EXIT_USAGE; /* the caller says why, with nothing more printed */
   if (status != GR_STATUS_OK) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
     return gr_status_exit(status);
@@ -154,45 +157,56 @@ int cmd_bench(int argc, char **argv)
   }
   o.gb_args = gb;
   optind = 1;
+  opterr = 0;
   int c;
   uint64_t u;
-  while ((c = getopt_long(n_rest, rest, "d:h", opts, NULL)) != -1) {
+  while ((c = getopt_long(n_rest, rest, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
       printf(bench_help);
       rc = GR_EXIT_OK;
       goto out;
-    case OPT_SIZES: sizes = optarg; break;
-    case OPT_CASE: cases[n_cases++] = optarg; break;
+    case OPT_SIZES:
+      if (cli_opt_text("bench", "--sizes", optarg, CLI_TEXT_MAX, &sizes))
+        goto out;
+      break;
+    case OPT_CASE:
+      if (cli_opt_text("bench", "--case", optarg, CLI_TEXT_MAX, &cases[n_cases]))
+        goto out;
+      n_cases++;
+      break;
     case OPT_QUICK: quick = 1; break;
     case OPT_HOT: o.hot = 1; break;
     case OPT_MAX_TIME:
-      if (cli_parse_double(optarg, 0.001, 3600, &o.max_time))
-        goto bad;
+      if (cli_opt_double("bench", "--max-time", optarg, 0.001, 3600, &o.max_time))
+        goto out;
       max_time_given = 1;
       break;
     case OPT_NOISE:
-      if (cli_parse_double(optarg, 1e-6, 1, &o.noise))
-        goto bad;
+      if (cli_opt_double("bench", "--noise", optarg, 1e-6, 1, &o.noise))
+        goto out;
       break;
     case OPT_MIN_SAMPLES:
-      if (gr_parse_u64(optarg, &u) || u < 3 || u > 100000000)
-        goto bad;
-      o.min_samples = (long)u;
-      break;
     case OPT_MAX_SAMPLES:
-      if (gr_parse_u64(optarg, &u) || u < 3 || u > 100000000)
-        goto bad;
-      o.max_samples = (long)u;
+      if (cli_opt_u64("bench", c == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples", optarg, 3,
+                      100000000, &u))
+        goto out;
+      *(c == OPT_MIN_SAMPLES ? &o.min_samples : &o.max_samples) = (long)u;
       break;
     case OPT_WATCHDOG:
-      if (cli_parse_double(optarg, 1, 1e6, &o.watchdog))
-        goto bad;
+      if (cli_opt_double("bench", "--watchdog", optarg, 1, 1e6, &o.watchdog))
+        goto out;
       break;
-    case 'd': db = optarg; break;
-    case OPT_JSON: o.json = optarg; break;
+    case 'd':
+      if (cli_opt_text("bench", "--db", optarg, CLI_TEXT_MAX, &db))
+        goto out;
+      break;
+    case OPT_JSON:
+      if (cli_opt_text("bench", "--json", optarg, CLI_TEXT_MAX, &o.json))
+        goto out;
+      break;
     case OPT_QUIET: o.display = 0; break;
-    default: rc = cli_usage_error("bench", "unknown option"); goto out;
+    default: rc = cli_opt_error("bench", c, rest); goto out;
     }
   }
   if (quick && !max_time_given)
@@ -240,15 +254,20 @@ int cmd_bench(int argc, char **argv)
   }
   cli_status_set("run", "%lld", (long long)run);
   rc = bench_and_report(st, run, p, &o, "bench");
+  if (store_write_failed(st)) {
+    rc = cli_store_failed("bench", st, run);
+    goto out;
+  }
   fprintf(o.json && !strcmp(o.json, "-") ? stderr : stdout, "\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
          rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
          rc);
   cli_status_set("result", "%s",
                  rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
-  store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc);
-  goto out;
-bad:
-  rc = cli_usage_error("bench", "bad value '%s' for an option", optarg);
+  if (store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc)) {
+    fprintf(stderr, "gpuregress bench: cannot record the end of run %lld in '%s': %s\n",
+            (long long)run, db, store_errmsg(st));
+    rc = rc ? rc : GR_EXIT_USAGE;
+  }
 out:
   store_close(st);
   bench_plan_free(p);

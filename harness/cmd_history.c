@@ -4,7 +4,6 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,9 +148,10 @@ int cmd_history(int argc, char **argv)
   const char *db = STORE_DEFAULT_PATH, *since = NULL;
   struct history_print hp = {0};
   int c;
-  double v;
+  uint64_t u;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(history_help); return 0;
     case OPT_SINCE:
@@ -170,18 +170,20 @@ int cmd_history(int argc, char **argv)
         return cli_usage_error("history", "%s", why);
       break;
     case OPT_MIN_NIGHTS:
-      if (cli_parse_double(optarg, 2, 100, &v) || v != floor(v))
-        return cli_usage_error("history", "bad --min-nights '%s': a whole number in [2, 100]",
-                               optarg);
-      ho.min_nights = (int)v;
+      if (cli_opt_u64("history", "--min-nights", optarg, 2, 100, &u))
+        return GR_EXIT_USAGE;
+      ho.min_nights = (int)u;
       break;
     case OPT_PENALTY:
-      if (cli_parse_double(optarg, 0.1, 100, &ho.penalty))
-        return cli_usage_error("history", "bad --penalty '%s': a number in [0.1, 100]", optarg);
+      if (cli_opt_double("history", "--penalty", optarg, 0.1, 100, &ho.penalty))
+        return GR_EXIT_USAGE;
       break;
     case OPT_ALL: hp.all = 1; break;
-    case 'd': db = optarg; break;
-    default: return cli_usage_error("history", "unknown option");
+    case 'd':
+      if (cli_opt_text("history", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("history", c, argv);
     }
   }
   char alg[64] = "", var[64] = "";
@@ -276,11 +278,15 @@ int cmd_import(int argc, char **argv)
   const char *db = STORE_DEFAULT_PATH;
   int c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(import_help); return 0;
-    case 'd': db = optarg; break;
-    default: return cli_usage_error("import", "unknown option");
+    case 'd':
+      if (cli_opt_text("import", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("import", c, argv);
     }
   }
   if (optind >= argc)
@@ -343,19 +349,22 @@ int cmd_prune(int argc, char **argv)
   const char *db = STORE_DEFAULT_PATH;
   struct store_prune_opts po = {0};
   char before[32] = "", why[GR_WHY_LEN];
-  double days = -1, runs;
+  double days = -1;
+  uint64_t u;
   int c;
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(prune_help); return 0;
     case OPT_KEEP_DAYS:
-      if (cli_parse_double(optarg, 0, 1e5, &days) || days != floor(days))
-        return cli_usage_error("prune", "bad --keep-days '%s': a whole number of days", optarg);
+      if (cli_opt_u64("prune", "--keep-days", optarg, 0, 100000, &u))
+        return GR_EXIT_USAGE;
+      days = (double)u;
       break;
     case OPT_KEEP_RUNS:
-      if (cli_parse_double(optarg, 1, 1e9, &runs) || runs != floor(runs))
-        return cli_usage_error("prune", "bad --keep-runs '%s': a whole number >= 1", optarg);
-      po.keep_runs = (int64_t)runs;
+      if (cli_opt_u64("prune", "--keep-runs", optarg, 1, 1000000000, &u))
+        return GR_EXIT_USAGE;
+      po.keep_runs = (int64_t)u;
       break;
     case OPT_BEFORE:
       if (parse_date(optarg))
@@ -363,8 +372,11 @@ int cmd_prune(int argc, char **argv)
       gr_fmt(before, sizeof before, "%s", optarg);
       break;
     case OPT_DRY_RUN: po.dry_run = 1; break;
-    case 'd': db = optarg; break;
-    default: return cli_usage_error("prune", "unknown option");
+    case 'd':
+      if (cli_opt_text("prune", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("prune", c, argv);
     }
   }
   if (optind < argc)

@@ -37,6 +37,16 @@ int cli_parse_run(const char *s, int64_t *out)
   return 0;
 }
 
+/* --run RUN: 0 ok, else the exit code after a message naming the option. */
+static int parse_run(const char *cmd, const char *s, int64_t *out)
+{
+  uint64_t u;
+  if (cli_opt_u64(cmd, "--run", s, 1, INT64_MAX, &u))
+    return GR_EXIT_USAGE;
+  *out = (int64_t)u;
+  return 0;
+}
+
 /* The run to report on: the given one, else the latest finished run with data. */
 static int pick_run(const char *cmd, struct store *st, int64_t *run)
 {
@@ -232,7 +242,8 @@ int cmd_compare(int argc, char **argv)
   int64_t run = 0;
   int all = 0, json = 0, c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(compare_help); return 0;
     case OPT_FORMAT:
@@ -240,17 +251,23 @@ int cmd_compare(int argc, char **argv)
         return cli_usage_error("compare", "unknown format '%s': use text or json", optarg);
       json = !strcmp(optarg, "json");
       break;
-    case OPT_BASELINE: baseline = optarg; break;
+    case OPT_BASELINE:
+      if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_RUN:
-      if (cli_parse_run(optarg, &run))
-        return cli_usage_error("compare", "bad run id '%s'", optarg);
+      if (parse_run("compare", optarg, &run))
+        return GR_EXIT_USAGE;
       break;
     case OPT_MIN_EFFECT:
     case OPT_ALPHA:
       if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
         return cli_usage_error("compare", "%s", why);
       break;
-    case 'd': db = optarg; break;
+    case 'd':
+      if (cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_ALL: all = 1; break;
     case OPT_ACC: {
       char *end;
@@ -260,7 +277,7 @@ int cmd_compare(int argc, char **argv)
                                optarg);
       break;
     }
-    default: return cli_usage_error("compare", "unknown option");
+    default: return cli_opt_error("compare", c, argv);
     }
   }
   if (optind < argc)
@@ -343,18 +360,31 @@ int cmd_plot(int argc, char **argv)
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(plot_help); return 0;
     case OPT_RUN:
-      if (cli_parse_run(optarg, &run))
-        return cli_usage_error("plot", "bad run id '%s'", optarg);
+      if (parse_run("plot", optarg, &run))
+        return GR_EXIT_USAGE;
       break;
-    case OPT_OUT: out = optarg; break;
-    case 'd': db = optarg; break;
-    case OPT_SCRIPTS: scripts = optarg; break;
-    case OPT_BASELINE: baseline = optarg; break;
-    default: return cli_usage_error("plot", "unknown option");
+    case OPT_OUT:
+      if (cli_opt_text("plot", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("plot", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_SCRIPTS:
+      if (cli_opt_text("plot", "--scripts", optarg, CLI_TEXT_MAX, &scripts))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_BASELINE:
+      if (cli_opt_text("plot", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("plot", c, argv);
     }
   }
   if (optind < argc)
@@ -427,18 +457,31 @@ int cmd_export(int argc, char **argv)
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h': printf(export_help); return 0;
-    case OPT_FORMAT: format = optarg; break;
-    case OPT_BASELINE: baseline = optarg; break;
-    case OPT_RUN:
-      if (cli_parse_run(optarg, &run))
-        return cli_usage_error("export", "bad run id '%s'", optarg);
+    case OPT_BASELINE:
+      if (cli_opt_text("export", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
       break;
-    case OPT_OUT: out = optarg; break;
-    case 'd': db = optarg; break;
-    default: return cli_usage_error("export", "unknown option");
+    case OPT_FORMAT:
+      if (cli_opt_text("export", "--format", optarg, CLI_TEXT_MAX, &format))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_RUN:
+      if (parse_run("export", optarg, &run))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_OUT:
+      if (cli_opt_text("export", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("export", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("export", c, argv);
     }
   }
   if (optind < argc)

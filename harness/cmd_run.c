@@ -104,7 +104,8 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
   }
 }
 
-static void store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
+/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
+static int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
@@ -120,14 +121,14 @@ static void store_outcomes(struct store *st, int64_t run, const struct outcome *
                               o->first_case[0] ? o->first_case : NULL,
                               o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
     if (store_add_outcome(st, run, &row))
-      fprintf(stderr, "gpuregress: cannot record an outcome: %s\n", store_errmsg(st));
+      break; /* the commit below fails and says why */
     for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
       if ((o->cov.applies >> r & 1) &&
           store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
                              o->cov.cases[r]))
-        fprintf(stderr, "gpuregress: cannot record coverage: %s\n", store_errmsg(st));
+        break; /* the same */
   }
-  store_commit(st);
+  return store_commit(st);
 }
 
 static void on_signal(int sig)
@@ -147,7 +148,7 @@ struct run_args {
   int allow_no_gpu; /* finding no GPU is not an environment failure (exit 0, not 3) */
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
-  struct case_limits limits;
+  const struct case_limits *limits; /* fuzz: the ranges of each selected variant, or NULL */
 };
 
 static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
@@ -175,6 +176,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
   struct runner_opts o = {
       .seed = ra->seed,
       .watchdog = ra->watchdog,
@@ -183,7 +185,6 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       .shrink = !ra->no_shrink,
       .progress = !ra->quiet && isatty(STDERR_FILENO),
       .log = ra->verbose ? stdout : NULL,
-      .limits = ra->limits.n ? &ra->limits : NULL,
       .store = st,
       .run_id = run,
   };
@@ -199,14 +200,24 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     active += meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
   double t0 = now_seconds();
   size_t done = 0;
-  for (size_t i = 0; i < sel.n && !runner_interrupted; i++) {
+  int store_failed = 0;
+  for (size_t i = 0; i < sel.n && !runner_interrupted && !store_failed; i++) {
     int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
     double left = ra->budget - (now_seconds() - t0);
     double share = runs_here && active ? left / (double)active : 0;
     active -= runs_here;
+    o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
     runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
-    store_outcomes(st, run, &out[i], 1);
+    store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
     done++;
+  }
+  cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
+  if (store_failed) { /* nothing more is printed: what is not stored is not reported */
+    int rc = cli_store_failed(cmd, st, run);
+    store_close(st);
+    free(out);
+    return rc;
   }
   int rc = GR_EXIT_OK, n_uncovered = 0;
   for (size_t i = 0; i < done; i++) {
@@ -214,11 +225,16 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     if (outcome_is_bad(&out[i]) || (ra->strict_coverage && out[i].uncovered[0]))
       rc = GR_EXIT_FAIL;
   }
-  cli_status_set("run", "%lld", (long long)run);
-  cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   print_summary(stdout, out, done, &meta, ra->seed, run);
-  if (ra->bench && !runner_interrupted)
+  if (ra->bench && !runner_interrupted) {
     bench_phase(st, run, &sel, ra->bench == 2, ra->quiet); /* its checks are in the verdict */
+    if (store_write_failed(st)) {
+      rc = cli_store_failed(cmd, st, run);
+      store_close(st);
+      free(out);
+      return rc;
+    }
+  }
   if (runner_interrupted)
     printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
   /* the exit code is the verdict's (verdict.h), as export and plot will show it */
@@ -254,42 +270,52 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   if (v)
     cli_status_set("verdict", "%s", v->summary);
   run_verdict_free(v);
-  store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc);
+  if (store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc)) {
+    fprintf(stderr, "gpuregress %s: cannot record the end of run %lld in '%s': %s\n", cmd,
+            (long long)run, ra->db, store_errmsg(st));
+    if (rc == GR_EXIT_OK)
+      rc = GR_EXIT_USAGE;
+  }
   store_close(st);
   free(out);
   return rc;
 }
+
+#define RUN_MAX_CASES 1000000000 /* --cases: at most this many per variant */
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
   OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_REPEAT
 };
 
-/* Options common to run and fuzz. Returns 0 if handled, 1 if not ours, -1 on a bad value. */
-static int common_option(int c, struct run_args *ra)
+/* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
+ * after a message naming the option and its bad value. */
+static int common_option(const char *cmd, int c, struct run_args *ra, char **argv)
 {
+  uint64_t n;
   switch (c) {
-  case 'b': return cli_parse_double(optarg, 0, 1e7, &ra->budget) ? -1 : 0;
-  case 's': ra->seed_given = 1; return gr_parse_u64(optarg, &ra->seed) ? -1 : 0;
-  case 'd': ra->db = optarg; return 0;
+  case 'b': return cli_opt_double(cmd, "--budget", optarg, 0, 1e7, &ra->budget);
+  case 's': ra->seed_given = 1; return cli_opt_u64(cmd, "--seed", optarg, 0, UINT64_MAX, &ra->seed);
+  case 'd': return cli_opt_text(cmd, "--db", optarg, CLI_TEXT_MAX, &ra->db);
   case 'v': ra->verbose = 1; return 0;
   case OPT_QUIET: ra->quiet = 1; return 0;
-  case OPT_WATCHDOG: return cli_parse_double(optarg, 0.1, 1e6, &ra->watchdog) ? -1 : 0;
-  case OPT_SHRINK_BUDGET: return cli_parse_double(optarg, 0, 1e6, &ra->shrink_budget) ? -1 : 0;
+  case OPT_WATCHDOG: return cli_opt_double(cmd, "--watchdog", optarg, 0.1, 1e6, &ra->watchdog);
+  case OPT_SHRINK_BUDGET:
+    return cli_opt_double(cmd, "--shrink-budget", optarg, 0, 1e6, &ra->shrink_budget);
   case OPT_NO_SHRINK: ra->no_shrink = 1; return 0;
   case OPT_BENCH: ra->bench = 1; return 0;
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
   case OPT_ALLOW_NO_GPU: ra->allow_no_gpu = 1; return 0;
   case OPT_STRICT_COVERAGE: ra->strict_coverage = 1; return 0;
-  case 'n': {
-    uint64_t n;
-    if (gr_parse_u64(optarg, &n) || n == 0)
-      return -1;
+  case 'n':
+    if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
+      return GR_EXIT_USAGE;
     ra->max_cases = (long)n;
     ra->budget = 1e7;
     return 0;
-  }
-  default: return 1;
+  case ':':
+  case '?': return cli_opt_error(cmd, c, argv);
+  default: return -1;
   }
 }
 
@@ -337,7 +363,8 @@ int cmd_run(int argc, char **argv)
   struct run_args ra;
   run_defaults(&ra);
   int c;
-  while ((c = getopt_long(argc, argv, "f:n:b:s:d:vh", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":f:n:b:s:d:vh", opts, NULL)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
              "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
@@ -350,18 +377,61 @@ int cmd_run(int argc, char **argv)
       return 0;
     }
     if (c == 'f') {
-      ra.filter = optarg;
+      if (cli_opt_text("run", "--filter", optarg, CLI_TEXT_MAX, &ra.filter))
+        return GR_EXIT_USAGE;
       continue;
     }
-    int r = common_option(c, &ra);
-    if (r < 0)
-      return cli_usage_error("run", "bad value '%s' for an option", optarg);
-    if (r > 0)
-      return cli_usage_error("run", "unknown option");
+    int r = common_option("run", c, &ra, argv);
+    if (r)
+      return r < 0 ? cli_opt_error("run", '?', argv) : r;
   }
   if (optind < argc)
     return cli_usage_error("run", "unexpected argument '%s'", argv[optind]);
   return execute("run", &ra, argc, argv);
+}
+
+/* The fuzz ranges ("NAME=LO..HI", "NAME=VALUE") resolved for each selected variant by parameter
+ * name, lims[i] for sel->v[i]: a range applies to every selected algorithm that has its
+ * parameter and must be valid for each of them (values and bounds are checked per algorithm); a
+ * range whose parameter no selected algorithm has is an error, as is a parameter given twice or
+ * ranges within which an algorithm can make no valid case. 0 ok, else the exit code after a
+ * message. */
+static int resolve_ranges(const struct selection *sel, char **specs, int n,
+                          struct case_limits *lims)
+{
+  char why[GR_WHY_LEN];
+  int many = sel->n > 0 && sel->alg[0] != sel->alg[sel->n - 1];
+  for (int k = 0; k < n; k++) {
+    char name[64];
+    size_t name_len = strcspn(specs[k], "=");
+    if (name_len == 0 || name_len >= sizeof name || !specs[k][name_len])
+      return cli_usage_error("fuzz", "malformed range '%s': expected NAME=LO..HI or NAME=VALUE",
+                             specs[k]);
+    gr_fmt(name, sizeof name, "%.*s", (int)name_len, specs[k]);
+    int used = 0;
+    for (size_t i = 0; i < sel->n; i++) {
+      if (!alg_param(sel->alg[i], name, NULL) && many)
+        continue; /* another selected algorithm has it (checked below) */
+      used = 1;
+      if (case_limits_add(sel->alg[i], &lims[i], specs[k], why, sizeof why))
+        return cli_usage_error("fuzz", "%s%s%s", many ? sel->alg[i]->name : "", many ? ": " : "",
+                               why);
+    }
+    if (!used)
+      return cli_usage_error("fuzz", "no selected algorithm has a parameter '%s' (see 'gpuregress "
+                                     "list ALG')", name);
+  }
+  for (size_t i = 0; i < sel->n; i++) {
+    struct gr_case c;
+    if (!lims[i].n || (i > 0 && sel->alg[i] == sel->alg[i - 1]))
+      continue;
+    if (case_generate(sel->alg[i], 0, 0, &lims[i], &c)) {
+      case_validate(&c, why, sizeof why);
+      return cli_usage_error("fuzz", "no valid case of '%s' within the ranges given (%s)",
+                             sel->alg[i]->name, why);
+    }
+  }
+  return 0;
 }
 
 int cmd_fuzz(int argc, char **argv)
@@ -370,7 +440,8 @@ int cmd_fuzz(int argc, char **argv)
   struct run_args ra;
   run_defaults(&ra);
   int c;
-  while ((c = getopt_long(argc, argv, "n:b:s:d:vh", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":n:b:s:d:vh", opts, NULL)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
              "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"
@@ -378,11 +449,9 @@ int cmd_fuzz(int argc, char **argv)
       printf(common_help, 60.0);
       return 0;
     }
-    int r = common_option(c, &ra);
-    if (r < 0)
-      return cli_usage_error("fuzz", "bad value '%s' for an option", optarg);
-    if (r > 0)
-      return cli_usage_error("fuzz", "unknown option");
+    int r = common_option("fuzz", c, &ra, argv);
+    if (r)
+      return r < 0 ? cli_opt_error("fuzz", '?', argv) : r;
   }
   if (optind >= argc)
     return cli_usage_error("fuzz", "missing ALG/VARIANT");
@@ -394,10 +463,15 @@ int cmd_fuzz(int argc, char **argv)
   if (select_variants(target, &sel, why, sizeof why))
     return cli_usage_error("fuzz", "%s", why);
   ra.filter = target;
-  for (; optind < argc; optind++)
-    if (case_limits_add(sel.alg[0], &ra.limits, argv[optind], why, sizeof why))
-      return cli_usage_error("fuzz", "%s", why);
-  return execute("fuzz", &ra, argc, argv);
+  struct case_limits *lims = calloc(sel.n, sizeof *lims);
+  if (!lims)
+    return GR_EXIT_ENV;
+  int rc = resolve_ranges(&sel, argv + optind, argc - optind, lims);
+  ra.limits = lims;
+  if (!rc)
+    rc = execute("fuzz", &ra, argc, argv);
+  free(lims);
+  return rc;
 }
 
 /* ---- repro -------------------------------------------------------------------------------- */
@@ -410,7 +484,7 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
   struct runner_opts o = {.watchdog = watchdog};
   char text[GR_CASE_TEXT_LEN];
   printf("case: %s\n", case_format(cs, text, sizeof text));
-  for (size_t i = 0; i < cs->alg->n_variants; i++) {
+  for (size_t i = 0; i < cs->alg->n_variants && !runner_interrupted; i++) {
     const struct variant *v = &cs->alg->variants[i];
     if (only && v != only)
       continue;
@@ -457,7 +531,8 @@ int cmd_repro(int argc, char **argv)
   double watchdog = 60;
   int c, in_process = 0;
   uint64_t repeat = 1;
-  while ((c = getopt_long(argc, argv, "V:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
@@ -473,17 +548,20 @@ int cmd_repro(int argc, char **argv)
              "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out,\n"
              "2 bad case text, 3 the variant needs a GPU and there is none.\n");
       return 0;
-    case 'V': vname = optarg; break;
+    case 'V':
+      if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_REPEAT:
-      if (gr_parse_u64(optarg, &repeat) || repeat < 1 || repeat > 1000000)
-        return cli_usage_error("repro", "bad value '%s' for --repeat (1 to 1000000)", optarg);
+      if (cli_opt_u64("repro", "--repeat", optarg, 1, 1000000, &repeat))
+        return GR_EXIT_USAGE;
       break;
     case OPT_WATCHDOG:
-      if (cli_parse_double(optarg, 0.1, 1e6, &watchdog))
-        return cli_usage_error("repro", "bad value '%s' for --watchdog", optarg);
+      if (cli_opt_double("repro", "--watchdog", optarg, 0.1, 1e6, &watchdog))
+        return GR_EXIT_USAGE;
       break;
     case OPT_IN_PROCESS: in_process = 1; break;
-    default: return cli_usage_error("repro", "unknown option");
+    default: return cli_opt_error("repro", c, argv);
     }
   }
   if (optind >= argc)
@@ -510,6 +588,8 @@ int cmd_repro(int argc, char **argv)
     }
   }
   signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  signal(SIGHUP, on_signal);
   int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
   for (int k = 0; k < n && !runner_interrupted; k++)
     repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
@@ -517,7 +597,7 @@ int cmd_repro(int argc, char **argv)
   free(cs);
   if (rc == GR_EXIT_OK && !ran && skipped_gpu)
     rc = GR_EXIT_ENV;
-  return rc;
+  return runner_interrupted ? 130 : rc;
 }
 
 /* ---- list --------------------------------------------------------------------------------- */
@@ -531,6 +611,8 @@ int cmd_list(int argc, char **argv)
            "when named.\n");
     return 0;
   }
+  if (argc > 2)
+    return cli_usage_error("list", "unexpected argument '%s' (join patterns with commas)", argv[2]);
   const char *pat = argc > 1 ? argv[1] : NULL;
   struct selection sel;
   char why[GR_WHY_LEN];

@@ -381,7 +381,8 @@ int cmd_sanitize(int argc, char **argv)
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
-  while ((c = getopt_long(argc, argv, "t:p:b:j:s:d:h", opts, NULL)) != -1) {
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":t:p:b:j:s:d:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"
@@ -402,32 +403,41 @@ int cmd_sanitize(int argc, char **argv)
              "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
              "                          /usr/local/cuda/bin)\n");
       return 0;
-    case 't': sa.tools = optarg; break;
+    case 't':
+      if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
+        return GR_EXIT_USAGE;
+      break;
     case 'p':
-      if (gr_parse_u64(optarg, &u) || u < 1 || u > 8)
-        return cli_usage_error("sanitize", "bad value '%s' for --per-regime (1 to 8)", optarg);
+      if (cli_opt_u64("sanitize", "--per-regime", optarg, 1, 8, &u))
+        return GR_EXIT_USAGE;
       sa.per_regime = (long)u;
       break;
     case 'j':
-      if (gr_parse_u64(optarg, &u) || u < 1 || u > 64)
-        return cli_usage_error("sanitize", "bad value '%s' for --jobs (1 to 64)", optarg);
+      if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
+        return GR_EXIT_USAGE;
       sa.jobs = (long)u;
       break;
     case 'b':
-      if (cli_parse_double(optarg, 0, 1e7, &sa.budget))
-        return cli_usage_error("sanitize", "bad value '%s' for --budget", optarg);
+      if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
+        return GR_EXIT_USAGE;
       break;
     case 'T':
-      if (cli_parse_double(optarg, 1, 1e6, &sa.timeout))
-        return cli_usage_error("sanitize", "bad value '%s' for --timeout", optarg);
+      if (cli_opt_double("sanitize", "--timeout", optarg, 1, 1e6, &sa.timeout))
+        return GR_EXIT_USAGE;
       break;
     case 's':
-      if (gr_parse_u64(optarg, &sa.seed))
-        return cli_usage_error("sanitize", "bad value '%s' for --seed", optarg);
+      if (cli_opt_u64("sanitize", "--seed", optarg, 0, UINT64_MAX, &sa.seed))
+        return GR_EXIT_USAGE;
       break;
-    case 'd': sa.db = optarg; break;
-    case 'S': sa.sanitizer = optarg; break;
-    default: return cli_usage_error("sanitize", "unknown option");
+    case 'd':
+      if (cli_opt_text("sanitize", "--db", optarg, CLI_TEXT_MAX, &sa.db))
+        return GR_EXIT_USAGE;
+      break;
+    case 'S':
+      if (cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa.sanitizer))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("sanitize", c, argv);
     }
   }
   if (optind + 1 < argc)

@@ -1,6 +1,7 @@
 /* Comparing two runs. See compare.h. */
 #include "compare.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +19,22 @@ void compare_opts_default(struct compare_opts *o)
 int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len)
 {
   char buf[512];
-  gr_fmt(buf, sizeof buf, "%s", text);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+  const char *opt = which ? "alpha" : "min-effect";
+  if (!*text || strlen(text) >= sizeof buf) {
+    gr_fmt(why, len, "%s value for --%s", *text ? "too long a" : "empty", opt);
+    return -1;
+  }
+  strcpy(buf, text);
+  for (char *tok = buf, *next; tok; tok = next) {
+    next = strchr(tok, ',');
+    if (next)
+      *next++ = 0;
     char *eq = strchr(tok, '='), *num = eq ? eq + 1 : tok, *end;
     double v = strtod(num, &end);
-    if (end == num || *end || v < 0 || v >= (which ? 1 : 10)) {
-      gr_fmt(why, len, "bad value '%s' for --%s: use a number%s or ALG=NUMBER", tok,
-             which ? "alpha" : "min-effect", which ? " in (0, 1)" : " such as 0.05");
+    if (eq == tok || end == num || *end || !isfinite(v) || v < 0 || (which && v == 0) ||
+        v >= (which ? 1 : 10)) {
+      gr_fmt(why, len, "bad value '%s' for --%s: use a number%s or ALG=NUMBER", tok, opt,
+             which ? " in (0, 1)" : " in [0, 10) such as 0.05");
       return -1;
     }
     if (!eq) {

@@ -39,6 +39,7 @@ struct plot_ctx {
   struct alg_view algs[PLOT_MAX_ALGS];
   int nalgs;
   char failures[GR_WHY_LEN];
+  char write_error[GR_WHY_LEN]; /* the first data file that could not be written, "" none */
   int plots;
   struct trends *trends; /* the history of every benchmark up to the run (trends.c) */
 };

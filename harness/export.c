@@ -204,7 +204,8 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
     run_verdict_junit(f, v);
   if (rc)
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
-  if (path && fclose(f) && !rc) {
+  int bad_write = ferror(f);
+  if (path && (fclose(f) || bad_write) && !rc) {
     gr_fmt(why, len, "cannot write '%s': %m", path);
     rc = -1;
   }

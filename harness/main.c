@@ -2,6 +2,7 @@
  * cmd_report.c, cmd_history.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
  * failed / a bug escaped / a regression, 2 usage or input error, 3 environment). Library code
  * below this layer returns statuses and never exits. Shared helpers: cli.c. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,6 +114,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error that the store reports */
   if (argc < 2) {
     usage(stderr);
     return GR_EXIT_USAGE;
@@ -131,8 +133,18 @@ int main(int argc, char **argv)
     return GR_EXIT_USAGE;
   }
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
-    if (strcmp(argv[1], commands[i].name) == 0)
-      return cli_status_finish(commands[i].name, commands[i].fn(argc - 1, argv + 1));
+    if (strcmp(argv[1], commands[i].name) == 0) {
+      int rc = commands[i].fn(argc - 1, argv + 1);
+      /* what was printed must have arrived: a full disk or a closed stdout is an error (files
+       * a command writes itself are checked where it closes them) */
+      if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "gpuregress %s: cannot write the output: %s\n", commands[i].name,
+                strerror(errno ? errno : EIO));
+        if (rc == GR_EXIT_OK)
+          rc = GR_EXIT_USAGE;
+      }
+      return cli_status_finish(commands[i].name, rc);
+    }
   fprintf(stderr, "gpuregress: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return GR_EXIT_USAGE;

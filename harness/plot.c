@@ -209,13 +209,32 @@ const struct store_timing *plot_row_of(const struct plot_ctx *c, const struct al
   return NULL;
 }
 
+/* Open a data file for writing; NULL (the first failure kept in c->write_error) if it cannot. */
+static FILE *data_open(struct plot_ctx *c, const char *path)
+{
+  FILE *f = fopen(path, "w");
+  if (!f && !c->write_error[0])
+    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path, strerror(errno));
+  return f;
+}
+
+/* Close a data file; 0 ok, -1 when a write failed (kept in c->write_error). */
+static int data_close(struct plot_ctx *c, FILE *f, const char *path)
+{
+  int bad = ferror(f);
+  if ((fclose(f) || bad) && !c->write_error[0])
+    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path,
+           strerror(errno ? errno : EIO));
+  return bad || c->write_error[0] ? -1 : 0;
+}
+
 /* <alg>_sizes.dat and its plot */
 static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
 {
   char path[PATH_MAX], base[PATH_MAX], vars[4096], names[2048] = "", kinds[1024] = "";
   gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, a->name);
   gr_fmt(path, sizeof path, "%s.dat", base);
-  FILE *f = fopen(path, "w");
+  FILE *f = data_open(c, path);
   if (!f)
     return;
   fprintf(f, "# %s, run %lld: per variant block: case median_ms gbps min_ms max_ms\n", a->name,
@@ -259,8 +278,7 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     else
       fprintf(f, "%d NaN NaN \"%s\"\n", k, label);
   }
-  fclose(f);
-  if (!points)
+  if (data_close(c, f, path) || !points)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "%s: time and throughput by size (run %lld, %s, L2 cold unless noted)",
@@ -358,7 +376,7 @@ static void plot_catch(struct plot_ctx *c)
   gr_fmt(base, sizeof base, "%s/catch", c->plots_dir);
   gr_fmt(path, sizeof path, "%s.dat", base);
   struct catch_ctx k = {.c = c, .ids = ids, .nr = nr, .ymax = 10};
-  if (!(k.f = fopen(path, "w")))
+  if (!(k.f = data_open(c, path)))
     return;
   fprintf(k.f, "# runs (oldest first): index label\n");
   for (int i = 0; i < nr; i++)
@@ -369,8 +387,7 @@ static void plot_catch(struct plot_ctx *c)
   if (!k.escaped[0])
     fprintf(k.f, "-10 1 1 \"\"\n"); /* the block, off the plot (gnuplot 5.4 crashes on labels
                                           without one valid point) */
-  fclose(k.f);
-  if (!k.points || !k.nh)
+  if (data_close(c, k.f, path) || !k.points || !k.nh)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "historical bugs: cases until caught (the number), per run (%s)",
@@ -427,6 +444,10 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   rep->gnuplot_missing = !c.have_gnuplot;
   if (rc)
     return -1;
+  if (c.write_error[0]) {
+    gr_fmt(why, len, "%s", c.write_error);
+    return -1;
+  }
   if (!c.have_gnuplot) {
     gr_fmt(why, len, "gnuplot not found: data files and the dashboard are written, no plots "
                      "(install the Debian package 'gnuplot-nox')");

@@ -79,8 +79,10 @@ static void wproc_init(struct wproc *w, const struct algorithm *a, const struct 
   w->c.interrupted = &runner_interrupted;
 }
 
+#define WPROC_INTERRUPTED (-2) /* the run was interrupted (SIGINT, SIGTERM, SIGHUP) */
+
 /* Read one line from the worker within timeout seconds. 1: line in buf; 0: the worker is gone
- * (why says how); -1: timeout or interrupted (the worker was killed). */
+ * (why says how); -1: timeout; WPROC_INTERRUPTED (the worker was killed in both). */
 static int wproc_line(struct wproc *w, double timeout, char *buf, size_t len, char *why,
                       size_t why_len)
 {
@@ -93,11 +95,11 @@ static int wproc_line(struct wproc *w, double timeout, char *buf, size_t len, ch
   child_finish(&w->c, 1, NULL, 0);
   gr_fmt(why, why_len, runner_interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
          timeout);
-  return -1;
+  return runner_interrupted ? WPROC_INTERRUPTED : -1;
 }
 
 /* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here, for want of a
- * GPU (why); -1 the worker could not start (why). */
+ * GPU (why); -1 the worker could not start (why); WPROC_INTERRUPTED. */
 static int wproc_open(struct wproc *w, double timeout, char *why, size_t len)
 {
   char line[GR_WHY_LEN + 16];
@@ -107,7 +109,7 @@ static int wproc_open(struct wproc *w, double timeout, char *why, size_t len)
   }
   int r = wproc_line(w, timeout, line, sizeof line, why, len);
   if (r != 1)
-    return -1;
+    return r == WPROC_INTERRUPTED ? r : -1;
   if (strcmp(line, "READY") == 0)
     return 1;
   child_finish(&w->c, 0, NULL, 0);
@@ -125,9 +127,11 @@ static void wproc_close(struct wproc *w)
   child_finish(&w->c, 1, NULL, 0);
 }
 
-/* Run one case in the worker, starting a worker first if none is alive. */
-static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog,
-                       struct case_result *res)
+/* Run one case in the worker, starting a worker first if none is alive. 0: res holds its
+ * verdict; WPROC_INTERRUPTED: the run was interrupted while it ran, res (skip, "interrupted")
+ * says nothing about the variant and is not recorded. */
+static int wproc_case(struct wproc *w, const struct gr_case *c, double watchdog,
+                      struct case_result *res)
 {
   char text[GR_CASE_TEXT_LEN + 2], line[GR_WHY_LEN * 2];
   memset(res, 0, sizeof *res);
@@ -136,10 +140,10 @@ static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog
   if (!w->c.pid) {
     int r = wproc_open(w, watchdog, res->why, sizeof res->why);
     if (r <= 0) {
-      res->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
+      res->verdict = r == -1 ? VERDICT_CRASH : VERDICT_SKIP;
       res->status = r == 0 ? GR_STATUS_NO_GPU : GR_STATUS_OK;
-      res->tag = r == 0 ? "" : "crash";
-      return;
+      res->tag = r == -1 ? "crash" : "";
+      return r == WPROC_INTERRUPTED ? r : 0;
     }
   }
   case_format(c, text, GR_CASE_TEXT_LEN);
@@ -148,19 +152,23 @@ static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog
     child_finish(&w->c, 0, res->why, sizeof res->why);
     res->verdict = VERDICT_CRASH;
     res->tag = "crash";
-    return;
+    return 0;
   }
   int r = wproc_line(w, watchdog, line, sizeof line, res->why, sizeof res->why);
   res->seconds = now_seconds() - t0;
+  if (r == WPROC_INTERRUPTED) {
+    res->verdict = VERDICT_SKIP;
+    return r;
+  }
   if (r == -1) {
     res->verdict = VERDICT_TIMEOUT;
     res->tag = "timeout";
-    return;
+    return 0;
   }
   if (r == 0) {
     res->verdict = VERDICT_CRASH;
     res->tag = "crash";
-    return;
+    return 0;
   }
   /* R \t verdict \t tag \t err \t seconds \t regimes \t why */
   char *save = NULL, *f[7] = {0};
@@ -174,7 +182,7 @@ static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog
     gr_fmt(res->why, sizeof res->why, "worker sent a malformed line");
     res->verdict = VERDICT_CRASH;
     res->tag = "crash";
-    return;
+    return 0;
   }
   static const char *const tags[] = {"parity", "bounds", "invariant", "determinism", "memory",
                                      "input", "error", "check"};
@@ -188,56 +196,81 @@ static void wproc_case(struct wproc *w, const struct gr_case *c, double watchdog
   res->err = strtod(f[3], NULL);
   res->regimes = (uint32_t)strtoul(f[5], NULL, 16);
   gr_fmt(res->why, sizeof res->why, "%s", f[6] ? f[6] : "");
+  return 0;
 }
 
 /* ---- recording --------------------------------------------------------------------------- */
+
+/* The cases of a variant wait here, in memory, and are written in one short transaction every
+ * REC_MAX rows or REC_SECONDS: no write transaction stays open while a case runs (a long case
+ * holds no lock), and a case's line is printed only once its commit worked. */
+#define REC_MAX 64
+#define REC_SECONDS 0.5
+
+struct pending_case {
+  struct case_row row; /* its texts point into this struct or at static strings */
+  char params[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
+  char line[GR_CASE_TEXT_LEN + GR_WHY_LEN / 2]; /* the log line */
+};
 
 struct recorder {
   const struct runner_opts *o;
   const struct algorithm *a;
   const struct variant *v;
-  char pending[64][GR_CASE_TEXT_LEN + GR_WHY_LEN / 2]; /* log lines waiting for the commit */
+  struct pending_case pending[REC_MAX];
   size_t n_pending;
   double last_commit, last_progress, t0;
   long cases;
+  int store_failed; /* a commit failed: nothing more is recorded, the variant stops */
 };
 
-static void recorder_commit(struct recorder *r)
+/* Write the pending cases in one transaction, then print their lines. 0 ok; -1 the store
+ * failed (the message is printed once, the lines are not). */
+static int recorder_commit(struct recorder *r)
 {
-  if (r->o->store && store_commit(r->o->store))
-    fprintf(stderr, "gpuregress: cannot commit to the database: %s\n", store_errmsg(r->o->store));
+  struct store *st = r->o->store;
+  if (r->store_failed)
+    return -1;
+  int bad = 0;
+  for (size_t i = 0; st && i < r->n_pending && !bad; i++)
+    bad = store_add_case(st, r->o->run_id, &r->pending[i].row) != 0;
+  if (st && (store_commit(st) || bad)) {
+    fprintf(stderr, "gpuregress: cannot store the cases of %s/%s: %s\n", r->a->name, r->v->name,
+            store_errmsg(st));
+    r->store_failed = 1;
+    r->n_pending = 0;
+    return -1;
+  }
   for (size_t i = 0; i < r->n_pending && r->o->log; i++)
-    fprintf(r->o->log, "%s\n", r->pending[i]);
+    fprintf(r->o->log, "%s\n", r->pending[i].line);
   if (r->o->log)
     fflush(r->o->log);
   r->n_pending = 0;
   r->last_commit = now_seconds();
+  return 0;
 }
 
 static void record(struct recorder *r, const struct gr_case *c, const char *phase, long index,
                    const struct case_result *res)
 {
   char text[GR_CASE_TEXT_LEN];
-  case_format(c, text, sizeof text);
-  if (r->o->store) {
-    char params[GR_CASE_TEXT_LEN];
-    case_params_text(c, params, sizeof params);
-    struct case_row row = {r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
-                           params, c->seed, res->verdict, res->tag, res->why, res->err,
-                           res->seconds};
-    if (store_add_case(r->o->store, r->o->run_id, &row))
-      fprintf(stderr, "gpuregress: cannot record a case: %s\n", store_errmsg(r->o->store));
-  }
-  if (r->o->log) {
-    if (r->n_pending == sizeof r->pending / sizeof *r->pending)
-      recorder_commit(r);
-    snprintf(r->pending[r->n_pending++], sizeof r->pending[0], "%s/%s %s %s: %s%s%.200s",
-             r->a->name, r->v->name, phase, verdict_name(res->verdict), text, res->why[0] ? ": " : "",
-             res->why);
-  }
+  if (r->store_failed)
+    return;
+  if (r->n_pending == REC_MAX && recorder_commit(r))
+    return;
+  struct pending_case *p = &r->pending[r->n_pending++];
+  case_params_text(c, p->params, sizeof p->params);
+  gr_fmt(p->why, sizeof p->why, "%s", res->why);
+  p->row = (struct case_row){r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
+                             p->params, c->seed, res->verdict, res->tag, p->why, res->err,
+                             res->seconds};
+  if (r->o->log)
+    snprintf(p->line, sizeof p->line, "%s/%s %s %s: %s%s%.200s", r->a->name, r->v->name, phase,
+             verdict_name(res->verdict), case_format(c, text, sizeof text),
+             res->why[0] ? ": " : "", res->why);
   r->cases++;
   double now = now_seconds();
-  if (r->n_pending >= 64 || now - r->last_commit >= 0.5)
+  if (r->n_pending >= REC_MAX || now - r->last_commit >= REC_SECONDS)
     recorder_commit(r);
   if (r->o->progress && now - r->last_progress >= 0.2) {
     fprintf(stderr, "\r\033[K  %s/%s: %ld cases, %.0f s", r->a->name, r->v->name, r->cases,
@@ -247,6 +280,9 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
 }
 
 /* ---- fuzzing and shrinking --------------------------------------------------------------- */
+
+/* The variant stops: the run was interrupted or the store failed. */
+static int stopping(const struct recorder *r) { return runner_interrupted || r->store_failed; }
 
 static int same_failure(const struct case_result *a, const struct case_result *b)
 {
@@ -278,8 +314,10 @@ static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdo
   *ran = 0;
   memset(first, 0, sizeof *first);
   first->tag = "";
-  while (*ran < runs && !runner_interrupted && (!deadline || now_seconds() < deadline)) {
-    wproc_case(w, c, watchdog, &res);
+  while (*ran < runs && !runner_interrupted && !(rec && rec->store_failed) &&
+         (!deadline || now_seconds() < deadline)) {
+    if (wproc_case(w, c, watchdog, &res) == WPROC_INTERRUPTED)
+      break; /* not a run: nothing recorded or counted */
     if (rec)
       record(rec, c, phase, -1, &res);
     ++*ran;
@@ -341,7 +379,8 @@ static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *
 {
   struct case_result res;
   for (int k = 0; k < CONFIRM_RUNS; k++) {
-    wproc_case(w, c, rec->o->watchdog, &res);
+    if (wproc_case(w, c, rec->o->watchdog, &res) == WPROC_INTERRUPTED)
+      return 0;
     record(rec, c, "confirm", -1, &res);
     if (!same_failure(&res, like))
       return 0;
@@ -372,11 +411,12 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
   chain[0] = *first;
   chain_res[0] = *first_res;
   double deadline = now_seconds() + o->shrink_budget;
-  for (int improved = 1; improved && len < SHRINK_CHAIN && !runner_interrupted;) {
+  for (int improved = 1; improved && len < SHRINK_CHAIN && !stopping(rec);) {
     improved = 0;
     size_t n = case_shrink_candidates(&chain[len - 1], cands, sizeof cands / sizeof *cands);
-    for (size_t i = 0; i < n && now_seconds() < deadline && !runner_interrupted; i++) {
-      wproc_case(w, &cands[i], o->watchdog, &res);
+    for (size_t i = 0; i < n && now_seconds() < deadline && !stopping(rec); i++) {
+      if (wproc_case(w, &cands[i], o->watchdog, &res) == WPROC_INTERRUPTED)
+        break;
       record(rec, &cands[i], "shrink", -1, &res);
       out->shrink_steps++;
       if (same_failure(&res, &chain_res[len - 1])) {
@@ -389,30 +429,34 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
   }
   size_t pick = 0;
   out->flaky = 1;
-  for (size_t k = len, walked = 0; k-- > 0 && walked < CONFIRM_WALK && !runner_interrupted; walked++)
+  for (size_t k = len, walked = 0; k-- > 0 && walked < CONFIRM_WALK && !stopping(rec); walked++)
     if (confirm(rec, w, &chain[k], &chain_res[k])) {
       pick = k;
       out->flaky = 0;
       break;
     }
-  /* A race can fail twice in a row: a check failure (cheap to rerun, unlike a crash or a
-   * timeout) must fail STEADY_RUNS more times to be steady. How often does a flaky case fail
-   * here? Its reproducer repeats it enough to fail at least once. */
-  if ((out->flaky || chain_res[pick].verdict == VERDICT_FAIL) && !runner_interrupted) {
-    struct case_result again;
-    long runs = 0, fails;
-    double cap = o->shrink_budget > 5 ? o->shrink_budget : 5;
-    fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap, FLAKY_FAILS,
-                        out->flaky ? 0 : STEADY_RUNS, &chain_res[pick], rec, "confirm", &runs,
-                        &again);
-    out->flaky_fails = fails;
-    out->flaky_runs = runs;
-    if (out->flaky || fails < runs) {
-      out->flaky = 1;
-      out->repeat = flaky_repeat(fails, runs);
+  if (stopping(rec) && out->flaky) { /* not confirmed for want of time: the first case stands */
+    out->flaky = 0;
+  } else {
+    /* A race can fail twice in a row: a check failure (cheap to rerun, unlike a crash or a
+     * timeout) must fail STEADY_RUNS more times to be steady. How often does a flaky case fail
+     * here? Its reproducer repeats it enough to fail at least once. */
+    if ((out->flaky || chain_res[pick].verdict == VERDICT_FAIL) && !stopping(rec)) {
+      struct case_result again;
+      long runs = 0, fails;
+      double cap = o->shrink_budget > 5 ? o->shrink_budget : 5;
+      fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap,
+                          FLAKY_FAILS, out->flaky ? 0 : STEADY_RUNS, &chain_res[pick], rec,
+                          "confirm", &runs, &again);
+      out->flaky_fails = fails;
+      out->flaky_runs = runs;
+      if (out->flaky || fails < runs) {
+        out->flaky = 1;
+        out->repeat = flaky_repeat(fails, runs);
+      }
     }
+    case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
   }
-  case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
   gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", chain_res[pick].why);
   free(chain);
   free(chain_res);
@@ -440,10 +484,10 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
   *rec = (struct recorder){.o = o, .a = a, .v = v, .t0 = t0, .last_commit = t0};
   int r = wproc_open(&w, o->watchdog, out->reason, sizeof out->reason);
   if (r <= 0) {
-    out->verdict = r == 0 ? VERDICT_SKIP : VERDICT_CRASH;
+    out->verdict = r == -1 ? VERDICT_CRASH : VERDICT_SKIP;
     goto done;
   }
-  for (long i = 0; !runner_interrupted; i++) {
+  for (long i = 0; !stopping(rec); i++) {
     if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
       break;
     case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
@@ -452,7 +496,8 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     int want = coverage_want(&out->cov);
     if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, (uint64_t)i, o->limits, want, &c))
       want = -1;
-    wproc_case(&w, &c, o->watchdog, &res);
+    if (wproc_case(&w, &c, o->watchdog, &res) == WPROC_INTERRUPTED)
+      break;
     record(rec, &c, "fuzz", i, &res);
     coverage_add(&out->cov, res.regimes, want);
     out->cases++;
@@ -478,7 +523,11 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
     shrink(rec, &w, &failing, &res, out);
   if (failed)
     out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
-  else if (out->passed > 0) {
+  else if (runner_interrupted) { /* not run to the end: no verdict on the variant */
+    out->verdict = VERDICT_SKIP;
+    gr_fmt(out->reason, sizeof out->reason, "interrupted after %ld case%s: not run to the end",
+           out->cases, out->cases == 1 ? "" : "s");
+  } else if (out->passed > 0) {
     out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
     if (v->kind == VARIANT_FIXED)
       coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
@@ -496,6 +545,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
 done:
   wproc_close(&w);
   recorder_commit(rec);
+  out->store_failed = rec->store_failed;
   if (o->progress)
     fprintf(stderr, "\r\033[K");
   out->seconds = now_seconds() - t0;
@@ -507,7 +557,7 @@ enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *
 {
   struct wproc w;
   wproc_init(&w, c->alg, v);
-  wproc_case(&w, c, o->watchdog, res);
+  wproc_case(&w, c, o->watchdog, res); /* interrupted: a skip, "interrupted" */
   wproc_close(&w);
   return res->verdict;
 }

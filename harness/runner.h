@@ -50,6 +50,7 @@ struct outcome {
   char shrunk_reason[GR_WHY_LEN];
   long shrink_steps; /* candidates tried */
   int flaky;         /* the failure did not repeat: the reported case failed once only */
+  int store_failed;  /* a commit failed: the variant stopped, its last cases are not stored */
   long flaky_runs, flaky_fails; /* runs of the reported case after its confirmation (measuring
                                    a flaky one's failure rate), and how many failed the same way */
   long repeat; /* flaky: the reproducer's --repeat, runs that fail at least once (p >= 0.999) */
@@ -57,7 +58,12 @@ struct outcome {
   char uncovered[GR_WHY_LEN]; /* a fixed variant that passed: its regimes no case reached */
 };
 
-/* Fuzz one variant for up to budget seconds (or opts->max_cases cases). */
+/* Fuzz one variant for up to budget seconds (or opts->max_cases cases). Cases are stored in short
+ * transactions (no write transaction stays open while a case runs) and logged once stored; a
+ * failed commit stops the variant with out->store_failed set. Interrupted (runner_interrupted),
+ * the case that was running is dropped, not recorded: the variant is a skip ("interrupted") unless
+ * it had failed already (then its first failing case stands, unshrunk or not confirmed, and is
+ * not called flaky). */
 void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out);
 
@@ -77,7 +83,7 @@ long runner_repeat_case(const struct runner_opts *opts, const struct gr_case *c,
 char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
                         size_t len);
 
-/* Set by the CLI's SIGINT/SIGTERM handler: the runner stops at the next case. */
+/* Set by the CLI's SIGINT/SIGTERM/SIGHUP handler: the runner stops at once, killing the worker. */
 extern volatile int runner_interrupted;
 
 #ifdef __cplusplus

@@ -126,13 +126,30 @@ static const char *const migrations[] = {
     "  value REAL NOT NULL,"               /* a fraction: 0.08 is 8% */
     "  PRIMARY KEY (timing_id, metric)) WITHOUT ROWID;",
 };
+#define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
 int store_schema_version(void) { return N_MIGRATIONS; }
 
 sqlite3 *store_db(struct store *st) { return st->db; }
 
-const char *store_errmsg(struct store *st) { return sqlite3_errmsg(st->db); }
+const char *store_errmsg(struct store *st) { return st->msg[0] ? st->msg : sqlite3_errmsg(st->db); }
+
+/* Remember why a write failed (the rollback that follows would replace SQLite's message); -1. */
+static int write_failed(struct store *st)
+{
+  if (!st->msg[0])
+    gr_fmt(st->msg, sizeof st->msg, "%s", sqlite3_errmsg(st->db));
+  st->err = sqlite3_extended_errcode(st->db);
+  st->write_failed = 1;
+  if (st->in_batch)
+    st->batch_failed = 1;
+  return -1;
+}
+
+int store_write_failed(struct store *st) { return st->write_failed; }
+
+const char *store_path(struct store *st) { return st->path; }
 
 static int exec(struct store *st, const char *sql, char *why, size_t len)
 {
@@ -166,28 +183,65 @@ int store_user_version(struct store *st, int *v, char *why, size_t len)
   return 0;
 }
 
+/* Bring the schema to N_MIGRATIONS. The version is read again inside one BEGIN IMMEDIATE
+ * transaction holding every step, so that processes starting together on a new database wait for
+ * each other (busy timeout) and each finds the work done or does all of it. */
 static int migrate(struct store *st, char *why, size_t len)
 {
   int v;
   if (store_user_version(st, &v, why, len))
     return -1;
+  if (v == N_MIGRATIONS)
+    return 0;
+  if (v < N_MIGRATIONS) {
+    if (exec(st, "BEGIN IMMEDIATE", why, len))
+      return -1;
+    if (store_user_version(st, &v, why, len))
+      goto out_rollback;
+    for (; v < N_MIGRATIONS; v++) {
+      char sql[64];
+      snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
+      if (exec(st, migrations[v], why, len) || exec(st, sql, why, len))
+        goto out_rollback;
+    }
+    if (exec(st, "COMMIT", why, len))
+      goto out_rollback;
+  }
   if (v > N_MIGRATIONS) {
     gr_fmt(why, len, "schema version %d is newer than this build of gpuregress (%d): use a newer build",
            v, N_MIGRATIONS);
     return -1;
   }
-  for (; v < N_MIGRATIONS; v++) {
-    char sql[64];
-    if (exec(st, "BEGIN IMMEDIATE", why, len))
-      return -1;
-    snprintf(sql, sizeof sql, "PRAGMA user_version = %d", v + 1);
-    if (exec(st, migrations[v], why, len) || exec(st, sql, why, len) ||
-        exec(st, "COMMIT", why, len)) {
-      sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-      return -1;
-    }
-  }
   return 0;
+out_rollback:
+  sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+  return -1;
+}
+
+/* A database of another program (tables, but no schema version of ours) is refused before
+ * anything is written to it. 0 ours or empty; -1 with why. */
+static int refuse_foreign(struct store *st, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  /* one statement: one snapshot, never a schema half-seen while another process creates it */
+  if (sqlite3_prepare_v2(st->db,
+                         "SELECT (SELECT user_version FROM pragma_user_version),"
+                         " (SELECT count(*) FROM sqlite_master)", -1, &s, NULL) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
+    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+    return -1;
+  }
+  int rc = sqlite3_step(s);
+  int foreign = rc == SQLITE_ROW && sqlite3_column_int(s, 0) == 0 && sqlite3_column_int(s, 1) > 0;
+  if (rc != SQLITE_ROW) {
+    st->err = sqlite3_extended_errcode(st->db);
+    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  }
+  sqlite3_finalize(s);
+  if (foreign)
+    gr_fmt(why, len, "not a gpuregress database (it holds other tables and no schema version of "
+                     "ours): pass --db with another path");
+  return rc != SQLITE_ROW || foreign ? -1 : 0;
 }
 
 /* Runs of this host still 'running' whose process is gone (or is this one, which has begun no
@@ -226,7 +280,8 @@ fail:
   return -1;
 }
 
-int store_open(const char *path, struct store **out, char *why, size_t len)
+/* One try of store_open; *busy set when it failed on a lock (SQLITE_BUSY or SQLITE_LOCKED). */
+static int store_open_once(const char *path, struct store **out, char *why, size_t len, int *busy)
 {
   char msg[GR_WHY_LEN] = "";
   struct store *st = calloc(1, sizeof *st);
@@ -248,7 +303,7 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
   /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
+  if (refuse_foreign(st, msg, sizeof msg) || exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
       exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
       exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg) ||
       mark_killed(st, msg, sizeof msg))
@@ -279,11 +334,27 @@ int store_open(const char *path, struct store **out, char *why, size_t len)
   }
   *out = st;
   return 0;
-out_close:
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
-         store_open_hint(rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db)));
+out_close:;
+  int code = rc != SQLITE_OK ? rc : st->err ? st->err : sqlite3_errcode(st->db);
+  *busy = (code & 0xff) == SQLITE_BUSY || (code & 0xff) == SQLITE_LOCKED;
+  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(code));
   store_close(st);
   return -1;
+}
+
+int store_open(const char *path, struct store **out, char *why, size_t len)
+{
+  /* processes starting together on a new database: not every step of setting it up (the
+   * journal mode, a read that turns into a write) waits on the busy timeout; a lock met there is
+   * tried again a few times, each after a short pause */
+  for (int attempt = 0;; attempt++) {
+    int busy = 0;
+    if (store_open_once(path, out, why, len, &busy) == 0)
+      return 0;
+    if (!busy || attempt == STORE_OPEN_TRIES)
+      return -1;
+    usleep(20000 * (useconds_t)(attempt + 1));
+  }
 }
 
 const char *store_open_hint(int code)
@@ -372,11 +443,11 @@ int store_finish_run(struct store *st, int64_t run, const char *status, int exit
 {
   sqlite3_stmt *s;
   char now[32];
-  if (store_commit(st) ||
-      sqlite3_prepare_v2(st->db,
+  store_commit(st); /* a failed batch is rolled back: the run's row is still worth updating */
+  if (sqlite3_prepare_v2(st->db,
                          "UPDATE runs SET finished_at = ?, status = ?, exit_code = ? WHERE id = ?",
                          -1, &s, NULL) != SQLITE_OK)
-    return -1;
+    return write_failed(st);
   utc_now(now, sizeof now);
   bind_text(s, 1, now);
   bind_text(s, 2, status);
@@ -384,16 +455,17 @@ int store_finish_run(struct store *st, int64_t run, const char *status, int exit
   sqlite3_bind_int64(s, 4, run);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
-  return rc == SQLITE_DONE ? 0 : -1;
+  return rc == SQLITE_DONE ? 0 : write_failed(st);
 }
 
 static int begin_batch(struct store *st)
 {
   if (st->in_batch)
-    return 0;
+    return st->batch_failed ? -1 : 0;
   if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    return -1;
+    return write_failed(st);
   st->in_batch = 1;
+  st->batch_failed = 0;
   return 0;
 }
 
@@ -401,8 +473,15 @@ int store_commit(struct store *st)
 {
   if (!st->in_batch)
     return 0;
-  st->in_batch = 0;
-  return sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+  int ok = !st->batch_failed && sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK;
+  if (!ok)
+    write_failed(st);
+  if (!ok && !sqlite3_get_autocommit(st->db))
+    sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+  st->in_batch = st->batch_failed = 0;
+  if (ok)
+    st->msg[0] = 0;
+  return ok ? 0 : -1;
 }
 
 int store_add_case(struct store *st, int64_t run, const struct case_row *r)
@@ -427,7 +506,7 @@ int store_add_case(struct store *st, int64_t run, const struct case_row *r)
   bind_text(s, 11, r->reason && r->reason[0] ? r->reason : NULL);
   sqlite3_bind_double(s, 12, r->err);
   sqlite3_bind_double(s, 13, r->seconds);
-  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
 }
 
 int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r)
@@ -458,7 +537,7 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
   bind_text(s, 15, r->first_case);
   bind_text(s, 16, r->shrunk_case);
   bind_text(s, 17, r->reproducer);
-  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
 }
 
 /* Insert one row inside the batch: sql with its parameters bound in order from the arguments,
@@ -466,8 +545,10 @@ int store_add_outcome(struct store *st, int64_t run, const struct outcome_row *r
 static int add_row(struct store *st, const char *sql, const char *types, ...)
 {
   sqlite3_stmt *s;
-  if (begin_batch(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+  if (begin_batch(st))
     return -1;
+  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+    return write_failed(st);
   va_list ap;
   va_start(ap, types);
   for (int i = 0; types[i]; i++) {
@@ -482,6 +563,8 @@ static int add_row(struct store *st, const char *sql, const char *types, ...)
   }
   va_end(ap);
   int rc = sqlite3_step(s);
+  if (rc != SQLITE_DONE)
+    write_failed(st); /* before finalize: its message */
   sqlite3_finalize(s);
   return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -540,7 +623,7 @@ int64_t store_add_timing(struct store *st, int64_t run, const struct timing_row 
   else
     sqlite3_bind_null(s, 29);
   if (sqlite3_step(s) != SQLITE_DONE)
-    return -1;
+    return write_failed(st);
   return (int64_t)sqlite3_last_insert_rowid(st->db);
 }
 
@@ -554,7 +637,7 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
   sqlite3_bind_int64(s, 2, idx);
   sqlite3_bind_double(s, 3, ms);
   sqlite3_bind_int(s, 4, sm_clock_mhz);
-  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
 }
 
 int store_add_accuracy(struct store *st, int64_t timing, const char *metric, double value)
@@ -566,7 +649,7 @@ int store_add_accuracy(struct store *st, int64_t timing, const char *metric, dou
   sqlite3_bind_int64(s, 1, timing);
   sqlite3_bind_text(s, 2, metric, -1, SQLITE_TRANSIENT);
   sqlite3_bind_double(s, 3, value);
-  return sqlite3_step(s) == SQLITE_DONE ? 0 : -1;
+  return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
 }
 
 /* ---- reading: opening read-only, the baseline file ------------------------------------- */

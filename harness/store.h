@@ -131,8 +131,14 @@ int store_add_sample(struct store *st, int64_t timing, int64_t idx, double ms, i
 /* Add an accuracy metric (an error rate, lower is better) of a timing to the open batch. */
 int store_add_accuracy(struct store *st, int64_t timing, const char *metric, double value);
 
-/* Most recent error message of the store, for callers that got -1. */
+/* Most recent error message of the store, for callers that got -1 (a failed write's message
+ * survives the rollback that follows it). */
 const char *store_errmsg(struct store *st);
+/* 1 once a write (case, outcome, timing, sample, commit, the end of a run) has failed since the
+ * store was opened: the caller reports it and exits 2 (README). */
+int store_write_failed(struct store *st);
+/* The path the store was opened with. */
+const char *store_path(struct store *st);
 
 /* ---- read side (store_read.c) ------------------------------------------------------------- */
 

@@ -11,7 +11,10 @@ struct store {
   sqlite3 *db;
   char *path; /* as opened: store_copy_run attaches it */
   int in_batch;
-  int err; /* extended SQLite code of the last failure while opening, 0 none */
+  int batch_failed; /* a write of the open batch failed: store_commit rolls it back */
+  int write_failed; /* a write failed since the store was opened */
+  int err; /* extended SQLite code of the last failure (opening or writing), 0 none */
+  char msg[256]; /* the message of the last failed write, kept across the rollback; "" none */
   sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
 };
 

@@ -1,5 +1,6 @@
 /* db_query FILE SQL: print the rows of one query, tab-separated, for the shell tests (the sqlite3
- * command-line shell is not a dependency). Exit 2 if the query fails. */
+ * command-line shell is not a dependency). Exit 2 if the query fails.
+ * db_query -w FILE SQL: run statements on FILE, created if missing (a foreign database). */
 #include <sqlite3.h>
 #include <stdio.h>
 
@@ -7,8 +8,16 @@ int main(int argc, char **argv)
 {
   sqlite3 *db;
   sqlite3_stmt *s;
+  if (argc == 4 && argv[1][0] == '-' && argv[1][1] == 'w') {
+    int ok = sqlite3_open(argv[2], &db) == SQLITE_OK &&
+             sqlite3_exec(db, argv[3], NULL, NULL, NULL) == SQLITE_OK;
+    if (!ok)
+      fprintf(stderr, "db_query: %s\n", sqlite3_errmsg(db));
+    sqlite3_close(db);
+    return ok ? 0 : 2;
+  }
   if (argc != 3) {
-    fprintf(stderr, "usage: db_query FILE SQL\n");
+    fprintf(stderr, "usage: db_query [-w] FILE SQL\n");
     return 2;
   }
   if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||

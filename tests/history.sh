@@ -53,7 +53,7 @@ expect 2 "no run 99" -- "$bin" history --db "$db" --run 99
 expect 2 "bad selection" -- "$bin" history --db "$db" sortlike/
 expect 2 "no database" -- "$bin" history --db "$tmp/none.db"
 expect 2 "say what to keep" -- "$bin" prune --db "$db"
-expect 2 "bad --keep-days" -- "$bin" prune --db "$db" --keep-days x
+expect 2 "bad value 'x' for --keep-days" -- "$bin" prune --db "$db" --keep-days x
 expect 2 "missing the database" -- "$bin" import --db "$db"
 expect 2 "is not a database" -- "$bin" import --db "$tmp/m.db" "$tmp/step.db-nope" "$here/history.sh"
 expect 2 "cannot read" -- "$bin" import --db "$tmp/m.db" "$tmp/step.db-nope"

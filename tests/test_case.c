@@ -76,15 +76,29 @@ int main(void)
   EXPECT(case_limits_add(ari, &lim, "k_a=5..1", why, sizeof why) == -1);
   EXPECT(case_limits_add(ari, &lim, "zz=1..2", why, sizeof why) == -1);
   EXPECT_STR_CONTAINS(why, "'zz'");
+  EXPECT(case_limits_add(ari, &lim, "n=150", why, sizeof why) == -1); /* one range a parameter */
+  EXPECT_STR_CONTAINS(why, "'n' given twice");
   int edge_lo = 0, edge_hi = 0;
   for (uint64_t k = 0; k < 200; k++) {
-    case_generate(ari, 9, k, &lim, &c);
+    EXPECT(case_generate(ari, 9, k, &lim, &c) == 0);
     int64_t n = case_get(&c, "n");
     EXPECT(n >= 100 && n <= 200 && case_get(&c, "dist") == 1);
     edge_lo += n == 100;
     edge_hi += n == 200;
   }
   EXPECT(edge_lo > 0 && edge_hi > 0); /* edges of a range are likely draws */
+
+  /* ranges no valid case fits: case_generate says so, and case_format never reads past the
+   * choices of an enum that holds no choice */
+  const struct algorithm *km = registry_find("kmedoids");
+  struct case_limits none = {0};
+  EXPECT(case_limits_add(km, &none, "n=1..5", why, sizeof why) == 0);
+  EXPECT(case_limits_add(km, &none, "k=10..20", why, sizeof why) == 0);
+  EXPECT(case_generate(km, 1, 0, &none, &c) == -1);
+  EXPECT(case_validate(&c, why, sizeof why) == -1);
+  case_generate(ari, 1, 0, NULL, &c);
+  c.v[4] = 20; /* dist: five choices */
+  EXPECT_STR_CONTAINS(case_format(&c, text, sizeof text), "dist=#20");
 
   /* boundary bias: the stream hits k_a*k_b around the block size often */
   int near_block = 0;
