@@ -1,6 +1,6 @@
 /* The fuzzing commands: `run` (every selected variant within a budget, optionally followed by
- * the timing phase), `fuzz` (one variant within parameter ranges), `repro` (one case on its
- * variants) and `list`. They choose the exit codes (README: 0 ok, 1 a check failed / a bug
+ * the timing phase) and `fuzz` (one variant within parameter ranges); `repro` and `list` are in
+ * cmd_repro.c. They choose the exit codes (README: 0 ok, 1 a check failed / a bug
  * escaped, 2 usage or input error, 3 environment); the runner below them returns verdicts and
  * statuses. */
 #define _GNU_SOURCE
@@ -131,12 +131,6 @@ static int store_outcomes(struct store *st, int64_t run, const struct outcome *o
   return store_commit(st);
 }
 
-static void on_signal(int sig)
-{
-  (void)sig;
-  runner_interrupted = 1;
-}
-
 /* ---- run / fuzz --------------------------------------------------------------------------- */
 
 struct run_args {
@@ -174,9 +168,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     store_close(st);
     return GR_EXIT_USAGE;
   }
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  signal(SIGHUP, on_signal);
+  runner_catch_signals();
   struct runner_opts o = {
       .seed = ra->seed,
       .watchdog = ra->watchdog,
@@ -285,7 +277,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_REPEAT
+  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE
 };
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
@@ -473,182 +465,3 @@ int cmd_fuzz(int argc, char **argv)
   free(lims);
   return rc;
 }
-
-/* ---- repro -------------------------------------------------------------------------------- */
-
-/* Run case cs on its variants (only, when set) and print each verdict; in_process: in this
- * process (no worker). Folds the verdicts into *rc, *ran, *skipped_gpu. */
-static void repro_case(const struct gr_case *cs, const struct variant *only, int in_process,
-                       long repeat, double watchdog, int *rc, int *ran, int *skipped_gpu)
-{
-  struct runner_opts o = {.watchdog = watchdog};
-  char text[GR_CASE_TEXT_LEN];
-  printf("case: %s\n", case_format(cs, text, sizeof text));
-  for (size_t i = 0; i < cs->alg->n_variants && !runner_interrupted; i++) {
-    const struct variant *v = &cs->alg->variants[i];
-    if (only && v != only)
-      continue;
-    struct case_result res;
-    enum verdict vd;
-    if (in_process) {
-      worker_run_case(cs, v, &res);
-      vd = res.verdict;
-      if (vd == VERDICT_SKIP && (v->flags & VARIANT_GPU) && !worker_gpu_ready(text, sizeof text))
-        res.status = GR_STATUS_NO_GPU;
-    } else if (repeat > 1) {
-      long runs = 0, fails = runner_repeat_case(&o, cs, v, repeat, &runs, &res);
-      vd = res.verdict;
-      printf("%-20s %-10s %-7s %ld of %ld runs failed%s%s\n", v->name, variant_kind_name(v->kind),
-             verdict_name(vd), fails, runs, res.why[0] ? (fails ? "; first: " : "; ") : "",
-             res.why);
-    } else {
-      vd = runner_one_case(&o, cs, v, &res);
-    }
-    if (in_process || repeat <= 1)
-      printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd),
-             res.why);
-    fflush(stdout);
-    *ran += vd != VERDICT_SKIP;
-    *skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
-    if (verdict_is_failure(vd))
-      *rc = GR_EXIT_FAIL;
-    else if (vd == VERDICT_ERROR && *rc == GR_EXIT_OK)
-      *rc = GR_EXIT_USAGE;
-  }
-}
-
-enum { OPT_IN_PROCESS = OPT_REPEAT + 1 };
-
-int cmd_repro(int argc, char **argv)
-{
-  static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
-                                       {"watchdog", required_argument, NULL, OPT_WATCHDOG},
-                                       {"in-process", no_argument, NULL, OPT_IN_PROCESS},
-                                       {"repeat", required_argument, NULL, OPT_REPEAT},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {0, 0, 0, 0}};
-  const char *vname = NULL;
-  double watchdog = 60;
-  int c, in_process = 0;
-  uint64_t repeat = 1;
-  opterr = 0;
-  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
-    switch (c) {
-    case 'h':
-      printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
-             "       gpuregress repro --in-process 'CASE' ['CASE' ...] [--variant V]\n\n"
-             "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
-             "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
-             "algorithm, in a worker process, and print each verdict with its reason.\n"
-             "--in-process runs the cases in this process instead (no worker, no watchdog: for\n"
-             "compute-sanitizer and debuggers; a crash ends the command), several cases in a row.\n"
-             "With --repeat N, run it N times on each variant (a race or an uninitialised read\n"
-             "fails some runs only; a FLAKY catch prints the N that fails at least once here)\n"
-             "and print how many runs failed and the first failure's reason.\n"
-             "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out,\n"
-             "2 bad case text, 3 the variant needs a GPU and there is none.\n");
-      return 0;
-    case 'V':
-      if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_REPEAT:
-      if (cli_opt_u64("repro", "--repeat", optarg, 1, 1000000, &repeat))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_WATCHDOG:
-      if (cli_opt_double("repro", "--watchdog", optarg, 0.1, 1e6, &watchdog))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_IN_PROCESS: in_process = 1; break;
-    default: return cli_opt_error("repro", c, argv);
-    }
-  }
-  if (optind >= argc)
-    return cli_usage_error("repro", "missing the case text");
-  if (in_process && repeat > 1)
-    return cli_usage_error("repro", "--repeat runs the case in a worker: not with --in-process");
-  if (!in_process && optind + 1 < argc)
-    return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
-  char why[GR_WHY_LEN];
-  int n = argc - optind;
-  struct gr_case *cs = calloc((size_t)n, sizeof *cs);
-  if (!cs)
-    return GR_EXIT_ENV;
-  const struct variant *only = NULL;
-  for (int k = 0; k < n; k++) {
-    int bad = case_parse(argv[optind + k], &cs[k], why, sizeof why) != 0;
-    if (!bad && vname && !(only = alg_variant(cs[k].alg, vname)))
-      gr_fmt(why, sizeof why, "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
-             cs[k].alg->name, cs[k].alg->name),
-          bad = 1;
-    if (bad) {
-      free(cs);
-      return cli_usage_error("repro", "%s", why);
-    }
-  }
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  signal(SIGHUP, on_signal);
-  int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
-  for (int k = 0; k < n && !runner_interrupted; k++)
-    repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
-               watchdog, &rc, &ran, &skipped_gpu);
-  free(cs);
-  if (rc == GR_EXIT_OK && !ran && skipped_gpu)
-    rc = GR_EXIT_ENV;
-  return runner_interrupted ? 130 : rc;
-}
-
-/* ---- list --------------------------------------------------------------------------------- */
-
-int cmd_list(int argc, char **argv)
-{
-  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    printf("usage: gpuregress list [PATTERN]\n\n"
-           "Algorithms and their variants (kind and story); with a pattern (ALG, ALG/VARIANT,\n"
-           "shell wildcards), also each algorithm's case parameters. Test-only algorithms appear\n"
-           "when named.\n");
-    return 0;
-  }
-  if (argc > 2)
-    return cli_usage_error("list", "unexpected argument '%s' (join patterns with commas)", argv[2]);
-  const char *pat = argc > 1 ? argv[1] : NULL;
-  struct selection sel;
-  char why[GR_WHY_LEN];
-  if (select_variants(pat, &sel, why, sizeof why))
-    return cli_usage_error("list", "%s", why);
-  const struct algorithm *last = NULL;
-  for (size_t i = 0; i < sel.n; i++) {
-    const struct algorithm *a = sel.alg[i];
-    if (a != last) {
-      printf("%s%s  %s\n", last ? "\n" : "", a->name, a->summary);
-      if (pat) {
-        for (size_t p = 0; p < a->n_params; p++) {
-          const struct param_spec *ps = &a->params[p];
-          if (ps->type == PARAM_INT)
-            printf("  param %-10s %lld..%lld  %s\n", ps->name, (long long)ps->min,
-                   (long long)ps->max, ps->help);
-          else if (ps->type == PARAM_FILE)
-            printf("  param %-10s FILE  %s (optional)\n", ps->name, ps->help);
-          else {
-            printf("  param %-10s ", ps->name);
-            for (int k = 0; ps->choices[k]; k++)
-              printf("%s%s", k ? "|" : "", ps->choices[k]);
-            printf("  %s\n", ps->help);
-          }
-        }
-      }
-      if (pat)
-        for (size_t r = 0; r < a->n_regimes; r++)
-          printf("  regime %-22s %s\n", a->regimes[r].name,
-                 a->regimes[r].variants ? a->regimes[r].variants : "(every GPU variant)");
-      last = a;
-    }
-    const struct variant *v = sel.v[i];
-    printf("  %-20s %-10s %-4s %s\n", v->name, variant_kind_name(v->kind),
-           (v->flags & VARIANT_GPU) ? "gpu" : "cpu", v->story);
-  }
-  return 0;
-}
-

@@ -1,5 +1,5 @@
-/* gpuregress: the command line. One table of subcommands (cmd_run.c, cmd_bench.c,
- * cmd_report.c, cmd_history.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
+/* gpuregress: the command line. One table of subcommands (cmd_run.c, cmd_repro.c, cmd_bench.c,
+ * cmd_report.c, cmd_history.c, cmd_sanitize.c); each parses its own options, prints and chooses the exit code (0 ok, 1 a check
  * failed / a bug escaped / a regression, 2 usage or input error, 3 environment). Library code
  * below this layer returns statuses and never exits. Shared helpers: cli.c. */
 #include <errno.h>

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,19 @@
 #include "worker.h"
 
 volatile int runner_interrupted;
+
+static void runner_on_signal(int sig)
+{
+  (void)sig;
+  runner_interrupted = 1;
+}
+
+void runner_catch_signals(void)
+{
+  signal(SIGINT, runner_on_signal);
+  signal(SIGTERM, runner_on_signal);
+  signal(SIGHUP, runner_on_signal);
+}
 
 /* ---- worker side ------------------------------------------------------------------------- */
 

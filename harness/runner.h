@@ -85,6 +85,8 @@ char *runner_reproducer(const struct gr_case *c, const struct variant *v, long r
 
 /* Set by the CLI's SIGINT/SIGTERM/SIGHUP handler: the runner stops at once, killing the worker. */
 extern volatile int runner_interrupted;
+/* Install that handler (run, fuzz, repro): SIGINT, SIGTERM and SIGHUP set runner_interrupted. */
+void runner_catch_signals(void);
 
 #ifdef __cplusplus
 }
