@@ -109,6 +109,22 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
   return 0;
 }
 
+
+/* The prologue of compare, plot and export: open db (existing, read-only), pick the run (given,
+ * else the latest finished one) and, when want_verdict, judge it against its baseline. 0 ok;
+ * else the exit code after a message. *st (maybe NULL) and *v are the caller's to free. */
+static int open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
+                          const struct compare_opts *co, int want_verdict, struct store **st,
+                          struct run_verdict **v, int *compared)
+{
+  int rc = cli_open_existing(cmd, db, st);
+  if (!rc)
+    rc = pick_run(cmd, *st, run);
+  if (!rc && want_verdict)
+    rc = judge(cmd, *st, *run, baseline, co, v, compared);
+  return rc;
+}
+
 /* ---- compare ------------------------------------------------------------------------------ */
 
 static const char compare_help[] =
@@ -283,13 +299,10 @@ int cmd_compare(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = cli_open_existing("compare", db, &st);
-  if (rc)
-    return rc;
   struct run_verdict *v = NULL;
   int compared = 0;
-  if ((rc = pick_run("compare", st, &run)) ||
-      (rc = judge("compare", st, run, baseline, &co, &v, &compared)))
+  int rc = open_and_judge("compare", db, &run, baseline, &co, 1, &st, &v, &compared);
+  if (rc)
     goto out;
   if (json) {
     run_verdict_json(stdout, v, "");
@@ -390,12 +403,10 @@ int cmd_plot(int argc, char **argv)
   if (optind < argc)
     return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
-  int rc = cli_open_existing("plot", db, &st);
-  if (rc)
-    return rc;
   struct run_verdict *v = NULL;
   int compared;
-  if ((rc = pick_run("plot", st, &run)) || (rc = judge("plot", st, run, baseline, NULL, &v, &compared)))
+  int rc = open_and_judge("plot", db, &run, baseline, NULL, 1, &st, &v, &compared);
+  if (rc)
     goto out;
   struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v};
   struct plot_report rep;
@@ -494,13 +505,10 @@ int cmd_export(int argc, char **argv)
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;
-  int rc = cli_open_existing("export", db, &st);
-  if (rc)
-    return rc;
   struct run_verdict *v = NULL;
   int compared;
-  if ((rc = pick_run("export", st, &run)) ||
-      (fmt != EXPORT_DB && (rc = judge("export", st, run, baseline, NULL, &v, &compared))))
+  int rc = open_and_judge("export", db, &run, baseline, NULL, fmt != EXPORT_DB, &st, &v, &compared);
+  if (rc)
     goto out;
   struct run_verdict just_run = {.run = {.id = run}};
   if (export_run(st, v ? v : &just_run, fmt, out, why, sizeof why)) {
