@@ -14,7 +14,10 @@
 
 #include "case.h"
 #include "cli.h"
+#include "gpus.h"
+#include "lanes.h"
 #include "registry.h"
+#include "shard.h"
 #include "runner.h"
 #include "store.h"
 #include "verdict.h"
@@ -143,7 +146,198 @@ struct run_args {
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
   const struct case_limits *limits; /* fuzz: the ranges of each selected variant, or NULL */
+  const char *gpus_spec;  /* --gpus, or NULL: the one visible GPU */
+  struct gpu_set gpus;    /* resolved from it (n 0: no lanes) */
+  struct shard shard;     /* --shard K/N (count 0: none) */
+  const char *night;      /* --night, or NULL: derived for a shard */
 };
+
+/* ---- several GPUs: one lane per GPU (lanes.h) --------------------------------------------- */
+
+/* The fuzzing phase spread over lanes: job j is part j % parts of variant j / parts (a variant
+ * is split into parts, each a share of its case stream, only when there are more GPUs than
+ * variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
+ * seconds to go and m jobs (this one included) not yet handed out gets left * lanes / m, at
+ * most left, so that the phase ends on time. */
+struct fuzz_lanes {
+  const struct run_args *ra;
+  struct runner_opts o;        /* the template: each lane sets its own store */
+  const struct selection *sel;
+  size_t parts, lanes;
+  const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
+  size_t active_left;          /* jobs of variants that run here, not yet handed out */
+  double t0;
+  struct outcome *part_out;    /* [sel->n * parts] */
+  struct store *lane_store;    /* in a lane: its own connection */
+  char lane_why[GR_WHY_LEN];   /* in a lane: why it has none */
+};
+
+static void fuzz_lane_begin(void *ctx, size_t lane)
+{
+  struct fuzz_lanes *f = ctx;
+  (void)lane;
+  if (store_open(f->ra->db, &f->lane_store, f->lane_why, sizeof f->lane_why))
+    f->lane_store = NULL;
+}
+
+static void fuzz_lane_end(void *ctx, size_t lane)
+{
+  (void)lane;
+  store_close(((struct fuzz_lanes *)ctx)->lane_store);
+}
+
+static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
+{
+  struct fuzz_lanes *f = ctx;
+  (void)jobs_left;
+  if (!f->runs_here[job / f->parts])
+    return 0;
+  double left = f->ra->budget - (now_seconds() - f->t0);
+  size_t m = f->active_left ? f->active_left : 1;
+  f->active_left -= f->active_left > 0;
+  double share = left * (double)f->lanes / (double)m;
+  share = share > left ? left : share;
+  return share > 0 ? share : 0;
+}
+
+static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void **res, size_t *len)
+{
+  struct fuzz_lanes *f = ctx;
+  size_t i = job / f->parts, part = job % f->parts;
+  struct outcome *out = malloc(sizeof *out);
+  (void)lane;
+  *res = out;
+  *len = out ? sizeof *out : 0;
+  if (!out)
+    return;
+  if (!f->lane_store) {
+    memset(out, 0, sizeof *out);
+    out->alg = f->sel->alg[i];
+    out->v = f->sel->v[i];
+    out->verdict = VERDICT_SKIP;
+    out->store_failed = 1;
+    gr_fmt(out->reason, sizeof out->reason, "%s", f->lane_why);
+    fprintf(stderr, "gpuregress: %s\n", f->lane_why);
+    return;
+  }
+  struct runner_opts o = f->o;
+  o.store = f->lane_store;
+  o.limits = f->ra->limits && f->ra->limits[i].n ? &f->ra->limits[i] : NULL;
+  o.case_stride = f->parts > 1 ? f->parts : 0;
+  o.case_offset = part;
+  runner_fuzz_variant(&o, f->sel->alg[i], f->sel->v[i], share, out);
+}
+
+static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
+{
+  struct fuzz_lanes *f = ctx;
+  struct outcome *out = &f->part_out[job];
+  size_t i = job / f->parts;
+  (void)lane;
+  if (res && len == sizeof *out) {
+    memcpy(out, res, sizeof *out);
+    return;
+  }
+  memset(out, 0, sizeof *out);
+  out->alg = f->sel->alg[i];
+  out->v = f->sel->v[i];
+  coverage_init(&out->cov, out->alg, out->v);
+  out->verdict = runner_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
+  gr_fmt(out->reason, sizeof out->reason, "%s",
+         runner_interrupted ? "interrupted before it ran" : "its lane process died");
+}
+
+/* The outcome of a variant from its parts: the counts and regimes summed; the first failure
+ * found (the earliest in seconds) stands for the variant, with its case and shrinking. */
+static void merge_parts(struct outcome *dst, const struct outcome *p, size_t n)
+{
+  size_t f = n;
+  for (size_t k = 0; k < n; k++)
+    if ((verdict_is_failure(p[k].verdict) || p[k].verdict == VERDICT_CAUGHT) &&
+        (f == n || p[k].seconds_to_catch < p[f].seconds_to_catch))
+      f = k;
+  *dst = p[f < n ? f : 0];
+  if (n == 1)
+    return;
+  dst->cases = dst->passed = dst->failed = dst->skipped = dst->errors = 0;
+  dst->seconds = 0;
+  int interrupted = 0;
+  for (size_t k = 0; k < n; k++) {
+    dst->cases += p[k].cases;
+    dst->passed += p[k].passed;
+    dst->failed += p[k].failed;
+    dst->skipped += p[k].skipped;
+    dst->errors += p[k].errors;
+    dst->store_failed |= p[k].store_failed;
+    dst->seconds = p[k].seconds > dst->seconds ? p[k].seconds : dst->seconds;
+    interrupted |= p[k].verdict == VERDICT_SKIP && strstr(p[k].reason, "interrupted") != NULL;
+    if (k != (f < n ? f : 0))
+      for (int r = 0; r < GR_MAX_REGIMES; r++) {
+        dst->cov.cases[r] += p[k].cov.cases[r];
+        dst->cov.missed[r] += p[k].cov.missed[r];
+      }
+  }
+  if (f < n)
+    return;
+  dst->uncovered[0] = 0;
+  if (interrupted) {
+    dst->verdict = VERDICT_SKIP;
+    gr_fmt(dst->reason, sizeof dst->reason, "interrupted after %ld case%s: not run to the end",
+           dst->cases, dst->cases == 1 ? "" : "s");
+  } else if (dst->passed > 0) {
+    dst->verdict = dst->v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    dst->reason[0] = 0;
+    if (dst->v->kind == VARIANT_FIXED)
+      coverage_unreached(&dst->cov, dst->uncovered, sizeof dst->uncovered);
+    if (dst->verdict == VERDICT_ESCAPED)
+      gr_fmt(dst->reason, sizeof dst->reason,
+             "the known bug survived %ld cases in %.1f s on %zu GPUs: the checks lost the power to "
+             "find it", dst->cases, dst->seconds, n);
+  }
+}
+
+/* Fuzz the selection over the lanes of ra->gpus into out[]; the store is closed meanwhile (the
+ * lanes write through their own connections) and opened again. 0 ok; -1 with why (the store
+ * could not be opened again, or no lane started). */
+static int fuzz_on_lanes(struct run_args *ra, struct store *st, const struct runner_opts *o,
+                         const struct selection *sel, const int *runs_here, struct outcome *out,
+                         char *why, size_t len)
+{
+  size_t lanes = ra->gpus.n, active = 0;
+  for (size_t i = 0; i < sel->n; i++)
+    active += runs_here[i] != 0;
+  size_t parts = active && lanes > active ? lanes / active : 1;
+  struct fuzz_lanes f = {.ra = ra, .o = *o, .sel = sel, .parts = parts, .lanes = lanes,
+                         .runs_here = runs_here, .active_left = active * parts,
+                         .t0 = now_seconds()};
+  f.o.progress = 0; /* lanes side by side: no progress line */
+  f.part_out = calloc(sel->n * parts, sizeof *f.part_out);
+  if (!f.part_out) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  struct lanes_spec spec = {
+      .gpus = &ra->gpus, .n_jobs = sel->n * parts, .exclusive = 0, .ctx = &f,
+      .begin = fuzz_lane_begin, .end = fuzz_lane_end, .job = fuzz_lane_job,
+      .param = fuzz_lane_param, .done = fuzz_lane_done, .interrupted = &runner_interrupted,
+      .lane_flags = {&runner_interrupted, NULL}};
+  store_suspend(st);
+  int rc = lanes_run(&spec, why, len);
+  if (store_resume(st, why, len))
+    rc = -1;
+  for (size_t i = 0; i < sel->n && rc == 0; i++)
+    merge_parts(&out[i], &f.part_out[i * parts], parts);
+  free(f.part_out);
+  return rc;
+}
+
+/* rh[i] = 1 when variant i can run here (a GPU is there, or it needs none); returns rh */
+static int *runs_here_fill(int *rh, const struct selection *sel, const struct run_meta *m)
+{
+  for (size_t i = 0; i < sel->n; i++)
+    rh[i] = m->gpu.ok || !(sel->v[i]->flags & VARIANT_GPU);
+  return rh;
+}
 
 static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 {
@@ -151,8 +345,33 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct selection sel;
   if (select_variants(ra->filter, &sel, why, sizeof why))
     return cli_usage_error(cmd, "%s", why);
-  if (!ra->seed_given)
+  if (ra->gpus_spec) {
+    int r = gpus_resolve(ra->gpus_spec, &ra->gpus, why, sizeof why);
+    if (r == GR_EXIT_USAGE)
+      return cli_usage_error(cmd, "%s", why);
+    if (r) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+      return r;
+    }
+  }
+  /* the shards of a night draw the same seed on every host: given, or from commit and date */
+  if (!ra->seed_given && ra->shard.count)
+    ra->seed = shard_night_seed(cli_build_commit());
+  else if (!ra->seed_given)
     ra->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  char night[128] = "";
+  if (ra->night)
+    gr_fmt(night, sizeof night, "%s", ra->night);
+  else if (ra->shard.count)
+    shard_night_id(night, sizeof night, cli_build_commit(), ra->seed);
+  if (ra->shard.count) {
+    size_t all = sel.n;
+    shard_select(&sel, &ra->shard, ra->seed);
+    printf("shard %d of %d (%s): %zu of %zu variants; night %s, seed %llu\n", ra->shard.index,
+           ra->shard.count, ra->shard.source, sel.n, all, night, (unsigned long long)ra->seed);
+    if (ra->limits) /* fuzz takes no --shard: the ranges stay paired with the variants */
+      return cli_usage_error(cmd, "--shard splits a run, not one variant");
+  }
   struct store *st = NULL;
   if (store_open(ra->db, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
@@ -163,10 +382,19 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
   ri.allow_no_gpu = ra->allow_no_gpu;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
-  if (run < 0) {
-    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+  if (run < 0 || store_set_night(st, run, night[0] ? night : NULL, ra->shard.index,
+                                 ra->shard.count, (int)ra->gpus.n)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, run < 0 ? why : store_errmsg(st));
     store_close(st);
     return GR_EXIT_USAGE;
+  }
+  if (ra->gpus.n) {
+    printf("%zu GPU%s:", ra->gpus.n, ra->gpus.n > 1 ? "s" : "");
+    for (size_t g = 0; g < ra->gpus.n; g++)
+      printf(" %s%s%s", ra->gpus.slot[g].id, ra->gpus.slot[g].name[0] ? " " : "",
+             ra->gpus.slot[g].name);
+    printf("\n");
+    fflush(stdout);
   }
   runner_catch_signals();
   struct runner_opts o = {
@@ -193,7 +421,21 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   double t0 = now_seconds();
   size_t done = 0;
   int store_failed = 0;
-  for (size_t i = 0; i < sel.n && !runner_interrupted && !store_failed; i++) {
+  if (ra->gpus.n) {
+    int *runs_here = calloc(sel.n ? sel.n : 1, sizeof *runs_here);
+    if (!runs_here || fuzz_on_lanes(ra, st, &o, &sel, runs_here_fill(runs_here, &sel, &meta), out,
+                                    why, sizeof why)) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
+      free(runs_here);
+      free(out);
+      store_close(st);
+      return GR_EXIT_USAGE;
+    }
+    free(runs_here);
+    for (; done < sel.n && !store_failed; done++)
+      store_failed = out[done].store_failed || store_outcomes(st, run, &out[done], 1);
+  }
+  for (size_t i = done; i < sel.n && !runner_interrupted && !store_failed && !ra->gpus.n; i++) {
     int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
     double left = ra->budget - (now_seconds() - t0);
     double share = runs_here && active ? left / (double)active : 0;
@@ -277,7 +519,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE
+  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_GPUS, OPT_SHARD, OPT_NIGHT
 };
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
@@ -299,6 +541,14 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
   case OPT_ALLOW_NO_GPU: ra->allow_no_gpu = 1; return 0;
   case OPT_STRICT_COVERAGE: ra->strict_coverage = 1; return 0;
+  case OPT_GPUS: return cli_opt_text(cmd, "--gpus", optarg, 1024, &ra->gpus_spec);
+  case OPT_NIGHT:
+    if (cli_opt_text(cmd, "--night", optarg, CLI_TEXT_MAX, &ra->night))
+      return GR_EXIT_USAGE;
+    if (shard_night_valid(ra->night))
+      return cli_usage_error(cmd, "--night '%s': 1 to 100 letters, digits, '.', '_', '-', ':' or "
+                                  "'+'", ra->night);
+    return 0;
   case 'n':
     if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
       return GR_EXIT_USAGE;
@@ -320,7 +570,8 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
       {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
       {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}, \
       {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},                                      \
-      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE}
+      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE},                                \
+      {"gpus", required_argument, NULL, OPT_GPUS}, {"night", required_argument, NULL, OPT_NIGHT}
 
 static const char common_help[] =
     "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
@@ -337,7 +588,10 @@ static const char common_help[] =
     "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"
     "                          instead of exit 3 (CPU-only development machines)\n"
     "      --strict-coverage   a fixed variant with a regime no case reached fails the run\n"
-    "                          (without it: an 'uncovered' warning)\n";
+    "                          (without it: an 'uncovered' warning)\n"
+    GPUS_HELP
+    "      --night ID          the night this run belongs to (default: derived from commit,\n"
+    "                          UTC date and seed when sharded; see doc/fleet.md)\n";
 
 static void run_defaults(struct run_args *ra)
 {
@@ -350,10 +604,14 @@ static void run_defaults(struct run_args *ra)
 
 int cmd_run(int argc, char **argv)
 {
-  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'}, COMMON_LONG_OPTS,
-                                       {0, 0, 0, 0}};
+  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'},
+                                       {"shard", required_argument, NULL, OPT_SHARD},
+                                       COMMON_LONG_OPTS, {0, 0, 0, 0}};
   struct run_args ra;
+  char why[GR_WHY_LEN];
   run_defaults(&ra);
+  if (shard_default(&ra.shard, why, sizeof why))
+    return cli_usage_error("run", "%s", why);
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":f:n:b:s:d:vh", opts, NULL)) != -1) {
@@ -364,13 +622,26 @@ int cmd_run(int argc, char **argv)
              "database; a summary table goes to stdout, then the run's verdict. Exit 0 ok, 1 a fixed\n"
              "variant failed or a historical bug escaped, 2 usage or database error, 3 GPU variants\n"
              "were selected and none could run (no driver, no device; see --allow-no-gpu).\n\n"
-             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n");
+             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n"
+             "      --shard K/N|auto    run the K-th of N parts of the selection (the same split\n"
+             "                          for the same seed and N); auto: from the scheduler\n"
+             "                          (Slurm array, Kubernetes Indexed Job, GitLab parallel,\n"
+             "                          GPUREGRESS_SHARD=K/N); 'import' of the shards' databases\n"
+             "                          makes one night (doc/fleet.md)\n");
       printf(common_help, 60.0);
       return 0;
     }
     if (c == 'f') {
       if (cli_opt_text("run", "--filter", optarg, CLI_TEXT_MAX, &ra.filter))
         return GR_EXIT_USAGE;
+      continue;
+    }
+    if (c == OPT_SHARD) {
+      const char *spec;
+      if (cli_opt_text("run", "--shard", optarg, 64, &spec))
+        return GR_EXIT_USAGE;
+      if (shard_parse(spec, &ra.shard, why, sizeof why))
+        return cli_usage_error("run", "%s", why);
       continue;
     }
     int r = common_option("run", c, &ra, argv);

@@ -117,8 +117,9 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
   const struct special run_sp[] = {{"id", "x.id + ?1"}, {"uid", uid}};
   gr_fmt(filter, sizeof filter,
          "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
-         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL)",
-         uid);
+         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
+         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
+         uid, uid);
   if (copy_sql(db, "runs", run_sp, 2, filter, sql, sizeof sql) ||
       (rep->runs = exec_copy(db, sql, roff, toff, only)) < 0)
     return -1;
@@ -135,7 +136,7 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
       (rep->outcomes = exec_copy(db, sql, roff, toff, only)) < 0)
     return -1;
   /* the regime counts and sanitizer verdicts of those runs, where the source has them */
-  static const char *const per_run[] = {"coverage", "sanitizer"};
+  static const char *const per_run[] = {"coverage", "sanitizer", "night_parts"};
   for (size_t i = 0; i < sizeof per_run / sizeof *per_run; i++) {
     char has[128];
     gr_fmt(has, sizeof has, "SELECT count(*) FROM src.sqlite_master WHERE name = '%s'", per_run[i]);
@@ -185,6 +186,7 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   }
   int rc = -1;
   int64_t v = max_id(db, "PRAGMA src.user_version");
+  int64_t roff = max_id(db, "SELECT coalesce(max(id), 0) FROM main.runs"); /* as import_attached */
   if (v < 0) {
     gr_fmt(why, len, "cannot read '%s': %s", path, sqlite3_errmsg(db));
   } else if (v > store_schema_version()) {
@@ -197,6 +199,8 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   } else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
     gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(db));
   } else if (import_attached(db, only, rep) ||
+             /* the shards of a night become the night's one run (store_night.c) */
+             (!only && store_fold_nights(db, roff, &rep->folded, &rep->apart)) ||
              sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     gr_fmt(why, len, "cannot import '%s': %s", path, sqlite3_errmsg(db));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

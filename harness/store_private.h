@@ -29,4 +29,9 @@ int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3
 /* 1 when src has the table */
 int store_has_table(struct store *st, enum store_src src, const char *table);
 
+/* Fold the runs above id `after` that are shards of a night already here into that night's run
+ * (store_night.c); *folded counts them, *apart the reruns of a shard kept as runs of their own.
+ * 0 ok, -1 a database error (db's message). */
+int store_fold_nights(sqlite3 *db, int64_t after, int64_t *folded, int64_t *apart);
+
 #endif
