@@ -421,6 +421,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   double t0 = now_seconds();
   size_t done = 0;
   int store_failed = 0;
+  /* fuzzing shares its GPU with other fuzzing jobs, never with a benchmark being timed
+   * (gpus.h): on one GPU the lock is held here, on several by each lane */
+  int gpu_lock = -1;
+  struct gpu_set vis;
+  if (!ra->gpus.n && meta.gpu.ok && gpus_list(&vis, why, sizeof why) == 0 && vis.n)
+    gpu_lock = gpus_lock(&vis.slot[0], 0);
   if (ra->gpus.n) {
     int *runs_here = calloc(sel.n ? sel.n : 1, sizeof *runs_here);
     if (!runs_here || fuzz_on_lanes(ra, st, &o, &sel, runs_here_fill(runs_here, &sel, &meta), out,
@@ -445,6 +451,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
     done++;
   }
+  if (gpu_lock >= 0)
+    close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   if (store_failed) { /* nothing more is printed: what is not stored is not reported */
@@ -461,7 +469,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
-    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet); /* its checks are in the verdict */
+    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet, &ra->gpus); /* its checks are in the verdict */
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
