@@ -15,6 +15,7 @@
 
 #include "compare.h"
 #include "gr.h"
+#include "outfile.h"
 #include "template.h"
 #include "verdict.h"
 
@@ -383,10 +384,10 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
               strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
     }
   }
-  char name[128];
-  gr_fmt(name, sizeof name, "%s_sizes", a->name);
+  char name[128], slug[80];
+  gr_fmt(name, sizeof name, "%s_sizes", gr_slug(slug, sizeof slug, a->name));
   dashboard_add_plot(c, al, name, name);
-  tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
+  tpl_set(al, "history_page", "history-%s.html", slug); /* trends.c writes it */
 }
 
 /* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
@@ -463,7 +464,7 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
 int dashboard_render(const char *name, const struct tpl_view *v, const char *path, char *why,
                      size_t len)
 {
-  char tpl_path[PATH_MAX], tmp[PATH_MAX + 8];
+  char tpl_path[PATH_MAX];
   size_t tpl_len;
   if (find_template(name, tpl_path, sizeof tpl_path, why, len))
     return -1;
@@ -472,19 +473,15 @@ int dashboard_render(const char *name, const struct tpl_view *v, const char *pat
     gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
     return -1;
   }
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
   int rc = -1;
   char msg[GR_WHY_LEN];
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    gr_fmt(why, len, "cannot write '%s': %s", tmp, strerror(errno));
-  } else if (tpl_render(f, tpl, tpl_len, v, msg, sizeof msg)) {
-    fclose(f);
-    unlink(tmp);
+  struct outfile out;
+  if (outfile_open(&out, path, why, len)) {
+    /* why says it */
+  } else if (tpl_render(out.f, tpl, tpl_len, v, msg, sizeof msg)) {
+    outfile_abort(&out);
     gr_fmt(why, len, "dashboard template '%s': %s", tpl_path, msg);
-  } else if (fclose(f) || rename(tmp, path)) {
-    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
-  } else {
+  } else if (outfile_commit(&out, why, len) == 0) {
     rc = 0;
   }
   free(tpl);

@@ -47,8 +47,18 @@ struct plot_ctx {
 /* gnuplot -e VARS SCRIPT (from the scripts folder); 0 ok, else the failure is noted in
  * c->failures. */
 int plot_gnuplot(struct plot_ctx *c, const char *script, const char *vars);
-/* Make s safe inside gnuplot's '...' (quotes, backslashes and newlines become spaces). */
+/* A data file of the plots, written whole (outfile.h): plot_data_open returns NULL when it
+ * cannot be opened, plot_data_close -1 when it could not be written; the first failure is kept
+ * in c->write_error (plot_run's error, exit 2). */
+struct outfile;
+FILE *plot_data_open(struct plot_ctx *c, struct outfile *o, const char *path);
+int plot_data_close(struct plot_ctx *c, struct outfile *o);
+/* Make s safe as a quoted label in a gnuplot data file: quotes, backslashes and control
+ * characters become spaces. */
 void plot_gp_clean(char *s);
+/* s as a gnuplot string literal: '...' with every ' doubled and control characters as spaces;
+ * the only way text reaches a gnuplot command line. Returns dst ("''" when it does not fit). */
+const char *plot_gp_str(char *dst, size_t len, const char *s);
 
 /* The row of variant var and case cs of a, NULL when it did not run. */
 const struct store_timing *plot_row_of(const struct plot_ctx *c, const struct alg_view *a, int var,
