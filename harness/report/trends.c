@@ -20,9 +20,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dashboard.h"
+#include "trends.h"
+
 #include "gr.h"
 #include "history.h"
+#include "render.h"
 #include "stats.h"
 
 #define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
@@ -204,7 +206,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     for (size_t j = 0; j < k->s.n_changes; j++) {
       char label[128];
       change_label(k, &k->changes[j], label, sizeof label);
-      plot_gp_clean(label);
+      view_gp_clean(label);
       fprintf(f, "%.1f \"%s\"\n", (double)night_of(t, k->nights[k->changes[j].at].run) - 0.5,
               label);
     }
@@ -221,7 +223,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     char title[512];
     gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
            strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
-    plot_gp_clean(title);
+    view_gp_clean(title);
     full |= cat(vars, vlen, "t%d='%s'; yl%d=%.9g; yh%d=%.9g; ", plot, title, plot,
                 fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
   }
@@ -229,7 +231,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
   full |= cat(vars, vlen, "datafile='%s'; outprefix='%s'; nseries=%d; nnights=%zu", path, base,
               plot, t->n_timed);
   if (!full && plot)
-    plot_gnuplot(c, "plot_trend.gp", vars);
+    view_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
 }
 
@@ -343,7 +345,7 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
         break;
       char name[128];
       gr_fmt(name, sizeof name, "trend_%s_%d", alg, k->plot);
-      dashboard_add_plot(c, g, name, name);
+      render_add_plot(c, g, name, name);
       tpl_set(g, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
       tpl_set(g, "count", "%zu", k->s.n);
       tpl_set(g, "latest", "%.4f", k->nights[k->s.n - 1].median_ms);
@@ -354,7 +356,7 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
   free(done);
   char path[PATH_MAX];
   gr_fmt(path, sizeof path, "%s/history-%s.html", c->dash, alg);
-  int rc = dashboard_render("history.html", v, path, why, len);
+  int rc = render_page("history.html", v, path, why, len);
   tpl_view_free(v);
   return rc;
 }
