@@ -20,10 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dashboard.h"
-#include "outfile.h"
+#include "trends.h"
+
 #include "gr.h"
+#include "outfile.h"
 #include "history.h"
+#include "render.h"
 #include "stats.h"
 
 #define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
@@ -172,7 +174,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
   struct outfile out;
   size_t vlen = 64 * 1024;
   char *vars = malloc(vlen);
-  FILE *f = vars ? plot_data_open(c, &out, path) : NULL;
+  FILE *f = vars ? view_data_open(c, &out, path) : NULL;
   if (!f) {
     free(vars);
     return;
@@ -205,7 +207,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     for (size_t j = 0; j < k->s.n_changes; j++) {
       char label[128];
       change_label(k, &k->changes[j], label, sizeof label);
-      plot_gp_clean(label);
+      view_gp_clean(label);
       fprintf(f, "%.1f \"%s\"\n", (double)night_of(t, k->nights[k->changes[j].at].run) - 0.5,
               label);
     }
@@ -223,18 +225,18 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
            strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
     char qt[1100];
-    full |= cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, plot_gp_str(qt, sizeof qt, title), plot,
+    full |= cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, view_gp_str(qt, sizeof qt, title), plot,
                 fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
   }
-  if (plot_data_close(c, &out)) {
+  if (view_data_close(c, &out)) {
     free(vars);
     return;
   }
-  full |= cat(vars, vlen, "datafile=%s; ", plot_gp_str(q, sizeof q, path));
-  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu", plot_gp_str(q, sizeof q, base),
+  full |= cat(vars, vlen, "datafile=%s; ", view_gp_str(q, sizeof q, path));
+  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu", view_gp_str(q, sizeof q, base),
               plot, t->n_timed);
   if (!full && plot)
-    plot_gnuplot(c, "plot_trend.gp", vars);
+    view_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
 }
 
@@ -349,7 +351,7 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
       char name[128];
       char slug[80];
       gr_fmt(name, sizeof name, "trend_%s_%d", gr_slug(slug, sizeof slug, alg), k->plot);
-      dashboard_add_plot(c, g, name, name);
+      render_add_plot(c, g, name, name);
       tpl_set(g, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
       tpl_set(g, "count", "%zu", k->s.n);
       tpl_set(g, "latest", "%.4f", k->nights[k->s.n - 1].median_ms);
@@ -361,7 +363,7 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
   char path[PATH_MAX];
   char slug[80];
   gr_fmt(path, sizeof path, "%s/history-%s.html", c->dash, gr_slug(slug, sizeof slug, alg));
-  int rc = dashboard_render("history.html", v, path, why, len);
+  int rc = render_page("history.html", v, path, why, len);
   tpl_view_free(v);
   return rc;
 }
