@@ -39,6 +39,18 @@ int cli_opt_error(const char *cmd, int c, char **argv);
 int cli_open_existing(const char *cmd, const char *db, struct store **st);
 /* A run id (> 0). 0 ok, -1 junk. */
 int cli_parse_run(const char *s, int64_t *out);
+/* --run RUN: 0 ok, else the exit code after a message naming the option (cmd_report.c). */
+int cli_run_option(const char *cmd, const char *s, int64_t *out);
+struct compare_opts;
+struct run_verdict;
+/* The prologue of compare, plot and export (cmd_report.c): open db (existing, read-only), pick
+ * the run (given, else the latest finished one) and, when want_verdict, judge it against its
+ * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
+ * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
+ * caller's to free. */
+int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
+                       const struct compare_opts *co, int want_verdict, struct store **st,
+                       struct run_verdict **v, int *compared);
 
 /* What a run records about where it ran; the GPU is asked by a child process (the parent never
  * initialises CUDA). */

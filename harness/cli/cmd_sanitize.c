@@ -33,14 +33,10 @@
 #include "cli.h"
 #include "coverage.h"
 #include "runner.h"
+#include "sanitize_job.h"
 #include "store.h"
 
-#define SAN_FINDING_EXIT 86
-#define SAN_MAX_CASES 64 /* cases of one variant */
 #define SAN_DRAWS 4000   /* candidates drawn per algorithm */
-
-static const char *const all_tools[] = {"memcheck", "racecheck", "initcheck", "synccheck"};
-#define N_TOOLS 4
 
 struct san_args {
   const char *filter, *db, *tools, *sanitizer;
@@ -48,41 +44,6 @@ struct san_args {
   uint64_t seed;
   long per_regime, jobs;
 };
-
-/* One (variant, tool) job. */
-struct san_job {
-  const struct algorithm *a;
-  const struct variant *v;
-  int tool;
-  char **cases; /* texts, shared by the jobs of the variant */
-  int n_cases;
-  /* running */
-  struct child c;
-  const char *argv[SAN_MAX_CASES + 32];
-  char log[64];
-  double t0;
-  /* result */
-  const char *verdict;
-  char detail[GR_WHY_LEN];
-  double seconds;
-};
-
-/* compute-sanitizer on PATH, under $CUDA_HOME/bin or /usr/local/cuda/bin. 0 found (path). */
-static int find_sanitizer(const char *given, char *path, size_t len)
-{
-  if (given)
-    return access(given, X_OK) == 0 ? (gr_fmt(path, len, "%s", given), 0) : -1;
-  const char *p = getenv("PATH");
-  char dirs[8192];
-  gr_fmt(dirs, sizeof dirs, "%s:%s/bin:/usr/local/cuda/bin", p ? p : "",
-         getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/nonexistent");
-  for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-    gr_fmt(path, len, "%s/compute-sanitizer", d);
-    if (access(path, X_OK) == 0)
-      return 0;
-  }
-  return -1;
-}
 
 struct cand {
   struct gr_case c;
@@ -129,178 +90,6 @@ static int pick_cases(const struct cand *cands, size_t n, const struct variant *
   return k;
 }
 
-/* options of one tool beyond its defaults (none so far) */
-static const char *tool_opts[N_TOOLS][4] = {{NULL}, {NULL}, {NULL}, {NULL}};
-
-static int job_start(struct san_job *j, const char *sanitizer, const char *self)
-{
-  int k = 0;
-  j->argv[k++] = sanitizer;
-  j->argv[k++] = "--tool";
-  j->argv[k++] = all_tools[j->tool];
-  for (int i = 0; tool_opts[j->tool][i]; i++)
-    j->argv[k++] = tool_opts[j->tool][i];
-  static const char *const common[] = {"--error-exitcode", "86", "--print-limit", "10",
-                                       "--target-processes", "application-only",
-                                       "--kernel-name-exclude", "kns=poison_shared_kernel"};
-  for (size_t i = 0; i < sizeof common / sizeof *common; i++)
-    j->argv[k++] = common[i];
-  j->argv[k++] = self;
-  j->argv[k++] = "repro";
-  j->argv[k++] = "--in-process";
-  j->argv[k++] = "--variant";
-  j->argv[k++] = j->v->name;
-  for (int i = 0; i < j->n_cases; i++)
-    j->argv[k++] = j->cases[i];
-  j->argv[k] = NULL;
-  const char *tmp = getenv("TMPDIR");
-  gr_fmt(j->log, sizeof j->log, "%s/gr-sanitize-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-  int fd = mkstemp(j->log);
-  if (fd < 0)
-    return -1;
-  child_init(&j->c);
-  j->c.what = "compute-sanitizer";
-  j->c.argv = j->argv;
-  j->c.log_fd = fd;
-  j->t0 = now_seconds();
-  int rc = child_start(&j->c);
-  close(fd);
-  return rc;
-}
-
-/* The first line of the log that starts with prefix and holds needle (NULL: any); "" none. */
-static void log_line(const char *path, const char *prefix, const char *needle, char *out,
-                     size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (strncmp(line, prefix, strlen(prefix)) == 0 && (!needle || strstr(line, needle))) {
-      gr_fmt(out, len, "%s", line + strlen(prefix));
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The first line of a finding in the tool's log: "Invalid __global__ write of size 4 bytes",
- * "Error: Race reported between ...", "Program hit cudaErrorInvalidValue ..." (not the banner,
- * not the indented lines of its backtrace, not a summary); "" none. */
-static void first_finding(const char *path, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    const char *t = line + 10;
-    if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t &&
-        strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-        strncmp(t, "Target application", 18) != 0) {
-      gr_fmt(out, len, "%s", t);
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The explanation in the algorithm's sanitizer_explained that covers every finding in j's log,
- * or NULL. first: the first finding. */
-static const char *explained(const struct san_job *j, const char *first)
-{
-  for (const char *const *e = j->a->sanitizer_explained; e && *e; e++) {
-    char var[64], tool[32], kern[128];
-    int at;
-    if (sscanf(*e, "%63s %31s %127[^:]: %n", var, tool, kern, &at) != 3 ||
-        strcmp(var, j->v->name) != 0 || strcmp(tool, all_tools[j->tool]) != 0 || !first[0])
-      continue;
-    FILE *f = fopen(j->log, "r");
-    char line[1024];
-    int all = 1;
-    while (f && fgets(line, sizeof line, f)) {
-      const char *t = line + 10;
-      if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t != '\n' &&
-          strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-          strncmp(t, "Target application", 18) != 0 && !strstr(line, kern))
-        all = 0;
-    }
-    if (f)
-      fclose(f);
-    if (all)
-      return *e + at;
-  }
-  return NULL;
-}
-
-/* The first verdict line of repro ("NAME KIND VERDICT WHY") for variant name that is neither a
- * pass nor a skip, from its verdict on; "" none. */
-static void failed_line(const char *path, const char *name, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024], vn[64], kind[32], vd[32];
-  int at;
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (sscanf(line, "%63s %31s %31s %n", vn, kind, vd, &at) == 3 && strcmp(vn, name) == 0 &&
-        strcmp(vd, "pass") != 0 && strcmp(vd, "skip") != 0) {
-      gr_fmt(out, len, "%s %s", vd, line + at);
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The verdict from the exit status and the log; the log is removed. */
-static void job_finish(struct san_job *j, int timed_out)
-{
-  int st = child_finish(&j->c, timed_out, NULL, 0);
-  j->seconds = now_seconds() - j->t0;
-  char first[GR_WHY_LEN], summary[256];
-  if (timed_out) {
-    j->verdict = "timeout";
-    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s", j->seconds);
-  } else if (st == SAN_FINDING_EXIT) {
-    j->verdict = "finding";
-    first_finding(j->log, first, sizeof first);
-    const char *why = explained(j, first);
-    if (why) {
-      j->verdict = "explained";
-      gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", first, why);
-      unlink(j->log);
-      return;
-    }
-    log_line(j->log, "========= ", "SUMMARY", summary, sizeof summary);
-    gr_fmt(j->detail, sizeof j->detail, "%s%s%s", first, summary[0] ? " | " : "", summary);
-  } else if (st == 0) {
-    j->verdict = "clean";
-  } else if (st == GR_EXIT_FAIL) {
-    j->verdict = "check";
-    failed_line(j->log, j->v->name, first, sizeof first);
-    gr_fmt(j->detail, sizeof j->detail, "the tool found nothing; the harness: %s", first);
-  } else if (st == GR_EXIT_ENV) {
-    j->verdict = "skip";
-    gr_fmt(j->detail, sizeof j->detail, "no CUDA device");
-  } else {
-    j->verdict = "error";
-    FILE *f = fopen(j->log, "r");
-    char line[1024] = "", last[1024] = "";
-    while (f && fgets(line, sizeof line, f))
-      if (line[0] != '\n')
-        gr_fmt(last, sizeof last, "%s", line);
-    if (f)
-      fclose(f);
-    last[strcspn(last, "\n")] = 0;
-    gr_fmt(j->detail, sizeof j->detail, "exit %d: %s", st, last);
-  }
-  unlink(j->log);
-}
-
 static volatile int san_interrupted;
 static void on_signal(int sig)
 {
@@ -330,7 +119,7 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
       }
-      if (job_start(j, sanitizer, self)) {
+      if (san_job_start(j, sanitizer, self)) {
         j->verdict = "error";
         gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
         continue;
@@ -342,9 +131,9 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
       int done = child_wait(&j->c, 0.05);
       int late = !done && now_seconds() - j->t0 > sa->timeout;
       if (done || late) {
-        job_finish(j, late);
+        san_job_finish(j, late);
         live[i] = live[--running];
-        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, all_tools[j->tool],
+        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, san_tools[j->tool],
                 j->verdict, j->seconds);
       } else {
         i++;
@@ -352,16 +141,8 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
     }
   }
   for (size_t i = 0; i < running; i++)
-    job_finish(&jobs[live[i]], 1);
+    san_job_finish(&jobs[live[i]], 1);
   free(live);
-}
-
-static int tool_index(const char *name, size_t len)
-{
-  for (int t = 0; t < N_TOOLS; t++)
-    if (strlen(all_tools[t]) == len && strncmp(all_tools[t], name, len) == 0)
-      return t;
-  return -1;
 }
 
 int cmd_sanitize(int argc, char **argv)
@@ -443,10 +224,10 @@ int cmd_sanitize(int argc, char **argv)
   if (optind + 1 < argc)
     return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
   sa.filter = optind < argc ? argv[optind] : NULL;
-  int want[N_TOOLS] = {0};
+  int want[SAN_N_TOOLS] = {0};
   for (const char *s = sa.tools; *s;) {
     size_t w = strcspn(s, ",");
-    int t = tool_index(s, w);
+    int t = san_tool_index(s, w);
     if (t < 0)
       return cli_usage_error("sanitize", "unknown tool '%.*s' (memcheck, racecheck, initcheck, "
                              "synccheck)", (int)w, s);
@@ -457,7 +238,7 @@ int cmd_sanitize(int argc, char **argv)
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
-  if (find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
+  if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"
                         : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
@@ -476,7 +257,7 @@ int cmd_sanitize(int argc, char **argv)
   self[k > 0 ? k : 0] = 0;
 
   /* the jobs: cases per variant, one job per tool */
-  struct san_job *jobs = calloc(sel.n * N_TOOLS, sizeof *jobs);
+  struct san_job *jobs = calloc(sel.n * SAN_N_TOOLS, sizeof *jobs);
   char **texts = calloc(sel.n * SAN_MAX_CASES, sizeof *texts);
   struct cand *cands = malloc(SAN_DRAWS * sizeof *cands);
   size_t nj = 0;
@@ -503,7 +284,7 @@ int cmd_sanitize(int argc, char **argv)
     }
     char **mine = texts + i * SAN_MAX_CASES;
     int n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES);
-    for (int t = 0; t < N_TOOLS; t++)
+    for (int t = 0; t < SAN_N_TOOLS; t++)
       if (want[t])
         jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n};
   }
@@ -531,9 +312,9 @@ int cmd_sanitize(int argc, char **argv)
   printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
          (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
   printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
-  for (int t = 0; t < N_TOOLS; t++)
+  for (int t = 0; t < SAN_N_TOOLS; t++)
     if (want[t])
-      printf("  %-9s", all_tools[t]);
+      printf("  %-9s", san_tools[t]);
   printf("\n");
   for (size_t i = 0; i < nj; i++) {
     struct san_job *j = &jobs[i];
@@ -542,7 +323,7 @@ int cmd_sanitize(int argc, char **argv)
       gr_fmt(j->detail, sizeof j->detail, "interrupted");
     }
     struct sanitizer_row row = {j->a->name, j->v->name, variant_kind_name(j->v->kind),
-                                all_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
+                                san_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
     if (store_add_sanitizer(st, run, &row))
       fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
     if (i == 0 || jobs[i - 1].v != j->v)
@@ -561,7 +342,7 @@ int cmd_sanitize(int argc, char **argv)
   for (size_t i = 0; i < nj; i++)
     if (jobs[i].detail[0] && strcmp(jobs[i].verdict, "clean") != 0)
       printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", jobs[i].a->name, jobs[i].v->name,
-             all_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
+             san_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
   if (san_interrupted)
     rc = 130;
   printf("\nresult: %s exit %d\n",
