@@ -47,7 +47,7 @@ int gpus_lock(const struct gpu_slot *slot, int exclusive);
 
 /* The --gpus help line, shared by run, fuzz, bench and sanitize. */
 #define GPUS_HELP                                                                                  \
-  "      --gpus all|N|LIST   spread the work over these GPUs of the host, one worker each\n"      \
+  "      --gpus N|all|LIST   spread the work over these GPUs of the host, one worker each\n"      \
   "                          (LIST: indices or UUIDs, comma-separated; default: the one\n"        \
   "                          visible GPU)\n"
 
