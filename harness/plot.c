@@ -408,6 +408,7 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   c.st = st;
   c.run = run;
   c.verdict = o->verdict;
+  c.note = o->note;
   if (strpbrk(o->out_dir, "'\"\\")) {
     gr_fmt(why, len, "output folder '%s': quotes and backslashes are not allowed", o->out_dir);
     return -1;
