@@ -1,6 +1,7 @@
 /* The Google Benchmark JSON file assembled by the parent. See bench_json.h. */
 #define _GNU_SOURCE
 #include "bench_json.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -117,16 +118,13 @@ int bench_json_write(const struct bench_json *j, const char *path, const char *c
     }
     return 0;
   }
-  char tmp[4096];
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  int bad = !f || write_all(f, j, extra);
-  if (f && fclose(f))
-    bad = 1;
-  if (bad || rename(tmp, path)) {
-    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
-    unlink(tmp);
+  struct outfile out;
+  if (outfile_open(&out, path, why, len))
+    return -1;
+  if (write_all(out.f, j, extra)) {
+    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    outfile_abort(&out);
     return -1;
   }
-  return 0;
+  return outfile_commit(&out, why, len);
 }

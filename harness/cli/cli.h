@@ -98,8 +98,12 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */
 int cli_status_take_option(int *argc, char **argv);
+/* 0 when the status file asked for can be written (outfile_check: a regular file or a new one
+ * in an existing folder), else -1 with why; checked before a command starts its work. */
+int cli_status_check(char *why, size_t len);
 void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Write the file (when asked for) with command and exit = rc; returns rc. */
+/* Write the file (when asked for) with command and exit = rc, written whole (outfile.h);
+ * returns rc, or GR_EXIT_USAGE when the file could not be written (130 stays 130). */
 int cli_status_finish(const char *cmd, int rc);
 
 /* The end of a command whose store failed (store_write_failed): the message, "result: error",

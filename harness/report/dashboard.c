@@ -276,10 +276,10 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
               strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
     }
   }
-  char name[128];
-  gr_fmt(name, sizeof name, "%s_sizes", a->name);
+  char name[128], slug[80];
+  gr_fmt(name, sizeof name, "%s_sizes", gr_slug(slug, sizeof slug, a->name));
   render_add_plot(c, al, name, name);
-  tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
+  tpl_set(al, "history_page", "history-%s.html", slug); /* trends.c writes it */
 }
 
 /* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with

@@ -1,5 +1,6 @@
 /* Exporting a run. See export.h. */
 #include "export.h"
+#include "outfile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,11 +154,10 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
   int64_t run = v->run.id;
   if (fmt == EXPORT_DB)
     return store_copy_run(st, run, path, why, len);
-  FILE *f = path ? fopen(path, "w") : stdout;
-  if (!f) {
-    gr_fmt(why, len, "cannot write '%s': %m", path);
+  struct outfile out;
+  if (path && outfile_open(&out, path, why, len))
     return -1;
-  }
+  FILE *f = path ? out.f : stdout;
   int rc = 0;
   if (fmt == EXPORT_JSON)
     rc = export_json(f, st, run, v);
@@ -167,10 +167,9 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
     run_verdict_junit(f, v);
   if (rc)
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
-  int bad_write = ferror(f);
-  if (path && (fclose(f) || bad_write) && !rc) {
-    gr_fmt(why, len, "cannot write '%s': %m", path);
-    rc = -1;
-  }
+  if (path && rc)
+    outfile_abort(&out);
+  else if (path)
+    rc = outfile_commit(&out, why, len);
   return rc;
 }

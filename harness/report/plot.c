@@ -22,6 +22,7 @@
 
 #include "dashboard.h"
 #include "gr.h"
+#include "outfile.h"
 #include "trends.h"
 #include "view.h"
 
@@ -29,32 +30,14 @@
 
 /* ---- data --------------------------------------------------------------------------------- */
 
-/* Open a data file for writing; NULL (the first failure kept in c->write_error) if it cannot. */
-static FILE *data_open(struct plot_ctx *c, const char *path)
-{
-  FILE *f = fopen(path, "w");
-  if (!f && !c->write_error[0])
-    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path, strerror(errno));
-  return f;
-}
-
-/* Close a data file; 0 ok, -1 when a write failed (kept in c->write_error). */
-static int data_close(struct plot_ctx *c, FILE *f, const char *path)
-{
-  int bad = ferror(f);
-  if ((fclose(f) || bad) && !c->write_error[0])
-    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path,
-           strerror(errno ? errno : EIO));
-  return bad || c->write_error[0] ? -1 : 0;
-}
-
 /* <alg>_sizes.dat and its plot */
 static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
 {
-  char path[PATH_MAX], base[PATH_MAX], vars[4096], names[2048] = "", kinds[1024] = "";
-  gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, a->name);
+  char path[PATH_MAX], base[PATH_MAX], vars[16384], names[2048] = "", kinds[1024] = "", slug[80];
+  gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, gr_slug(slug, sizeof slug, a->name));
   gr_fmt(path, sizeof path, "%s.dat", base);
-  FILE *f = data_open(c, path);
+  struct outfile out;
+  FILE *f = view_data_open(c, &out, path);
   if (!f)
     return;
   fprintf(f, "# %s, run %lld: per variant block: case median_ms gbps min_ms max_ms\n", a->name,
@@ -70,8 +53,11 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
       }
     }
     fprintf(f, "\n\n");
-    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? " " : "", a->var[v]);
-    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", v ? " " : "", a->kind[v]);
+    /* gnuplot splits these at blanks (word()): names as the slug where they are not names */
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? " " : "",
+             gr_slug(slug, sizeof slug, a->var[v]));
+    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", v ? " " : "",
+             gr_slug(slug, sizeof slug, a->kind[v]));
   }
   fprintf(f, "# copy-bandwidth floor: case floor_ms copy_gbps label (one parameter a line)\n");
   int lines = 1;
@@ -98,16 +84,17 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     else
       fprintf(f, "%d NaN NaN \"%s\"\n", k, label);
   }
-  if (data_close(c, f, path) || !points)
+  if (view_data_close(c, &out) || !points)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "%s: time and throughput by size (run %lld, %s, L2 cold unless noted)",
          a->name, (long long)c->run, c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  view_gp_clean(title);
+  char q[5][4096];
   gr_fmt(vars, sizeof vars,
-         "datafile='%s'; outbase='%s'; names='%s'; kinds='%s'; ncases=%d; labellines=%d;"
-         " plottitle='%s'",
-         path, base, names, kinds, a->ncases, lines, title);
+         "datafile=%s; outbase=%s; names=%s; kinds=%s; ncases=%d; labellines=%d; plottitle=%s",
+         view_gp_str(q[0], sizeof q[0], path), view_gp_str(q[1], sizeof q[1], base),
+         view_gp_str(q[2], sizeof q[2], names), view_gp_str(q[3], sizeof q[3], kinds), a->ncases,
+         lines, view_gp_str(q[4], sizeof q[4], title));
   view_gnuplot(c, "plot_sizes.gp", vars);
 }
 
@@ -176,9 +163,8 @@ static int catch_variant(void *ctx, const char *alg, const char *var)
     }
   }
   fprintf(k->f, "\n\n");
-  char label[160];
-  gr_fmt(label, sizeof label, "%s/%s", alg, var);
-  view_gp_clean(label);
+  char label[200], sa[80], sv[80];
+  gr_fmt(label, sizeof label, "%s/%s", gr_slug(sa, sizeof sa, alg), gr_slug(sv, sizeof sv, var));
   size_t n = strlen(k->names);
   snprintf(k->names + n, sizeof k->names - n, "%s%s", k->nh++ ? " " : "", label);
   return 0;
@@ -192,11 +178,12 @@ static void plot_catch(struct plot_ctx *c)
   int nr = history_runs(c, STORE_HAS_OUTCOMES, ids, labels, HISTORY_RUNS);
   if (nr < 1)
     return;
-  char path[PATH_MAX], base[PATH_MAX], vars[4096];
+  char path[PATH_MAX], base[PATH_MAX], vars[16384];
   gr_fmt(base, sizeof base, "%s/catch", c->plots_dir);
   gr_fmt(path, sizeof path, "%s.dat", base);
   struct catch_ctx k = {.c = c, .ids = ids, .nr = nr, .ymax = 10};
-  if (!(k.f = data_open(c, path)))
+  struct outfile out;
+  if (!(k.f = view_data_open(c, &out, path)))
     return;
   fprintf(k.f, "# runs (oldest first): index label\n");
   for (int i = 0; i < nr; i++)
@@ -207,15 +194,16 @@ static void plot_catch(struct plot_ctx *c)
   if (!k.escaped[0])
     fprintf(k.f, "-10 1 1 \"\"\n"); /* the block, off the plot (gnuplot 5.4 crashes on labels
                                           without one valid point) */
-  if (data_close(c, k.f, path) || !k.points || !k.nh)
+  if (view_data_close(c, &out) || !k.points || !k.nh)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "historical bugs: cases until caught (the number), per run (%s)",
          c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  view_gp_clean(title);
-  gr_fmt(vars, sizeof vars,
-         "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; ymax=%g; plottitle='%s'", path, base,
-         k.names, nr, k.ymax, title);
+  char q[4][4096];
+  gr_fmt(vars, sizeof vars, "datafile=%s; outbase=%s; names=%s; nruns=%d; ymax=%g; plottitle=%s",
+         view_gp_str(q[0], sizeof q[0], path), view_gp_str(q[1], sizeof q[1], base),
+         view_gp_str(q[2], sizeof q[2], k.names), nr, k.ymax,
+         view_gp_str(q[3], sizeof q[3], title));
   view_gnuplot(c, "plot_catch.gp", vars);
 }
 
@@ -228,8 +216,8 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   c.st = st;
   c.run = run;
   c.verdict = o->verdict;
-  if (strpbrk(o->out_dir, "'\"\\")) {
-    gr_fmt(why, len, "output folder '%s': quotes and backslashes are not allowed", o->out_dir);
+  if (!gr_is_printable(o->out_dir)) {
+    gr_fmt(why, len, "output folder: control characters are not allowed in its name");
     return -1;
   }
   if (store_get_run(st, STORE_MAIN, run, &c.rb)) {

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "gr.h"
+#include "outfile.h"
 
 /* The template name: beside the binary (share/: a build folder), in an installed tree
  * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
@@ -124,7 +125,7 @@ const char *render_badge(const char *verdict)
 int render_page(const char *name, const struct tpl_view *v, const char *path, char *why,
                 size_t len)
 {
-  char tpl_path[PATH_MAX], tmp[PATH_MAX + 8];
+  char tpl_path[PATH_MAX];
   size_t tpl_len;
   if (find_template(name, tpl_path, sizeof tpl_path, why, len))
     return -1;
@@ -133,19 +134,15 @@ int render_page(const char *name, const struct tpl_view *v, const char *path, ch
     gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
     return -1;
   }
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
   int rc = -1;
   char msg[GR_WHY_LEN];
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    gr_fmt(why, len, "cannot write '%s': %s", tmp, strerror(errno));
-  } else if (tpl_render(f, tpl, tpl_len, v, msg, sizeof msg)) {
-    fclose(f);
-    unlink(tmp);
+  struct outfile out;
+  if (outfile_open(&out, path, why, len)) {
+    /* why says it */
+  } else if (tpl_render(out.f, tpl, tpl_len, v, msg, sizeof msg)) {
+    outfile_abort(&out);
     gr_fmt(why, len, "dashboard template '%s': %s", tpl_path, msg);
-  } else if (fclose(f) || rename(tmp, path)) {
-    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
-  } else {
+  } else if (outfile_commit(&out, why, len) == 0) {
     rc = 0;
   }
   free(tpl);

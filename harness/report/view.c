@@ -11,6 +11,7 @@
 
 #include "child.h"
 #include "gr.h"
+#include "outfile.h"
 
 int view_mkdir_p(const char *path)
 {
@@ -111,8 +112,51 @@ int view_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
 void view_gp_clean(char *s)
 {
   for (; *s; s++)
-    if (*s == '\'' || *s == '"' || *s == '\\' || *s == '\n')
+    if (*s == '\'' || *s == '"' || *s == '\\' || (unsigned char)*s < 0x20 || *s == 0x7f)
       *s = ' ';
+}
+
+const char *view_gp_str(char *dst, size_t len, const char *s)
+{
+  size_t o = 0;
+  if (len < 3)
+    return "''";
+  dst[o++] = '\'';
+  for (; *s; s++) {
+    int quote = *s == '\'';
+    if (o + 2 + quote >= len) {
+      gr_fmt(dst, len, "''");
+      return dst;
+    }
+    dst[o++] = (unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s;
+    if (quote)
+      dst[o++] = '\'';
+  }
+  dst[o++] = '\'';
+  dst[o] = 0;
+  return dst;
+}
+
+FILE *view_data_open(struct plot_ctx *c, struct outfile *o, const char *path)
+{
+  char why[GR_WHY_LEN];
+  if (outfile_open(o, path, why, sizeof why)) {
+    if (!c->write_error[0])
+      gr_fmt(c->write_error, sizeof c->write_error, "%s", why);
+    return NULL;
+  }
+  return o->f;
+}
+
+int view_data_close(struct plot_ctx *c, struct outfile *o)
+{
+  char why[GR_WHY_LEN];
+  if (outfile_commit(o, why, sizeof why)) {
+    if (!c->write_error[0])
+      gr_fmt(c->write_error, sizeof c->write_error, "%s", why);
+    return -1;
+  }
+  return c->write_error[0] ? -1 : 0;
 }
 
 /* Keep a timings row and group the algorithm's cases and variants, in order of first

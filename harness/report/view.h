@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "store.h"
 
@@ -60,8 +61,19 @@ void view_find_gnuplot(struct plot_ctx *c, const char *scripts_dir);
 /* gnuplot -e VARS SCRIPT (from the scripts folder), through the harness's child process module
  * (child.h); 0 ok, else the failure is noted in c->failures. */
 int view_gnuplot(struct plot_ctx *c, const char *script, const char *vars);
-/* Make s safe inside gnuplot's '...' (quotes, backslashes and newlines become spaces). */
+/* Make s safe as a quoted label in a gnuplot data file: quotes, backslashes and control
+ * characters become spaces. */
 void view_gp_clean(char *s);
+/* s as a gnuplot string literal: '...' with every ' doubled and control characters as spaces;
+ * the only way text reaches a gnuplot command line (stored names never do: file names and
+ * word lists take gr_slug). Returns dst ("''" when it does not fit). */
+const char *view_gp_str(char *dst, size_t len, const char *s);
+/* A data file of the plots, written whole (outfile.h): view_data_open returns NULL when it
+ * cannot be opened, view_data_close -1 when it could not be written; the first failure is kept
+ * in c->write_error (plot_run's error, exit 2). */
+struct outfile;
+FILE *view_data_open(struct plot_ctx *c, struct outfile *o, const char *path);
+int view_data_close(struct plot_ctx *c, struct outfile *o);
 
 /* mkdir -p. 0 ok; -1 with errno. */
 int view_mkdir_p(const char *path);

@@ -30,9 +30,11 @@ int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3
 int store_has_table(struct store *st, enum store_src src, const char *table);
 
 /* The read side's column helpers (store_read.c). */
-/* Column i as text into dst ("" for NULL). */
+/* Column i as text into dst ("" for NULL), printable: control characters and bytes that are not
+ * UTF-8 as \xNN (gr_printable). */
 void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t len);
-/* Column i as text, NULL for NULL. */
+/* Column i as text, NULL for NULL, printable like store_col_text; valid until the next step of
+ * the statement, like SQLite's own. */
 const char *store_col_or_null(sqlite3_stmt *s, int i);
 /* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
  * on a database error. */

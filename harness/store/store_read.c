@@ -4,7 +4,12 @@
  * See store.h.
  *
  * A baseline file is attached as schema "base" (store.c); a database opened with store_open_read
- * is read as it is (an older schema may lack the timings table: it reads as empty). */
+ * is read as it is (an older schema may lack the timings table: it reads as empty).
+ *
+ * Every text handed out is printable (gr_is_printable): a database may come from another machine
+ * (import), and what it holds goes on to terminals, pages and plots. A text with a control
+ * character or bytes that are not UTF-8 is handed out with those bytes as \xNN (gr_printable):
+ * the same stored text always reads the same, and a row never disappears for its text. */
 #include "store.h"
 #include "store_private.h"
 
@@ -17,13 +22,23 @@
 
 void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t len)
 {
-  const unsigned char *t = sqlite3_column_text(s, i);
-  gr_fmt(dst, len, "%s", t ? (const char *)t : "");
+  gr_printable(dst, len, (const char *)sqlite3_column_text(s, i));
 }
 
+/* The escaped forms live in a ring of buffers longer than any row. */
 const char *store_col_or_null(sqlite3_stmt *s, int i)
 {
-  return (const char *)sqlite3_column_text(s, i);
+  static char *ring[256];
+  static unsigned next;
+  const char *t = (const char *)sqlite3_column_text(s, i);
+  if (!t || gr_is_printable(t))
+    return t;
+  size_t n = 4 * strlen(t) + 1;
+  char *e = realloc(ring[next % 256], n);
+  if (!e)
+    return "(unprintable)";
+  ring[next++ % 256] = e;
+  return gr_printable(e, n, t);
 }
 
 /* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
@@ -336,7 +351,7 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
                                          : STORE_TEXT;
       v[i].i = sqlite3_column_int64(s, i);
       v[i].d = sqlite3_column_double(s, i);
-      v[i].s = (const char *)sqlite3_column_text(s, i);
+      v[i].s = store_col_or_null(s, i);
     }
     stop = fn(ctx, v, n);
   }
