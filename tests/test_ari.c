@@ -3,7 +3,7 @@
  * exactness beyond n = 55,000 where 64-bit products would overflow. */
 #include <stdlib.h>
 
-#include "reference/ari.h"
+#include "algorithms/ari/ari_ref.h"
 #include "rng.h"
 #include "test_util.h"
 

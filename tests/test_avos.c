@@ -8,7 +8,7 @@
 
 #include "datasets/avos_csr_text.h"
 #include "datasets/genealogy.h"
-#include "reference/avos.h"
+#include "algorithms/avos/avos_ref.h"
 #include "test_util.h"
 
 static int64_t prod(int64_t x, int64_t y, int bits)

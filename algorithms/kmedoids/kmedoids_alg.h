@@ -6,7 +6,7 @@
 
 #include "alg.h"
 #include "datasets/kmedoids_sig.h"
-#include "reference/kmedoids.h"
+#include "kmedoids_ref.h"
 
 #ifdef __cplusplus
 extern "C" {
