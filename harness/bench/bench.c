@@ -17,7 +17,6 @@
 #include "lanes.h"
 #include "registry.h"
 
-volatile int bench_interrupted;
 
 /* This host's name, for the timing rows ("" unknown). */
 static const char *host_name(void)

@@ -22,7 +22,7 @@
 
 #include <stddef.h>
 
-#include "bench.h"
+#include "bench_plan.h"
 
 struct bench_child_arg {
   struct bench_plan *p;
