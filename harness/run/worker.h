@@ -1,5 +1,5 @@
 /* Running one case of one variant inside the current process: the core of a worker. The runner
- * (runner.c) wraps it in a forked child so that a crash or hang ends only that child; tests call
+ * (runner.c) wraps it in a child process (child.c) so that a crash or hang ends only that child; tests call
  * it directly. */
 #ifndef GR_WORKER_H
 #define GR_WORKER_H
