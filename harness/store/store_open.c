@@ -201,92 +201,6 @@ out_rollback:
   return -1;
 }
 
-/* What the file is, read in one statement (one snapshot: never a schema half-seen while another
- * process creates it) before anything is written to it: 0 ours (of a schema this build knows) or
- * empty (*v 0), with *v its schema version; -1 with why: another program's database (tables and
- * no schema version of ours, or a version of ours without our tables), a version that is not one
- * of ours (negative) or a newer one. Nothing is written before this says yes. */
-static int judge_schema(struct store *st, int *v, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(st->db,
-                         "SELECT (SELECT user_version FROM pragma_user_version),"
-                         " (SELECT count(*) FROM sqlite_master),"
-                         " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                         "  ('runs', 'cases', 'outcomes'))", -1, &s, NULL) != SQLITE_OK) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    return -1;
-  }
-  int rc = sqlite3_step(s);
-  if (rc != SQLITE_ROW) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    sqlite3_finalize(s);
-    return -1;
-  }
-  int64_t ver = sqlite3_column_int64(s, 0), objects = sqlite3_column_int64(s, 1),
-          ours = sqlite3_column_int64(s, 2);
-  sqlite3_finalize(s);
-  *v = (int)ver;
-  if (ver == 0 && objects == 0)
-    return 0; /* empty: a new database */
-  if (ver == 0) {
-    gr_fmt(why, len, "it is not a gpuregress database (it holds other tables and no schema version of "
-                     "ours): pass --db with another path");
-    return -1;
-  }
-  if (ver < 0) {
-    gr_fmt(why, len, "it is not a gpuregress database (schema version %lld is not one gpuregress "
-                     "writes): pass --db with another path", (long long)ver);
-    return -1;
-  }
-  if (ver > N_MIGRATIONS) {
-    gr_fmt(why, len, "schema version %lld is newer than this build of gpuregress (%d): use a "
-                     "newer build", (long long)ver, N_MIGRATIONS);
-    return -1;
-  }
-  if (ours != 3) {
-    gr_fmt(why, len, "it is not a gpuregress database (schema version %lld but not its tables runs, "
-                     "cases and outcomes): pass --db with another path", (long long)ver);
-    return -1;
-  }
-  return 0;
-}
-
-/* SQLite's own defences for a file from elsewhere (its "defense against the dark arts"): no
- * writes to the schema through SQL, no functions with side effects in views or triggers of the
- * file. */
-static void harden(sqlite3 *db)
-{
-  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
-  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL);
-}
-
-/* PRAGMA quick_check: 0 ok; -1 with why (a corrupt page: the first problem SQLite names). */
-int store_quick_check(sqlite3 *db, const char *schema, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  char sql[64];
-  gr_fmt(sql, sizeof sql, "PRAGMA %s.quick_check(1)", schema);
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-    gr_fmt(why, len, "%s", sqlite3_errmsg(db));
-    return -1;
-  }
-  int rc = sqlite3_step(s);
-  const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
-  int ok = r && !strcmp(r, "ok");
-  if (!ok) {
-    char msg[200];
-    const char *last = r ? strrchr(r, '\n') : NULL; /* after "*** in database main ***" */
-    gr_fmt(why, len, "database disk image is malformed (%s): restore it from a copy, or pass --db "
-                     "with another path",
-           r ? gr_printable(msg, sizeof msg, last ? last + 1 : r) : sqlite3_errmsg(db));
-  }
-  sqlite3_finalize(s);
-  return ok ? 0 : -1;
-}
-
 /* Runs of this host still 'running' whose process is gone (or is this one, which has begun no
  * run yet) are marked 'killed': a SIGKILL, a crash of the host or an OOM kill leaves no other
  * trace. 0 ok; -1 with why. */
@@ -353,11 +267,11 @@ static int store_open_once(const char *path, unsigned flags, struct store **out,
   }
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
-  harden(st->db);
+  store_harden(st->db);
   /* the first statement that reads the file tells a corrupt or foreign file apart: nothing is
    * written (not even the journal mode) before it says the file is ours or empty */
   int v;
-  if (judge_schema(st, &v, msg, sizeof msg))
+  if (store_judge_schema(st, &v, msg, sizeof msg))
     goto out_close;
   if (v == 0 && (flags & STORE_OPEN_EXISTING)) {
     gr_fmt(msg, sizeof msg, "it is not a gpuregress database (empty): pass --db with another path");
@@ -473,106 +387,6 @@ int store_has_table(struct store *st, enum store_src src, const char *table)
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
-}
-
-/* How store_open_read opens a file: as it is (query_only), then read-only, then immutable (a
- * file on a read-only mount or a write-protected WAL database whose -shm cannot be made). */
-enum read_mode { READ_PLAIN, READ_RO, READ_IMMUTABLE };
-
-/* "file:PATH?QUERY" with PATH percent-encoded (SQLite's URI file names). */
-static char *file_uri(const char *path, const char *query)
-{
-  size_t n = strlen(path);
-  char *u = malloc(3 * n + strlen(query) + 16), *o = u;
-  if (!u)
-    return NULL;
-  o += sprintf(o, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-        strchr("/-._~", *p))
-      *o++ = (char)*p;
-    else
-      o += sprintf(o, "%%%02X", *p);
-  }
-  sprintf(o, "?%s", query);
-  return u;
-}
-
-/* One way of opening for reading: 0 ok; else the SQLite code, msg set. */
-static int open_read_as(struct store *st, const char *path, enum read_mode mode, char *msg,
-                        size_t mlen)
-{
-  int rc, v;
-  char *uri = NULL;
-  if (mode == READ_PLAIN) {
-    /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
-     * database behind (beside a committed baseline too); query_only keeps every statement from
-     * writing, and a write-protected file is opened read-only by SQLite itself */
-    rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
-  } else {
-    if (!(uri = file_uri(path, mode == READ_RO ? "mode=ro" : "immutable=1")))
-      return SQLITE_NOMEM;
-    rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
-  }
-  if (rc == SQLITE_OK) {
-    sqlite3_busy_timeout(st->db, 10000);
-    sqlite3_extended_result_codes(st->db, 1);
-    harden(st->db);
-    rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
-  }
-  if (rc == SQLITE_OK && judge_schema(st, &v, msg, mlen))
-    rc = st->err ? st->err : SQLITE_FORMAT; /* FORMAT: judged, the message says what to do */
-  else if (rc == SQLITE_OK && v == 0) {
-    gr_fmt(msg, mlen, "it is not a gpuregress database (empty, no runs table): pass --db with another "
-                      "path");
-    rc = SQLITE_FORMAT;
-  }
-  if (rc != SQLITE_OK && !msg[0])
-    gr_fmt(msg, mlen, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-  if (rc != SQLITE_OK) {
-    sqlite3_close(st->db);
-    st->db = NULL;
-  }
-  return rc;
-}
-
-int store_open_read(const char *path, struct store **out, char *why, size_t len)
-{
-  char msg[GR_WHY_LEN] = "";
-  struct store *st = calloc(1, sizeof *st);
-  int rc = SQLITE_NOMEM;
-  struct stat sb;
-  if (!st || !(st->path = strdup(path)))
-    goto out_close;
-  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-    gr_fmt(why, len, "cannot use database '%s': not a regular file: pass --db with the path of "
-                     "a database file", path);
-    store_close(st);
-    return -1;
-  }
-  for (enum read_mode m = READ_PLAIN; m <= READ_IMMUTABLE; m++) {
-    msg[0] = 0;
-    st->err = 0;
-    rc = open_read_as(st, path, m, msg, sizeof msg);
-    /* only a file this process may not write (a read-only mount, a write-protected file and
-     * folder) is tried the next way; a foreign, newer or damaged file is an answer */
-    int primary = rc & 0xff;
-    if (rc == SQLITE_OK || (primary != SQLITE_READONLY && primary != SQLITE_CANTOPEN &&
-                            primary != SQLITE_IOERR && primary != SQLITE_PERM))
-      break;
-  }
-  if (rc != SQLITE_OK)
-    goto out_close;
-  *out = st;
-  return 0;
-out_close:
-  if (!msg[0])
-    gr_fmt(msg, sizeof msg, "%s", sqlite3_errstr(rc));
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg,
-         rc == SQLITE_FORMAT ? "" : store_open_hint(rc));
-  store_close(st);
-  return -1;
 }
 
 int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
