@@ -110,7 +110,7 @@ static void usage(FILE *f)
              "variants selected and none could run, unless --allow-no-gpu), 130 interrupted\n"
              "(SIGINT, SIGTERM, SIGHUP)\n"
              "\nany command takes --status-file FILE: key=value lines for scripts (run, result,\n"
-             "compared, exit; see README)\n");
+             "compared, exit; see doc/database.md)\n");
 }
 
 int main(int argc, char **argv)
