@@ -15,154 +15,14 @@
 #include "case.h"
 #include "cli.h"
 #include "gpus.h"
-#include "lanes.h"
+#include "fuzz_lanes.h"
 #include "registry.h"
+#include "run_summary.h"
 #include "shard.h"
 #include "runner.h"
 #include "store.h"
 #include "verdict.h"
 #include "worker.h"
-
-/* ---- summary ------------------------------------------------------------------------------ */
-
-static int outcome_is_bad(const struct outcome *o)
-{
-  return o->verdict == VERDICT_ESCAPED ||
-         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
-}
-
-/* The fuzz cases per regime of every variant that has regimes, and the uncovered warnings. */
-static void print_coverage(FILE *f, const struct outcome *out, size_t n)
-{
-  int head = 0;
-  char text[GR_WHY_LEN * 2];
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    if (!o->cov.applies || o->verdict == VERDICT_SKIP)
-      continue;
-    if (!head++)
-      fprintf(f, "\ncoverage (fuzz cases per regime):\n");
-    char name[64];
-    gr_fmt(name, sizeof name, "%s/%s", o->alg->name, o->v->name);
-    fprintf(f, "  %-32s %s\n", name, coverage_text(&o->cov, text, sizeof text));
-  }
-  for (size_t i = 0; i < n; i++)
-    if (out[i].uncovered[0])
-      fprintf(f, "%s/%s uncovered: %s never reached in %ld cases\n", out[i].alg->name,
-              out[i].v->name, out[i].uncovered, out[i].cases);
-}
-
-/* a variant that did not run at all: summed up in one line of the summary */
-static int folded_skip(const struct outcome *o)
-{
-  return o->verdict == VERDICT_SKIP && o->cases == 0 && o->skipped == 0;
-}
-
-static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
-                          uint64_t seed, int64_t run_id)
-{
-  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
-          (unsigned long long)seed,
-          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
-  fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
-          "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
-  size_t not_run = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    char catch_txt[64] = "";
-    if (folded_skip(o)) { /* one line for all of them, below */
-      not_run++;
-      continue;
-    }
-    if (o->verdict == VERDICT_CAUGHT)
-      gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
-             o->seconds_to_catch);
-    fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
-            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
-            o->skipped, o->failed, o->seconds, catch_txt);
-  }
-  /* variants that ran no case (no GPU, a driver too old): one line per reason, not rows of 0 */
-  for (size_t i = 0; i < n && not_run; i++) {
-    if (!folded_skip(&out[i]))
-      continue;
-    size_t k = 0, hist = 0, seen = 0;
-    for (size_t j = 0; j < n; j++)
-      if (folded_skip(&out[j]) && !strcmp(out[j].reason, out[i].reason)) {
-        seen |= j < i;
-        k++;
-        hist += out[j].v->kind == VARIANT_HISTORICAL;
-      }
-    if (seen)
-      continue;
-    char hist_txt[96] = "";
-    if (hist)
-      gr_fmt(hist_txt, sizeof hist_txt, " (%zu of them historical: not run, so not caught)", hist);
-    fprintf(f, "%zu variant%s not run%s: %s\n", k, k == 1 ? "" : "s", hist_txt,
-            out[i].reason[0] ? out[i].reason : "-");
-  }
-  print_coverage(f, out, n);
-  int details = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    if (o->verdict == VERDICT_PASS || folded_skip(o) || (o->verdict == VERDICT_SKIP && i > 0 &&
-                                       strcmp(out[i - 1].reason, o->reason) == 0 &&
-                                       out[i - 1].verdict == VERDICT_SKIP))
-      continue;
-    if (!details++)
-      fprintf(f, "\n");
-    fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
-            o->reason[0] ? o->reason : "-");
-    if (o->shrunk_case[0]) {
-      char repro[GR_CASE_TEXT_LEN + 64];
-      struct gr_case sc;
-      char why[GR_WHY_LEN];
-      char steady[160] = "failed again twice";
-      if (!o->flaky && o->flaky_runs)
-        gr_fmt(steady, sizeof steady, "failed again %ld times of %ld", o->flaky_runs + 2,
-               o->flaky_runs + 2);
-      else if (o->flaky)
-        gr_fmt(steady, sizeof steady,
-               "FLAKY: failed again %ld of %ld runs here, a race or an uninitialised read; the "
-               "reproducer repeats it %ld times",
-               o->flaky_fails, o->flaky_runs, o->repeat);
-      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
-              o->first_case, o->shrunk_case, o->shrink_steps, steady, o->shrunk_reason);
-      if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
-        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, o->repeat, repro, sizeof repro));
-        cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
-      }
-    } else if (o->first_case[0]) {
-      fprintf(f, "  case:   %s\n", o->first_case);
-    }
-  }
-}
-
-/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
-static int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
-{
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    char repro[GR_CASE_TEXT_LEN + 64] = "";
-    struct gr_case sc;
-    char why[GR_WHY_LEN];
-    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
-    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
-      runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
-    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
-                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
-                              o->cases_to_catch, o->seconds_to_catch, o->reason,
-                              o->first_case[0] ? o->first_case : NULL,
-                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
-    if (store_add_outcome(st, run, &row))
-      break; /* the commit below fails and says why */
-    for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
-      if ((o->cov.applies >> r & 1) &&
-          store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
-                             o->cov.cases[r]))
-        break; /* the same */
-  }
-  return store_commit(st);
-}
 
 /* ---- run / fuzz --------------------------------------------------------------------------- */
 
@@ -181,185 +41,6 @@ struct run_args {
   struct shard shard;     /* --shard K/N (count 0: none) */
   const char *night;      /* --night, or NULL: derived for a shard */
 };
-
-/* ---- several GPUs: one lane per GPU (lanes.h) --------------------------------------------- */
-
-/* The fuzzing phase spread over lanes: job j is part j % parts of variant j / parts (a variant
- * is split into parts, each a share of its case stream, only when there are more GPUs than
- * variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
- * seconds to go and m jobs (this one included) not yet handed out gets left * lanes / m, at
- * most left, so that the phase ends on time. */
-struct fuzz_lanes {
-  const struct run_args *ra;
-  struct runner_opts o;        /* the template: each lane sets its own store */
-  const struct selection *sel;
-  size_t parts, lanes;
-  const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
-  size_t active_left;          /* jobs of variants that run here, not yet handed out */
-  double t0;
-  struct outcome *part_out;    /* [sel->n * parts] */
-  struct store *lane_store;    /* in a lane: its own connection */
-  char lane_why[GR_WHY_LEN];   /* in a lane: why it has none */
-};
-
-static void fuzz_lane_begin(void *ctx, size_t lane)
-{
-  struct fuzz_lanes *f = ctx;
-  (void)lane;
-  if (store_open(f->ra->db, &f->lane_store, f->lane_why, sizeof f->lane_why))
-    f->lane_store = NULL;
-}
-
-static void fuzz_lane_end(void *ctx, size_t lane)
-{
-  (void)lane;
-  store_close(((struct fuzz_lanes *)ctx)->lane_store);
-}
-
-static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
-{
-  struct fuzz_lanes *f = ctx;
-  (void)jobs_left;
-  if (!f->runs_here[job / f->parts])
-    return 0;
-  double left = f->ra->budget - (now_seconds() - f->t0);
-  size_t m = f->active_left ? f->active_left : 1;
-  f->active_left -= f->active_left > 0;
-  double share = left * (double)f->lanes / (double)m;
-  share = share > left ? left : share;
-  return share > 0 ? share : 0;
-}
-
-static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void **res, size_t *len)
-{
-  struct fuzz_lanes *f = ctx;
-  size_t i = job / f->parts, part = job % f->parts;
-  struct outcome *out = malloc(sizeof *out);
-  (void)lane;
-  *res = out;
-  *len = out ? sizeof *out : 0;
-  if (!out)
-    return;
-  if (!f->lane_store) {
-    memset(out, 0, sizeof *out);
-    out->alg = f->sel->alg[i];
-    out->v = f->sel->v[i];
-    out->verdict = VERDICT_SKIP;
-    out->store_failed = 1;
-    gr_fmt(out->reason, sizeof out->reason, "%s", f->lane_why);
-    fprintf(stderr, "gpuregress: %s\n", f->lane_why);
-    return;
-  }
-  struct runner_opts o = f->o;
-  o.store = f->lane_store;
-  o.limits = f->ra->limits && f->ra->limits[i].n ? &f->ra->limits[i] : NULL;
-  o.case_stride = f->parts > 1 ? f->parts : 0;
-  o.case_offset = part;
-  runner_fuzz_variant(&o, f->sel->alg[i], f->sel->v[i], share, out);
-}
-
-static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
-{
-  struct fuzz_lanes *f = ctx;
-  struct outcome *out = &f->part_out[job];
-  size_t i = job / f->parts;
-  (void)lane;
-  if (res && len == sizeof *out) {
-    memcpy(out, res, sizeof *out);
-    return;
-  }
-  memset(out, 0, sizeof *out);
-  out->alg = f->sel->alg[i];
-  out->v = f->sel->v[i];
-  coverage_init(&out->cov, out->alg, out->v);
-  out->verdict = runner_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
-  gr_fmt(out->reason, sizeof out->reason, "%s",
-         runner_interrupted ? "interrupted before it ran" : "its lane process died");
-}
-
-/* The outcome of a variant from its parts: the counts and regimes summed; the first failure
- * found (the earliest in seconds) stands for the variant, with its case and shrinking. */
-static void merge_parts(struct outcome *dst, const struct outcome *p, size_t n)
-{
-  size_t f = n;
-  for (size_t k = 0; k < n; k++)
-    if ((verdict_is_failure(p[k].verdict) || p[k].verdict == VERDICT_CAUGHT) &&
-        (f == n || p[k].seconds_to_catch < p[f].seconds_to_catch))
-      f = k;
-  *dst = p[f < n ? f : 0];
-  if (n == 1)
-    return;
-  dst->cases = dst->passed = dst->failed = dst->skipped = dst->errors = 0;
-  dst->seconds = 0;
-  int interrupted = 0;
-  for (size_t k = 0; k < n; k++) {
-    dst->cases += p[k].cases;
-    dst->passed += p[k].passed;
-    dst->failed += p[k].failed;
-    dst->skipped += p[k].skipped;
-    dst->errors += p[k].errors;
-    dst->store_failed |= p[k].store_failed;
-    dst->seconds = p[k].seconds > dst->seconds ? p[k].seconds : dst->seconds;
-    interrupted |= p[k].verdict == VERDICT_SKIP && strstr(p[k].reason, "interrupted") != NULL;
-    if (k != (f < n ? f : 0))
-      for (int r = 0; r < GR_MAX_REGIMES; r++) {
-        dst->cov.cases[r] += p[k].cov.cases[r];
-        dst->cov.missed[r] += p[k].cov.missed[r];
-      }
-  }
-  if (f < n)
-    return;
-  dst->uncovered[0] = 0;
-  if (interrupted) {
-    dst->verdict = VERDICT_SKIP;
-    gr_fmt(dst->reason, sizeof dst->reason, "interrupted after %ld case%s: not run to the end",
-           dst->cases, dst->cases == 1 ? "" : "s");
-  } else if (dst->passed > 0) {
-    dst->verdict = dst->v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
-    dst->reason[0] = 0;
-    if (dst->v->kind == VARIANT_FIXED)
-      coverage_unreached(&dst->cov, dst->uncovered, sizeof dst->uncovered);
-    if (dst->verdict == VERDICT_ESCAPED)
-      gr_fmt(dst->reason, sizeof dst->reason,
-             "the known bug survived %ld cases in %.1f s on %zu GPUs: the checks lost the power to "
-             "find it", dst->cases, dst->seconds, n);
-  }
-}
-
-/* Fuzz the selection over the lanes of ra->gpus into out[]; the store is closed meanwhile (the
- * lanes write through their own connections) and opened again. 0 ok; -1 with why (the store
- * could not be opened again, or no lane started). */
-static int fuzz_on_lanes(struct run_args *ra, struct store *st, const struct runner_opts *o,
-                         const struct selection *sel, const int *runs_here, struct outcome *out,
-                         char *why, size_t len)
-{
-  size_t lanes = ra->gpus.n, active = 0;
-  for (size_t i = 0; i < sel->n; i++)
-    active += runs_here[i] != 0;
-  size_t parts = active && lanes > active ? lanes / active : 1;
-  struct fuzz_lanes f = {.ra = ra, .o = *o, .sel = sel, .parts = parts, .lanes = lanes,
-                         .runs_here = runs_here, .active_left = active * parts,
-                         .t0 = now_seconds()};
-  f.o.progress = 0; /* lanes side by side: no progress line */
-  f.part_out = calloc(sel->n * parts, sizeof *f.part_out);
-  if (!f.part_out) {
-    gr_fmt(why, len, "out of memory");
-    return -1;
-  }
-  struct lanes_spec spec = {
-      .gpus = &ra->gpus, .n_jobs = sel->n * parts, .exclusive = 0, .ctx = &f,
-      .begin = fuzz_lane_begin, .end = fuzz_lane_end, .job = fuzz_lane_job,
-      .param = fuzz_lane_param, .done = fuzz_lane_done, .interrupted = &runner_interrupted,
-      .lane_flags = {&runner_interrupted, NULL}};
-  store_suspend(st);
-  int rc = lanes_run(&spec, why, len);
-  if (store_resume(st, why, len))
-    rc = -1;
-  for (size_t i = 0; i < sel->n && rc == 0; i++)
-    merge_parts(&out[i], &f.part_out[i * parts], parts);
-  free(f.part_out);
-  return rc;
-}
 
 /* rh[i] = 1 when variant i can run here (a GPU is there, or it needs none); returns rh */
 static int *runs_here_fill(int *rh, const struct selection *sel, const struct run_meta *m)
@@ -459,8 +140,15 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     gpu_lock = gpus_lock(&vis.slot[0], 0);
   if (ra->gpus.n) {
     int *runs_here = calloc(sel.n ? sel.n : 1, sizeof *runs_here);
-    if (!runs_here || fuzz_on_lanes(ra, st, &o, &sel, runs_here_fill(runs_here, &sel, &meta), out,
-                                    why, sizeof why)) {
+    const struct case_limits **lims = calloc(sel.n ? sel.n : 1, sizeof *lims);
+    for (size_t i = 0; lims && i < sel.n; i++)
+      lims[i] = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
+    struct fuzz_lanes_job fj = {ra->db, &ra->gpus, ra->budget, lims,
+                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL};
+    int bad = !runs_here || !lims || runner_fuzz_lanes(&fj, st, &o, sel.alg, sel.v, sel.n, out, why,
+                                                        sizeof why);
+    free(lims);
+    if (bad) {
       fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
       free(runs_here);
       free(out);
