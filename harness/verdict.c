@@ -1,6 +1,6 @@
 /* A night's verdict, and its JSON and JUnit forms. See verdict.h. */
 #define _GNU_SOURCE
-#include "verdict.h"
+#include "verdict_private.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -26,7 +26,7 @@ const char *rv_result_name(enum rv_result r)
 static const char *nz(const char *s) { return s ? s : ""; }
 
 /* A zeroed test appended to v; NULL out of memory. message and body are printf'd later. */
-static struct rv_test *add_test(struct run_verdict *v, const char *suite, const char *kind,
+struct rv_test *rv_add_test(struct run_verdict *v, const char *suite, const char *kind,
                                 const char *source, const char *verdict, enum rv_state state,
                                 double seconds)
 {
@@ -51,8 +51,7 @@ static struct rv_test *add_test(struct run_verdict *v, const char *suite, const 
 
 /* Set *dst to a malloc'd printf result ("" on failure to allocate: the text is lost, not the
  * test). */
-static void set_text(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_text(char **dst, const char *fmt, ...)
+void rv_set_text(char **dst, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -103,7 +102,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
 {
   struct run_verdict *v = ctx;
   const char *vd = nz(o->verdict);
-  struct rv_test *t = add_test(v, o->algorithm, o->kind, "outcome", vd, state_of(vd, o->kind),
+  struct rv_test *t = rv_add_test(v, o->algorithm, o->kind, "outcome", vd, state_of(vd, o->kind),
                                o->seconds);
   if (!t)
     return -1;
@@ -114,7 +113,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
     v->cpu_passed += t->state == RV_PASS;
   v->caught += !strcmp(vd, "caught");
   v->escaped += !strcmp(vd, "escaped");
-  set_text(&t->message, "%s", t->state == RV_PASS ? "" : o->reason ? o->reason : vd);
+  rv_set_text(&t->message, "%s", t->state == RV_PASS ? "" : o->reason ? o->reason : vd);
   char extra[4 * GR_CASE_TEXT_LEN + 128] = "";
   size_t k = 0;
   if (o->caught)
@@ -125,7 +124,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   for (int i = 0; i < 3; i++)
     if (text[i] && k < sizeof extra)
       k += (size_t)snprintf(extra + k, sizeof extra - k, "\n%s: %s", label[i], text[i]);
-  set_text(&t->body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld%s",
+  rv_set_text(&t->body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld%s",
            (long long)o->cases, (long long)o->passed, (long long)o->failed,
            (long long)o->skipped, extra);
   return 0;
@@ -136,7 +135,7 @@ static int add_check(void *ctx, const struct store_check *c)
   struct run_verdict *v = ctx;
   const char *vd = nz(c->verdict);
   struct rv_test *t =
-      add_test(v, c->algorithm, c->kind, "check", vd, state_of(vd, c->kind), c->seconds);
+      rv_add_test(v, c->algorithm, c->kind, "check", vd, state_of(vd, c->kind), c->seconds);
   if (!t)
     return -1;
   gr_fmt(t->name, sizeof t->name, "%s timing", nz(c->variant));
@@ -147,8 +146,8 @@ static int add_check(void *ctx, const struct store_check *c)
               !strcmp(v->tests[i].name, nz(c->variant));
   if (!counted)
     count_gpu(v, vd, c->reason);
-  set_text(&t->message, "%s", t->state == RV_PASS ? "" : c->reason && c->reason[0] ? c->reason : vd);
-  set_text(&t->body, "%s", nz(c->rows));
+  rv_set_text(&t->message, "%s", t->state == RV_PASS ? "" : c->reason && c->reason[0] ? c->reason : vd);
+  rv_set_text(&t->body, "%s", nz(c->rows));
   return 0;
 }
 
@@ -164,7 +163,7 @@ static int add_timings(struct run_verdict *v)
     enum rv_state st = ct->sc.cls == STATS_SLOWER   ? RV_FAIL
                        : ct->sc.cls == STATS_UNSURE ? RV_SKIP
                                                     : RV_PASS;
-    struct rv_test *t = add_test(v, ct->algorithm, ct->kind, "timing", cls, st, 0);
+    struct rv_test *t = rv_add_test(v, ct->algorithm, ct->kind, "timing", cls, st, 0);
     if (!t)
       return -1;
     gr_fmt(t->name, sizeof t->name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
@@ -195,8 +194,8 @@ static int add_timings(struct run_verdict *v)
            what, ct->sc.ratio, ct->sc.p, ct->sc.base.median, ct->sc.cur.median,
            (long long)r->base.id, v->base_file ? " of " : "", v->base_file ? v->base_file : "",
            r->base.commit);
-    set_text(&t->message, "%s", st == RV_PASS ? "" : detail);
-    set_text(&t->body, "%s\nmin effect %.3g%%, alpha %g; samples %zu -> %zu", detail,
+    rv_set_text(&t->message, "%s", st == RV_PASS ? "" : detail);
+    rv_set_text(&t->body, "%s\nmin effect %.3g%%, alpha %g; samples %zu -> %zu", detail,
              100 * ct->min_effect, ct->alpha, ct->sc.base.n, ct->sc.cur.n);
   }
   /* correctness transitions: the failing outcome says what it was in the baseline */
@@ -209,7 +208,7 @@ static int add_timings(struct run_verdict *v)
         continue;
       char *old = t->message;
       t->message = NULL;
-      set_text(&t->message, "regression against run %lld (%s -> %s): %s", (long long)r->base.id,
+      rv_set_text(&t->message, "regression against run %lld (%s -> %s): %s", (long long)r->base.id,
                oc->base_verdict[0] ? oc->base_verdict : "-", oc->cur_verdict, nz(old));
       free(old);
     }
@@ -231,6 +230,12 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
            "%zu correctness regressions, %zu accuracy regressions", (long long)c->base.id,
            c->n_same, c->n_faster, c->n_slower, c->n_unsure, c->n_regressions,
            c->n_acc_regressions);
+  }
+  if (v->open_unacked || v->open_acked || v->history_new) {
+    size_t k = strlen(tail);
+    snprintf(tail + k, sizeof tail - k, "; %zu open regressions (%zu acknowledged)%s",
+             v->open_unacked + v->open_acked, v->open_acked,
+             v->history_new ? ", a step confirmed over the nights" : "");
   }
   char counts[256];
   gr_fmt(counts, sizeof counts, "%zu passed (%zu historical bugs caught), %zu failed, %zu skipped, "
@@ -256,10 +261,18 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
         k += (size_t)snprintf(names + k, sizeof names - k, ", ...");
         break;
       }
-      if (t->compared)
-        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s slower %.3fx",
+      if (t->compared && isfinite(t->ratio))
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s %s %.3fx",
                               shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
-                              t->name, t->ratio);
+                              t->name,
+                              !strcmp(t->source, "history")      ? "step over the nights"
+                              : !strcmp(t->source, "regression") ? "still slower"
+                                                                 : "slower",
+                              t->ratio);
+      else if (t->compared)
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s open regression",
+                              shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
+                              t->name);
       else
         k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%s %s", shown > 1 ? ", " : "",
                               t->suite, t->name, t->verdict);
@@ -294,6 +307,28 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
   }
 }
 
+/* The clocks of the two runs: the SM clock while timing (else at the start) and the memory
+ * clock at the start, as NVML read them; a difference beyond max warns (timings of a GPU at
+ * another clock are not comparable). */
+static void clock_check(struct run_verdict *v, double max)
+{
+  const struct store_run *b = &v->cmp->base, *c = &v->cmp->cur;
+  double bs = b->timed_sm_clock_mhz > 0 ? b->timed_sm_clock_mhz : b->sm_clock_now_mhz;
+  double cs = c->timed_sm_clock_mhz > 0 ? c->timed_sm_clock_mhz : c->sm_clock_now_mhz;
+  double bm = b->mem_clock_now_mhz, cm = c->mem_clock_now_mhz;
+  size_t k = 0;
+  char *w = v->clock_warning;
+  size_t len = sizeof v->clock_warning;
+  if (bs > 0 && cs > 0 && fabs(cs / bs - 1) > max)
+    k += (size_t)snprintf(w + k, len - k, "SM clock %.0f MHz in run %lld, %.0f MHz in run %lld",
+                          bs, (long long)b->id, cs, (long long)c->id);
+  if (bm > 0 && cm > 0 && fabs(cm / bm - 1) > max && k < len)
+    k += (size_t)snprintf(w + k, len - k, "%smemory clock %.0f MHz in run %lld, %.0f MHz in run %lld",
+                          k ? "; " : "", bm, (long long)b->id, cm, (long long)c->id);
+  if (k && k < len)
+    snprintf(w + k, len - k, " (more than %.3g%% apart: timings may differ for it)", 100 * max);
+}
+
 int run_verdict_build(struct store *st, int64_t run, const struct rv_opts *o,
                       struct run_verdict **out, char *why, size_t len)
 {
@@ -317,6 +352,12 @@ int run_verdict_build(struct store *st, int64_t run, const struct rv_opts *o,
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
     goto fail;
   }
+  v->db_path = store_path(st);
+  why[0] = 0;
+  if (!o->no_history && rv_open_build(st, v, o, why, len))
+    goto fail;
+  if (v->cmp)
+    clock_check(v, o->max_clock_diff > 0 ? o->max_clock_diff : 0.05);
   for (size_t i = 0; i < v->n; i++) {
     const struct rv_test *t = &v->tests[i];
     v->passed += t->state == RV_PASS;
@@ -339,7 +380,9 @@ void run_verdict_free(struct run_verdict *v)
   for (size_t i = 0; i < v->n; i++) {
     free(v->tests[i].message);
     free(v->tests[i].body);
+    free(v->tests[i].repro);
   }
+  free(v->open);
   free(v->tests);
   compare_result_free(v->cmp);
   free(v);
@@ -366,6 +409,18 @@ static void json_key_str(FILE *f, const char *key, const char *val, int comma)
     fputs(", ", f);
 }
 
+/* "driver_release": ..., "clocks": {...}: NVML's view of the GPU at the start, and the SM clock
+ * while timing */
+static void json_gpu_state(FILE *f, const struct store_run *r)
+{
+  json_key_str(f, "driver_release", r->driver_release[0] ? r->driver_release : NULL, 1);
+  fprintf(f, "\"driver_cuda\": \"%d.%d\", ", r->driver / 1000, r->driver % 1000 / 10);
+  fprintf(f, "\"clocks\": {\"sm_mhz\": %d, \"mem_mhz\": %d, \"sm_timed_mhz\": %.0f, "
+             "\"sm_max_mhz\": %d, \"mem_max_mhz\": %d, \"temp_c\": %d}",
+          r->sm_clock_now_mhz, r->mem_clock_now_mhz, r->timed_sm_clock_mhz, r->sm_clock_mhz,
+          r->mem_clock_mhz, r->temp_c);
+}
+
 void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
 {
   const struct store_run *r = &v->run;
@@ -380,8 +435,10 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   fprintf(f, "\"dirty\": %s, ", r->dirty ? "true" : "false");
   json_key_str(f, "checkout_commit", r->checkout[0] ? r->checkout : NULL, 1);
   json_key_str(f, "gpu", r->gpu[0] ? r->gpu : NULL, 1);
-  fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s},\n", (unsigned long long)r->seed,
+  fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
           r->allow_no_gpu ? "true" : "false");
+  json_gpu_state(f, r);
+  fputs("},\n", f);
   fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
              "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
           in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);
@@ -397,12 +454,53 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     json_key_str(f, "gpu", c->base.gpu[0] ? c->base.gpu : NULL, 1);
     fprintf(f, "\"other_gpu\": %s, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
                "\"unsure\": %zu, \"new\": %zu, \"gone\": %zu, \"regressions\": %zu, "
-               "\"accuracy_regressions\": %zu}",
+               "\"accuracy_regressions\": %zu",
             c->base_other_gpu ? "true" : "false", c->n_same, c->n_faster, c->n_slower, c->n_unsure,
             c->n_new, c->n_gone, c->n_regressions, c->n_acc_regressions);
+    fputs(", ", f);
+    json_gpu_state(f, &c->base);
+    fputs("}", f);
   } else {
     fputs("null", f);
   }
+  fprintf(f, ",\n%s  ", in);
+  json_key_str(f, "clock_warning", v->clock_warning[0] ? v->clock_warning : NULL, 0);
+  fprintf(f, ",\n%s  \"history_checked\": %s, \"open_regressions\": [", in,
+          v->history_checked ? "true" : "false");
+  size_t shown = 0;
+  for (size_t i = 0; i < v->n_open; i++) {
+    const struct rv_open *e = &v->open[i];
+    if (e->closed)
+      continue;
+    const struct store_open_reg *g = &e->reg;
+    fprintf(f, "%s\n%s    {", shown++ ? "," : "", in);
+    json_key_str(f, "algorithm", g->algorithm, 1);
+    json_key_str(f, "variant", g->variant, 1);
+    json_key_str(f, "params", g->params, 1);
+    json_key_str(f, "l2", g->l2, 1);
+    fprintf(f, "\"seed\": %llu, \"opened_run\": %lld, \"base_run\": %lld, \"ref_ms\": ",
+            (unsigned long long)g->seed, (long long)g->opened_run, (long long)g->base_run);
+    json_num(f, g->ref_ms);
+    fputs(", \"cur_ms\": ", f);
+    json_num(f, g->cur_ms > 0 ? g->cur_ms : NAN);
+    fprintf(f, ", \"fresh\": %s, \"history_new\": %s, ", e->fresh ? "true" : "false",
+            e->history_new ? "true" : "false");
+    json_key_str(f, "source", g->source, 1);
+    fprintf(f, "\"acknowledged\": ");
+    if (e->acked) {
+      fputc('{', f);
+      json_key_str(f, "who", e->ack.who, 1);
+      json_key_str(f, "at", e->ack.at, 1);
+      json_key_str(f, "reason", e->ack.reason, 0);
+      fputc('}', f);
+    } else {
+      fputs("null", f);
+    }
+    fputc('}', f);
+  }
+  if (shown)
+    fprintf(f, "\n%s  ", in);
+  fprintf(f, "], \"open_unacknowledged\": %zu, \"closed\": %zu", v->open_unacked, v->closed);
   fprintf(f, ",\n%s  \"tests\": [", in);
   for (size_t i = 0; i < v->n; i++) {
     const struct rv_test *t = &v->tests[i];
@@ -416,6 +514,14 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     json_key_str(f, "message", nz(t->message), 1);
     fputs("\"seconds\": ", f);
     json_num(f, t->seconds);
+    if (t->repro) {
+      fputs(", ", f);
+      json_key_str(f, "repro", t->repro, 0);
+    }
+    if (t->range[0]) {
+      fputs(", ", f);
+      json_key_str(f, "commits", t->range, 0);
+    }
     if (t->compared) {
       const char *const keys[] = {"ratio", "p", "base_ms", "cur_ms", "min_effect", "alpha"};
       const double vals[] = {t->ratio, t->p, t->base_ms, t->cur_ms, t->min_effect, t->alpha};
@@ -455,6 +561,20 @@ static void property(FILE *f, const char *name, const char *fmt, ...)
   fprintf(f, "/>\n");
 }
 
+/* NVML at the start of run r (0 unknown) and the SM clock while timing, named prefix... */
+static void gpu_state(FILE *f, const char *prefix, const struct store_run *r)
+{
+  char name[64];
+  const char *const keys[] = {"sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c"};
+  const int vals[] = {r->sm_clock_now_mhz, r->mem_clock_now_mhz, r->temp_c};
+  for (int i = 0; i < 3; i++) {
+    gr_fmt(name, sizeof name, "%s%s", prefix, keys[i]);
+    property(f, name, "%d", vals[i]);
+  }
+  gr_fmt(name, sizeof name, "%ssm_clock_timed_mhz", prefix);
+  property(f, name, "%.0f", r->timed_sm_clock_mhz);
+}
+
 /* What the run ran on and from, in every suite (junit-10 has properties per testsuite). */
 static void properties(FILE *f, const struct run_verdict *v)
 {
@@ -465,17 +585,30 @@ static void properties(FILE *f, const struct run_verdict *v)
   property(f, "seed", "%llu", (unsigned long long)r->seed);
   property(f, "gpu", "%s", r->gpu[0] ? r->gpu : "none");
   property(f, "compute_capability", "%s", r->cc);
-  property(f, "driver", "%d.%d", r->driver / 1000, r->driver % 1000 / 10);
+  property(f, "driver", "%s", r->driver_release[0] ? r->driver_release : "unknown");
+  property(f, "driver_cuda", "%d.%d", r->driver / 1000, r->driver % 1000 / 10);
   property(f, "runtime", "%d.%d", r->runtime / 1000, r->runtime % 1000 / 10);
   property(f, "commit", "%s%s", r->commit, r->dirty ? "-dirty" : "");
   if (r->checkout[0])
     property(f, "checkout_commit", "%s", r->checkout);
   property(f, "sm_clock_mhz", "%d", r->sm_clock_mhz);
   property(f, "mem_clock_mhz", "%d", r->mem_clock_mhz);
+  gpu_state(f, "", r);
   property(f, "host", "%s", r->host);
-  if (v->cmp)
-    property(f, "baseline_run", "%lld%s%s", (long long)v->cmp->base.id, v->base_file ? " of " : "",
+  if (v->cmp) {
+    const struct store_run *b = &v->cmp->base;
+    property(f, "baseline_run", "%lld%s%s", (long long)b->id, v->base_file ? " of " : "",
              v->base_file ? v->base_file : "");
+    property(f, "baseline_gpu", "%s", b->gpu[0] ? b->gpu : "none");
+    property(f, "baseline_driver", "%s", b->driver_release[0] ? b->driver_release : "unknown");
+    property(f, "baseline_commit", "%s", b->commit);
+    gpu_state(f, "baseline_", b);
+  }
+  if (v->clock_warning[0])
+    property(f, "clock_warning", "%s", v->clock_warning);
+  if (v->history_checked)
+    property(f, "open_regressions", "%zu (%zu acknowledged)", v->open_unacked + v->open_acked,
+             v->open_acked);
   fprintf(f, "    </properties>\n");
 }
 
@@ -502,6 +635,14 @@ static void junit_case(FILE *f, const struct rv_test *t)
     xml_attr(f, "type", t->verdict);
     fputc('>', f);
     export_xml_escape(f, nz(t->body));
+    if (t->repro && !strstr(nz(t->body), "reproduce: ")) {
+      fputs("\nreproduce: ", f);
+      export_xml_escape(f, t->repro);
+    }
+    if (t->range[0] && !strstr(nz(t->body), "git log ")) {
+      fputs("\ncommits: git log ", f);
+      export_xml_escape(f, t->range);
+    }
     fprintf(f, "</%s>\n", t->state == RV_FAIL ? "failure" : "error");
     break;
   case RV_PASS: break;
