@@ -268,6 +268,19 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v)
     tpl_set(row, "class", "%s", cls);
     tpl_set(row, "badge", "%s", dashboard_badge(cls));
     tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
+    /* a slower row: its commit range and the command that times it again */
+    char name[GR_CASE_TEXT_LEN + 96];
+    gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", t->variant, t->params, t->l2);
+    for (size_t k = 0; both && t->sc.cls == STATS_SLOWER && k < c->verdict->n; k++) {
+      const struct rv_test *vt = &c->verdict->tests[k];
+      if (strcmp(vt->suite, t->algorithm) || strcmp(vt->name, name) || !vt->repro)
+        continue;
+      struct tpl_view *rp = tpl_add(row, "repro");
+      if (rp) {
+        tpl_set(rp, "command", "%s", vt->repro);
+        tpl_set(rp, "range", "%s", vt->range);
+      }
+    }
   }
   for (size_t i = 0; i < r->n_oc; i++) {
     const struct compare_outcome *oc = &r->oc[i];
@@ -389,32 +402,113 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
   tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
 }
 
+/* The regressions open on this night (verdict.h): since when, by how much, the commits, the
+ * reproducer, and who acknowledged it. */
+static void add_open(const struct plot_ctx *c, struct tpl_view *v)
+{
+  const struct run_verdict *rv = c->verdict;
+  if (!rv || !rv->history_checked)
+    return;
+  size_t n = 0;
+  for (size_t i = 0; i < rv->n_open; i++) {
+    const struct rv_open *e = &rv->open[i];
+    if (e->closed)
+      continue;
+    struct tpl_view *r = tpl_add(v, "open");
+    if (!r)
+      return;
+    n++;
+    const struct store_open_reg *g = &e->reg;
+    const struct rv_test *t = e->test < rv->n ? &rv->tests[e->test] : NULL;
+    tpl_set(r, "algorithm", "%s", g->algorithm);
+    tpl_set(r, "variant", "%s", g->variant);
+    tpl_set(r, "params", "%s", g->params);
+    tpl_set(r, "l2", "%s", g->l2);
+    tpl_set(r, "since", "%lld", (long long)g->opened_run);
+    tpl_set(r, "since_date", "%.10s", e->opened_date);
+    tpl_set(r, "ref_ms", "%.4f", g->ref_ms);
+    tpl_set(r, "cur_ms", "%s", "-");
+    tpl_set(r, "change", "%s", "-");
+    tpl_set(r, "range", "%s", "");
+    tpl_set(r, "repro", "%s", "");
+    if (g->cur_ms > 0) {
+      tpl_set(r, "cur_ms", "%.4f", g->cur_ms);
+      tpl_set(r, "change", "%+.1f%%", 100 * (g->cur_ms / g->ref_ms - 1));
+    }
+    tpl_set(r, "threshold", "%.3g%%", 100 * e->min_effect);
+    if (t) {
+      tpl_set(r, "range", "%s", t->range);
+      tpl_set(r, "repro", "%s", t->repro ? t->repro : "");
+    }
+    if (e->acked) {
+      tpl_set(r, "badge", "meh");
+      tpl_set(r, "state", "acknowledged");
+      struct tpl_view *a = tpl_add(r, "ack");
+      if (a) {
+        tpl_set(a, "who", "%s", e->ack.who);
+        tpl_set(a, "at", "%s", e->ack.at);
+        tpl_set(a, "reason", "%s", e->ack.reason);
+        tpl_set(a, "undo", "gpuregress ack --undo '%s'", e->ack.benchmark);
+      }
+    } else {
+      tpl_set(r, "badge", "bad");
+      tpl_set(r, "state", "%s", e->history_new ? "step confirmed tonight" : e->fresh ? "new tonight" : "open");
+      tpl_set(r, "ack_cmd", "gpuregress ack '%s/%s %s' --reason TEXT", g->algorithm, g->variant,
+              g->params);
+    }
+  }
+  tpl_set(v, "has_open", "%s", n ? "1" : "");
+  tpl_set(v, "open_unacked", "%zu", rv->open_unacked);
+  tpl_set(v, "open_acked", "%zu", rv->open_acked);
+  if (rv->closed)
+    tpl_set(v, "closed", "%zu", rv->closed);
+  else
+    tpl_set(v, "closed", "%s", "");
+}
+
 /* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
- * the GPU variants run. */
+ * the GPU variants run and no regression is open unacknowledged. */
 static void add_banner(const struct plot_ctx *c, struct tpl_view *v)
 {
   const struct run_verdict *rv = c->verdict;
   const char *cls = "bad", *text = "No verdict";
+  char buf[256];
   if (rv) {
     switch (rv->result) {
     case RV_RESULT_OK:
-      cls = rv->no_gpu_allowed ? "meh" : "ok";
+      cls = rv->no_gpu_allowed || rv->open_acked ? "meh" : "ok";
       text = rv->no_gpu_allowed ? "Passed without a GPU: the GPU variants did not run"
+             : rv->open_acked   ? "Passed with acknowledged regressions (below): every check passed, "
+                                  "nothing else open"
              : rv->cmp          ? "Passed: every check passed, every historical bug caught, no "
-                                  "regression against the baseline"
+                                  "regression against the baseline or open from earlier nights"
                                 : "Passed: every check passed, every historical bug caught (no "
                                   "baseline to compare with)";
       break;
-    case RV_RESULT_FAILED: text = "FAILED: failures, escaped bugs or regressions below"; break;
+    case RV_RESULT_FAILED:
+      text = "FAILED: failures, escaped bugs or regressions below";
+      if (rv->open_unacked) {
+        gr_fmt(buf, sizeof buf, "FAILED: %zu open regression%s (below: since when, commits, how to "
+               "reproduce or acknowledge)%s", rv->open_unacked, rv->open_unacked > 1 ? "s" : "",
+               rv->failed > rv->open_unacked ? ", and failures below" : "");
+        text = buf;
+      }
+      break;
     case RV_RESULT_NO_GPU: text = "No GPU: the GPU variants did not run"; break;
     case RV_RESULT_INCOMPLETE: text = "Incomplete: the run did not finish"; break;
     }
   }
+  tpl_set(v, "clock_warning", "%s", "");
+  tpl_set(v, "has_open", "%s", "");
+  tpl_set(v, "open_unacked", "0");
   tpl_set(v, "banner_class", "%s", cls);
   tpl_set(v, "banner", "%s", text);
   tpl_set(v, "summary", "%s", rv ? rv->summary : "");
   tpl_set(v, "result", "%s", rv ? rv_result_name(rv->result) : "none");
   tpl_set(v, "verdict_exit", "%d", rv ? rv->exit_code : -1);
+  if (rv && rv->clock_warning[0])
+    tpl_set(v, "clock_warning", "%s", rv->clock_warning);
+  add_open(c, v);
 }
 
 /* The run's metadata, verdicts, changes, timings and plots. */
@@ -431,7 +525,14 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
     if (g) {
       tpl_set(g, "sms", "%d", rb->sms);
       tpl_set(g, "cc", "%s", rb->cc);
-      tpl_set(g, "driver", "%d.%d", rb->driver / 1000, rb->driver % 1000 / 10);
+      if (rb->driver_release[0])
+        tpl_set(g, "driver", "%s", rb->driver_release);
+      else
+        tpl_set(g, "driver", "CUDA %d.%d", rb->driver / 1000, rb->driver % 1000 / 10);
+      tpl_set(g, "state", "%s", "");
+      if (rb->sm_clock_now_mhz || rb->temp_c)
+        tpl_set(g, "state", ", SM %d MHz, memory %d MHz, %d C at the start%s", rb->sm_clock_now_mhz,
+                rb->mem_clock_now_mhz, rb->temp_c, "");
     }
   }
   tpl_set(v, "host", "%s", rb->host);

@@ -92,6 +92,10 @@ db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;
                  "ALTER TABLE runs DROP COLUMN allow_no_gpu; ALTER TABLE timings DROP COLUMN item_unit;"
                  "ALTER TABLE timings DROP COLUMN peak_items_per_s;"
                  "ALTER TABLE timings DROP COLUMN pct_peak; DROP TABLE IF EXISTS accuracy;"
+                 "DROP TABLE IF EXISTS open_regressions; DROP TABLE IF EXISTS acks;"
+                 + "".join("ALTER TABLE runs DROP COLUMN %s;" % c for c in (
+                     "verdict", "verdict_exit", "verdict_summary", "nightly_exit",
+                     "driver_release", "sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c")) +
                  "PRAGMA user_version = 2;")
 PY
 expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"
