@@ -78,7 +78,7 @@ grep -q '^| sortlike/v2_warp | n=1048576 dist=uniform | .* | \*\*1\.[0-9]*x\*\* 
 # each night's recorded verdict, the same as compare's
 "$bin" plot --db "$step" --run 30 --out "$tmp/out" >/dev/null 2>&1
 page="$tmp/out/dashboard/index.html"
-grep -q 'class="summary bad" id=verdict data-result="failed" data-exit="1" data-open="4"' "$page" ||
+grep -q 'data-open="4" class="summary bad" id=verdict data-result="failed" data-exit="1"' "$page" ||
   { echo "FAIL: night 30's banner: $(grep -o 'id=verdict[^>]*' "$page")"; fails=$((fails + 1)); }
 check "night 30's page lists the open regressions" grep -q 'id=open-regressions' "$page"
 for n in $(seq 1 30); do

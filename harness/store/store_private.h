@@ -1,0 +1,46 @@
+/* What the store's files share (store_open.c, store.c: the write side, store_read.c and
+ * store_timings.c: the read side, store_merge.c); no other file includes this. */
+#ifndef GR_STORE_PRIVATE_H
+#define GR_STORE_PRIVATE_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct store {
+  sqlite3 *db;
+  char *path; /* as opened: store_copy_run attaches it */
+  int in_batch;
+  int batch_failed; /* a write of the open batch failed: store_commit rolls it back */
+  int write_failed; /* a write failed since the store was opened */
+  int err; /* extended SQLite code of the last failure (opening or writing), 0 none */
+  char msg[256]; /* the message of the last failed write, kept across the rollback; "" none */
+  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
+};
+
+/* The hint that follows "cannot use database 'PATH': MESSAGE" for the SQLite result code of the
+ * failure ("" when there is none). */
+const char *store_open_hint(int code);
+/* PRAGMA user_version into *v. 0 ok; -1 with why (st->err set). */
+int store_user_version(struct store *st, int *v, char *why, size_t len);
+
+/* Prepare sql (a printf format whose every %s is the schema name of src). 0 ok, -1 error. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s);
+/* 1 when src has the table */
+int store_has_table(struct store *st, enum store_src src, const char *table);
+
+/* The read side's column helpers (store_read.c). */
+/* Column i as text into dst ("" for NULL), printable: control characters and bytes that are not
+ * UTF-8 as \xNN (gr_printable). */
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t len);
+/* Column i as text, NULL for NULL, printable like store_col_text; valid until the next step of
+ * the statement, like SQLite's own. */
+const char *store_col_or_null(sqlite3_stmt *s, int i);
+/* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
+ * on a database error. */
+sqlite3_stmt *store_run_query(struct store *st, enum store_src src, const char *fmt, int64_t run);
+/* The end of a walk over the rows of s: what the callback returned to stop, else 0 when every
+ * row was read (rc SQLITE_DONE), else -1. */
+int store_walk_end(sqlite3_stmt *s, int rc, int stop);
+
+#endif
