@@ -62,6 +62,9 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   json_key_str(f, "gpu", r->gpu[0] ? r->gpu : NULL, 1);
   fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
           r->allow_no_gpu ? "true" : "false");
+  json_key_str(f, "night", v->night.night[0] ? v->night.night : NULL, 1);
+  fprintf(f, "\"shards\": %d, \"shards_present\": %d, \"gpus\": %d, ", v->night.shard_count,
+          v->night.shards_present, v->night.gpus);
   json_gpu_state(f, r);
   fputs("},\n", f);
   fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
