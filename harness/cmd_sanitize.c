@@ -43,7 +43,7 @@ static const char *const all_tools[] = {"memcheck", "racecheck", "initcheck", "s
 #define N_TOOLS 4
 
 struct san_args {
-  const char *filter, *db, *tools, *sanitizer;
+  const char *filter, *db, *tools, *sanitizer, *logs;
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
@@ -56,6 +56,7 @@ struct san_job {
   int tool;
   char **cases; /* texts, shared by the jobs of the variant */
   int n_cases;
+  const char *logs; /* folder the tool's log is kept in, or NULL: removed */
   /* running */
   struct child c;
   const char *argv[SAN_MAX_CASES + 32];
@@ -256,7 +257,21 @@ static void failed_line(const char *path, const char *name, char *out, size_t le
     fclose(f);
 }
 
-/* The verdict from the exit status and the log; the log is removed. */
+/* The log kept as LOGS/ALG.VARIANT.TOOL.log (--logs), else removed. */
+static void job_log_done(const struct san_job *j)
+{
+  char kept[4096];
+  if (j->logs) {
+    gr_fmt(kept, sizeof kept, "%s/%s.%s.%s.log", j->logs, j->a->name, j->v->name,
+           all_tools[j->tool]);
+    if (rename(j->log, kept) == 0)
+      return;
+    fprintf(stderr, "gpuregress sanitize: cannot keep the log as %s: %s\n", kept, strerror(errno));
+  }
+  unlink(j->log);
+}
+
+/* The verdict from the exit status and the log; the log is removed (or kept: --logs). */
 static void job_finish(struct san_job *j, int timed_out)
 {
   int st = child_finish(&j->c, timed_out, NULL, 0);
@@ -272,7 +287,7 @@ static void job_finish(struct san_job *j, int timed_out)
     if (why) {
       j->verdict = "explained";
       gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", first, why);
-      unlink(j->log);
+      job_log_done(j);
       return;
     }
     log_line(j->log, "========= ", "SUMMARY", summary, sizeof summary);
@@ -298,7 +313,7 @@ static void job_finish(struct san_job *j, int timed_out)
     last[strcspn(last, "\n")] = 0;
     gr_fmt(j->detail, sizeof j->detail, "exit %d: %s", st, last);
   }
-  unlink(j->log);
+  job_log_done(j);
 }
 
 static volatile int san_interrupted;
@@ -374,6 +389,7 @@ int cmd_sanitize(int argc, char **argv)
                                        {"seed", required_argument, NULL, 's'},
                                        {"db", required_argument, NULL, 'd'},
                                        {"sanitizer", required_argument, NULL, 'S'},
+                                       {"logs", required_argument, NULL, 'L'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
@@ -401,7 +417,8 @@ int cmd_sanitize(int argc, char **argv)
              "  -s, --seed N            the case stream (default 1)\n"
              "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
              "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
-             "                          /usr/local/cuda/bin)\n");
+             "                          /usr/local/cuda/bin)\n"
+             "      --logs DIR          keep each tool's log as DIR/ALG.VARIANT.TOOL.log\n");
       return 0;
     case 't':
       if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
@@ -437,12 +454,19 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa.sanitizer))
         return GR_EXIT_USAGE;
       break;
+    case 'L':
+      if (cli_opt_text("sanitize", "--logs", optarg, CLI_TEXT_MAX, &sa.logs))
+        return GR_EXIT_USAGE;
+      break;
     default: return cli_opt_error("sanitize", c, argv);
     }
   }
   if (optind + 1 < argc)
     return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
   sa.filter = optind < argc ? argv[optind] : NULL;
+  if (sa.logs && access(sa.logs, W_OK) != 0)
+    return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa.logs,
+                           strerror(errno));
   int want[N_TOOLS] = {0};
   for (const char *s = sa.tools; *s;) {
     size_t w = strcspn(s, ",");
@@ -505,7 +529,8 @@ int cmd_sanitize(int argc, char **argv)
     int n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES);
     for (int t = 0; t < N_TOOLS; t++)
       if (want[t])
-        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n};
+        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n,
+                                      .logs = sa.logs};
   }
   free(cands);
 
