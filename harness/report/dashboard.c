@@ -33,7 +33,7 @@ static int find_template(const char *name, char *path, size_t plen, char *why, s
   if (access(path, R_OK) == 0)
     return 0;
   char src[PATH_MAX];
-  static const char *const others[] = {"%s/../share/gpuregress/%s", "%s/../../harness/%s"};
+  static const char *const others[] = {"%s/../share/gpuregress/%s", "%s/../../harness/report/%s"};
   for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
     gr_fmt(src, sizeof src, others[i], exe, name);
     if (access(src, R_OK) == 0) {
@@ -41,7 +41,7 @@ static int find_template(const char *name, char *path, size_t plen, char *why, s
       return 0;
     }
   }
-  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/%s there (the build does)",
+  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/report/%s there (the build does)",
          path, name);
   return -1;
 }
