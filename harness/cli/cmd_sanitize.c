@@ -5,13 +5,20 @@
  * Each (variant, tool) is one child process (harness/child.c) running
  *   compute-sanitizer --tool T --error-exitcode 86 ... gpuregress repro --in-process --variant V
  *                     'CASE' 'CASE' ...
- * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding
- * (the first reported error is kept), 1 a harness check that failed with the tool silent, 0
- * clean. A finding the algorithm's table lists as examined (sanitizer_explained) is reported as
- * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from
- * the seed stream (the same generator as fuzzing, the predicates' guesses) and the smallest by
- * the work model are kept, so that racecheck (thousands of times the kernel's time) finishes.
- * Several processes run at once (--jobs).
+ * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding,
+ * 1 a harness check that failed with the tool silent, 0 clean. The log is read into findings
+ * (sanitizer_log.h: kernel, file:line, the case that showed it); a finding the algorithm's table
+ * lists as examined (sanitizer_explained) is explained, with the reason, and fails nothing; a
+ * cell is explained when all of its findings are. The stored detail of a finding names the
+ * kernel, the source line (the kernels are built with -lineinfo) and the case.
+ *
+ * The cases of a regime are drawn from the seed stream (the same generator as fuzzing, the
+ * predicates' guesses) and the smallest by the work model are kept; racecheck and initcheck
+ * (hundreds to thousands of times the kernel's time, and slower still on a variant that keeps
+ * reading uninitialised memory) get only the smallest case of each regime. Several processes run
+ * at once (--jobs); each cell has its own timeout, and the lane ends within its budget: a cell
+ * still running then is stopped (timeout). --kinds and --slice K/N pick the variants (the
+ * nightly's rotating memcheck slice: ci/nightly).
  *
  * The tool does not follow child processes (--target-processes application-only): kmedoids'
  * mpi_gpu runs its kernels in kmedoids_mpi under mpirun, unsanitized; they are v2_gpu's, which
@@ -33,6 +40,7 @@
 #include "cli.h"
 #include "coverage.h"
 #include "runner.h"
+#include "sanitizer_log.h"
 #include "store.h"
 
 #define SAN_FINDING_EXIT 86
@@ -47,6 +55,8 @@ struct san_args {
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
+  unsigned kinds;        /* 1 << enum variant_kind */
+  long slice, slices;    /* the variants i (fixed/peer/historical, in order) with i % slices == slice */
 };
 
 /* One (variant, tool) job. */
@@ -55,7 +65,7 @@ struct san_job {
   const struct variant *v;
   int tool;
   char **cases; /* texts, shared by the jobs of the variant */
-  int n_cases;
+  int n_cases;  /* this tool's: the first n_cases of cases */
   const char *logs; /* folder the tool's log is kept in, or NULL: removed */
   /* running */
   struct child c;
@@ -66,7 +76,14 @@ struct san_job {
   const char *verdict;
   char detail[GR_WHY_LEN];
   double seconds;
+  long findings; /* distinct findings (reports agreeing in kernel and place counted once) */
 };
+
+/* racecheck and initcheck: the smallest case of each regime only */
+static int slow_tool(int tool)
+{
+  return tool == 1 || tool == 2;
+}
 
 /* compute-sanitizer on PATH, under $CUDA_HOME/bin or /usr/local/cuda/bin. 0 found (path). */
 static int find_sanitizer(const char *given, char *path, size_t len)
@@ -97,27 +114,37 @@ static int by_items(const void *x, const void *y)
 }
 
 /* The cases of v: per regime (or, without regimes, for the variant as a whole) per_regime picks
- * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model.
- * Returns how many texts were written to out (malloc'ed). */
+ * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model;
+ * the smallest of every regime first (*n_small of them: what the slow tools run). Returns how
+ * many texts were written to out (malloc'ed). */
 static int pick_cases(const struct cand *cands, size_t n, const struct variant *v, long per,
-                      char **out, int max)
+                      char **out, int max, int *n_small)
 {
   const struct algorithm *a = cands[0].c.alg;
   uint32_t app = coverage_applies(a, v);
   int k = 0;
-  struct cand *match = malloc(n * sizeof *match);
-  if (!match)
+  size_t *match = malloc(n * sizeof *match);
+  uint32_t *mask = malloc(n * sizeof *mask);
+  *n_small = 0;
+  if (!match || !mask) {
+    free(match);
+    free(mask);
     return 0;
-  for (int r = -1; r < GR_MAX_REGIMES; r++) {
-    if (r < 0 ? app != 0 : !(app >> r & 1))
-      continue;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-      if (r < 0 || (coverage_mask(&cands[i].c, v, NULL) >> r & 1))
-        match[m++] = cands[i];
-    for (long j = 0; j < per && m && k < max; j++) {
+  }
+  for (size_t i = 0; i < n; i++)
+    mask[i] = app ? coverage_mask(&cands[i].c, v, NULL) : 0;
+  for (long j = 0; j < per; j++) {
+    for (int r = -1; r < GR_MAX_REGIMES && k < max; r++) {
+      if (r < 0 ? app != 0 : !(app >> r & 1))
+        continue;
+      size_t m = 0;
+      for (size_t i = 0; i < n; i++)
+        if (r < 0 || (mask[i] >> r & 1))
+          match[m++] = i;
+      if (!m)
+        continue;
       char text[GR_CASE_TEXT_LEN];
-      case_format(&match[(size_t)((double)m * (double)j / (2.0 * (double)per))].c, text,
+      case_format(&cands[match[(size_t)((double)m * (double)j / (2.0 * (double)per))]].c, text,
                   sizeof text);
       int dup = 0;
       for (int q = 0; q < k; q++)
@@ -125,8 +152,11 @@ static int pick_cases(const struct cand *cands, size_t n, const struct variant *
       if (!dup && (out[k] = strdup(text)))
         k++;
     }
+    if (j == 0)
+      *n_small = k;
   }
   free(match);
+  free(mask);
   return k;
 }
 
@@ -169,74 +199,6 @@ static int job_start(struct san_job *j, const char *sanitizer, const char *self)
   return rc;
 }
 
-/* The first line of the log that starts with prefix and holds needle (NULL: any); "" none. */
-static void log_line(const char *path, const char *prefix, const char *needle, char *out,
-                     size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (strncmp(line, prefix, strlen(prefix)) == 0 && (!needle || strstr(line, needle))) {
-      gr_fmt(out, len, "%s", line + strlen(prefix));
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The first line of a finding in the tool's log: "Invalid __global__ write of size 4 bytes",
- * "Error: Race reported between ...", "Program hit cudaErrorInvalidValue ..." (not the banner,
- * not the indented lines of its backtrace, not a summary); "" none. */
-static void first_finding(const char *path, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    const char *t = line + 10;
-    if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t &&
-        strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-        strncmp(t, "Target application", 18) != 0) {
-      gr_fmt(out, len, "%s", t);
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The explanation in the algorithm's sanitizer_explained that covers every finding in j's log,
- * or NULL. first: the first finding. */
-static const char *explained(const struct san_job *j, const char *first)
-{
-  for (const char *const *e = j->a->sanitizer_explained; e && *e; e++) {
-    char var[64], tool[32], kern[128];
-    int at;
-    if (sscanf(*e, "%63s %31s %127[^:]: %n", var, tool, kern, &at) != 3 ||
-        strcmp(var, j->v->name) != 0 || strcmp(tool, all_tools[j->tool]) != 0 || !first[0])
-      continue;
-    FILE *f = fopen(j->log, "r");
-    char line[1024];
-    int all = 1;
-    while (f && fgets(line, sizeof line, f)) {
-      const char *t = line + 10;
-      if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t != '\n' &&
-          strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-          strncmp(t, "Target application", 18) != 0 && !strstr(line, kern))
-        all = 0;
-    }
-    if (f)
-      fclose(f);
-    if (all)
-      return *e + at;
-  }
-  return NULL;
-}
-
 /* The first verdict line of repro ("NAME KIND VERDICT WHY") for variant name that is neither a
  * pass nor a skip, from its verdict on; "" none. */
 static void failed_line(const char *path, const char *name, char *out, size_t len)
@@ -255,6 +217,47 @@ static void failed_line(const char *path, const char *name, char *out, size_t le
   }
   if (f)
     fclose(f);
+}
+
+/* A finding's cell (exit 86): the log read into findings; explained when the algorithm's table
+ * explains every one (the detail: the first with its reason), else a finding (the detail: the
+ * first unexplained, its kernel, file:line and case, and how many more). */
+static void judge_findings(struct san_job *j)
+{
+  static struct san_log lg; /* large; the lane is single-threaded */
+  FILE *f = fopen(j->log, "r");
+  if (!f) {
+    j->verdict = "finding";
+    gr_fmt(j->detail, sizeof j->detail, "the tool's log cannot be read: %s", strerror(errno));
+    return;
+  }
+  san_log_parse(f, &lg);
+  fclose(f);
+  j->findings = lg.n;
+  char text[GR_WHY_LEN];
+  int bad = -1;
+  const char *why = NULL;
+  for (int i = 0; i < lg.n && bad < 0; i++)
+    if (!(why = san_explained(j->a->sanitizer_explained, j->v->name, all_tools[j->tool], &lg.f[i])))
+      bad = i;
+  if (lg.n == 0) { /* exit 86 and no report read: say what the tool said last */
+    j->verdict = "finding";
+    gr_fmt(j->detail, sizeof j->detail, "the tool reported an error (summary: %ld); no report "
+           "line was read from its log", lg.summary);
+    return;
+  }
+  san_finding_format(&lg.f[bad < 0 ? 0 : bad], text, sizeof text);
+  if (bad < 0) {
+    j->verdict = "explained";
+    gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", text,
+           san_explained(j->a->sanitizer_explained, j->v->name, all_tools[j->tool], &lg.f[0]));
+    return;
+  }
+  j->verdict = "finding";
+  char more[64] = "";
+  if (lg.n > 1)
+    gr_fmt(more, sizeof more, " [+%d more distinct]", lg.n - 1);
+  gr_fmt(j->detail, sizeof j->detail, "%s%s", text, more);
 }
 
 /* The log kept as LOGS/ALG.VARIANT.TOOL.log (--logs), else removed. */
@@ -276,22 +279,13 @@ static void job_finish(struct san_job *j, int timed_out)
 {
   int st = child_finish(&j->c, timed_out, NULL, 0);
   j->seconds = now_seconds() - j->t0;
-  char first[GR_WHY_LEN], summary[256];
+  char first[GR_WHY_LEN];
   if (timed_out) {
     j->verdict = "timeout";
-    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s", j->seconds);
+    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s%s", j->seconds,
+           timed_out > 1 ? " (stopped at the end of the lane's budget)" : "");
   } else if (st == SAN_FINDING_EXIT) {
-    j->verdict = "finding";
-    first_finding(j->log, first, sizeof first);
-    const char *why = explained(j, first);
-    if (why) {
-      j->verdict = "explained";
-      gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", first, why);
-      job_log_done(j);
-      return;
-    }
-    log_line(j->log, "========= ", "SUMMARY", summary, sizeof summary);
-    gr_fmt(j->detail, sizeof j->detail, "%s%s%s", first, summary[0] ? " | " : "", summary);
+    judge_findings(j);
   } else if (st == 0) {
     j->verdict = "clean";
   } else if (st == GR_EXIT_FAIL) {
@@ -340,7 +334,7 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
         gr_fmt(j->detail, sizeof j->detail, "no case of this variant was drawn");
         continue;
       }
-      if (now_seconds() - t0 > sa->budget) {
+      if (now_seconds() - t0 >= sa->budget) {
         j->verdict = "skip";
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
@@ -355,7 +349,8 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
     for (size_t i = 0; i < running;) {
       struct san_job *j = &jobs[live[i]];
       int done = child_wait(&j->c, 0.05);
-      int late = !done && now_seconds() - j->t0 > sa->timeout;
+      double now = now_seconds();
+      int late = done ? 0 : now - j->t0 > sa->timeout ? 1 : now - t0 > sa->budget ? 2 : 0;
       if (done || late) {
         job_finish(j, late);
         live[i] = live[--running];
@@ -390,10 +385,13 @@ int cmd_sanitize(int argc, char **argv)
                                        {"db", required_argument, NULL, 'd'},
                                        {"sanitizer", required_argument, NULL, 'S'},
                                        {"logs", required_argument, NULL, 'L'},
+                                       {"kinds", required_argument, NULL, 'k'},
+                                       {"slice", required_argument, NULL, 'l'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
-                        .per_regime = 2, .jobs = 4,
+                        .per_regime = 2, .jobs = 4, .slices = 1,
+                        .kinds = 1u << VARIANT_FIXED | 1u << VARIANT_PEER | 1u << VARIANT_HISTORICAL,
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
@@ -404,14 +402,20 @@ int cmd_sanitize(int argc, char **argv)
       printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"
              "Run every selected GPU variant under compute-sanitizer (memcheck, racecheck,\n"
              "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
-             "tool (clean, finding, check: a harness check failed with the tool silent, error,\n"
-             "timeout, skip) to stdout and the database. Exit 0 every fixed variant clean, 1 a\n"
-             "finding, failed check or error on a fixed variant, 2 usage or database error,\n"
-             "3 no compute-sanitizer or no CUDA device.\n\n"
+             "tool (clean, explained: every finding is in the algorithm's examined list, finding,\n"
+             "check: a harness check failed with the tool silent, error, timeout, skip) to stdout\n"
+             "and the database; a finding names its kernel, file:line and case. Exit 0 every\n"
+             "fixed and peer variant clean or explained, 1 a finding, failed check or error on\n"
+             "one, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.\n\n"
              "  -t, --tools LIST        of memcheck,racecheck,initcheck,synccheck (default all)\n"
              "  -p, --per-regime N      cases per regime (default 2: the smallest drawn and one\n"
-             "                          at the quarter of the work model)\n"
-             "  -b, --budget SECONDS    no tool started after this (default 1800)\n"
+             "                          at the quarter of the work model); racecheck and\n"
+             "                          initcheck take the smallest of each regime only\n"
+             "      --kinds LIST        of fixed,peer,historical (default all three)\n"
+             "      --slice K/N         only the K-th of every N selected variants (K < N): a\n"
+             "                          rotating slice, K = day %% N, covers all in N days\n"
+             "  -b, --budget SECONDS    the lane ends within this: no cell starts after it, and\n"
+             "                          one still running then is stopped (default 1800)\n"
              "      --timeout SECONDS   one tool on one variant (default 300)\n"
              "  -j, --jobs N            tools running at once (default 4)\n"
              "  -s, --seed N            the case stream (default 1)\n"
@@ -458,6 +462,34 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_text("sanitize", "--logs", optarg, CLI_TEXT_MAX, &sa.logs))
         return GR_EXIT_USAGE;
       break;
+    case 'k':
+      sa.kinds = 0;
+      for (const char *k = optarg; *k;) {
+        size_t w = strcspn(k, ",");
+        int kind = w == 5 && !strncmp(k, "fixed", 5)        ? VARIANT_FIXED
+                   : w == 4 && !strncmp(k, "peer", 4)        ? VARIANT_PEER
+                   : w == 10 && !strncmp(k, "historical", 10) ? VARIANT_HISTORICAL
+                                                             : -1;
+        if (kind < 0)
+          return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
+                                 "historical)", (int)w, k);
+        sa.kinds |= 1u << kind;
+        k += w + (k[w] == ',');
+      }
+      if (!sa.kinds)
+        return cli_usage_error("sanitize", "--kinds: no kind named (fixed, peer, historical)");
+      break;
+    case 'l': {
+      unsigned long long k, n;
+      char tail;
+      if (sscanf(optarg, "%llu/%llu%c", &k, &n, &tail) != 2 || n < 1 || n > 1000 || k >= n ||
+          optarg[0] == '-' || strchr(optarg, '+') || strchr(optarg, ' '))
+        return cli_usage_error("sanitize", "bad value '%s' for --slice: K/N with 0 <= K < N <= "
+                               "1000, e.g. 3/7", optarg);
+      sa.slice = (long)k;
+      sa.slices = (long)n;
+      break;
+    }
     default: return cli_opt_error("sanitize", c, argv);
     }
   }
@@ -511,10 +543,13 @@ int cmd_sanitize(int argc, char **argv)
     return GR_EXIT_ENV;
   }
   const struct algorithm *drawn = NULL;
+  long nth = -1; /* index among the variants of the selected kinds, for --slice */
   for (size_t i = 0; i < sel.n; i++) {
     const struct algorithm *a = sel.alg[i];
     const struct variant *v = sel.v[i];
-    if (!(v->flags & VARIANT_GPU))
+    if (!(v->flags & VARIANT_GPU) || !(sa.kinds >> v->kind & 1))
+      continue;
+    if (++nth % sa.slices != sa.slice)
       continue;
     if (a != drawn) {
       for (size_t d = 0; d < SAN_DRAWS; d++) {
@@ -526,11 +561,11 @@ int cmd_sanitize(int argc, char **argv)
       drawn = a;
     }
     char **mine = texts + i * SAN_MAX_CASES;
-    int n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES);
+    int small, n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
     for (int t = 0; t < N_TOOLS; t++)
       if (want[t])
-        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n,
-                                      .logs = sa.logs};
+        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
+                                      .n_cases = slow_tool(t) ? small : n, .logs = sa.logs};
   }
   free(cands);
 
@@ -549,10 +584,15 @@ int cmd_sanitize(int argc, char **argv)
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
   fprintf(stderr, "sanitize: %zu runs of %s, %ld at once\n", nj, sanitizer, sa.jobs);
+  double lane_t0 = now_seconds();
   run_jobs(jobs, nj, &sa, sanitizer, self);
 
   /* store and print: one row per variant, one column per tool */
   int rc = GR_EXIT_OK;
+  static const char *const verdicts[] = {"clean", "explained", "finding", "check",
+                                         "error", "timeout", "skip"};
+  enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
+  int count[N_VERDICTS] = {0};
   printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
          (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
   printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
@@ -570,16 +610,23 @@ int cmd_sanitize(int argc, char **argv)
                                 all_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
     if (store_add_sanitizer(st, run, &row))
       fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
-    if (i == 0 || jobs[i - 1].v != j->v)
+    if (i == 0 || jobs[i - 1].v != j->v) {
+      int most = 0; /* the variant's cases (the slow tools run the first of each regime) */
+      for (size_t q = i; q < nj && jobs[q].v == j->v; q++)
+        most = jobs[q].n_cases > most ? jobs[q].n_cases : most;
       printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, variant_kind_name(j->v->kind),
-             j->n_cases);
+             most);
+    }
     printf("  %-9s", j->verdict);
     if (i + 1 == nj || jobs[i + 1].v != j->v)
       printf("\n");
     int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
               strcmp(j->verdict, "error") == 0;
-    if (bad && j->v->kind == VARIANT_FIXED)
+    if (bad && (j->v->kind == VARIANT_FIXED || j->v->kind == VARIANT_PEER))
       rc = GR_EXIT_FAIL;
+    for (int vk = 0; vk < N_VERDICTS; vk++)
+      if (!strcmp(j->verdict, verdicts[vk]))
+        count[vk]++;
   }
   store_commit(st);
   int details = 0;
@@ -589,8 +636,25 @@ int cmd_sanitize(int argc, char **argv)
              all_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
   if (san_interrupted)
     rc = 130;
-  printf("\nresult: %s exit %d\n",
-         rc == 0 ? "ok (every fixed variant clean)" : rc == 1 ? "FAILED" : "interrupted", rc);
+  char tally[256] = "";
+  size_t at = 0;
+  for (int vk = 0; vk < N_VERDICTS; vk++)
+    if (count[vk]) {
+      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "", count[vk],
+                             verdicts[vk]);
+      at = at < sizeof tally ? at : sizeof tally - 1;
+    }
+  for (int vk = 0; vk < N_VERDICTS; vk++)
+    cli_status_set(verdicts[vk], "%d", count[vk]);
+  cli_status_set("cells", "%zu", nj);
+  cli_status_set("wall", "%.1f", now_seconds() - lane_t0);
+  printf("\nsanitize: %zu cells (%s); wall %.1f s\n", nj, nj ? tally : "none",
+         now_seconds() - lane_t0);
+  printf("result: %s exit %d\n",
+         rc == 0 ? "ok (every fixed and peer variant clean or explained)"
+         : rc == 1 ? "FAILED"
+                   : "interrupted",
+         rc);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
   store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);
