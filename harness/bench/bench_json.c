@@ -1,6 +1,7 @@
 /* The Google Benchmark JSON file assembled by the parent. See bench_json.h. */
 #define _GNU_SOURCE
 #include "bench_json.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "export.h"
+#include "escape.h"
 #include "gr.h"
 
 void bench_json_init(struct bench_json *j) { memset(j, 0, sizeof *j); }
@@ -72,13 +73,13 @@ void bench_json_error(struct bench_json *j, const char *name, const char *messag
   }
   /* the fields and their order as Google Benchmark writes a run that skipped with an error */
   fputs("    {\n      \"name\": ", f);
-  export_json_string(f, name);
+  gr_json_string(f, name);
   fputs(",\n      \"run_name\": ", f);
-  export_json_string(f, name);
+  gr_json_string(f, name);
   fputs(",\n      \"run_type\": \"iteration\",\n      \"repetitions\": 1,\n"
         "      \"repetition_index\": 0,\n      \"threads\": 1,\n"
         "      \"error_occurred\": true,\n      \"error_message\": ", f);
-  export_json_string(f, message);
+  gr_json_string(f, message);
   fputs(",\n      \"iterations\": 0,\n      \"real_time\": 0.0000000000000000e+00,\n"
         "      \"cpu_time\": 0.0000000000000000e+00,\n      \"time_unit\": \"us\"\n    }", f);
   if (fclose(f) == 0)
@@ -97,9 +98,9 @@ static int write_all(FILE *f, const struct bench_json *j, const char *const *ext
           f);
     for (int i = 0; extra && extra[i] && extra[i + 1]; i += 2) {
       fputs(",\n    ", f);
-      export_json_string(f, extra[i]);
+      gr_json_string(f, extra[i]);
       fputs(": ", f);
-      export_json_string(f, extra[i + 1]);
+      gr_json_string(f, extra[i + 1]);
     }
     fputs("\n  },\n  \"benchmarks\": [", f);
   }
@@ -117,16 +118,13 @@ int bench_json_write(const struct bench_json *j, const char *path, const char *c
     }
     return 0;
   }
-  char tmp[4096];
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  int bad = !f || write_all(f, j, extra);
-  if (f && fclose(f))
-    bad = 1;
-  if (bad || rename(tmp, path)) {
-    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
-    unlink(tmp);
+  struct outfile out;
+  if (outfile_open(&out, path, why, len))
+    return -1;
+  if (write_all(out.f, j, extra)) {
+    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno ? errno : EIO));
+    outfile_abort(&out);
     return -1;
   }
-  return 0;
+  return outfile_commit(&out, why, len);
 }

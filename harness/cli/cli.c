@@ -2,6 +2,7 @@
  * its GPU probe, the selection of variants, and the machine-readable status file. */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -295,6 +296,11 @@ int cli_status_take_option(int *argc, char **argv)
   return status_path && !*status_path ? -1 : 0;
 }
 
+int cli_status_check(char *why, size_t len)
+{
+  return status_path ? outfile_check(status_path, why, len) : 0;
+}
+
 void cli_status_set(const char *key, const char *fmt, ...)
 {
   char value[GR_CASE_TEXT_LEN * 2];
@@ -316,18 +322,19 @@ int cli_status_finish(const char *cmd, int rc)
 {
   if (!status_path)
     return rc;
-  char tmp[4096];
+  char why[GR_WHY_LEN];
+  struct outfile out;
   cli_status_set("command", "%s", cmd);
   cli_status_set("exit", "%d", rc);
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", status_path);
-  FILE *f = fopen(tmp, "w");
-  int ok = f && fwrite(status_text, 1, status_len, f) == status_len;
-  if (f && fclose(f))
-    ok = 0;
-  if (!ok || rename(tmp, status_path)) {
-    fprintf(stderr, "gpuregress: cannot write the status file '%s': %s\n", status_path,
-            strerror(errno));
-    unlink(tmp);
+  if (outfile_open(&out, status_path, why, sizeof why) == 0) {
+    if (fwrite(status_text, 1, status_len, out.f) != status_len) {
+      gr_fmt(why, sizeof why, "cannot write '%s': %s", status_path, strerror(errno ? errno : EIO));
+      outfile_abort(&out);
+    } else if (outfile_commit(&out, why, sizeof why) == 0) {
+      return rc;
+    }
   }
-  return rc;
+  /* the status file is an output like any other: losing it is exit 2 (an interrupt stays 130) */
+  fprintf(stderr, "gpuregress %s: the status file: %s\n", cmd, why);
+  return rc == 130 ? rc : GR_EXIT_USAGE;
 }

@@ -39,6 +39,18 @@ int cli_opt_error(const char *cmd, int c, char **argv);
 int cli_open_existing(const char *cmd, const char *db, struct store **st);
 /* A run id (> 0). 0 ok, -1 junk. */
 int cli_parse_run(const char *s, int64_t *out);
+/* --run RUN: 0 ok, else the exit code after a message naming the option (cmd_report.c). */
+int cli_run_option(const char *cmd, const char *s, int64_t *out);
+struct compare_opts;
+struct run_verdict;
+/* The prologue of compare, plot and export (cmd_report.c): open db (existing, read-only), pick
+ * the run (given, else the latest finished one) and, when want_verdict, judge it against its
+ * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
+ * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
+ * caller's to free. */
+int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
+                       const struct compare_opts *co, int want_verdict, struct store **st,
+                       struct run_verdict **v, int *compared);
 
 /* What a run records about where it ran; the GPU is asked by a child process (the parent never
  * initialises CUDA). */
@@ -86,8 +98,12 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */
 int cli_status_take_option(int *argc, char **argv);
+/* 0 when the status file asked for can be written (outfile_check: a regular file or a new one
+ * in an existing folder), else -1 with why; checked before a command starts its work. */
+int cli_status_check(char *why, size_t len);
 void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Write the file (when asked for) with command and exit = rc; returns rc. */
+/* Write the file (when asked for) with command and exit = rc, written whole (outfile.h);
+ * returns rc, or GR_EXIT_USAGE when the file could not be written (130 stays 130). */
 int cli_status_finish(const char *cmd, int rc);
 
 /* The end of a command whose store failed (store_write_failed): the message, "result: error",

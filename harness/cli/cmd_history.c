@@ -13,19 +13,6 @@
 #include "cli.h"
 #include "history.h"
 
-/* A UTC date or time as the store writes them: YYYY-MM-DD[THH:MM[:SS]Z]. 0 ok. */
-static int parse_date(const char *s)
-{
-  static const char shape[] = "dddd-dd-dd";
-  size_t n = strlen(s);
-  if (n < 10 || n > 20)
-    return -1;
-  for (size_t i = 0; i < 10; i++)
-    if (shape[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != shape[i])
-      return -1;
-  return n == 10 || s[10] == 'T' ? 0 : -1;
-}
-
 /* ---- history ------------------------------------------------------------------------------ */
 
 static const char history_help[] =
@@ -155,8 +142,8 @@ int cmd_history(int argc, char **argv)
     switch (c) {
     case 'h': printf(history_help); return 0;
     case OPT_SINCE:
-      if (parse_date(optarg))
-        return cli_usage_error("history", "bad date '%s': use YYYY-MM-DD (UTC)", optarg);
+      if (gr_parse_date(optarg))
+        return cli_usage_error("history", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
       since = optarg;
       break;
     case OPT_RUN:
@@ -367,8 +354,8 @@ int cmd_prune(int argc, char **argv)
       po.keep_runs = (int64_t)u;
       break;
     case OPT_BEFORE:
-      if (parse_date(optarg))
-        return cli_usage_error("prune", "bad date '%s': use YYYY-MM-DD (UTC)", optarg);
+      if (gr_parse_date(optarg))
+        return cli_usage_error("prune", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
       gr_fmt(before, sizeof before, "%s", optarg);
       break;
     case OPT_DRY_RUN: po.dry_run = 1; break;
@@ -407,6 +394,15 @@ int cmd_prune(int argc, char **argv)
     fprintf(stderr, "gpuregress prune: %s\n", why);
     rc = GR_EXIT_USAGE;
   } else {
+    if (po.before)
+      printf("prune%s: runs started before %s%s\n", po.dry_run ? " (dry run)" : "", po.before,
+             po.keep_runs ? " or beyond the newest --keep-runs" : "");
+    else
+      printf("prune%s: runs beyond the newest %lld\n", po.dry_run ? " (dry run)" : "",
+             (long long)po.keep_runs);
+    if (r.runs)
+      printf("prune%s: old runs %lld..%lld, started %s .. %s\n", po.dry_run ? " (dry run)" : "",
+             (long long)r.first_id, (long long)r.last_id, r.first_started, r.last_started);
     printf("prune%s: %lld old runs: %s %lld passing or skipped cases and %lld raw samples; kept "
            "every run, outcome, reproducer, failing case and timing summary; %.1f MB -> %.1f MB\n",
            po.dry_run ? " (dry run)" : "", (long long)r.runs, po.dry_run ? "would drop" : "dropped",

@@ -7,10 +7,9 @@
  *                     'CASE' 'CASE' ...
  * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding,
  * 1 a harness check that failed with the tool silent, 0 clean. The log is read into findings
- * (sanitizer_log.h: kernel, file:line, the case that showed it); a finding the algorithm's table
- * lists as examined (sanitizer_explained) is explained, with the reason, and fails nothing; a
- * cell is explained when all of its findings are. The stored detail of a finding names the
- * kernel, the source line (the kernels are built with -lineinfo) and the case.
+ * (run/sanitizer_log.h: kernel, file:line, the case that showed it); a finding the algorithm's
+ * table lists as examined (sanitizer_explained) is explained, with the reason, and fails
+ * nothing; a cell is explained when all of its findings are (sanitize_job.c).
  *
  * The cases of a regime are drawn from the seed stream (the same generator as fuzzing, the
  * predicates' guesses) and the smallest by the work model are kept; racecheck and initcheck
@@ -40,67 +39,19 @@
 #include "cli.h"
 #include "coverage.h"
 #include "runner.h"
-#include "sanitizer_log.h"
+#include "sanitize_job.h"
 #include "store.h"
 
-#define SAN_FINDING_EXIT 86
-#define SAN_MAX_CASES 64 /* cases of one variant */
 #define SAN_DRAWS 4000   /* candidates drawn per algorithm */
-
-static const char *const all_tools[] = {"memcheck", "racecheck", "initcheck", "synccheck"};
-#define N_TOOLS 4
 
 struct san_args {
   const char *filter, *db, *tools, *sanitizer, *logs;
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
-  unsigned kinds;        /* 1 << enum variant_kind */
-  long slice, slices;    /* the variants i (fixed/peer/historical, in order) with i % slices == slice */
+  unsigned kinds;     /* 1 << enum variant_kind */
+  long slice, slices; /* the variants i (of the kinds, in order) with i % slices == slice */
 };
-
-/* One (variant, tool) job. */
-struct san_job {
-  const struct algorithm *a;
-  const struct variant *v;
-  int tool;
-  char **cases; /* texts, shared by the jobs of the variant */
-  int n_cases;  /* this tool's: the first n_cases of cases */
-  const char *logs; /* folder the tool's log is kept in, or NULL: removed */
-  /* running */
-  struct child c;
-  const char *argv[SAN_MAX_CASES + 32];
-  char log[64];
-  double t0;
-  /* result */
-  const char *verdict;
-  char detail[GR_WHY_LEN];
-  double seconds;
-  long findings; /* distinct findings (reports agreeing in kernel and place counted once) */
-};
-
-/* racecheck and initcheck: the smallest case of each regime only */
-static int slow_tool(int tool)
-{
-  return tool == 1 || tool == 2;
-}
-
-/* compute-sanitizer on PATH, under $CUDA_HOME/bin or /usr/local/cuda/bin. 0 found (path). */
-static int find_sanitizer(const char *given, char *path, size_t len)
-{
-  if (given)
-    return access(given, X_OK) == 0 ? (gr_fmt(path, len, "%s", given), 0) : -1;
-  const char *p = getenv("PATH");
-  char dirs[8192];
-  gr_fmt(dirs, sizeof dirs, "%s:%s/bin:/usr/local/cuda/bin", p ? p : "",
-         getenv("CUDA_HOME") ? getenv("CUDA_HOME") : "/nonexistent");
-  for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-    gr_fmt(path, len, "%s/compute-sanitizer", d);
-    if (access(path, X_OK) == 0)
-      return 0;
-  }
-  return -1;
-}
 
 struct cand {
   struct gr_case c;
@@ -160,156 +111,6 @@ static int pick_cases(const struct cand *cands, size_t n, const struct variant *
   return k;
 }
 
-/* options of one tool beyond its defaults (none so far) */
-static const char *tool_opts[N_TOOLS][4] = {{NULL}, {NULL}, {NULL}, {NULL}};
-
-static int job_start(struct san_job *j, const char *sanitizer, const char *self)
-{
-  int k = 0;
-  j->argv[k++] = sanitizer;
-  j->argv[k++] = "--tool";
-  j->argv[k++] = all_tools[j->tool];
-  for (int i = 0; tool_opts[j->tool][i]; i++)
-    j->argv[k++] = tool_opts[j->tool][i];
-  static const char *const common[] = {"--error-exitcode", "86", "--print-limit", "10",
-                                       "--target-processes", "application-only",
-                                       "--kernel-name-exclude", "kns=poison_shared_kernel"};
-  for (size_t i = 0; i < sizeof common / sizeof *common; i++)
-    j->argv[k++] = common[i];
-  j->argv[k++] = self;
-  j->argv[k++] = "repro";
-  j->argv[k++] = "--in-process";
-  j->argv[k++] = "--variant";
-  j->argv[k++] = j->v->name;
-  for (int i = 0; i < j->n_cases; i++)
-    j->argv[k++] = j->cases[i];
-  j->argv[k] = NULL;
-  const char *tmp = getenv("TMPDIR");
-  gr_fmt(j->log, sizeof j->log, "%s/gr-sanitize-XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-  int fd = mkstemp(j->log);
-  if (fd < 0)
-    return -1;
-  child_init(&j->c);
-  j->c.what = "compute-sanitizer";
-  j->c.argv = j->argv;
-  j->c.log_fd = fd;
-  j->t0 = now_seconds();
-  int rc = child_start(&j->c);
-  close(fd);
-  return rc;
-}
-
-/* The first verdict line of repro ("NAME KIND VERDICT WHY") for variant name that is neither a
- * pass nor a skip, from its verdict on; "" none. */
-static void failed_line(const char *path, const char *name, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024], vn[64], kind[32], vd[32];
-  int at;
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (sscanf(line, "%63s %31s %31s %n", vn, kind, vd, &at) == 3 && strcmp(vn, name) == 0 &&
-        strcmp(vd, "pass") != 0 && strcmp(vd, "skip") != 0) {
-      gr_fmt(out, len, "%s %s", vd, line + at);
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* A finding's cell (exit 86): the log read into findings; explained when the algorithm's table
- * explains every one (the detail: the first with its reason), else a finding (the detail: the
- * first unexplained, its kernel, file:line and case, and how many more). */
-static void judge_findings(struct san_job *j)
-{
-  static struct san_log lg; /* large; the lane is single-threaded */
-  FILE *f = fopen(j->log, "r");
-  if (!f) {
-    j->verdict = "finding";
-    gr_fmt(j->detail, sizeof j->detail, "the tool's log cannot be read: %s", strerror(errno));
-    return;
-  }
-  san_log_parse(f, &lg);
-  fclose(f);
-  j->findings = lg.n;
-  char text[GR_WHY_LEN];
-  int bad = -1;
-  const char *why = NULL;
-  for (int i = 0; i < lg.n && bad < 0; i++)
-    if (!(why = san_explained(j->a->sanitizer_explained, j->v->name, all_tools[j->tool], &lg.f[i])))
-      bad = i;
-  if (lg.n == 0) { /* exit 86 and no report read: say what the tool said last */
-    j->verdict = "finding";
-    gr_fmt(j->detail, sizeof j->detail, "the tool reported an error (summary: %ld); no report "
-           "line was read from its log", lg.summary);
-    return;
-  }
-  san_finding_format(&lg.f[bad < 0 ? 0 : bad], text, sizeof text);
-  if (bad < 0) {
-    j->verdict = "explained";
-    gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", text,
-           san_explained(j->a->sanitizer_explained, j->v->name, all_tools[j->tool], &lg.f[0]));
-    return;
-  }
-  j->verdict = "finding";
-  char more[64] = "";
-  if (lg.n > 1)
-    gr_fmt(more, sizeof more, " [+%d more distinct]", lg.n - 1);
-  gr_fmt(j->detail, sizeof j->detail, "%s%s", text, more);
-}
-
-/* The log kept as LOGS/ALG.VARIANT.TOOL.log (--logs), else removed. */
-static void job_log_done(const struct san_job *j)
-{
-  char kept[4096];
-  if (j->logs) {
-    gr_fmt(kept, sizeof kept, "%s/%s.%s.%s.log", j->logs, j->a->name, j->v->name,
-           all_tools[j->tool]);
-    if (rename(j->log, kept) == 0)
-      return;
-    fprintf(stderr, "gpuregress sanitize: cannot keep the log as %s: %s\n", kept, strerror(errno));
-  }
-  unlink(j->log);
-}
-
-/* The verdict from the exit status and the log; the log is removed (or kept: --logs). */
-static void job_finish(struct san_job *j, int timed_out)
-{
-  int st = child_finish(&j->c, timed_out, NULL, 0);
-  j->seconds = now_seconds() - j->t0;
-  char first[GR_WHY_LEN];
-  if (timed_out) {
-    j->verdict = "timeout";
-    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s%s", j->seconds,
-           timed_out > 1 ? " (stopped at the end of the lane's budget)" : "");
-  } else if (st == SAN_FINDING_EXIT) {
-    judge_findings(j);
-  } else if (st == 0) {
-    j->verdict = "clean";
-  } else if (st == GR_EXIT_FAIL) {
-    j->verdict = "check";
-    failed_line(j->log, j->v->name, first, sizeof first);
-    gr_fmt(j->detail, sizeof j->detail, "the tool found nothing; the harness: %s", first);
-  } else if (st == GR_EXIT_ENV) {
-    j->verdict = "skip";
-    gr_fmt(j->detail, sizeof j->detail, "no CUDA device");
-  } else {
-    j->verdict = "error";
-    FILE *f = fopen(j->log, "r");
-    char line[1024] = "", last[1024] = "";
-    while (f && fgets(line, sizeof line, f))
-      if (line[0] != '\n')
-        gr_fmt(last, sizeof last, "%s", line);
-    if (f)
-      fclose(f);
-    last[strcspn(last, "\n")] = 0;
-    gr_fmt(j->detail, sizeof j->detail, "exit %d: %s", st, last);
-  }
-  job_log_done(j);
-}
-
 static volatile int san_interrupted;
 static void on_signal(int sig)
 {
@@ -317,7 +118,8 @@ static void on_signal(int sig)
   san_interrupted = 1;
 }
 
-/* Run the jobs, at most jobs at once, each within timeout, none started after budget. */
+/* Run the jobs, at most jobs at once, each within timeout, none started after budget and none
+ * running past it (stopped: timeout). */
 static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
                      const char *sanitizer, const char *self)
 {
@@ -339,7 +141,7 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
       }
-      if (job_start(j, sanitizer, self)) {
+      if (san_job_start(j, sanitizer, self)) {
         j->verdict = "error";
         gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
         continue;
@@ -352,9 +154,9 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
       double now = now_seconds();
       int late = done ? 0 : now - j->t0 > sa->timeout ? 1 : now - t0 > sa->budget ? 2 : 0;
       if (done || late) {
-        job_finish(j, late);
+        san_job_finish(j, late);
         live[i] = live[--running];
-        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, all_tools[j->tool],
+        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, san_tools[j->tool],
                 j->verdict, j->seconds);
       } else {
         i++;
@@ -362,16 +164,8 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
     }
   }
   for (size_t i = 0; i < running; i++)
-    job_finish(&jobs[live[i]], 1);
+    san_job_finish(&jobs[live[i]], 1);
   free(live);
-}
-
-static int tool_index(const char *name, size_t len)
-{
-  for (int t = 0; t < N_TOOLS; t++)
-    if (strlen(all_tools[t]) == len && strncmp(all_tools[t], name, len) == 0)
-      return t;
-  return -1;
 }
 
 int cmd_sanitize(int argc, char **argv)
@@ -464,30 +258,30 @@ int cmd_sanitize(int argc, char **argv)
       break;
     case 'k':
       sa.kinds = 0;
-      for (const char *k = optarg; *k;) {
-        size_t w = strcspn(k, ",");
-        int kind = w == 5 && !strncmp(k, "fixed", 5)        ? VARIANT_FIXED
-                   : w == 4 && !strncmp(k, "peer", 4)        ? VARIANT_PEER
-                   : w == 10 && !strncmp(k, "historical", 10) ? VARIANT_HISTORICAL
+      for (const char *q = optarg; *q;) {
+        size_t w = strcspn(q, ",");
+        int kind = w == 5 && !strncmp(q, "fixed", 5)         ? VARIANT_FIXED
+                   : w == 4 && !strncmp(q, "peer", 4)        ? VARIANT_PEER
+                   : w == 10 && !strncmp(q, "historical", 10) ? VARIANT_HISTORICAL
                                                              : -1;
         if (kind < 0)
           return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
-                                 "historical)", (int)w, k);
+                                 "historical)", (int)w, q);
         sa.kinds |= 1u << kind;
-        k += w + (k[w] == ',');
+        q += w + (q[w] == ',');
       }
       if (!sa.kinds)
         return cli_usage_error("sanitize", "--kinds: no kind named (fixed, peer, historical)");
       break;
     case 'l': {
-      unsigned long long k, n;
+      unsigned long long sk, sn;
       char tail;
-      if (sscanf(optarg, "%llu/%llu%c", &k, &n, &tail) != 2 || n < 1 || n > 1000 || k >= n ||
-          optarg[0] == '-' || strchr(optarg, '+') || strchr(optarg, ' '))
+      if (optarg[0] < '0' || optarg[0] > '9' || strchr(optarg, '+') ||
+          sscanf(optarg, "%llu/%llu%c", &sk, &sn, &tail) != 2 || sn < 1 || sn > 1000 || sk >= sn)
         return cli_usage_error("sanitize", "bad value '%s' for --slice: K/N with 0 <= K < N <= "
                                "1000, e.g. 3/7", optarg);
-      sa.slice = (long)k;
-      sa.slices = (long)n;
+      sa.slice = (long)sk;
+      sa.slices = (long)sn;
       break;
     }
     default: return cli_opt_error("sanitize", c, argv);
@@ -499,10 +293,10 @@ int cmd_sanitize(int argc, char **argv)
   if (sa.logs && access(sa.logs, W_OK) != 0)
     return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa.logs,
                            strerror(errno));
-  int want[N_TOOLS] = {0};
+  int want[SAN_N_TOOLS] = {0};
   for (const char *s = sa.tools; *s;) {
     size_t w = strcspn(s, ",");
-    int t = tool_index(s, w);
+    int t = san_tool_index(s, w);
     if (t < 0)
       return cli_usage_error("sanitize", "unknown tool '%.*s' (memcheck, racecheck, initcheck, "
                              "synccheck)", (int)w, s);
@@ -513,7 +307,7 @@ int cmd_sanitize(int argc, char **argv)
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
-  if (find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
+  if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"
                         : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
@@ -532,7 +326,7 @@ int cmd_sanitize(int argc, char **argv)
   self[k > 0 ? k : 0] = 0;
 
   /* the jobs: cases per variant, one job per tool */
-  struct san_job *jobs = calloc(sel.n * N_TOOLS, sizeof *jobs);
+  struct san_job *jobs = calloc(sel.n * SAN_N_TOOLS, sizeof *jobs);
   char **texts = calloc(sel.n * SAN_MAX_CASES, sizeof *texts);
   struct cand *cands = malloc(SAN_DRAWS * sizeof *cands);
   size_t nj = 0;
@@ -543,7 +337,7 @@ int cmd_sanitize(int argc, char **argv)
     return GR_EXIT_ENV;
   }
   const struct algorithm *drawn = NULL;
-  long nth = -1; /* index among the variants of the selected kinds, for --slice */
+  long nth = -1; /* index among the GPU variants of the selected kinds, for --slice */
   for (size_t i = 0; i < sel.n; i++) {
     const struct algorithm *a = sel.alg[i];
     const struct variant *v = sel.v[i];
@@ -562,10 +356,10 @@ int cmd_sanitize(int argc, char **argv)
     }
     char **mine = texts + i * SAN_MAX_CASES;
     int small, n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
-    for (int t = 0; t < N_TOOLS; t++)
+    for (int t = 0; t < SAN_N_TOOLS; t++)
       if (want[t])
         jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
-                                      .n_cases = slow_tool(t) ? small : n, .logs = sa.logs};
+                                      .n_cases = san_slow_tool(t) ? small : n, .logs = sa.logs};
   }
   free(cands);
 
@@ -596,9 +390,9 @@ int cmd_sanitize(int argc, char **argv)
   printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
          (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
   printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
-  for (int t = 0; t < N_TOOLS; t++)
+  for (int t = 0; t < SAN_N_TOOLS; t++)
     if (want[t])
-      printf("  %-9s", all_tools[t]);
+      printf("  %-9s", san_tools[t]);
   printf("\n");
   for (size_t i = 0; i < nj; i++) {
     struct san_job *j = &jobs[i];
@@ -607,7 +401,7 @@ int cmd_sanitize(int argc, char **argv)
       gr_fmt(j->detail, sizeof j->detail, "interrupted");
     }
     struct sanitizer_row row = {j->a->name, j->v->name, variant_kind_name(j->v->kind),
-                                all_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
+                                san_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
     if (store_add_sanitizer(st, run, &row))
       fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
     if (i == 0 || jobs[i - 1].v != j->v) {
@@ -633,15 +427,15 @@ int cmd_sanitize(int argc, char **argv)
   for (size_t i = 0; i < nj; i++)
     if (jobs[i].detail[0] && strcmp(jobs[i].verdict, "clean") != 0)
       printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", jobs[i].a->name, jobs[i].v->name,
-             all_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
+             san_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
   if (san_interrupted)
     rc = 130;
   char tally[256] = "";
   size_t at = 0;
   for (int vk = 0; vk < N_VERDICTS; vk++)
     if (count[vk]) {
-      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "", count[vk],
-                             verdicts[vk]);
+      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "",
+                             count[vk], verdicts[vk]);
       at = at < sizeof tally ? at : sizeof tally - 1;
     }
   for (int vk = 0; vk < N_VERDICTS; vk++)

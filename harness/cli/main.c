@@ -132,6 +132,11 @@ int main(int argc, char **argv)
     fprintf(stderr, "gpuregress: --status-file needs a file name\n");
     return GR_EXIT_USAGE;
   }
+  char why[GR_WHY_LEN];
+  if (cli_status_check(why, sizeof why)) {
+    fprintf(stderr, "gpuregress: --status-file: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     if (strcmp(argv[1], commands[i].name) == 0) {
       int rc = commands[i].fn(argc - 1, argv + 1);

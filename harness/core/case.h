@@ -32,6 +32,10 @@ void case_params_text(const struct gr_case *c, char *params, size_t len);
 /* Range and cross-parameter checks (alg->validate). 0 ok, -1 with why. */
 int case_validate(const struct gr_case *c, char *why, size_t len);
 
+/* Parse value text for parameter p (a number, or the name of a choice). 0 ok, -1 with why. */
+int case_param_value(const struct param_spec *p, const char *val, int64_t *out, char *why,
+                     size_t len);
+
 /* Restrictions on generated cases from `fuzz` ranges such as "n=1..1000" or "dist=skewed". */
 struct case_limits {
   size_t n;

@@ -57,9 +57,28 @@ const char *gr_si(double v, char *buf, size_t len);
  * every coloured output asks this. */
 int gr_color(int fd);
 
-/* Whole-string decimal parses: 0 ok, -1 on junk, overflow or (u64) a minus sign. */
+/* Whole-string decimal parses: 0 ok, -1 on junk, overflow, a leading blank or '+', or (u64) any
+ * sign. */
 int gr_parse_i64(const char *s, int64_t *out);
 int gr_parse_u64(const char *s, uint64_t *out);
+
+/* Text read from a database or a file of another machine is data (doc/untrusted.md):
+ * gr_name_ok: 1 when s can be the name of an algorithm, a variant or a kind as the registry has
+ *   them: 1..GR_NAME_MAX characters of [A-Za-z0-9_.+-], the first a letter or a digit (no '/',
+ *   no '..', no blank, no quote, no control character).
+ * gr_is_printable: 1 when s is UTF-8 text without control characters (C0, DEL, C1);
+ *   gr_printable writes s to dst with every other byte as \xNN (what a terminal may be shown),
+ *   never cutting a character; returns dst.
+ * gr_slug: a form of s safe in a file name: s itself when gr_name_ok, else '_' and 16 hex digits
+ *   of its hash (never a valid name, so never the slug of another); returns dst.
+ * gr_parse_date: 0 when s is a real UTC calendar date or time as the store writes them:
+ *   YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS and a Z; -1 otherwise. */
+#define GR_NAME_MAX 64
+int gr_name_ok(const char *s);
+int gr_is_printable(const char *s);
+char *gr_printable(char *dst, size_t len, const char *s);
+char *gr_slug(char *dst, size_t len, const char *s);
+int gr_parse_date(const char *s);
 
 /* snprintf that always terminates and never overflows; returns dst */
 char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

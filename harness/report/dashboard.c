@@ -15,117 +15,10 @@
 
 #include "compare.h"
 #include "gr.h"
+#include "render.h"
 #include "template.h"
+#include "trends.h"
 #include "verdict.h"
-
-/* The template name: beside the binary (share/: a build folder), in an installed tree
- * (bin/../share/gpuregress/: cmake/install.cmake), else in the source tree of a build folder
- * (build/<preset>/gpuregress -> harness/). 0 found; -1 with why naming where it looked. */
-static int find_template(const char *name, char *path, size_t plen, char *why, size_t len)
-{
-  char exe[PATH_MAX];
-  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[k > 0 ? k : 0] = 0;
-  char *slash = strrchr(exe, '/');
-  if (slash)
-    *slash = 0;
-  gr_fmt(path, plen, "%s/share/%s", exe, name);
-  if (access(path, R_OK) == 0)
-    return 0;
-  char src[PATH_MAX];
-  static const char *const others[] = {"%s/../share/gpuregress/%s", "%s/../../harness/report/%s"};
-  for (size_t i = 0; i < sizeof others / sizeof *others; i++) {
-    gr_fmt(src, sizeof src, others[i], exe, name);
-    if (access(src, R_OK) == 0) {
-      gr_fmt(path, plen, "%s", src);
-      return 0;
-    }
-  }
-  gr_fmt(why, len, "dashboard template '%s' is missing: copy harness/report/%s there (the build does)",
-         path, name);
-  return -1;
-}
-
-static char *read_file(const char *path, size_t *n)
-{
-  FILE *f = fopen(path, "rb");
-  char *buf = NULL;
-  size_t cap = 0;
-  *n = 0;
-  if (!f)
-    return NULL;
-  for (;;) {
-    if (*n + 4096 > cap) {
-      char *nb = realloc(buf, cap = 2 * cap + 8192);
-      if (!nb)
-        break;
-      buf = nb;
-    }
-    size_t got = fread(buf + *n, 1, cap - *n, f);
-    *n += got;
-    if (got == 0)
-      break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
-
-/* The SVG at path, base64 (malloc'd); NULL when it cannot be read. */
-static char *svg_base64(const char *path)
-{
-  static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t n;
-  unsigned char *in = (unsigned char *)read_file(path, &n);
-  if (!in)
-    return NULL;
-  char *out = malloc(4 * (n / 3 + 1) + 1), *o = out;
-  for (size_t i = 0; out && i < n; i += 3) {
-    size_t m = n - i < 3 ? n - i : 3;
-    unsigned v =
-        (unsigned)in[i] << 16 | (m > 1 ? (unsigned)in[i + 1] << 8 : 0) | (m > 2 ? in[i + 2] : 0);
-    *o++ = b64[v >> 18 & 63];
-    *o++ = b64[v >> 12 & 63];
-    *o++ = m > 1 ? b64[v >> 6 & 63] : '=';
-    *o++ = m > 2 ? b64[v & 63] : '=';
-  }
-  if (out)
-    *o = 0;
-  free(in);
-  return out;
-}
-
-void dashboard_add_plot(const struct plot_ctx *c, struct tpl_view *v, const char *name,
-                     const char *alt)
-{
-  char path[PATH_MAX];
-  struct tpl_view *p = tpl_add(v, "plots");
-  if (!p)
-    return;
-  gr_fmt(path, sizeof path, "%s/%s.svg", c->plots_dir, name);
-  char *svg = svg_base64(path);
-  tpl_set(p, "alt", "%s", alt);
-  tpl_set(p, "svg", "%s", svg ? svg : "");
-  tpl_set(p, "why", "%s", !c->have_gnuplot ? "gnuplot is not installed" : "no data");
-  free(svg);
-}
-
-const char *dashboard_badge(const char *verdict)
-{
-  static const char *const ok[] = {"pass", "caught", "same", "faster"};
-  static const char *const meh[] = {"skip", "unsure", "new", "gone", "error"};
-  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-    if (!strcmp(verdict, ok[i]))
-      return "ok";
-  for (size_t i = 0; i < sizeof meh / sizeof *meh; i++)
-    if (!strcmp(verdict, meh[i]))
-      return "meh";
-  return "bad";
-}
 
 static const char *nz(const char *s)
 {
@@ -145,7 +38,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   if (!r)
     return -1;
   oc->n++;
-  const char *b = dashboard_badge(vd);
+  const char *b = render_badge(vd);
   tpl_set(r, "algorithm", "%s", nz(o->algorithm));
   tpl_set(r, "variant", "%s", nz(o->variant));
   tpl_set(r, "kind", "%s", nz(o->kind));
@@ -266,7 +159,7 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v)
       }
     }
     tpl_set(row, "class", "%s", cls);
-    tpl_set(row, "badge", "%s", dashboard_badge(cls));
+    tpl_set(row, "badge", "%s", render_badge(cls));
     tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
   }
   for (size_t i = 0; i < r->n_oc; i++) {
@@ -318,7 +211,7 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
   double peak = 0;
   for (int k = 0; k < a->ncases && !unit[0]; k++)
     for (int w = 0; w < a->nvar && !unit[0]; w++) {
-      const struct store_timing *r = plot_row_of(c, a, w, k);
+      const struct store_timing *r = view_row_of(c, a, w, k);
       if (r && r->item_unit[0]) {
         unit = r->item_unit;
         peak = r->peak_items_per_s;
@@ -334,14 +227,14 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
     const struct store_timing *peer = NULL;
     int span = 0;
     for (int w = 0; w < a->nvar; w++) {
-      const struct store_timing *r = plot_row_of(c, a, w, k);
+      const struct store_timing *r = view_row_of(c, a, w, k);
       span += r != NULL;
       if (r && !strcmp(r->kind, "peer") && r->samples > 0)
         peer = r;
     }
     int first = 1;
     for (int w = 0; w < a->nvar; w++) {
-      const struct store_timing *r = plot_row_of(c, a, w, k);
+      const struct store_timing *r = view_row_of(c, a, w, k);
       struct tpl_view *row = r ? tpl_add(al, "rows") : NULL;
       if (!row)
         continue;
@@ -376,17 +269,17 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         }
       }
       /* a fixed or peer variant whose check failed counts; historical ones are meant to */
-      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(dashboard_badge(r->verdict), "bad");
-      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : dashboard_badge(r->verdict));
+      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(render_badge(r->verdict), "bad");
+      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : render_badge(r->verdict));
       tpl_set(row, "verdict", "%s", r->verdict);
       tpl_set(row, "reason", "%s",
               strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
     }
   }
-  char name[128];
-  gr_fmt(name, sizeof name, "%s_sizes", a->name);
-  dashboard_add_plot(c, al, name, name);
-  tpl_set(al, "history_page", "history-%s.html", a->name); /* trends.c writes it */
+  char name[128], slug[80];
+  gr_fmt(name, sizeof name, "%s_sizes", gr_slug(slug, sizeof slug, a->name));
+  render_add_plot(c, al, name, name);
+  tpl_set(al, "history_page", "history-%s.html", slug); /* trends.c writes it */
 }
 
 /* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
@@ -451,44 +344,13 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)
     add_timings(c, v, &c->algs[i]);
-  dashboard_add_plot(c, v, "catch", "historical bugs caught per run");
+  render_add_plot(c, v, "catch", "historical bugs caught per run");
   trends_index(c, v);
   add_banner(c, v);
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", gmtime(&now));
   tpl_set(v, "generated", "%s", when);
-}
-
-int dashboard_render(const char *name, const struct tpl_view *v, const char *path, char *why,
-                     size_t len)
-{
-  char tpl_path[PATH_MAX], tmp[PATH_MAX + 8];
-  size_t tpl_len;
-  if (find_template(name, tpl_path, sizeof tpl_path, why, len))
-    return -1;
-  char *tpl = read_file(tpl_path, &tpl_len);
-  if (!tpl) {
-    gr_fmt(why, len, "cannot read the dashboard template '%s': %s", tpl_path, strerror(errno));
-    return -1;
-  }
-  gr_fmt(tmp, sizeof tmp, "%s.tmp", path);
-  int rc = -1;
-  char msg[GR_WHY_LEN];
-  FILE *f = fopen(tmp, "w");
-  if (!f) {
-    gr_fmt(why, len, "cannot write '%s': %s", tmp, strerror(errno));
-  } else if (tpl_render(f, tpl, tpl_len, v, msg, sizeof msg)) {
-    fclose(f);
-    unlink(tmp);
-    gr_fmt(why, len, "dashboard template '%s': %s", tpl_path, msg);
-  } else if (fclose(f) || rename(tmp, path)) {
-    gr_fmt(why, len, "cannot write '%s': %s", path, strerror(errno));
-  } else {
-    rc = 0;
-  }
-  free(tpl);
-  return rc;
 }
 
 int dashboard_write(struct plot_ctx *c, char *why, size_t len)
@@ -501,10 +363,10 @@ int dashboard_write(struct plot_ctx *c, char *why, size_t len)
   }
   build_view(c, v);
   gr_fmt(path, sizeof path, "%s/run-%lld.html", c->dash, (long long)c->run);
-  int rc = dashboard_render("dashboard.html", v, path, why, len);
+  int rc = render_page("dashboard.html", v, path, why, len);
   gr_fmt(path, sizeof path, "%s/index.html", c->dash);
   if (rc == 0)
-    rc = dashboard_render("dashboard.html", v, path, why, len);
+    rc = render_page("dashboard.html", v, path, why, len);
   tpl_view_free(v);
   return rc;
 }

@@ -1,10 +1,12 @@
 /* Exporting a run. See export.h. */
 #include "export.h"
+#include "outfile.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "gr.h"
 #include "store.h"
 #include "verdict.h"
@@ -20,44 +22,6 @@ int export_format_parse(const char *name, enum export_format *f)
   return -1;
 }
 
-void export_xml_escape(FILE *f, const char *s)
-{
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&#39;", f); break;
-    default:
-      if (c < 0x20 && c != '\n' && c != '\t')
-        fputc(' ', f); /* not allowed in XML 1.0 */
-      else
-        fputc(c, f);
-    }
-  }
-}
-
-void export_json_string(FILE *f, const char *s)
-{
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c == '\n')
-      fputs("\\n", f);
-    else if (c == '\t')
-      fputs("\\t", f);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static void json_value(FILE *f, const struct store_value *v)
 {
   switch (v->type) {
@@ -69,7 +33,7 @@ static void json_value(FILE *f, const struct store_value *v)
       fputs("null", f);
     break;
   case STORE_NULL: fputs("null", f); break;
-  default: export_json_string(f, v->s); break;
+  default: gr_json_string(f, v->s); break;
   }
 }
 
@@ -86,7 +50,7 @@ static int json_row(void *ctx, const struct store_value *cols, int ncols)
   fprintf(j->f, "%s\n%s{", j->n++ ? "," : "", j->indent);
   for (int i = 0; i < ncols; i++) {
     fprintf(j->f, "%s", i ? ", " : "");
-    export_json_string(j->f, cols[i].name);
+    gr_json_string(j->f, cols[i].name);
     fputs(": ", j->f);
     json_value(j->f, &cols[i]);
   }
@@ -190,11 +154,10 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
   int64_t run = v->run.id;
   if (fmt == EXPORT_DB)
     return store_copy_run(st, run, path, why, len);
-  FILE *f = path ? fopen(path, "w") : stdout;
-  if (!f) {
-    gr_fmt(why, len, "cannot write '%s': %m", path);
+  struct outfile out;
+  if (path && outfile_open(&out, path, why, len))
     return -1;
-  }
+  FILE *f = path ? out.f : stdout;
   int rc = 0;
   if (fmt == EXPORT_JSON)
     rc = export_json(f, st, run, v);
@@ -204,10 +167,9 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
     run_verdict_junit(f, v);
   if (rc)
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
-  int bad_write = ferror(f);
-  if (path && (fclose(f) || bad_write) && !rc) {
-    gr_fmt(why, len, "cannot write '%s': %m", path);
-    rc = -1;
-  }
+  if (path && rc)
+    outfile_abort(&out);
+  else if (path)
+    rc = outfile_commit(&out, why, len);
   return rc;
 }

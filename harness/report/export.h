@@ -26,10 +26,6 @@ int export_format_parse(const char *name, enum export_format *f);
 int export_run(struct store *st, const struct run_verdict *v, enum export_format f,
                const char *path, char *why, size_t len);
 
-/* Helpers shared with the dashboard: text escaped for XML/HTML and for a JSON string. */
-void export_xml_escape(FILE *f, const char *s);
-void export_json_string(FILE *f, const char *s);
-
 #ifdef __cplusplus
 }
 #endif

@@ -17,224 +17,27 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "dashboard.h"
 #include "gr.h"
+#include "outfile.h"
+#include "trends.h"
+#include "view.h"
 
 #define HISTORY_RUNS 30
 
-static int mkdir_p(const char *path)
-{
-  char buf[PATH_MAX];
-  gr_fmt(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      if (mkdir(buf, 0777) && errno != EEXIST)
-        return -1;
-      *p = '/';
-    }
-  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
-}
-
-static int in_path(const char *prog)
-{
-  const char *path = getenv("PATH");
-  char buf[PATH_MAX];
-  if (!path)
-    return 0;
-  for (const char *p = path; *p;) {
-    const char *e = strchr(p, ':');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    gr_fmt(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
-    if (n && access(buf, X_OK) == 0)
-      return 1;
-    p += n + (e != NULL);
-  }
-  return 0;
-}
-
-static void find_scripts(struct plot_ctx *c, const char *given)
-{
-  char exe[PATH_MAX], cand[PATH_MAX];
-  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[k > 0 ? k : 0] = 0;
-  char *slash = strrchr(exe, '/');
-  if (slash)
-    *slash = 0;
-  const char *dirs[4];
-  int n = 0;
-  char d1[PATH_MAX], d2[PATH_MAX], d3[PATH_MAX];
-  if (given)
-    dirs[n++] = given;
-  else { /* a build folder, an installed tree (cmake/install.cmake), the source tree, here */
-    gr_fmt(d1, sizeof d1, "%s/scripts", exe);
-    gr_fmt(d2, sizeof d2, "%s/../share/gpuregress/scripts", exe);
-    gr_fmt(d3, sizeof d3, "%s/../../scripts", exe);
-    dirs[n++] = d1;
-    dirs[n++] = d2;
-    dirs[n++] = d3;
-    dirs[n++] = "scripts";
-  }
-  for (int i = 0; i < n; i++) {
-    gr_fmt(cand, sizeof cand, "%s/plot_sizes.gp", dirs[i]);
-    if (access(cand, R_OK) == 0) {
-      gr_fmt(c->scripts, sizeof c->scripts, "%s", dirs[i]);
-      c->have_scripts = 1;
-      return;
-    }
-  }
-  gr_fmt(c->scripts, sizeof c->scripts, "%s", dirs[0]);
-}
-
-int plot_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
-{
-  char path[PATH_MAX];
-  if (!c->have_gnuplot || !c->have_scripts)
-    return -1;
-  gr_fmt(path, sizeof path, "%s/%s", c->scripts, script);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execlp("gnuplot", "gnuplot", "-e", vars, path, (char *)NULL);
-    _exit(127);
-  }
-  int status;
-  if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-    if (!c->failures[0])
-      gr_fmt(c->failures, sizeof c->failures, "gnuplot failed on '%s' (%s)", path, vars);
-    return -1;
-  }
-  c->plots++;
-  return 0;
-}
-
-void plot_gp_clean(char *s)
-{
-  for (; *s; s++)
-    if (*s == '\'' || *s == '"' || *s == '\\' || *s == '\n')
-      *s = ' ';
-}
-
 /* ---- data --------------------------------------------------------------------------------- */
-
-/* Keep a timings row and group the algorithm's cases and variants, in order of first
- * appearance. */
-static int add_row(void *ctx, const struct store_timing *t)
-{
-  struct plot_ctx *c = ctx;
-  if (c->nrows == c->cap_rows) {
-    size_t nc = c->cap_rows ? 2 * c->cap_rows : 64;
-    struct store_timing *nr = realloc(c->rows, nc * sizeof *nr);
-    if (!nr)
-      return -1;
-    c->rows = nr;
-    c->cap_rows = nc;
-  }
-  c->rows[c->nrows] = *t;
-  const struct store_timing *r = &c->rows[c->nrows++];
-  struct alg_view *a = NULL;
-  for (int i = 0; i < c->nalgs && !a; i++)
-    if (!strcmp(c->algs[i].name, r->algorithm))
-      a = &c->algs[i];
-  if (!a && c->nalgs < PLOT_MAX_ALGS) {
-    a = &c->algs[c->nalgs++];
-    memset(a, 0, sizeof *a);
-    gr_fmt(a->name, sizeof a->name, "%s", r->algorithm);
-  }
-  if (!a)
-    return 0;
-  int k;
-  for (k = 0; k < a->ncases && (strcmp(a->params[k], r->params) || a->seeds[k] != r->seed); k++)
-    ;
-  if (k == a->ncases && k < PLOT_MAX_CASES) {
-    gr_fmt(a->params[k], sizeof a->params[k], "%s", r->params);
-    a->seeds[k] = r->seed;
-    a->ncases++;
-  }
-  for (k = 0; k < a->nvar && strcmp(a->var[k], r->variant); k++)
-    ;
-  if (k == a->nvar && k < PLOT_MAX_VARS) {
-    gr_fmt(a->var[k], sizeof a->var[k], "%s", r->variant);
-    gr_fmt(a->kind[k], sizeof a->kind[k], "%s", r->kind);
-    a->nvar++;
-  }
-  return 0;
-}
-
-static int load_rows(struct plot_ctx *c)
-{
-  if (store_each_timing(c->st, STORE_MAIN, c->run, add_row, c))
-    return -1;
-  /* short case labels: the parameters that differ between the algorithm's cases */
-  for (int i = 0; i < c->nalgs; i++) {
-    struct alg_view *a = &c->algs[i];
-    for (int k = 0; k < a->ncases; k++) {
-      char buf[512], *save = NULL;
-      gr_fmt(buf, sizeof buf, "%s", a->params[k]);
-      a->label[k][0] = 0;
-      for (char *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
-        int varies = a->ncases == 1;
-        for (int j = 0; j < a->ncases && !varies; j++) {
-          char needle[256];
-          gr_fmt(needle, sizeof needle, " %s ", tok);
-          char hay[520];
-          gr_fmt(hay, sizeof hay, " %s ", a->params[j]);
-          varies = strstr(hay, needle) == NULL;
-        }
-        if (varies)
-          snprintf(a->label[k] + strlen(a->label[k]), sizeof a->label[k] - strlen(a->label[k]),
-                   "%s%s", a->label[k][0] ? " " : "", tok);
-      }
-      if (!a->label[k][0])
-        gr_fmt(a->label[k], sizeof a->label[k], "seed=%llu", (unsigned long long)a->seeds[k]);
-    }
-  }
-  return 0;
-}
-
-const struct store_timing *plot_row_of(const struct plot_ctx *c, const struct alg_view *a,
-                                       int var, int cs)
-{
-  for (size_t i = 0; i < c->nrows; i++) {
-    const struct store_timing *r = &c->rows[i];
-    if (!strcmp(r->algorithm, a->name) && !strcmp(r->variant, a->var[var]) &&
-        !strcmp(r->params, a->params[cs]) && r->seed == a->seeds[cs])
-      return r;
-  }
-  return NULL;
-}
-
-/* Open a data file for writing; NULL (the first failure kept in c->write_error) if it cannot. */
-static FILE *data_open(struct plot_ctx *c, const char *path)
-{
-  FILE *f = fopen(path, "w");
-  if (!f && !c->write_error[0])
-    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path, strerror(errno));
-  return f;
-}
-
-/* Close a data file; 0 ok, -1 when a write failed (kept in c->write_error). */
-static int data_close(struct plot_ctx *c, FILE *f, const char *path)
-{
-  int bad = ferror(f);
-  if ((fclose(f) || bad) && !c->write_error[0])
-    gr_fmt(c->write_error, sizeof c->write_error, "cannot write '%s': %s", path,
-           strerror(errno ? errno : EIO));
-  return bad || c->write_error[0] ? -1 : 0;
-}
 
 /* <alg>_sizes.dat and its plot */
 static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
 {
-  char path[PATH_MAX], base[PATH_MAX], vars[4096], names[2048] = "", kinds[1024] = "";
-  gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, a->name);
+  char path[PATH_MAX], base[PATH_MAX], vars[16384], names[2048] = "", kinds[1024] = "", slug[80];
+  gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, gr_slug(slug, sizeof slug, a->name));
   gr_fmt(path, sizeof path, "%s.dat", base);
-  FILE *f = data_open(c, path);
+  struct outfile out;
+  FILE *f = view_data_open(c, &out, path);
   if (!f)
     return;
   fprintf(f, "# %s, run %lld: per variant block: case median_ms gbps min_ms max_ms\n", a->name,
@@ -243,22 +46,25 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
   for (int v = 0; v < a->nvar; v++) {
     fprintf(f, "# %s (%s)\n", a->var[v], a->kind[v]);
     for (int k = 0; k < a->ncases; k++) {
-      const struct store_timing *r = plot_row_of(c, a, v, k);
+      const struct store_timing *r = view_row_of(c, a, v, k);
       if (r && r->samples > 0 && r->median_ms > 0) {
         fprintf(f, "%d %.9g %.9g %.9g %.9g\n", k, r->median_ms, r->gbps, r->min_ms, r->max_ms);
         points++;
       }
     }
     fprintf(f, "\n\n");
-    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? " " : "", a->var[v]);
-    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", v ? " " : "", a->kind[v]);
+    /* gnuplot splits these at blanks (word()): names as the slug where they are not names */
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? " " : "",
+             gr_slug(slug, sizeof slug, a->var[v]));
+    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", v ? " " : "",
+             gr_slug(slug, sizeof slug, a->kind[v]));
   }
   fprintf(f, "# copy-bandwidth floor: case floor_ms copy_gbps label (one parameter a line)\n");
   int lines = 1;
   for (int k = 0; k < a->ncases; k++) {
     double bytes = 0, copy = 0;
     for (int v = 0; v < a->nvar; v++) {
-      const struct store_timing *r = plot_row_of(c, a, v, k);
+      const struct store_timing *r = view_row_of(c, a, v, k);
       if (r) {
         bytes = r->bytes > bytes ? r->bytes : bytes;
         copy = r->copy_gbps > copy ? r->copy_gbps : copy;
@@ -266,7 +72,7 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     }
     char clean[128], label[256];
     gr_fmt(clean, sizeof clean, "%s", a->label[k]);
-    plot_gp_clean(clean);
+    view_gp_clean(clean);
     gr_fmt(label, sizeof label, "#%d", k);
     int nl = 1;
     char *save = NULL;
@@ -278,17 +84,18 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     else
       fprintf(f, "%d NaN NaN \"%s\"\n", k, label);
   }
-  if (data_close(c, f, path) || !points)
+  if (view_data_close(c, &out) || !points)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "%s: time and throughput by size (run %lld, %s, L2 cold unless noted)",
          a->name, (long long)c->run, c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  plot_gp_clean(title);
+  char q[5][4096];
   gr_fmt(vars, sizeof vars,
-         "datafile='%s'; outbase='%s'; names='%s'; kinds='%s'; ncases=%d; labellines=%d;"
-         " plottitle='%s'",
-         path, base, names, kinds, a->ncases, lines, title);
-  plot_gnuplot(c, "plot_sizes.gp", vars);
+         "datafile=%s; outbase=%s; names=%s; kinds=%s; ncases=%d; labellines=%d; plottitle=%s",
+         view_gp_str(q[0], sizeof q[0], path), view_gp_str(q[1], sizeof q[1], base),
+         view_gp_str(q[2], sizeof q[2], names), view_gp_str(q[3], sizeof q[3], kinds), a->ncases,
+         lines, view_gp_str(q[4], sizeof q[4], title));
+  view_gnuplot(c, "plot_sizes.gp", vars);
 }
 
 /* Earlier runs on the same GPU model with timings (or outcomes), oldest first, ending at run;
@@ -356,9 +163,8 @@ static int catch_variant(void *ctx, const char *alg, const char *var)
     }
   }
   fprintf(k->f, "\n\n");
-  char label[160];
-  gr_fmt(label, sizeof label, "%s/%s", alg, var);
-  plot_gp_clean(label);
+  char label[200], sa[80], sv[80];
+  gr_fmt(label, sizeof label, "%s/%s", gr_slug(sa, sizeof sa, alg), gr_slug(sv, sizeof sv, var));
   size_t n = strlen(k->names);
   snprintf(k->names + n, sizeof k->names - n, "%s%s", k->nh++ ? " " : "", label);
   return 0;
@@ -372,11 +178,12 @@ static void plot_catch(struct plot_ctx *c)
   int nr = history_runs(c, STORE_HAS_OUTCOMES, ids, labels, HISTORY_RUNS);
   if (nr < 1)
     return;
-  char path[PATH_MAX], base[PATH_MAX], vars[4096];
+  char path[PATH_MAX], base[PATH_MAX], vars[16384];
   gr_fmt(base, sizeof base, "%s/catch", c->plots_dir);
   gr_fmt(path, sizeof path, "%s.dat", base);
   struct catch_ctx k = {.c = c, .ids = ids, .nr = nr, .ymax = 10};
-  if (!(k.f = data_open(c, path)))
+  struct outfile out;
+  if (!(k.f = view_data_open(c, &out, path)))
     return;
   fprintf(k.f, "# runs (oldest first): index label\n");
   for (int i = 0; i < nr; i++)
@@ -387,16 +194,17 @@ static void plot_catch(struct plot_ctx *c)
   if (!k.escaped[0])
     fprintf(k.f, "-10 1 1 \"\"\n"); /* the block, off the plot (gnuplot 5.4 crashes on labels
                                           without one valid point) */
-  if (data_close(c, k.f, path) || !k.points || !k.nh)
+  if (view_data_close(c, &out) || !k.points || !k.nh)
     return;
   char title[256];
   gr_fmt(title, sizeof title, "historical bugs: cases until caught (the number), per run (%s)",
          c->rb.gpu[0] ? c->rb.gpu : "no GPU");
-  plot_gp_clean(title);
-  gr_fmt(vars, sizeof vars,
-         "datafile='%s'; outbase='%s'; names='%s'; nruns=%d; ymax=%g; plottitle='%s'", path, base,
-         k.names, nr, k.ymax, title);
-  plot_gnuplot(c, "plot_catch.gp", vars);
+  char q[4][4096];
+  gr_fmt(vars, sizeof vars, "datafile=%s; outbase=%s; names=%s; nruns=%d; ymax=%g; plottitle=%s",
+         view_gp_str(q[0], sizeof q[0], path), view_gp_str(q[1], sizeof q[1], base),
+         view_gp_str(q[2], sizeof q[2], k.names), nr, k.ymax,
+         view_gp_str(q[3], sizeof q[3], title));
+  view_gnuplot(c, "plot_catch.gp", vars);
 }
 
 int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct plot_report *rep,
@@ -408,8 +216,8 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   c.st = st;
   c.run = run;
   c.verdict = o->verdict;
-  if (strpbrk(o->out_dir, "'\"\\")) {
-    gr_fmt(why, len, "output folder '%s': quotes and backslashes are not allowed", o->out_dir);
+  if (!gr_is_printable(o->out_dir)) {
+    gr_fmt(why, len, "output folder: control characters are not allowed in its name");
     return -1;
   }
   if (store_get_run(st, STORE_MAIN, run, &c.rb)) {
@@ -418,13 +226,12 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   }
   gr_fmt(c.plots_dir, sizeof c.plots_dir, "%s/plots", o->out_dir);
   gr_fmt(c.dash, sizeof c.dash, "%s/dashboard", o->out_dir);
-  if (mkdir_p(c.plots_dir) || mkdir_p(c.dash)) {
+  if (view_mkdir_p(c.plots_dir) || view_mkdir_p(c.dash)) {
     gr_fmt(why, len, "cannot create '%s': %s", c.plots_dir, strerror(errno));
     return -1;
   }
-  c.have_gnuplot = in_path("gnuplot");
-  find_scripts(&c, o->scripts_dir);
-  if (load_rows(&c)) {
+  view_find_gnuplot(&c, o->scripts_dir);
+  if (view_load(&c)) {
     free(c.rows);
     gr_fmt(why, len, "cannot read the timings of run %lld: %s", (long long)run, store_errmsg(st));
     return -1;

@@ -3,7 +3,7 @@
  * SVG with svg) (plot.c), and OUT/dashboard/index.html shows the run's verdicts, timings,
  * changes against the previous run on the same GPU model and the plots, as one self-contained
  * file (SVGs embedded as data URIs, CSS inline: no external assets, readable offline): the page
- * template harness/dashboard.html filled in by dashboard.c. */
+ * template harness/report/dashboard.html filled in by dashboard.c. */
 #ifndef GR_PLOT_H
 #define GR_PLOT_H
 

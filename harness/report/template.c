@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "export.h"
+#include "escape.h"
 #include "gr.h"
 
 struct tpl_field {
@@ -194,7 +194,7 @@ static int render(struct render *r, const char *p, const char *end, const struct
     if (!t.type) {
       if (!f || !f->value)
         return fail(r, &t, f ? "a list used as a value:" : "unknown name");
-      export_xml_escape(r->out, f->value);
+      gr_xml_escape(r->out, f->value);
       continue;
     }
     /* the matching end of the section */

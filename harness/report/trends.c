@@ -20,9 +20,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dashboard.h"
+#include "trends.h"
+
 #include "gr.h"
+#include "outfile.h"
 #include "history.h"
+#include "render.h"
 #include "stats.h"
 
 #define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
@@ -164,15 +167,15 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
 {
   struct trends *t = c->trends;
   const char *alg = t->s[first].s.algorithm;
-  char path[PATH_MAX], base[PATH_MAX];
-  gr_fmt(base, sizeof base, "%s/trend_%s_", c->plots_dir, alg);
-  gr_fmt(path, sizeof path, "%s/trend_%s.dat", c->plots_dir, alg);
-  FILE *f = fopen(path, "w");
+  char path[PATH_MAX], base[PATH_MAX], slug[80], q[PATH_MAX + 16];
+  gr_slug(slug, sizeof slug, alg);
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->plots_dir, slug);
+  gr_fmt(path, sizeof path, "%s/trend_%s.dat", c->plots_dir, slug);
+  struct outfile out;
   size_t vlen = 64 * 1024;
   char *vars = malloc(vlen);
-  if (!f || !vars) {
-    if (f)
-      fclose(f);
+  FILE *f = vars ? view_data_open(c, &out, path) : NULL;
+  if (!f) {
     free(vars);
     return;
   }
@@ -204,7 +207,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     for (size_t j = 0; j < k->s.n_changes; j++) {
       char label[128];
       change_label(k, &k->changes[j], label, sizeof label);
-      plot_gp_clean(label);
+      view_gp_clean(label);
       fprintf(f, "%.1f \"%s\"\n", (double)night_of(t, k->nights[k->changes[j].at].run) - 0.5,
               label);
     }
@@ -221,15 +224,19 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     char title[512];
     gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
            strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
-    plot_gp_clean(title);
-    full |= cat(vars, vlen, "t%d='%s'; yl%d=%.9g; yh%d=%.9g; ", plot, title, plot,
+    char qt[1100];
+    full |= cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, view_gp_str(qt, sizeof qt, title), plot,
                 fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
   }
-  fclose(f);
-  full |= cat(vars, vlen, "datafile='%s'; outprefix='%s'; nseries=%d; nnights=%zu", path, base,
+  if (view_data_close(c, &out)) {
+    free(vars);
+    return;
+  }
+  full |= cat(vars, vlen, "datafile=%s; ", view_gp_str(q, sizeof q, path));
+  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu", view_gp_str(q, sizeof q, base),
               plot, t->n_timed);
   if (!full && plot)
-    plot_gnuplot(c, "plot_trend.gp", vars);
+    view_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
 }
 
@@ -342,8 +349,9 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
       if (!g)
         break;
       char name[128];
-      gr_fmt(name, sizeof name, "trend_%s_%d", alg, k->plot);
-      dashboard_add_plot(c, g, name, name);
+      char slug[80];
+      gr_fmt(name, sizeof name, "trend_%s_%d", gr_slug(slug, sizeof slug, alg), k->plot);
+      render_add_plot(c, g, name, name);
       tpl_set(g, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
       tpl_set(g, "count", "%zu", k->s.n);
       tpl_set(g, "latest", "%.4f", k->nights[k->s.n - 1].median_ms);
@@ -353,8 +361,9 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
   }
   free(done);
   char path[PATH_MAX];
-  gr_fmt(path, sizeof path, "%s/history-%s.html", c->dash, alg);
-  int rc = dashboard_render("history.html", v, path, why, len);
+  char slug[80];
+  gr_fmt(path, sizeof path, "%s/history-%s.html", c->dash, gr_slug(slug, sizeof slug, alg));
+  int rc = render_page("history.html", v, path, why, len);
   tpl_view_free(v);
   return rc;
 }
@@ -388,7 +397,8 @@ void trends_index(struct plot_ctx *c, struct tpl_view *v)
     if (!h)
       return;
     tpl_set(h, "algorithm", "%s", t->s[i].s.algorithm);
-    tpl_set(h, "href", "history-%s.html", t->s[i].s.algorithm);
+    char slug[80];
+    tpl_set(h, "href", "history-%s.html", gr_slug(slug, sizeof slug, t->s[i].s.algorithm));
     tpl_set(h, "benchmarks", "%zu", j - i);
     tpl_set(h, "changes", "%zu", changes);
   }

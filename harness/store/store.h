@@ -310,6 +310,8 @@ struct store_prune_opts {
 };
 struct store_prune_report {
   int64_t runs;    /* old runs pruned */
+  int64_t first_id, last_id;         /* the lowest and highest id among them (0 none) */
+  char first_started[32], last_started[32]; /* the earliest and latest start among them */
   int64_t cases;   /* passing and skipped cases dropped */
   int64_t samples; /* raw samples dropped */
   int64_t bytes_before, bytes_after;

@@ -260,7 +260,8 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
    * is still running */
   static const char old_runs[] =
       "CREATE TEMP TABLE prune_old AS SELECT id FROM runs WHERE status != 'running' AND"
-      " ((?1 IS NOT NULL AND started_at < ?1) OR (?2 > 0 AND id NOT IN"
+      " ((?1 IS NOT NULL AND started_at < ?1 AND started_at GLOB"
+      " '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*') OR (?2 > 0 AND id NOT IN"
       " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))";
   static const char *const steps[] = {
       /* passing cases (and skipped ones): the detail; every other verdict stays */
@@ -286,6 +287,20 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
   if (rc != SQLITE_DONE)
     goto fail_rollback;
   rep->runs = max_id(st->db, "SELECT count(*) FROM temp.prune_old");
+  /* what is dropped, for the message: the ids and the starts of the old runs */
+  if (sqlite3_prepare_v2(st->db, "SELECT min(r.id), max(r.id), min(r.started_at), max(r.started_at)"
+                                 " FROM runs r JOIN temp.prune_old o ON r.id = o.id", -1, &s,
+                         NULL) != SQLITE_OK)
+    goto fail_rollback;
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    rep->first_id = sqlite3_column_int64(s, 0);
+    rep->last_id = sqlite3_column_int64(s, 1);
+    gr_printable(rep->first_started, sizeof rep->first_started,
+                 (const char *)sqlite3_column_text(s, 2));
+    gr_printable(rep->last_started, sizeof rep->last_started,
+                 (const char *)sqlite3_column_text(s, 3));
+  }
+  sqlite3_finalize(s);
   int64_t *const counts[] = {&rep->cases, &rep->samples};
   for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
     if (i == 1 && !store_has_table(st, STORE_MAIN, "samples"))

@@ -1,5 +1,5 @@
-/* What store.c (the write side) and store_read.c (the read side) share; no other file includes
- * this. */
+/* What the store's files share (store_open.c, store.c: the write side, store_read.c and
+ * store_timings.c: the read side, store_merge.c); no other file includes this. */
 #ifndef GR_STORE_PRIVATE_H
 #define GR_STORE_PRIVATE_H
 
@@ -28,5 +28,19 @@ int store_user_version(struct store *st, int *v, char *why, size_t len);
 int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s);
 /* 1 when src has the table */
 int store_has_table(struct store *st, enum store_src src, const char *table);
+
+/* The read side's column helpers (store_read.c). */
+/* Column i as text into dst ("" for NULL), printable: control characters and bytes that are not
+ * UTF-8 as \xNN (gr_printable). */
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t len);
+/* Column i as text, NULL for NULL, printable like store_col_text; valid until the next step of
+ * the statement, like SQLite's own. */
+const char *store_col_or_null(sqlite3_stmt *s, int i);
+/* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
+ * on a database error. */
+sqlite3_stmt *store_run_query(struct store *st, enum store_src src, const char *fmt, int64_t run);
+/* The end of a walk over the rows of s: what the callback returned to stop, else 0 when every
+ * row was read (rc SQLITE_DONE), else -1. */
+int store_walk_end(sqlite3_stmt *s, int rc, int stop);
 
 #endif
