@@ -93,7 +93,7 @@ static void failed_line(const char *path, const char *name, char *out, size_t le
 
 int san_slow_tool(int tool)
 {
-  return tool == 1 || tool == 2;
+  return tool == 1 || tool == SAN_INITCHECK;
 }
 
 /* A cell with findings (exit 86): the log read into findings; explained when the algorithm's

@@ -13,6 +13,7 @@
 #define SAN_MAX_CASES 64 /* cases of one variant */
 
 #define SAN_N_TOOLS 4
+#define SAN_INITCHECK 2 /* san_tools[SAN_INITCHECK] */
 /* memcheck, racecheck, initcheck, synccheck */
 extern const char *const san_tools[SAN_N_TOOLS];
 
