@@ -15,7 +15,6 @@
 #include "child.h"
 #include "registry.h"
 
-volatile int bench_interrupted;
 
 /* Fill res from samples and store the timing row with its samples in one transaction. */
 static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t i,

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#include "bench.h"
+#include "bench_plan.h"
 
 struct bench_child_arg {
   struct bench_plan *p;

@@ -1,10 +1,12 @@
 /* The timing plan: which (algorithm, variant, bench case) items `gpuregress bench` times, in
  * which order and under which names, and the work model turned into rates. See bench.h. */
 #define _GNU_SOURCE
-#include "bench.h"
+#include "bench_plan.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+volatile int bench_interrupted;
 
 void bench_opts_default(struct bench_opts *o)
 {

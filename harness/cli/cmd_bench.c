@@ -1,5 +1,5 @@
 /* `gpuregress bench`: the command line of the timing layer (bench.h), and the timing phase of
- * `gpuregress run --bench`. The parent stays CUDA-free: the benchmarks run in a forked child. */
+ * `gpuregress run --bench`. The parent stays CUDA-free: the benchmarks run in a child process (child.c). */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <signal.h>

@@ -384,7 +384,7 @@ int cmd_prune(int argc, char **argv)
     fprintf(stderr, "gpuregress prune: no database '%s': pass --db\n", db);
     return GR_EXIT_USAGE;
   }
-  if (store_open(db, &st, why, sizeof why)) {
+  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress prune: %s\n", why);
     return GR_EXIT_USAGE;
   }

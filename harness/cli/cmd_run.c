@@ -49,6 +49,12 @@ static void print_coverage(FILE *f, const struct outcome *out, size_t n)
               out[i].v->name, out[i].uncovered, out[i].cases);
 }
 
+/* a variant that did not run at all: summed up in one line of the summary */
+static int folded_skip(const struct outcome *o)
+{
+  return o->verdict == VERDICT_SKIP && o->cases == 0 && o->skipped == 0;
+}
+
 static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
                           uint64_t seed, int64_t run_id)
 {
@@ -57,9 +63,14 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
           m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
   fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
           "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
+  size_t not_run = 0;
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
     char catch_txt[64] = "";
+    if (folded_skip(o)) { /* one line for all of them, below */
+      not_run++;
+      continue;
+    }
     if (o->verdict == VERDICT_CAUGHT)
       gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
              o->seconds_to_catch);
@@ -67,11 +78,30 @@ static void print_summary(FILE *f, const struct outcome *out, size_t n, const st
             variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
             o->skipped, o->failed, o->seconds, catch_txt);
   }
+  /* variants that ran no case (no GPU, a driver too old): one line per reason, not rows of 0 */
+  for (size_t i = 0; i < n && not_run; i++) {
+    if (!folded_skip(&out[i]))
+      continue;
+    size_t k = 0, hist = 0, seen = 0;
+    for (size_t j = 0; j < n; j++)
+      if (folded_skip(&out[j]) && !strcmp(out[j].reason, out[i].reason)) {
+        seen |= j < i;
+        k++;
+        hist += out[j].v->kind == VARIANT_HISTORICAL;
+      }
+    if (seen)
+      continue;
+    char hist_txt[96] = "";
+    if (hist)
+      gr_fmt(hist_txt, sizeof hist_txt, " (%zu of them historical: not run, so not caught)", hist);
+    fprintf(f, "%zu variant%s not run%s: %s\n", k, k == 1 ? "" : "s", hist_txt,
+            out[i].reason[0] ? out[i].reason : "-");
+  }
   print_coverage(f, out, n);
   int details = 0;
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
-    if (o->verdict == VERDICT_PASS || (o->verdict == VERDICT_SKIP && i > 0 &&
+    if (o->verdict == VERDICT_PASS || folded_skip(o) || (o->verdict == VERDICT_SKIP && i > 0 &&
                                        strcmp(out[i - 1].reason, o->reason) == 0 &&
                                        out[i - 1].verdict == VERDICT_SKIP))
       continue;

@@ -4,7 +4,7 @@
  * it shows: the exit code of `run` and `compare`, the JUnit XML and the JSON of `export`, the
  * JSON of `compare --format json` and the dashboard's banner. No reader judges on its own.
  *
- * Rules (README "The verdict"):
+ * Rules (doc/verdict.md):
  *   - a fixed, peer or reference variant that failed, crashed or timed out fails; a historical
  *     bug that escaped fails; caught passes; skip is skipped; error (the case cannot run here) is
  *     an error;

@@ -168,7 +168,7 @@ long runner_repeat_case(const struct runner_opts *o, const struct gr_case *c,
                         const struct variant *v, long runs, long *ran, struct case_result *first)
 {
   struct wproc w;
-  wproc_init(&w, c->alg, v);
+  wproc_init(&w, c->alg, v, &runner_interrupted);
   long fails = repeat_case(&w, c, o->watchdog, runs, 0, 0, 0, NULL, NULL, NULL, ran, first);
   wproc_close(&w);
   return fails;
@@ -297,7 +297,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out)
 {
   struct wproc w;
-  wproc_init(&w, a, v);
+  wproc_init(&w, a, v, &runner_interrupted);
   struct recorder *rec = calloc(1, sizeof *rec);
   struct case_result res;
   struct gr_case c, failing;
@@ -387,7 +387,7 @@ enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *
                              const struct variant *v, struct case_result *res)
 {
   struct wproc w;
-  wproc_init(&w, c->alg, v);
+  wproc_init(&w, c->alg, v, &runner_interrupted);
   wproc_case(&w, c, o->watchdog, res); /* interrupted: a skip, "interrupted" */
   wproc_close(&w);
   return res->verdict;

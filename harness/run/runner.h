@@ -1,6 +1,6 @@
 /* The runner: drives the variants of a run from the parent process, which never initialises CUDA.
  *
- * Each (algorithm, variant) gets a forked worker process that reads case texts on a pipe and
+ * Each (algorithm, variant) gets a worker process (child.c) that reads case texts on a pipe and
  * answers each with a verdict line. A signal, a CUDA error (the worker exits) or a hang (the
  * parent's watchdog kills it) becomes a crash / timeout verdict naming the case that was running,
  * and the variant carries on with a fresh worker. The parent draws the cases from the seed

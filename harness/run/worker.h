@@ -1,5 +1,5 @@
 /* Running one case of one variant inside the current process: the core of a worker. The runner
- * (runner.c) wraps it in a forked child so that a crash or hang ends only that child; tests call
+ * (runner.c) wraps it in a child process (child.c) so that a crash or hang ends only that child; tests call
  * it directly. */
 #ifndef GR_WORKER_H
 #define GR_WORKER_H
@@ -35,8 +35,8 @@ int worker_gpu_ready(char *why, size_t len);
  * device memory than is free is an error that says both sizes. */
 void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res);
 
-/* The checks of worker_run_case, each alone for measuring which one catches a bug (the README's
- * who-catches-what table): GR_CHECKS in the environment, a comma-separated list of these names,
+/* The checks of worker_run_case, each alone for measuring which one catches a bug (doc/sanitizers.md,
+ * who catches what): GR_CHECKS in the environment, a comma-separated list of these names,
  * keeps only those (unset: all). parity and invariants both come from the algorithm's check,
  * which stops at its first failure: a failure tagged with a check not kept counts as a pass.
  * Without determinism, output or smem, the two runs are not compared; without output the two

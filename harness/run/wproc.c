@@ -1,4 +1,4 @@
-/* The worker processes of the runner, seen from both sides: one per (algorithm, variant), forked
+/* The worker processes of the runner, seen from both sides: one per (algorithm, variant), started
  * through child.c, reading case texts on a pipe and answering one line each.
  *
  * Protocol on the pipes (one line each, tab-separated, reasons with tabs and newlines flattened):
@@ -58,7 +58,8 @@ static int worker_main(void *arg, int in, int out)
 /* ---- parent side ------------------------------------------------------------------------- */
 
 
-void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v)
+void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v,
+                volatile int *interrupted)
 {
   child_init(&w->c);
   w->arg = (struct worker_arg){a, v};
@@ -66,7 +67,7 @@ void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant
   w->c.fn = worker_main;
   w->c.arg = &w->arg;
   w->c.pipe_in = w->c.pipe_out = w->c.pipe_err = 1;
-  w->c.interrupted = &runner_interrupted;
+  w->c.interrupted = interrupted;
 }
 
 
@@ -82,9 +83,9 @@ static int wproc_line(struct wproc *w, double timeout, char *buf, size_t len, ch
   case CHILD_TIMEOUT: break;
   }
   child_finish(&w->c, 1, NULL, 0);
-  gr_fmt(why, why_len, runner_interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
+  gr_fmt(why, why_len, *w->c.interrupted ? "interrupted" : "no answer within %.0f s (watchdog)",
          timeout);
-  return runner_interrupted ? WPROC_INTERRUPTED : -1;
+  return *w->c.interrupted ? WPROC_INTERRUPTED : -1;
 }
 
 /* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here, for want of a

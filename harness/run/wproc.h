@@ -7,7 +7,7 @@
 #include "alg.h"
 #include "case.h"
 #include "child.h"
-#include "runner.h"
+#include "worker.h"
 
 struct worker_arg {
   const struct algorithm *a;
@@ -21,7 +21,9 @@ struct wproc {
 
 #define WPROC_INTERRUPTED (-2) /* the run was interrupted (SIGINT, SIGTERM, SIGHUP) */
 
-void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v);
+/* An idle worker of variant v of a; reads give up when *interrupted becomes nonzero. */
+void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v,
+                volatile int *interrupted);
 
 /* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here, for want of a
  * GPU (why); -1 the worker could not start (why); WPROC_INTERRUPTED. */

@@ -29,6 +29,12 @@ struct store;
 /* Open (creating and migrating) the database at path. 0 ok; -1 with why ("cannot open ...",
  * "... is not a database", "schema version N is newer than this build (M)"). */
 int store_open(const char *path, struct store **out, char *why, size_t len);
+/* store_open with flags: STORE_OPEN_EXISTING refuses a new or empty file (prune). Every write
+ * open judges the file before anything is written to it (not even the journal mode): a file
+ * that is not a regular file, another program's database, a schema version that is not ours or
+ * is newer, or a damaged file (PRAGMA quick_check) is refused and left byte-identical. */
+#define STORE_OPEN_EXISTING 0x1u
+int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len);
 void store_close(struct store *st);
 /* The underlying handle, for the tests' own queries (the harness reads through store_read.c). */
 struct sqlite3 *store_db(struct store *st);
@@ -147,6 +153,8 @@ const char *store_path(struct store *st);
  * (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
  * ("cannot use database ...", "... is not a gpuregress database", a newer schema). */
 int store_open_read(const char *path, struct store **out, char *why, size_t len);
+/* PRAGMA SCHEMA.quick_check on db: 0 ok; -1 with why (the file is damaged). */
+int store_quick_check(struct sqlite3 *db, const char *schema, char *why, size_t len);
 
 /* Where a read looks: this database, or the baseline file attached by store_attach_baseline. */
 enum store_src { STORE_MAIN, STORE_BASE };

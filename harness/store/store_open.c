@@ -201,32 +201,6 @@ out_rollback:
   return -1;
 }
 
-/* A database of another program (tables, but no schema version of ours) is refused before
- * anything is written to it. 0 ours or empty; -1 with why. */
-static int refuse_foreign(struct store *st, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  /* one statement: one snapshot, never a schema half-seen while another process creates it */
-  if (sqlite3_prepare_v2(st->db,
-                         "SELECT (SELECT user_version FROM pragma_user_version),"
-                         " (SELECT count(*) FROM sqlite_master)", -1, &s, NULL) != SQLITE_OK) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    return -1;
-  }
-  int rc = sqlite3_step(s);
-  int foreign = rc == SQLITE_ROW && sqlite3_column_int(s, 0) == 0 && sqlite3_column_int(s, 1) > 0;
-  if (rc != SQLITE_ROW) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-  }
-  sqlite3_finalize(s);
-  if (foreign)
-    gr_fmt(why, len, "not a gpuregress database (it holds other tables and no schema version of "
-                     "ours): pass --db with another path");
-  return rc != SQLITE_ROW || foreign ? -1 : 0;
-}
-
 /* Runs of this host still 'running' whose process is gone (or is this one, which has begun no
  * run yet) are marked 'killed': a SIGKILL, a crash of the host or an OOM kill leaves no other
  * trace. 0 ok; -1 with why. */
@@ -264,7 +238,8 @@ fail:
 }
 
 /* One try of store_open; *busy set when it failed on a lock (SQLITE_BUSY or SQLITE_LOCKED). */
-static int store_open_once(const char *path, struct store **out, char *why, size_t len, int *busy)
+static int store_open_once(const char *path, unsigned flags, struct store **out, char *why,
+                           size_t len, int *busy)
 {
   char msg[GR_WHY_LEN] = "";
   struct store *st = calloc(1, sizeof *st);
@@ -272,11 +247,18 @@ static int store_open_once(const char *path, struct store **out, char *why, size
     gr_fmt(why, len, "out of memory");
     return -1;
   }
+  struct stat sb;
+  int rc = SQLITE_OK;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    gr_fmt(msg, sizeof msg, "not a regular file: pass --db with the path of a database file");
+    rc = SQLITE_FORMAT;
+    goto out_close;
+  }
   /* results/ is the default home: create the directory of the default path only */
   if (strcmp(path, STORE_DEFAULT_PATH) == 0)
     mkdir("results", 0777);
   st->path = strdup(path);
-  int rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+  rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                                       NULL)
                     : SQLITE_NOMEM;
   if (rc != SQLITE_OK) {
@@ -285,8 +267,21 @@ static int store_open_once(const char *path, struct store **out, char *why, size
   }
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
-  /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (refuse_foreign(st, msg, sizeof msg) || exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
+  store_harden(st->db);
+  /* the first statement that reads the file tells a corrupt or foreign file apart: nothing is
+   * written (not even the journal mode) before it says the file is ours or empty */
+  int v;
+  if (store_judge_schema(st, &v, msg, sizeof msg))
+    goto out_close;
+  if (v == 0 && (flags & STORE_OPEN_EXISTING)) {
+    gr_fmt(msg, sizeof msg, "it is not a gpuregress database (empty): pass --db with another path");
+    goto out_close;
+  }
+  if (v > 0 && store_quick_check(st->db, "main", msg, sizeof msg)) {
+    st->err = SQLITE_CORRUPT;
+    goto out_close;
+  }
+  if (exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
       exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
       exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg) ||
       mark_killed(st, msg, sizeof msg))
@@ -327,12 +322,17 @@ out_close:;
 
 int store_open(const char *path, struct store **out, char *why, size_t len)
 {
+  return store_open_flags(path, 0, out, why, len);
+}
+
+int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len)
+{
   /* processes starting together on a new database: not every step of setting it up (the
    * journal mode, a read that turns into a write) waits on the busy timeout; a lock met there is
    * tried again a few times, each after a short pause */
   for (int attempt = 0;; attempt++) {
     int busy = 0;
-    if (store_open_once(path, out, why, len, &busy) == 0)
+    if (store_open_once(path, flags, out, why, len, &busy) == 0)
       return 0;
     if (!busy || attempt == STORE_OPEN_TRIES)
       return -1;
@@ -387,50 +387,6 @@ int store_has_table(struct store *st, enum store_src src, const char *table)
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
-}
-
-int store_open_read(const char *path, struct store **out, char *why, size_t len)
-{
-  char msg[GR_WHY_LEN] = "";
-  struct store *st = calloc(1, sizeof *st);
-  int rc = SQLITE_NOMEM, v;
-  if (!st || !(st->path = strdup(path)))
-    goto out_close;
-  /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
-   * database behind (beside a committed baseline too); query_only keeps every statement from
-   * writing, and a write-protected file is opened read-only by SQLite itself */
-  rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
-  if (rc != SQLITE_OK)
-    goto out_close;
-  sqlite3_busy_timeout(st->db, 10000);
-  sqlite3_extended_result_codes(st->db, 1);
-  if ((rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL)) != SQLITE_OK)
-    goto out_close;
-  /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (store_user_version(st, &v, msg, sizeof msg)) {
-    rc = st->err;
-    goto out_close;
-  }
-  if (v > store_schema_version()) {
-    gr_fmt(why, len, "cannot use database '%s': schema version %d is newer than this build of "
-                     "gpuregress (%d): use a newer build", path, v, store_schema_version());
-    store_close(st);
-    return -1;
-  }
-  if (!store_has_table(st, STORE_MAIN, "runs") || !store_has_table(st, STORE_MAIN, "outcomes")) {
-    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table): pass --db with another "
-                     "path", path);
-    store_close(st);
-    return -1;
-  }
-  *out = st;
-  return 0;
-out_close:
-  if (!msg[0])
-    gr_fmt(msg, sizeof msg, "%s", st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(rc));
-  store_close(st);
-  return -1;
 }
 
 int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)

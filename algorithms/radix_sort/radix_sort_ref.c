@@ -2,7 +2,7 @@
  * Each pass counts the keys per digit, turns the counts into starting positions, and places the
  * keys in input order, which is what makes the sort stable. 11-bit digits keep the counters in
  * L1/L2 and need one pass fewer than bytes. */
-#include "radix_sort.h"
+#include "radix_sort_ref.h"
 
 #include <stdlib.h>
 #include <string.h>

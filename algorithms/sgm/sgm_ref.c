@@ -29,7 +29,7 @@
  * Cost of the reference: 3 bytes per cell (cost volume + 16-bit S; L is kept one row at a time
  * unless the per-path costs are asked for), about 5 ns per cell and path on one core: 0.7 s for
  * 640x480 D=64 with 8 paths, about a minute for 2964x2000 D=270. */
-#include "sgm.h"
+#include "sgm_ref.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* CPU reference of k-medoids with SQFD: serial, double precision. See kmedoids.h. */
-#include "kmedoids.h"
+#include "kmedoids_ref.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* CPU reference of the Adjusted Rand Index. Plain and exact: the contingency table in 64-bit
  * counters, the pair-confusion counts as exact integers, the products in 128-bit integers. */
-#include "ari.h"
+#include "ari_ref.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* CPU reference of the AVOS semiring: direct definitions, a dense accumulator per row for the
  * matrix product, repeated squaring for the closure. Plain and exact: every value is an int64_t
  * and every product is checked against the width of the type it stands for. */
-#include "avos.h"
+#include "avos_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
