@@ -295,6 +295,14 @@ int cmd_import(int argc, char **argv)
            "%lld timings, %lld samples\n",
            argv[i], (long long)r.runs, (long long)r.runs_present, (long long)r.cases,
            (long long)r.outcomes, (long long)r.timings, (long long)r.samples);
+    if (r.folded)
+      printf("import '%s': %lld shard%s folded into %s night's run (one night: doc/fleet.md)\n",
+             argv[i], (long long)r.folded, r.folded == 1 ? "" : "s", r.folded == 1 ? "its" : "their");
+    if (r.apart)
+      printf("import '%s': %lld shard%s of a night that holds %s already (a rerun): kept as %s of "
+             "%s own\n", argv[i], (long long)r.apart, r.apart == 1 ? "" : "s",
+             r.apart == 1 ? "it" : "them", r.apart == 1 ? "a run" : "runs",
+             r.apart == 1 ? "its" : "their");
   }
   store_close(st);
   return rc;

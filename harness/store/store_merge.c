@@ -142,8 +142,9 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
   int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
   gr_fmt(filter, sizeof filter,
          "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
-         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL)",
-         uid);
+         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
+         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
+         uid, uid);
   int j = store_judge_import(db, filter, only, why, len);
   if (j == -1)
     return -2;
@@ -193,7 +194,7 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
       (rep->outcomes = exec_copy(db, sql, only)) < 0)
     return -1;
   /* the regime counts and sanitizer verdicts of those runs, where the source has them */
-  static const char *const per_run[] = {"coverage", "sanitizer"};
+  static const char *const per_run[] = {"coverage", "sanitizer", "night_parts"};
   for (size_t i = 0; i < sizeof per_run / sizeof *per_run; i++)
     if (src_has_table(db, per_run[i]) &&
         (copy_sql(db, per_run[i], case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
@@ -245,6 +246,7 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   }
   int rc = -1, bad;
   int64_t v = 0, objects = 0;
+  int64_t roff = max_id(db, "SELECT coalesce(max(id), 0) FROM main.runs");
   char msg[GR_WHY_LEN];
   if (sqlite3_prepare_v2(db, "SELECT (SELECT user_version FROM src.pragma_user_version),"
                              " (SELECT count(*) FROM src.sqlite_master)", -1, &s, NULL) == SQLITE_OK) {
@@ -273,6 +275,9 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   } else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
     gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(db));
   } else if ((bad = import_attached(db, only, rep, msg, sizeof msg)) != 0 ||
+             /* the shards of a night become the night's one run (store_night.c): the runs just
+              * added all have ids above the largest before */
+             (!only && store_fold_nights(db, roff, &rep->folded, &rep->apart)) ||
              sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
     if (bad == -2)
       gr_fmt(why, len, "'%s' refused, nothing imported: %s", path, msg);

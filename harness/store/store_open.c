@@ -127,6 +127,26 @@ static const char *const migrations[] = {
     "  metric TEXT NOT NULL,"              /* bad1, bad2, bad1_nonocc, bad2_nonocc, ... */
     "  value REAL NOT NULL,"               /* a fraction: 0.08 is 8% */
     "  PRIMARY KEY (timing_id, metric)) WITHOUT ROWID;",
+    /* 7 -> 8: several GPUs and hosts (doc/fleet.md): the night a run belongs to and its shard
+     * (--shard K/N, --night), the GPUs it spread over (--gpus); the GPU each timing ran on; the
+     * shards folded into one night's run by import (night_parts: one row per shard run, the
+     * night's own run included, so that importing a shard twice adds nothing) */
+    "ALTER TABLE runs ADD COLUMN night TEXT;"         /* NULL: a run of its own */
+    "ALTER TABLE runs ADD COLUMN shard_index INTEGER;" /* K of K/N, 1-based; NULL unsharded */
+    "ALTER TABLE runs ADD COLUMN shard_count INTEGER;" /* N of K/N */
+    "ALTER TABLE runs ADD COLUMN gpus INTEGER;"       /* GPUs the run spread over; NULL one */
+    "CREATE INDEX runs_by_night ON runs(night);"
+    "ALTER TABLE timings ADD COLUMN gpu_name TEXT;"   /* the model it was timed on */
+    "ALTER TABLE timings ADD COLUMN gpu_uuid TEXT;"   /* the physical GPU */
+    "ALTER TABLE timings ADD COLUMN host TEXT;"
+    "CREATE TABLE night_parts ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id)," /* the night's run */
+    "  uid TEXT NOT NULL,"                          /* the shard run's own uid */
+    "  shard_index INTEGER, shard_count INTEGER,"
+    "  host TEXT, gpu_name TEXT, started_at TEXT, finished_at TEXT, status TEXT,"
+    "  exit_code INTEGER,"
+    "  PRIMARY KEY (run_id, uid));"
+    "CREATE INDEX night_parts_by_uid ON night_parts(uid);",
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))

@@ -58,4 +58,9 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
 /* SQL function gr_name_ok(x): 1 when x is text of a name gpuregress gives (gr_name_ok). */
 void store_sql_name_ok(sqlite3_context *cx, int argc, sqlite3_value **argv);
 
+/* Fold the runs above id `after` that are shards of a night already here into that night's run
+ * (store_night.c); *folded counts them, *apart the reruns of a shard kept as runs of their own.
+ * 0 ok, -1 a database error (db's message). */
+int store_fold_nights(sqlite3 *db, int64_t after, int64_t *folded, int64_t *apart);
+
 #endif
