@@ -31,6 +31,7 @@
 #include "case.h"
 #include "child.h"
 #include "cli.h"
+#include "gpus.h"
 #include "coverage.h"
 #include "runner.h"
 #include "sanitize_job.h"
@@ -43,6 +44,9 @@ struct san_args {
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
+  int jobs_given;
+  const char *gpus_spec;
+  struct gpu_set gpus; /* --gpus: each tool run pinned to the least busy of them */
 };
 
 struct cand {
@@ -119,6 +123,17 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
       }
+      j->gpu = -1;
+      if (sa->gpus.n) { /* the GPU with the fewest tools running */
+        size_t best = 0, load[GPUS_MAX] = {0};
+        for (size_t k = 0; k < running; k++)
+          if (jobs[live[k]].gpu >= 0)
+            load[jobs[live[k]].gpu]++;
+        for (size_t g = 1; g < sa->gpus.n; g++)
+          best = load[g] < load[best] ? g : best;
+        j->gpu = (int)best;
+        gr_fmt(j->cvd, sizeof j->cvd, "CUDA_VISIBLE_DEVICES=%s", sa->gpus.slot[best].id);
+      }
       if (san_job_start(j, sanitizer, self)) {
         j->verdict = "error";
         gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
@@ -155,6 +170,7 @@ int cmd_sanitize(int argc, char **argv)
                                        {"seed", required_argument, NULL, 's'},
                                        {"db", required_argument, NULL, 'd'},
                                        {"sanitizer", required_argument, NULL, 'S'},
+                                       {"gpus", required_argument, NULL, 'G'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
@@ -178,7 +194,8 @@ int cmd_sanitize(int argc, char **argv)
              "                          at the quarter of the work model)\n"
              "  -b, --budget SECONDS    no tool started after this (default 1800)\n"
              "      --timeout SECONDS   one tool on one variant (default 300)\n"
-             "  -j, --jobs N            tools running at once (default 4)\n"
+             "  -j, --jobs N            tools running at once (default 4, with --gpus 4 a GPU)\n"
+             GPUS_HELP
              "  -s, --seed N            the case stream (default 1)\n"
              "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
              "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
@@ -197,6 +214,11 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
         return GR_EXIT_USAGE;
       sa.jobs = (long)u;
+      sa.jobs_given = 1;
+      break;
+    case 'G':
+      if (cli_opt_text("sanitize", "--gpus", optarg, 1024, &sa.gpus_spec))
+        return GR_EXIT_USAGE;
       break;
     case 'b':
       if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
@@ -238,6 +260,17 @@ int cmd_sanitize(int argc, char **argv)
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
+  if (sa.gpus_spec) {
+    int r = gpus_resolve(sa.gpus_spec, &sa.gpus, why, sizeof why);
+    if (r == GR_EXIT_USAGE)
+      return cli_usage_error("sanitize", "%s", why);
+    if (r) {
+      fprintf(stderr, "gpuregress sanitize: %s\n", why);
+      return r;
+    }
+    if (!sa.jobs_given)
+      sa.jobs = 4 * (long)sa.gpus.n > 64 ? 64 : 4 * (long)sa.gpus.n;
+  }
   if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"

@@ -64,6 +64,12 @@ int san_job_start(struct san_job *j, const char *sanitizer, const char *self)
   j->c.what = "compute-sanitizer";
   j->c.argv = j->argv;
   j->c.log_fd = fd;
+  if (j->cvd[0]) { /* pinned to one GPU of --gpus */
+    j->env[0] = j->cvd;
+    j->env[1] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
+    j->env[2] = NULL;
+    j->c.env = j->env;
+  }
   j->t0 = now_seconds();
   int rc = child_start(&j->c);
   close(fd);

@@ -23,7 +23,10 @@ struct san_job {
   int tool;
   char **cases; /* texts, shared by the jobs of the variant */
   int n_cases;
+  char cvd[160];     /* "CUDA_VISIBLE_DEVICES=<GPU>" (sanitize --gpus), "" none */
+  int gpu;           /* the --gpus slot it runs on, -1 none */
   /* running */
+  const char *env[3];
   struct child c;
   const char *argv[SAN_MAX_CASES + 32];
   char log[64];
