@@ -89,6 +89,7 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
  *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              night=ID and shard=K/N when the run has them (doc/fleet.md),
  *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error

@@ -173,6 +173,10 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
+  if (night[0])
+    cli_status_set("night", "%s", night);
+  if (ra->shard.count)
+    cli_status_set("shard", "%d/%d", ra->shard.index, ra->shard.count);
   if (store_failed) { /* nothing more is printed: what is not stored is not reported */
     int rc = cli_store_failed(cmd, st, run);
     store_close(st);
