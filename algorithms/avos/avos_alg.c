@@ -933,3 +933,4 @@ const struct algorithm avos_algorithm = {
     .bench_teardown = avos_bench_teardown,
     .data_params = avos_data_params,
 };
+GR_REGISTER_ALGORITHM(avos_algorithm);

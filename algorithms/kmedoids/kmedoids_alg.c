@@ -744,3 +744,4 @@ const struct algorithm kmedoids_algorithm = {
     .bench_teardown = km_bench_teardown,
     .data_params = km_data_params,
 };
+GR_REGISTER_ALGORITHM(kmedoids_algorithm);

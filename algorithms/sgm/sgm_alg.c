@@ -503,3 +503,4 @@ const struct algorithm sgm_algorithm = {
     .bench_teardown = sgm_bench_teardown,
     .data_params = sgm_data_params,
 };
+GR_REGISTER_ALGORITHM(sgm_algorithm);
