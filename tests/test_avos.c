@@ -1,4 +1,4 @@
-/* Unit tests of the avos CPU side: the reference's known answers (ALGORITHMS.md), overflow and
+/* Unit tests of the avos CPU side: the reference's known answers (doc/algorithms.md), overflow and
  * cycle reporting, the closure against an independent Floyd-Warshall, the parity invariant, the
  * genealogy generator (deterministic, valid, cycles where asked) and the text loader (round trip,
  * and each kind of bad input rejected with a message naming it). Exit 0 ok, 1 a test failed. */

@@ -1,4 +1,4 @@
-/* CPU reference of the AVOS semiring of red/black genealogy graphs (ALGORITHMS.md, avos): the
+/* CPU reference of the AVOS semiring of red/black genealogy graphs (doc/algorithms.md, avos): the
  * elementwise sum and product, the CSR x CSR product over the semiring and the transitive closure
  * by repeated squaring, for the integer types of 8, 16, 32 and 64 bits.
  *
@@ -9,7 +9,7 @@
  * Overflow: a product of x and y (after RED_ONE on the left is read as 1) needs
  * MSB(x) + MSB(y) + 1 bits; it overflows when MSB(x) + MSB(y) >= bits - 1, i.e. when the result
  * would not be a positive value of the signed type (this includes the case where it would read
- * as -1). ALGORITHMS.md words the bound as ">= bits" for the unsigned bit pattern; with signed
+ * as -1). doc/algorithms.md words the bound as ">= bits" for the unsigned bit pattern; with signed
  * storage and a signed minimum as the sum, a result with the sign bit set would be a value below
  * -1 (invalid) that wins every sum, so it is reported as overflow too. An overflowed product is
  * counted, never wrapped, and contributes nothing (0) to a sum. */
@@ -38,7 +38,7 @@ int avos_value_valid(int64_t v, int bits);
 int avos_msb(int64_t x);
 /* y if x == 0; x if y == 0; otherwise the signed minimum (-1 wins). */
 int64_t avos_sum(int64_t x, int64_t y);
-/* The product of ALGORITHMS.md, rules in order. On overflow returns 0 and sets *overflow to 1
+/* The product of doc/algorithms.md, rules in order. On overflow returns 0 and sets *overflow to 1
  * (*overflow is left alone otherwise; overflow may be NULL). Inputs must be valid values. */
 int64_t avos_product(int64_t x, int64_t y, int bits, int *overflow);
 

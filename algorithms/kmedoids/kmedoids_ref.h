@@ -1,7 +1,7 @@
 /* CPU reference of k-medoids over feature signatures with the SQFD distance: serial, double
  * precision, plain loops (speed is not its job).
  *
- * Definitions (shared/ALGORITHMS.md, kmedoids):
+ * Definitions (doc/algorithms.md, kmedoids):
  *   weights normalised to sum to 1 per signature;
  *   f(ci, cj) = exp(-alpha * ||ci - cj||^2);
  *   cross(X, Y) = sum_i sum_j wX_i wY_j f(xi, yj), self(X) = cross(X, X);

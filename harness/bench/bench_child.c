@@ -303,11 +303,21 @@ int bench_child_main(void *arg, int in, int out)
   struct gpu_info info;
   if (gpu_query(&info, why, sizeof why) == 0) {
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
+    gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%s", info.uuid);
     add_context(&info, o);
+  }
+  /* alone on the GPU: no other gpuregress job of this host loads it while we time (a lane
+   * holds the lock already for its job: GPUREGRESS_GPU_LOCKED) */
+  const char *locked = getenv("GPUREGRESS_GPU_LOCKED");
+  if (p->gpu_uuid[0] && !(locked && *locked)) {
+    struct gpu_slot slot = {.index = -1};
+    gr_fmt(slot.uuid, sizeof slot.uuid, "%s", p->gpu_uuid);
+    gpus_lock(&slot, 1); /* held until this process ends */
   }
   p->copy_gbps = bench_gpu_copy_gbps();
   child_flatten(p->gpu_name);
-  child_say(C.fd, "BW\t%.6f\t%s", p->copy_gbps, p->gpu_name);
+  child_say(C.fd, "BW\t%.6f\t%s\t%s", p->copy_gbps, p->gpu_uuid[0] ? p->gpu_uuid : "-",
+            p->gpu_name);
   p->n_peaks = 0;
   for (size_t i = start; i < p->n; i++) {
     const struct algorithm *a = p->items[i].alg;

@@ -4,7 +4,8 @@
  * Protocol on the child's output pipe (lines tab-separated, reasons flattened):
  *   "NOGPU\t<why>"        no usable device: every item is skipped with that reason
  *   "ERR\t<why>"          the child could not start the benchmarks (bad Google Benchmark flag)
- *   "BW\t<GB/s>\t<gpu>"   the copy bandwidth and the device name, once per child
+ *   "BW\t<GB/s>\t<uuid>\t<gpu>"   the copy bandwidth, the device's UUID ("-" unknown) and
+ *                         name, once per child
  *   "PEAK\t<alg>\t<items/s>\t<name>"   an algorithm's item peak (alg->item_peak), once per
  *                         child and algorithm of the plan that has one
  *   "B\t<i>"              item i begins (a crash from here on is its crash)

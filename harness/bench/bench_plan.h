@@ -10,6 +10,7 @@
 
 #include "alg.h"
 #include "case.h"
+#include "gpus.h"
 #include "gr.h"
 #include "stats.h"
 #include "store.h"
@@ -57,6 +58,7 @@ struct bench_plan {
   size_t n_skipped;
   double copy_gbps; /* measured by the child; 0 unknown */
   char gpu_name[128];
+  char gpu_uuid[48]; /* the physical GPU, "" unknown (several GPUs: the last lane's) */
   struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
   size_t n_peaks;
 };
@@ -77,6 +79,9 @@ struct bench_opts {
   int n_gb_args;
   struct store *store; /* NULL: nothing stored */
   int64_t run_id;
+  const struct gpu_set *gpus; /* NULL or none: the one visible GPU; else each (algorithm, case)
+                               * is timed wholly on one of them, one lane per GPU (lanes.h),
+                               * never beside another job on that GPU (gpus_lock) */
 };
 
 void bench_opts_default(struct bench_opts *o);

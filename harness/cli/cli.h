@@ -126,6 +126,9 @@ int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
-int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet);
+struct gpu_set;
+/* gpus: NULL or none for the one visible GPU, else spread as bench --gpus does. */
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
+                const struct gpu_set *gpus);
 
 #endif

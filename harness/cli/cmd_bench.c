@@ -47,12 +47,14 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
   return GR_EXIT_OK;
 }
 
-int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet)
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
+                const struct gpu_set *gpus)
 {
   char why[GR_WHY_LEN];
   struct bench_plan *p;
   struct bench_opts o;
   bench_opts_default(&o);
+  o.gpus = gpus;
   if (quick)
     o.max_time = 0.25;
   o.display = quiet ? 0 : 1;
@@ -67,7 +69,7 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel, int 
 
 enum {
   OPT_SIZES = 256, OPT_CASE, OPT_QUICK, OPT_HOT, OPT_MAX_TIME, OPT_NOISE, OPT_MIN_SAMPLES,
-  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED
+  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS
 };
 
 static const char bench_help[] =
@@ -105,6 +107,11 @@ static const char bench_help[] =
     "                        --benchmark_format=json writes the same to stdout (the summary\n"
     "                        then goes to stderr)\n"
     "      --quiet           no Google Benchmark table on stderr, only the summary\n"
+    "      --gpus all|N|LIST the GPUs of the host to spread the benchmarks over (LIST:\n"
+    "                        indices or UUIDs); each (algorithm, case) is timed wholly on one\n"
+    "                        GPU, never beside another gpuregress job on it; every timing\n"
+    "                        row records its GPU (model, UUID) and host. Default: the one\n"
+    "                        visible GPU\n"
     "  --benchmark_*         Google Benchmark's own flags, e.g. --benchmark_filter=REGEX\n"
     "                        (names are ALG/VARIANT/param=value/...)\n"
     "\n"
@@ -127,12 +134,14 @@ int cmd_bench(int argc, char **argv)
       {"db", required_argument, NULL, 'd'},
       {"json", required_argument, NULL, OPT_JSON},
       {"quiet", no_argument, NULL, OPT_QUIET},
+      {"gpus", required_argument, NULL, OPT_GPUS},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
   struct bench_opts o;
   bench_opts_default(&o);
-  const char *db = STORE_DEFAULT_PATH, *sizes = NULL;
+  const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL;
+  static struct gpu_set gpus;
   const char **cases = calloc((size_t)argc + 1, sizeof *cases);
   char **gb = calloc((size_t)argc + 1, sizeof *gb), **rest = calloc((size_t)argc + 1, sizeof *rest);
   size_t n_cases = 0;
@@ -206,6 +215,10 @@ int cmd_bench(int argc, char **argv)
         goto out;
       break;
     case OPT_QUIET: o.display = 0; break;
+    case OPT_GPUS:
+      if (cli_opt_text("bench", "--gpus", optarg, 1024, &gpus_spec))
+        goto out;
+      break;
     default: rc = cli_opt_error("bench", c, rest); goto out;
     }
   }
@@ -223,6 +236,19 @@ int cmd_bench(int argc, char **argv)
     rc = cli_usage_error("bench", "--max-samples %ld is below --min-samples %ld", o.max_samples,
                          o.min_samples);
     goto out;
+  }
+  if (gpus_spec) {
+    int r = gpus_resolve(gpus_spec, &gpus, why, sizeof why);
+    if (r == GR_EXIT_USAGE) {
+      rc = cli_usage_error("bench", "%s", why);
+      goto out;
+    }
+    if (r) {
+      fprintf(stderr, "gpuregress bench: %s\n", why);
+      rc = r;
+      goto out;
+    }
+    o.gpus = &gpus;
   }
   const char *filter = NULL;
   if (optind < n_rest)
@@ -253,6 +279,10 @@ int cmd_bench(int argc, char **argv)
     goto out;
   }
   cli_status_set("run", "%lld", (long long)run);
+  if (gpus.n && store_set_night(st, run, NULL, 0, 0, (int)gpus.n)) {
+    rc = cli_store_failed("bench", st, run);
+    goto out;
+  }
   rc = bench_and_report(st, run, p, &o, "bench");
   if (store_write_failed(st)) {
     rc = cli_store_failed("bench", st, run);

@@ -116,6 +116,26 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
             a->params, a->metric, 100 * a->base, 100 * a->cur,
             a->regression ? "  ACCURACY REGRESSION" : "");
   }
+  /* the same GPU model, another physical GPU or host: compared, and said */
+  for (size_t i = 0, shown = 0; i < r->n_t && r->n_other_device; i++) {
+    const struct compare_timing *t = &r->t[i];
+    if (!t->other_device)
+      continue;
+    if (!shown++)
+      fprintf(f, "\n%zu benchmark%s timed on another physical GPU or host of the same model than "
+                 "in the baseline (compared as the same model):\n",
+              r->n_other_device, r->n_other_device == 1 ? " was" : "s were");
+    if (shown > 5) {
+      fprintf(f, "  ...\n");
+      break;
+    }
+    fprintf(f, "  %s/%s %.48s: %s %s@%s -> %s@%s\n", t->algorithm, t->variant, t->params,
+            t->cur_gpu, t->base_uuid[0] ? t->base_uuid : "?", t->base_host[0] ? t->base_host : "?",
+            t->cur_uuid[0] ? t->cur_uuid : "?", t->cur_host[0] ? t->cur_host : "?");
+  }
+  if (r->n_other_model && !r->base_other_gpu)
+    fprintf(f, "\n%zu benchmark%s timed on another GPU model than in the baseline: unsure\n",
+            r->n_other_model, r->n_other_model == 1 ? " was" : "s were");
   fprintf(f, "\ntimings: %zu same, %zu faster, %zu slower, %zu unsure (%zu new, %zu gone); "
              "correctness regressions: %zu; accuracy regressions: %zu (of %zu metrics, max loss "
              "%.3g points)\n",

@@ -295,6 +295,14 @@ int cmd_import(int argc, char **argv)
            "%lld timings, %lld samples\n",
            argv[i], (long long)r.runs, (long long)r.runs_present, (long long)r.cases,
            (long long)r.outcomes, (long long)r.timings, (long long)r.samples);
+    if (r.folded)
+      printf("import '%s': %lld shard%s folded into %s night's run (one night: doc/fleet.md)\n",
+             argv[i], (long long)r.folded, r.folded == 1 ? "" : "s", r.folded == 1 ? "its" : "their");
+    if (r.apart)
+      printf("import '%s': %lld shard%s of a night that holds %s already (a rerun): kept as %s of "
+             "%s own\n", argv[i], (long long)r.apart, r.apart == 1 ? "" : "s",
+             r.apart == 1 ? "it" : "them", r.apart == 1 ? "a run" : "runs",
+             r.apart == 1 ? "its" : "their");
   }
   store_close(st);
   return rc;
@@ -384,7 +392,7 @@ int cmd_prune(int argc, char **argv)
     fprintf(stderr, "gpuregress prune: no database '%s': pass --db\n", db);
     return GR_EXIT_USAGE;
   }
-  if (store_open(db, &st, why, sizeof why)) {
+  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress prune: %s\n", why);
     return GR_EXIT_USAGE;
   }

@@ -130,7 +130,7 @@ int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char
 /* ---- plot --------------------------------------------------------------------------------- */
 
 static const char plot_help[] =
-    "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR]\n"
+    "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR] [--note TEXT]\n"
     "\n"
     "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
     "per algorithm, time and throughput against size for every variant with the peer and the\n"
@@ -150,15 +150,18 @@ static const char plot_help[] =
     "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
     "                  scripts/, an installed tree's share/gpuregress/scripts/, then the\n"
     "                  source tree's scripts/)\n"
+    "  --note TEXT     a line shown above the verdict on the run's page (e.g. that it is a\n"
+    "                  sample, not this machine's run)\n"
     "\n"
     "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the dashboard\n"
     "without plots are still written; install gnuplot-nox).\n";
 
 int cmd_plot(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE };
+  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE };
   static const struct option opts[] = {
       {"run", required_argument, NULL, OPT_RUN},
+      {"note", required_argument, NULL, OPT_NOTE},
       {"baseline", required_argument, NULL, OPT_BASELINE},
       {"out", required_argument, NULL, OPT_OUT},
       {"db", required_argument, NULL, 'd'},
@@ -167,6 +170,7 @@ int cmd_plot(int argc, char **argv)
       {0, 0, 0, 0},
   };
   const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL, *baseline = NULL;
+  const char *note = NULL;
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
@@ -194,6 +198,10 @@ int cmd_plot(int argc, char **argv)
       if (cli_opt_text("plot", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
         return GR_EXIT_USAGE;
       break;
+    case OPT_NOTE:
+      if (cli_opt_text("plot", "--note", optarg, CLI_TEXT_MAX, &note))
+        return GR_EXIT_USAGE;
+      break;
     default: return cli_opt_error("plot", c, argv);
     }
   }
@@ -205,7 +213,7 @@ int cmd_plot(int argc, char **argv)
   int rc = cli_open_and_judge("plot", db, &run, baseline, NULL, 1, &st, &v, &compared);
   if (rc)
     goto out;
-  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v};
+  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v, .note = note};
   struct plot_report rep;
   int r = plot_run(st, run, &po, &rep, why, sizeof why);
   if (r < 0) {

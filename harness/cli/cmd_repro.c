@@ -20,10 +20,18 @@
 
 /* ---- repro -------------------------------------------------------------------------------- */
 
+/* What the variants of the cases did, for the exit code: as `run` judges, GPU variants selected
+ * and none could run is an environment failure (exit 3) unless --allow-no-gpu, whatever the CPU
+ * variants did. */
+struct repro_tally {
+  int gpu_selected, gpu_ran, skipped_gpu;
+  char why_no_gpu[GR_WHY_LEN];
+};
+
 /* Run case cs on its variants (only, when set) and print each verdict; in_process: in this
- * process (no worker). Folds the verdicts into *rc, *ran, *skipped_gpu. */
+ * process (no worker). Folds the verdicts into *rc and *t. */
 static void repro_case(const struct gr_case *cs, const struct variant *only, int in_process,
-                       long repeat, double watchdog, int *rc, int *ran, int *skipped_gpu)
+                       long repeat, double watchdog, int *rc, struct repro_tally *t)
 {
   struct runner_opts o = {.watchdog = watchdog};
   char text[GR_CASE_TEXT_LEN];
@@ -52,8 +60,12 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
       printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd),
              res.why);
     fflush(stdout);
-    *ran += vd != VERDICT_SKIP;
-    *skipped_gpu += vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU;
+    if (v->flags & VARIANT_GPU) {
+      t->gpu_selected++;
+      t->gpu_ran += vd != VERDICT_SKIP;
+      if (vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU && !t->skipped_gpu++)
+        gr_fmt(t->why_no_gpu, sizeof t->why_no_gpu, "%s", res.why);
+    }
     if (verdict_is_failure(vd))
       *rc = GR_EXIT_FAIL;
     else if (vd == VERDICT_ERROR && *rc == GR_EXIT_OK)
@@ -61,7 +73,7 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
   }
 }
 
-enum { OPT_WATCHDOG = 256, OPT_REPEAT, OPT_IN_PROCESS };
+enum { OPT_WATCHDOG = 256, OPT_REPEAT, OPT_IN_PROCESS, OPT_ALLOW_NO_GPU };
 
 int cmd_repro(int argc, char **argv)
 {
@@ -69,17 +81,19 @@ int cmd_repro(int argc, char **argv)
                                        {"watchdog", required_argument, NULL, OPT_WATCHDOG},
                                        {"in-process", no_argument, NULL, OPT_IN_PROCESS},
                                        {"repeat", required_argument, NULL, OPT_REPEAT},
+                                       {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   const char *vname = NULL;
   double watchdog = 60;
-  int c, in_process = 0;
+  int c, in_process = 0, allow_no_gpu = 0;
   uint64_t repeat = 1;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
+             "                       [--allow-no-gpu]\n"
              "       gpuregress repro --in-process 'CASE' ['CASE' ...] [--variant V]\n\n"
              "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
              "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
@@ -90,7 +104,9 @@ int cmd_repro(int argc, char **argv)
              "fails some runs only; a FLAKY catch prints the N that fails at least once here)\n"
              "and print how many runs failed and the first failure's reason.\n"
              "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out,\n"
-             "2 bad case text, 3 the variant needs a GPU and there is none.\n");
+             "2 bad case text, 3 GPU variants were selected and none could run (no driver, no\n"
+             "device), as for 'run'; --allow-no-gpu judges the CPU variants alone then (exit 0\n"
+             "when they passed), 130 interrupted (SIGINT, SIGTERM, SIGHUP).\n");
       return 0;
     case 'V':
       if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
@@ -105,6 +121,7 @@ int cmd_repro(int argc, char **argv)
         return GR_EXIT_USAGE;
       break;
     case OPT_IN_PROCESS: in_process = 1; break;
+    case OPT_ALLOW_NO_GPU: allow_no_gpu = 1; break;
     default: return cli_opt_error("repro", c, argv);
     }
   }
@@ -132,14 +149,25 @@ int cmd_repro(int argc, char **argv)
     }
   }
   runner_catch_signals();
-  int rc = GR_EXIT_OK, ran = 0, skipped_gpu = 0;
+  int rc = GR_EXIT_OK;
+  struct repro_tally t = {0};
   for (int k = 0; k < n && !runner_interrupted; k++)
     repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
-               watchdog, &rc, &ran, &skipped_gpu);
+               watchdog, &rc, &t);
   free(cs);
-  if (rc == GR_EXIT_OK && !ran && skipped_gpu)
-    rc = GR_EXIT_ENV;
-  return runner_interrupted ? 130 : rc;
+  if (runner_interrupted)
+    return 130;
+  /* a historical variant that could not run was not caught, a fixed one did not pass: never
+   * an exit 0 that reads as a pass (as `run`, exit 3; a failure elsewhere still says 1) */
+  if (t.gpu_selected && !t.gpu_ran && t.skipped_gpu) {
+    printf("no GPU: %d GPU variant%s selected and none could run (%s)%s\n", t.gpu_selected,
+           t.gpu_selected == 1 ? "" : "s", t.why_no_gpu,
+           allow_no_gpu ? "; judged on the CPU variants alone (--allow-no-gpu)"
+                        : "; --allow-no-gpu judges the CPU variants alone");
+    if (!allow_no_gpu && rc == GR_EXIT_OK)
+      rc = GR_EXIT_ENV;
+  }
+  return rc;
 }
 
 /* ---- list --------------------------------------------------------------------------------- */

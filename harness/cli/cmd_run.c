@@ -14,122 +14,15 @@
 
 #include "case.h"
 #include "cli.h"
+#include "gpus.h"
+#include "fuzz_lanes.h"
 #include "registry.h"
+#include "run_summary.h"
+#include "shard.h"
 #include "runner.h"
 #include "store.h"
 #include "verdict.h"
 #include "worker.h"
-
-/* ---- summary ------------------------------------------------------------------------------ */
-
-static int outcome_is_bad(const struct outcome *o)
-{
-  return o->verdict == VERDICT_ESCAPED ||
-         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
-}
-
-/* The fuzz cases per regime of every variant that has regimes, and the uncovered warnings. */
-static void print_coverage(FILE *f, const struct outcome *out, size_t n)
-{
-  int head = 0;
-  char text[GR_WHY_LEN * 2];
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    if (!o->cov.applies || o->verdict == VERDICT_SKIP)
-      continue;
-    if (!head++)
-      fprintf(f, "\ncoverage (fuzz cases per regime):\n");
-    char name[64];
-    gr_fmt(name, sizeof name, "%s/%s", o->alg->name, o->v->name);
-    fprintf(f, "  %-32s %s\n", name, coverage_text(&o->cov, text, sizeof text));
-  }
-  for (size_t i = 0; i < n; i++)
-    if (out[i].uncovered[0])
-      fprintf(f, "%s/%s uncovered: %s never reached in %ld cases\n", out[i].alg->name,
-              out[i].v->name, out[i].uncovered, out[i].cases);
-}
-
-static void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
-                          uint64_t seed, int64_t run_id)
-{
-  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
-          (unsigned long long)seed,
-          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
-  fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
-          "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    char catch_txt[64] = "";
-    if (o->verdict == VERDICT_CAUGHT)
-      gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
-             o->seconds_to_catch);
-    fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
-            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
-            o->skipped, o->failed, o->seconds, catch_txt);
-  }
-  print_coverage(f, out, n);
-  int details = 0;
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    if (o->verdict == VERDICT_PASS || (o->verdict == VERDICT_SKIP && i > 0 &&
-                                       strcmp(out[i - 1].reason, o->reason) == 0 &&
-                                       out[i - 1].verdict == VERDICT_SKIP))
-      continue;
-    if (!details++)
-      fprintf(f, "\n");
-    fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
-            o->reason[0] ? o->reason : "-");
-    if (o->shrunk_case[0]) {
-      char repro[GR_CASE_TEXT_LEN + 64];
-      struct gr_case sc;
-      char why[GR_WHY_LEN];
-      char steady[160] = "failed again twice";
-      if (!o->flaky && o->flaky_runs)
-        gr_fmt(steady, sizeof steady, "failed again %ld times of %ld", o->flaky_runs + 2,
-               o->flaky_runs + 2);
-      else if (o->flaky)
-        gr_fmt(steady, sizeof steady,
-               "FLAKY: failed again %ld of %ld runs here, a race or an uninitialised read; the "
-               "reproducer repeats it %ld times",
-               o->flaky_fails, o->flaky_runs, o->repeat);
-      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
-              o->first_case, o->shrunk_case, o->shrink_steps, steady, o->shrunk_reason);
-      if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
-        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, o->repeat, repro, sizeof repro));
-        cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
-      }
-    } else if (o->first_case[0]) {
-      fprintf(f, "  case:   %s\n", o->first_case);
-    }
-  }
-}
-
-/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
-static int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
-{
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    char repro[GR_CASE_TEXT_LEN + 64] = "";
-    struct gr_case sc;
-    char why[GR_WHY_LEN];
-    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
-    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
-      runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
-    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
-                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
-                              o->cases_to_catch, o->seconds_to_catch, o->reason,
-                              o->first_case[0] ? o->first_case : NULL,
-                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
-    if (store_add_outcome(st, run, &row))
-      break; /* the commit below fails and says why */
-    for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
-      if ((o->cov.applies >> r & 1) &&
-          store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
-                             o->cov.cases[r]))
-        break; /* the same */
-  }
-  return store_commit(st);
-}
 
 /* ---- run / fuzz --------------------------------------------------------------------------- */
 
@@ -143,7 +36,19 @@ struct run_args {
   int bench; /* 0 none, 1 the timing phase after fuzzing, 2 its quick form */
   long max_cases;
   const struct case_limits *limits; /* fuzz: the ranges of each selected variant, or NULL */
+  const char *gpus_spec;  /* --gpus, or NULL: the one visible GPU */
+  struct gpu_set gpus;    /* resolved from it (n 0: no lanes) */
+  struct shard shard;     /* --shard K/N (count 0: none) */
+  const char *night;      /* --night, or NULL: derived for a shard */
 };
+
+/* rh[i] = 1 when variant i can run here (a GPU is there, or it needs none); returns rh */
+static int *runs_here_fill(int *rh, const struct selection *sel, const struct run_meta *m)
+{
+  for (size_t i = 0; i < sel->n; i++)
+    rh[i] = m->gpu.ok || !(sel->v[i]->flags & VARIANT_GPU);
+  return rh;
+}
 
 static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 {
@@ -151,8 +56,33 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct selection sel;
   if (select_variants(ra->filter, &sel, why, sizeof why))
     return cli_usage_error(cmd, "%s", why);
-  if (!ra->seed_given)
+  if (ra->gpus_spec) {
+    int r = gpus_resolve(ra->gpus_spec, &ra->gpus, why, sizeof why);
+    if (r == GR_EXIT_USAGE)
+      return cli_usage_error(cmd, "%s", why);
+    if (r) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+      return r;
+    }
+  }
+  /* the shards of a night draw the same seed on every host: given, or from commit and date */
+  if (!ra->seed_given && ra->shard.count)
+    ra->seed = shard_night_seed(cli_build_commit());
+  else if (!ra->seed_given)
     ra->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
+  char night[128] = "";
+  if (ra->night)
+    gr_fmt(night, sizeof night, "%s", ra->night);
+  else if (ra->shard.count)
+    shard_night_id(night, sizeof night, cli_build_commit(), ra->seed);
+  if (ra->shard.count) {
+    size_t all = sel.n;
+    shard_select(&sel, &ra->shard, ra->seed);
+    printf("shard %d of %d (%s): %zu of %zu variants; night %s, seed %llu\n", ra->shard.index,
+           ra->shard.count, ra->shard.source, sel.n, all, night, (unsigned long long)ra->seed);
+    if (ra->limits) /* fuzz takes no --shard: the ranges stay paired with the variants */
+      return cli_usage_error(cmd, "--shard splits a run, not one variant");
+  }
   struct store *st = NULL;
   if (store_open(ra->db, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
@@ -163,10 +93,19 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
   ri.allow_no_gpu = ra->allow_no_gpu;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
-  if (run < 0) {
-    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+  if (run < 0 || store_set_night(st, run, night[0] ? night : NULL, ra->shard.index,
+                                 ra->shard.count, (int)ra->gpus.n)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, run < 0 ? why : store_errmsg(st));
     store_close(st);
     return GR_EXIT_USAGE;
+  }
+  if (ra->gpus.n) {
+    printf("%zu GPU%s:", ra->gpus.n, ra->gpus.n > 1 ? "s" : "");
+    for (size_t g = 0; g < ra->gpus.n; g++)
+      printf(" %s%s%s", ra->gpus.slot[g].id, ra->gpus.slot[g].name[0] ? " " : "",
+             ra->gpus.slot[g].name);
+    printf("\n");
+    fflush(stdout);
   }
   runner_catch_signals();
   struct runner_opts o = {
@@ -193,7 +132,34 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   double t0 = now_seconds();
   size_t done = 0;
   int store_failed = 0;
-  for (size_t i = 0; i < sel.n && !runner_interrupted && !store_failed; i++) {
+  /* fuzzing shares its GPU with other fuzzing jobs, never with a benchmark being timed
+   * (gpus.h): on one GPU the lock is held here, on several by each lane */
+  int gpu_lock = -1;
+  struct gpu_set vis;
+  if (!ra->gpus.n && meta.gpu.ok && gpus_list(&vis, why, sizeof why) == 0 && vis.n)
+    gpu_lock = gpus_lock(&vis.slot[0], 0);
+  if (ra->gpus.n) {
+    int *runs_here = calloc(sel.n ? sel.n : 1, sizeof *runs_here);
+    const struct case_limits **lims = calloc(sel.n ? sel.n : 1, sizeof *lims);
+    for (size_t i = 0; lims && i < sel.n; i++)
+      lims[i] = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
+    struct fuzz_lanes_job fj = {ra->db, &ra->gpus, ra->budget, lims,
+                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL};
+    int bad = !runs_here || !lims || runner_fuzz_lanes(&fj, st, &o, sel.alg, sel.v, sel.n, out, why,
+                                                        sizeof why);
+    free(lims);
+    if (bad) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
+      free(runs_here);
+      free(out);
+      store_close(st);
+      return GR_EXIT_USAGE;
+    }
+    free(runs_here);
+    for (; done < sel.n && !store_failed; done++)
+      store_failed = out[done].store_failed || store_outcomes(st, run, &out[done], 1);
+  }
+  for (size_t i = done; i < sel.n && !runner_interrupted && !store_failed && !ra->gpus.n; i++) {
     int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
     double left = ra->budget - (now_seconds() - t0);
     double share = runs_here && active ? left / (double)active : 0;
@@ -203,6 +169,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
     done++;
   }
+  if (gpu_lock >= 0)
+    close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   if (store_failed) { /* nothing more is printed: what is not stored is not reported */
@@ -219,7 +187,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
-    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet); /* its checks are in the verdict */
+    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet, &ra->gpus); /* its checks are in the verdict */
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
@@ -277,7 +245,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 enum {
   OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE
+  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_GPUS, OPT_SHARD, OPT_NIGHT
 };
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
@@ -299,6 +267,14 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
   case OPT_BENCH_QUICK: ra->bench = 2; return 0;
   case OPT_ALLOW_NO_GPU: ra->allow_no_gpu = 1; return 0;
   case OPT_STRICT_COVERAGE: ra->strict_coverage = 1; return 0;
+  case OPT_GPUS: return cli_opt_text(cmd, "--gpus", optarg, 1024, &ra->gpus_spec);
+  case OPT_NIGHT:
+    if (cli_opt_text(cmd, "--night", optarg, CLI_TEXT_MAX, &ra->night))
+      return GR_EXIT_USAGE;
+    if (shard_night_valid(ra->night))
+      return cli_usage_error(cmd, "--night '%s': 1 to 100 letters, digits, '.', '_', '-', ':' or "
+                                  "'+'", ra->night);
+    return 0;
   case 'n':
     if (cli_opt_u64(cmd, "--cases", optarg, 1, RUN_MAX_CASES, &n))
       return GR_EXIT_USAGE;
@@ -320,7 +296,8 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
       {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
       {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}, \
       {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},                                      \
-      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE}
+      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE},                                \
+      {"gpus", required_argument, NULL, OPT_GPUS}, {"night", required_argument, NULL, OPT_NIGHT}
 
 static const char common_help[] =
     "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
@@ -337,7 +314,10 @@ static const char common_help[] =
     "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"
     "                          instead of exit 3 (CPU-only development machines)\n"
     "      --strict-coverage   a fixed variant with a regime no case reached fails the run\n"
-    "                          (without it: an 'uncovered' warning)\n";
+    "                          (without it: an 'uncovered' warning)\n"
+    GPUS_HELP
+    "      --night ID          the night this run belongs to (default: derived from commit,\n"
+    "                          UTC date and seed when sharded; see doc/fleet.md)\n";
 
 static void run_defaults(struct run_args *ra)
 {
@@ -350,10 +330,14 @@ static void run_defaults(struct run_args *ra)
 
 int cmd_run(int argc, char **argv)
 {
-  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'}, COMMON_LONG_OPTS,
-                                       {0, 0, 0, 0}};
+  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'},
+                                       {"shard", required_argument, NULL, OPT_SHARD},
+                                       COMMON_LONG_OPTS, {0, 0, 0, 0}};
   struct run_args ra;
+  char why[GR_WHY_LEN];
   run_defaults(&ra);
+  if (shard_default(&ra.shard, why, sizeof why))
+    return cli_usage_error("run", "%s", why);
   int c;
   opterr = 0;
   while ((c = getopt_long(argc, argv, ":f:n:b:s:d:vh", opts, NULL)) != -1) {
@@ -364,13 +348,26 @@ int cmd_run(int argc, char **argv)
              "database; a summary table goes to stdout, then the run's verdict. Exit 0 ok, 1 a fixed\n"
              "variant failed or a historical bug escaped, 2 usage or database error, 3 GPU variants\n"
              "were selected and none could run (no driver, no device; see --allow-no-gpu).\n\n"
-             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n");
+             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n"
+             "      --shard K/N|auto    run the K-th of N parts of the selection (the same split\n"
+             "                          for the same seed and N); auto: from the scheduler\n"
+             "                          (Slurm array, Kubernetes Indexed Job, GitLab parallel,\n"
+             "                          GPUREGRESS_SHARD=K/N); 'import' of the shards' databases\n"
+             "                          makes one night (doc/fleet.md)\n");
       printf(common_help, 60.0);
       return 0;
     }
     if (c == 'f') {
       if (cli_opt_text("run", "--filter", optarg, CLI_TEXT_MAX, &ra.filter))
         return GR_EXIT_USAGE;
+      continue;
+    }
+    if (c == OPT_SHARD) {
+      const char *spec;
+      if (cli_opt_text("run", "--shard", optarg, 64, &spec))
+        return GR_EXIT_USAGE;
+      if (shard_parse(spec, &ra.shard, why, sizeof why))
+        return cli_usage_error("run", "%s", why);
       continue;
     }
     int r = common_option("run", c, &ra, argv);

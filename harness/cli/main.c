@@ -106,9 +106,11 @@ static void usage(FILE *f)
   for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "\nexit codes: 0 ok, 1 a check failed / a historical bug escaped / a regression,\n"
-             "2 usage or input error, 3 environment (no CUDA device where one is required)\n"
+             "2 usage or input error, 3 environment (no CUDA device where one is required; GPU\n"
+             "variants selected and none could run, unless --allow-no-gpu), 130 interrupted\n"
+             "(SIGINT, SIGTERM, SIGHUP)\n"
              "\nany command takes --status-file FILE: key=value lines for scripts (run, result,\n"
-             "compared, exit; see README)\n");
+             "compared, exit; see doc/database.md)\n");
 }
 
 int main(int argc, char **argv)

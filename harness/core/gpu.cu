@@ -93,6 +93,11 @@ extern "C" int gpu_query(struct gpu_info *info, char *why, size_t len)
   }
   memcpy(info->name, p.name, sizeof info->name - 1);
   info->name[sizeof info->name - 1] = 0;
+  /* the UUID as nvidia-smi prints it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx */
+  const unsigned char *u = (const unsigned char *)p.uuid.bytes;
+  char *o = info->uuid + sprintf(info->uuid, "GPU-");
+  for (int i = 0; i < 16; i++)
+    o += sprintf(o, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
   info->sm_count = p.multiProcessorCount;
   info->cc_major = p.major;
   info->cc_minor = p.minor;

@@ -131,6 +131,8 @@ struct collect {
   struct compare_result *r;
   size_t cap_t, cap_o;
   int side; /* 0 base, 1 cur */
+  struct store *st;
+  enum store_src src;
 };
 
 static int collect_timing(void *ctx, const struct store_timing *row)
@@ -151,6 +153,10 @@ static int collect_timing(void *ctx, const struct store_timing *row)
     gr_fmt(t->l2, sizeof t->l2, "%s", row->l2);
     t->seed = row->seed;
   }
+  if (row->samples > 0 && cl->st) /* the GPU it was timed on */
+    store_timing_gpu(cl->st, cl->src, row->id, cl->side ? t->cur_gpu : t->base_gpu,
+                     sizeof t->cur_gpu, cl->side ? t->cur_uuid : t->base_uuid, sizeof t->cur_uuid,
+                     cl->side ? t->cur_host : t->base_host, sizeof t->cur_host);
   if (cl->side) {
     t->in_cur |= row->samples > 0;
     merge_verdict(t->cur_verdict, sizeof t->cur_verdict, row->verdict);
@@ -223,7 +229,7 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len)
 {
   struct compare_result *r = calloc(1, sizeof *r);
-  struct collect cb = {r, 0, 0, 0}, cc = {r, 0, 0, 1};
+  struct collect cb = {r, 0, 0, 0, st, base_src}, cc = {r, 0, 0, 1, st, STORE_MAIN};
   double *a = NULL, *b = NULL;
   if (!r)
     goto oom;
@@ -278,7 +284,19 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
     free(a);
     free(b);
     a = b = NULL;
-    if (r->base_other_gpu)
+    /* rows are paired by GPU model: the rows' own where both record it (a night spread over
+     * several GPUs and hosts), else the runs' */
+    if (t->base_gpu[0] && t->cur_gpu[0]) {
+      t->other_model = strcmp(t->base_gpu, t->cur_gpu) != 0;
+      t->other_device = !t->other_model &&
+                        ((t->base_uuid[0] && t->cur_uuid[0] && strcmp(t->base_uuid, t->cur_uuid)) ||
+                         (t->base_host[0] && t->cur_host[0] && strcmp(t->base_host, t->cur_host)));
+    } else {
+      t->other_model = r->base_other_gpu;
+    }
+    r->n_other_model += t->other_model;
+    r->n_other_device += t->other_device;
+    if (t->other_model)
       t->sc.cls = STATS_UNSURE; /* another GPU model: not comparable */
     switch (t->sc.cls) {
     case STATS_SAME: r->n_same++; break;

@@ -54,6 +54,10 @@ struct compare_timing {
   char base_verdict[16], cur_verdict[16];
   int regression;                 /* check after timing went from good to bad */
   double min_effect, alpha;       /* what was applied */
+  /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
+  char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
+  int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
+  int other_device; /* same model, another physical GPU or host: compared, and said */
 };
 
 struct compare_outcome {
@@ -81,6 +85,8 @@ struct compare_result {
   struct compare_outcome *oc;
   size_t n_oc;
   size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
+  size_t n_other_device, n_other_model; /* compared rows timed on another GPU or host of the
+                                         * same model; rows left unsure for another model */
   struct compare_accuracy *acc;
   size_t n_acc, n_acc_regressions;
 };

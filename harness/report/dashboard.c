@@ -25,19 +25,87 @@ static const char *nz(const char *s)
   return s ? s : "";
 }
 
+/* Variants that did not run at all (skip, no case: no GPU, a driver too old) are folded into one
+ * line per reason instead of a row of zeros each, and their regimes are left out of the coverage
+ * table (not reached is not what happened to them). */
+#define FOLD_REASONS 8
+struct fold {
+  char *reason, *names; /* names: "alg/variant, alg/variant, ..." */
+  int n;
+};
+
 struct outcomes_ctx {
   struct tpl_view *v;
   int n;
+  struct fold folds[FOLD_REASONS];
+  char **skipped; /* "alg/variant" of every folded variant, for the coverage table */
+  size_t n_skipped;
 };
+
+/* 0 folded; -1 not folded (out of memory, too many reasons: the caller keeps its row) */
+static int fold_skip(struct outcomes_ctx *oc, const struct store_outcome *o)
+{
+  char *name = NULL;
+  if (asprintf(&name, "%s/%s", nz(o->algorithm), nz(o->variant)) < 0)
+    return -1;
+  const char *why = nz(o->reason);
+  struct fold *f = NULL;
+  for (int i = 0; i < FOLD_REASONS && !f; i++)
+    if (!oc->folds[i].reason || !strcmp(oc->folds[i].reason, why))
+      f = &oc->folds[i];
+  char **list = f ? realloc(oc->skipped, (oc->n_skipped + 1) * sizeof *list) : NULL;
+  if (list)
+    oc->skipped = list;
+  if (!list || (!f->reason && !(f->reason = strdup(why)))) {
+    free(name);
+    return -1;
+  }
+  char *names = NULL;
+  if (asprintf(&names, "%s%s%s", f->names ? f->names : "", f->names ? ", " : "", name) < 0) {
+    free(name);
+    return -1;
+  }
+  free(f->names);
+  f->names = names;
+  f->n++;
+  oc->skipped[oc->n_skipped++] = name;
+  return 0;
+}
+
+static void fold_rows(struct outcomes_ctx *oc)
+{
+  for (int i = 0; i < FOLD_REASONS && oc->folds[i].reason; i++) {
+    struct tpl_view *r = tpl_add(oc->v, "skipped_variants");
+    if (r) {
+      tpl_set(r, "count", "%d", oc->folds[i].n);
+      tpl_set(r, "plural", "%s", oc->folds[i].n == 1 ? "" : "s");
+      tpl_set(r, "reason", "%s", oc->folds[i].reason);
+      tpl_set(r, "names", "%s", oc->folds[i].names);
+    }
+  }
+}
+
+static void fold_free(struct outcomes_ctx *oc)
+{
+  for (int i = 0; i < FOLD_REASONS; i++) {
+    free(oc->folds[i].reason);
+    free(oc->folds[i].names);
+  }
+  for (size_t i = 0; i < oc->n_skipped; i++)
+    free(oc->skipped[i]);
+  free(oc->skipped);
+}
 
 static int add_outcome(void *ctx, const struct store_outcome *o)
 {
   struct outcomes_ctx *oc = ctx;
-  struct tpl_view *r = tpl_add(oc->v, "outcomes");
   const char *vd = nz(o->verdict);
+  oc->n++;
+  if (!strcmp(vd, "skip") && o->cases == 0 && fold_skip(oc, o) == 0)
+    return 0;
+  struct tpl_view *r = tpl_add(oc->v, "outcomes");
   if (!r)
     return -1;
-  oc->n++;
   const char *b = render_badge(vd);
   tpl_set(r, "algorithm", "%s", nz(o->algorithm));
   tpl_set(r, "variant", "%s", nz(o->variant));
@@ -60,14 +128,21 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   return 0;
 }
 
-/* Coverage: one row per (variant, regime) of the run; a regime no case reached is marked. */
+/* Coverage: one row per (variant, regime) of the run; a regime no case reached is marked. The
+ * variants folded above (they ran no case) have no rows. */
 static int add_coverage(void *ctx, const char *alg, const char *var, const char *regime,
                         int64_t cases)
 {
-  struct tpl_view *r = tpl_add(ctx, "coverage");
+  struct outcomes_ctx *oc = ctx;
+  size_t la = strlen(nz(alg));
+  for (size_t i = 0; i < oc->n_skipped; i++)
+    if (!strncmp(oc->skipped[i], nz(alg), la) && oc->skipped[i][la] == '/' &&
+        !strcmp(oc->skipped[i] + la + 1, nz(var)))
+      return 0;
+  struct tpl_view *r = tpl_add(oc->v, "coverage");
   if (!r)
     return -1;
-  tpl_set(ctx, "has_coverage", "1");
+  tpl_set(oc->v, "has_coverage", "1");
   tpl_set(r, "algorithm", "%s", nz(alg));
   tpl_set(r, "variant", "%s", nz(var));
   tpl_set(r, "regime", "%s", nz(regime));
@@ -331,10 +406,14 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "status", "%s", rb->status);
   tpl_set(v, "exit_code", "%d", rb->exit_code);
   tpl_set(v, "command", "%s", rb->command);
-  struct outcomes_ctx oc = {v, 0};
+  struct outcomes_ctx oc = {.v = v};
   store_each_outcome(c->st, STORE_MAIN, c->run, STORE_BY_INSERTION, add_outcome, &oc);
   tpl_set(v, "has_outcomes", "%s", oc.n ? "1" : "");
-  store_each_coverage(c->st, c->run, add_coverage, v);
+  fold_rows(&oc);
+  store_each_coverage(c->st, c->run, add_coverage, &oc);
+  if (oc.n_skipped)
+    tpl_set(v, "coverage_folded", "%zu", oc.n_skipped);
+  fold_free(&oc);
   struct sanitizer_ctx sc = {v, NULL, ""};
   int64_t san_run = 0;
   store_each_sanitizer(c->st, c->run, &san_run, add_sanitizer, &sc);
@@ -347,6 +426,8 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   render_add_plot(c, v, "catch", "historical bugs caught per run");
   trends_index(c, v);
   add_banner(c, v);
+  if (c->note && c->note[0])
+    tpl_set(v, "note", "%s", c->note);
   time_t now = time(NULL);
   char when[64];
   strftime(when, sizeof when, "%Y-%m-%d %H:%M:%SZ", gmtime(&now));

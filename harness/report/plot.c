@@ -216,6 +216,7 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   c.st = st;
   c.run = run;
   c.verdict = o->verdict;
+  c.note = o->note;
   if (!gr_is_printable(o->out_dir)) {
     gr_fmt(why, len, "output folder: control characters are not allowed in its name");
     return -1;

@@ -23,6 +23,7 @@ struct plot_opts {
   const struct run_verdict *verdict; /* the run's verdict (verdict.h): banner, changes; NULL none */
   const char *scripts_dir; /* NULL: beside the binary (scripts/), then ../share/gpuregress/scripts
                             (installed), ../../scripts, ./scripts */
+  const char *note;        /* a line shown above the verdict (plot --note: "SAMPLE ..."); NULL none */
 };
 
 struct plot_report {

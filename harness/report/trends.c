@@ -425,8 +425,10 @@ void trends_index(struct plot_ctx *c, struct tpl_view *v)
     tpl_set(r, "commit", "%.10s", n->commit);
     tpl_set(r, "gpu", "%s", n->gpu[0] ? n->gpu : "no GPU");
     tpl_set(r, "host", "%s", n->host);
-    tpl_set(r, "verdict", "%s", bad ? "fail" : "pass");
-    tpl_set(r, "badge", "%s", bad ? "bad" : "ok");
+    /* a night without a GPU ran the CPU variants alone: never a green pass */
+    int no_gpu = !bad && !n->gpu[0];
+    tpl_set(r, "verdict", "%s", bad ? "fail" : no_gpu ? "no GPU" : "pass");
+    tpl_set(r, "badge", "%s", bad ? "bad" : no_gpu ? "meh" : "ok");
     tpl_set(r, "failed", "%lld", (long long)n->failed);
     tpl_set(r, "exit_code", "%d", n->exit_code);
     tpl_set(r, "slower", "%zu", slower);

@@ -223,6 +223,9 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
   const struct store_run *r = &v->run;
   int interrupted = o->interrupted || !strcmp(r->status, "interrupted");
   int gone = !o->in_run && (!strcmp(r->status, "killed") || !strcmp(r->status, "running"));
+  /* a sharded night judged as a night (not by the shard's own process) needs every shard */
+  int partial = !o->in_run && v->night.shard_count > 1 &&
+                v->night.shards_present < v->night.shard_count;
   int no_gpu = v->gpu_selected > 0 && v->gpu_ran == 0;
   char tail[512] = "";
   if (v->cmp) {
@@ -235,11 +238,16 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
   char counts[256];
   gr_fmt(counts, sizeof counts, "%zu passed (%zu historical bugs caught), %zu failed, %zu skipped, "
          "%zu errors", v->passed, v->caught, v->failed, v->skipped, v->errors);
-  if (interrupted || gone) {
+  char shards[512] = "";
+  if (partial)
+    gr_fmt(shards, sizeof shards, "night '%s' holds %d of its %d shards (missing: %s; import them)",
+           v->night.night, v->night.shards_present, v->night.shard_count, v->night.missing);
+  if (interrupted || gone || partial) {
     v->result = RV_RESULT_INCOMPLETE;
     v->exit_code = interrupted ? 130 : GR_EXIT_ENV;
     gr_fmt(v->summary, sizeof v->summary, "incomplete: %s; %s%s",
            interrupted              ? "the run was interrupted"
+           : partial                ? shards
            : !strcmp(r->status, "killed") ? "the run's process is gone (killed before it finished)"
                                           : "the run has not finished",
            counts, tail);
@@ -307,6 +315,7 @@ int run_verdict_build(struct store *st, int64_t run, const struct rv_opts *o,
     gr_fmt(why, len, "no run %lld in the database", (long long)run);
     goto fail;
   }
+  store_get_night_info(st, STORE_MAIN, run, &v->night);
   v->base_file = o->base > 0 && o->base_src == STORE_BASE ? o->base_file : NULL;
   compare_opts_default(&defaults);
   if (o->base > 0 &&

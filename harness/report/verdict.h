@@ -4,7 +4,7 @@
  * it shows: the exit code of `run` and `compare`, the JUnit XML and the JSON of `export`, the
  * JSON of `compare --format json` and the dashboard's banner. No reader judges on its own.
  *
- * Rules (README "The verdict"):
+ * Rules (doc/verdict.md):
  *   - a fixed, peer or reference variant that failed, crashed or timed out fails; a historical
  *     bug that escaped fails; caught passes; skip is skipped; error (the case cannot run here) is
  *     an error;
@@ -14,7 +14,8 @@
  *   - GPU variants selected and none could run: "no GPU", exit 3, unless the run was started with
  *     --allow-no-gpu (then ok, shown as such, never as all green);
  *   - an interrupted run exits 130; a run whose process is gone ('killed') or still running is
- *     incomplete (exit 3). */
+ *     incomplete (exit 3), and so is a sharded night (--shard K/N) that lacks one of its shards,
+ *     except in the shard's own process, which judges its part. */
 #ifndef GR_VERDICT_H
 #define GR_VERDICT_H
 
@@ -53,6 +54,8 @@ const char *rv_result_name(enum rv_result r); /* ok, failed, no_gpu, incomplete 
 
 struct run_verdict {
   struct store_run run;
+  struct store_night_info night;   /* its night and shards (store.h): a night missing a shard is
+                               * incomplete */
   struct compare_result *cmp; /* the comparison with the baseline; NULL without one */
   const char *base_file;      /* the baseline's database file, NULL: this database */
   struct rv_test *tests;

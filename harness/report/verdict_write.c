@@ -48,8 +48,11 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   fprintf(f, "\"dirty\": %s, ", r->dirty ? "true" : "false");
   json_key_str(f, "checkout_commit", r->checkout[0] ? r->checkout : NULL, 1);
   json_key_str(f, "gpu", r->gpu[0] ? r->gpu : NULL, 1);
-  fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s},\n", (unsigned long long)r->seed,
+  fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
           r->allow_no_gpu ? "true" : "false");
+  json_key_str(f, "night", v->night.night[0] ? v->night.night : NULL, 1);
+  fprintf(f, "\"shards\": %d, \"shards_present\": %d, \"gpus\": %d},\n", v->night.shard_count,
+          v->night.shards_present, v->night.gpus);
   fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
              "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
           in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);

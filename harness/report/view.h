@@ -33,6 +33,7 @@ struct plot_ctx {
   struct store *st;
   int64_t run;
   const struct run_verdict *verdict; /* the banner and the changes against the baseline */
+  const char *note;                  /* plot --note, above the banner; NULL none */
   struct store_run rb;
   char plots_dir[PATH_MAX], dash[PATH_MAX], scripts[PATH_MAX];
   int have_gnuplot, have_scripts;

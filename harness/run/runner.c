@@ -321,15 +321,16 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
   for (long i = 0; !stopping(rec); i++) {
     if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
       break;
-    case_generate(a, o->seed, (uint64_t)i, o->limits, &c);
+    uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
+    case_generate(a, o->seed, idx, o->limits, &c);
     /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
      * least reached one (coverage.h) */
     int want = coverage_want(&out->cov);
-    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, (uint64_t)i, o->limits, want, &c))
+    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, idx, o->limits, want, &c))
       want = -1;
     if (wproc_case(&w, &c, o->watchdog, &res) == WPROC_INTERRUPTED)
       break;
-    record(rec, &c, "fuzz", i, &res);
+    record(rec, &c, "fuzz", (long)idx, &res);
     coverage_add(&out->cov, res.regimes, want);
     out->cases++;
     switch (res.verdict) {

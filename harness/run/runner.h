@@ -34,6 +34,9 @@ struct runner_opts {
   const struct case_limits *limits; /* fuzz ranges, or NULL */
   struct store *store;              /* NULL: nothing recorded */
   int64_t run_id;
+  /* one part of a variant's case stream, for a variant spread over several GPUs: case i of this
+   * part is case i * case_stride + case_offset of the stream (case_stride 0: the whole stream) */
+  uint64_t case_stride, case_offset;
 };
 
 struct outcome {

@@ -35,8 +35,8 @@ int worker_gpu_ready(char *why, size_t len);
  * device memory than is free is an error that says both sizes. */
 void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res);
 
-/* The checks of worker_run_case, each alone for measuring which one catches a bug (the README's
- * who-catches-what table): GR_CHECKS in the environment, a comma-separated list of these names,
+/* The checks of worker_run_case, each alone for measuring which one catches a bug (doc/sanitizers.md,
+ * who catches what): GR_CHECKS in the environment, a comma-separated list of these names,
  * keeps only those (unset: all). parity and invariants both come from the algorithm's check,
  * which stops at its first failure: a failure tagged with a check not kept counts as a pass.
  * Without determinism, output or smem, the two runs are not compared; without output the two

@@ -29,6 +29,12 @@ struct store;
 /* Open (creating and migrating) the database at path. 0 ok; -1 with why ("cannot open ...",
  * "... is not a database", "schema version N is newer than this build (M)"). */
 int store_open(const char *path, struct store **out, char *why, size_t len);
+/* store_open with flags: STORE_OPEN_EXISTING refuses a new or empty file (prune). Every write
+ * open judges the file before anything is written to it (not even the journal mode): a file
+ * that is not a regular file, another program's database, a schema version that is not ours or
+ * is newer, or a damaged file (PRAGMA quick_check) is refused and left byte-identical. */
+#define STORE_OPEN_EXISTING 0x1u
+int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len);
 void store_close(struct store *st);
 /* The underlying handle, for the tests' own queries (the harness reads through store_read.c). */
 struct sqlite3 *store_db(struct store *st);
@@ -147,6 +153,8 @@ const char *store_path(struct store *st);
  * (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
  * ("cannot use database ...", "... is not a gpuregress database", a newer schema). */
 int store_open_read(const char *path, struct store **out, char *why, size_t len);
+/* PRAGMA SCHEMA.quick_check on db: 0 ok; -1 with why (the file is damaged). */
+int store_quick_check(struct sqlite3 *db, const char *schema, char *why, size_t len);
 
 /* Where a read looks: this database, or the baseline file attached by store_attach_baseline. */
 enum store_src { STORE_MAIN, STORE_BASE };
@@ -295,6 +303,8 @@ struct store_import_report {
   int64_t runs;         /* runs added */
   int64_t runs_present; /* runs of the file already here (same identity): not added again */
   int64_t cases, outcomes, timings, samples;
+  int64_t folded;       /* shards folded into their night's run (store_night.c) */
+  int64_t apart;        /* shards of a night that holds them already: kept as runs of their own */
 };
 /* Add the finished (and interrupted) runs of the gpuregress database at path that this one
  * lacks, with their cases, outcomes, timings and samples, in one transaction. A run is known by
@@ -322,6 +332,39 @@ struct store_prune_report {
  * VACUUM. 0 ok; -1 with why. */
 int store_prune(struct store *st, const struct store_prune_opts *o, struct store_prune_report *rep,
                 char *why, size_t len);
+
+/* ---- several GPUs and hosts (store_night.c, doc/fleet.md) --------------------------------- */
+
+/* Record the night run belongs to (NULL: none), its shard (shard_count 0: unsharded) and the
+ * GPUs it spread over (0: one, no --gpus). Committed at once. 0 ok, -1 (store_errmsg). */
+int store_set_night(struct store *st, int64_t run, const char *night, int shard_index,
+                    int shard_count, int gpus);
+/* Record the GPU (model, UUID) and host a timing row was timed on, in the open batch. 0 ok. */
+int store_set_timing_gpu(struct store *st, int64_t timing, const char *gpu_name,
+                         const char *gpu_uuid, const char *host);
+/* The GPU a timing row of src was timed on ("" each where unknown). 0 ok, -1 none. */
+int store_timing_gpu(struct store *st, enum store_src src, int64_t timing, char *gpu_name,
+                     size_t name_len, char *gpu_uuid, size_t uuid_len, char *host,
+                     size_t host_len);
+
+/* The night of a run: its id, and for a sharded night which shards it holds. */
+struct store_night_info {
+  char night[128];   /* "" when the run records none */
+  int shard_count;   /* 0: unsharded */
+  int shards_present; /* distinct shards folded into the run (itself included) */
+  char missing[256]; /* the absent shards, "3, 4", or "" */
+  char hosts[256];   /* the distinct hosts of its shards, comma-separated */
+  int gpus;          /* GPUs the run spread over (the largest of its shards), 0: one */
+};
+/* 0 ok (an older schema reads as unsharded), -1 the run is not there. */
+int store_get_night_info(struct store *st, enum store_src src, int64_t run,
+                         struct store_night_info *n);
+
+/* Close the database connection but keep st (path, failure flags), and open it again: around
+ * forking lanes (lanes.h), which open their own connections; an SQLite connection must not
+ * cross a fork. store_suspend commits first. 0 ok; store_resume -1 with why. */
+int store_suspend(struct store *st);
+int store_resume(struct store *st, char *why, size_t len);
 
 /* ---- history (store_read.c) --------------------------------------------------------------- */
 

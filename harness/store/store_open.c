@@ -127,6 +127,26 @@ static const char *const migrations[] = {
     "  metric TEXT NOT NULL,"              /* bad1, bad2, bad1_nonocc, bad2_nonocc, ... */
     "  value REAL NOT NULL,"               /* a fraction: 0.08 is 8% */
     "  PRIMARY KEY (timing_id, metric)) WITHOUT ROWID;",
+    /* 7 -> 8: several GPUs and hosts (doc/fleet.md): the night a run belongs to and its shard
+     * (--shard K/N, --night), the GPUs it spread over (--gpus); the GPU each timing ran on; the
+     * shards folded into one night's run by import (night_parts: one row per shard run, the
+     * night's own run included, so that importing a shard twice adds nothing) */
+    "ALTER TABLE runs ADD COLUMN night TEXT;"         /* NULL: a run of its own */
+    "ALTER TABLE runs ADD COLUMN shard_index INTEGER;" /* K of K/N, 1-based; NULL unsharded */
+    "ALTER TABLE runs ADD COLUMN shard_count INTEGER;" /* N of K/N */
+    "ALTER TABLE runs ADD COLUMN gpus INTEGER;"       /* GPUs the run spread over; NULL one */
+    "CREATE INDEX runs_by_night ON runs(night);"
+    "ALTER TABLE timings ADD COLUMN gpu_name TEXT;"   /* the model it was timed on */
+    "ALTER TABLE timings ADD COLUMN gpu_uuid TEXT;"   /* the physical GPU */
+    "ALTER TABLE timings ADD COLUMN host TEXT;"
+    "CREATE TABLE night_parts ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id)," /* the night's run */
+    "  uid TEXT NOT NULL,"                          /* the shard run's own uid */
+    "  shard_index INTEGER, shard_count INTEGER,"
+    "  host TEXT, gpu_name TEXT, started_at TEXT, finished_at TEXT, status TEXT,"
+    "  exit_code INTEGER,"
+    "  PRIMARY KEY (run_id, uid));"
+    "CREATE INDEX night_parts_by_uid ON night_parts(uid);",
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
@@ -201,32 +221,6 @@ out_rollback:
   return -1;
 }
 
-/* A database of another program (tables, but no schema version of ours) is refused before
- * anything is written to it. 0 ours or empty; -1 with why. */
-static int refuse_foreign(struct store *st, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  /* one statement: one snapshot, never a schema half-seen while another process creates it */
-  if (sqlite3_prepare_v2(st->db,
-                         "SELECT (SELECT user_version FROM pragma_user_version),"
-                         " (SELECT count(*) FROM sqlite_master)", -1, &s, NULL) != SQLITE_OK) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    return -1;
-  }
-  int rc = sqlite3_step(s);
-  int foreign = rc == SQLITE_ROW && sqlite3_column_int(s, 0) == 0 && sqlite3_column_int(s, 1) > 0;
-  if (rc != SQLITE_ROW) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-  }
-  sqlite3_finalize(s);
-  if (foreign)
-    gr_fmt(why, len, "not a gpuregress database (it holds other tables and no schema version of "
-                     "ours): pass --db with another path");
-  return rc != SQLITE_ROW || foreign ? -1 : 0;
-}
-
 /* Runs of this host still 'running' whose process is gone (or is this one, which has begun no
  * run yet) are marked 'killed': a SIGKILL, a crash of the host or an OOM kill leaves no other
  * trace. 0 ok; -1 with why. */
@@ -264,7 +258,8 @@ fail:
 }
 
 /* One try of store_open; *busy set when it failed on a lock (SQLITE_BUSY or SQLITE_LOCKED). */
-static int store_open_once(const char *path, struct store **out, char *why, size_t len, int *busy)
+static int store_open_once(const char *path, unsigned flags, struct store **out, char *why,
+                           size_t len, int *busy)
 {
   char msg[GR_WHY_LEN] = "";
   struct store *st = calloc(1, sizeof *st);
@@ -272,11 +267,18 @@ static int store_open_once(const char *path, struct store **out, char *why, size
     gr_fmt(why, len, "out of memory");
     return -1;
   }
+  struct stat sb;
+  int rc = SQLITE_OK;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    gr_fmt(msg, sizeof msg, "not a regular file: pass --db with the path of a database file");
+    rc = SQLITE_FORMAT;
+    goto out_close;
+  }
   /* results/ is the default home: create the directory of the default path only */
   if (strcmp(path, STORE_DEFAULT_PATH) == 0)
     mkdir("results", 0777);
   st->path = strdup(path);
-  int rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+  rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                                       NULL)
                     : SQLITE_NOMEM;
   if (rc != SQLITE_OK) {
@@ -285,8 +287,21 @@ static int store_open_once(const char *path, struct store **out, char *why, size
   }
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
-  /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (refuse_foreign(st, msg, sizeof msg) || exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
+  store_harden(st->db);
+  /* the first statement that reads the file tells a corrupt or foreign file apart: nothing is
+   * written (not even the journal mode) before it says the file is ours or empty */
+  int v;
+  if (store_judge_schema(st, &v, msg, sizeof msg))
+    goto out_close;
+  if (v == 0 && (flags & STORE_OPEN_EXISTING)) {
+    gr_fmt(msg, sizeof msg, "it is not a gpuregress database (empty): pass --db with another path");
+    goto out_close;
+  }
+  if (v > 0 && store_quick_check(st->db, "main", msg, sizeof msg)) {
+    st->err = SQLITE_CORRUPT;
+    goto out_close;
+  }
+  if (exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
       exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
       exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg) ||
       mark_killed(st, msg, sizeof msg))
@@ -327,12 +342,17 @@ out_close:;
 
 int store_open(const char *path, struct store **out, char *why, size_t len)
 {
+  return store_open_flags(path, 0, out, why, len);
+}
+
+int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len)
+{
   /* processes starting together on a new database: not every step of setting it up (the
    * journal mode, a read that turns into a write) waits on the busy timeout; a lock met there is
    * tried again a few times, each after a short pause */
   for (int attempt = 0;; attempt++) {
     int busy = 0;
-    if (store_open_once(path, out, why, len, &busy) == 0)
+    if (store_open_once(path, flags, out, why, len, &busy) == 0)
       return 0;
     if (!busy || attempt == STORE_OPEN_TRIES)
       return -1;
@@ -387,50 +407,6 @@ int store_has_table(struct store *st, enum store_src src, const char *table)
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
-}
-
-int store_open_read(const char *path, struct store **out, char *why, size_t len)
-{
-  char msg[GR_WHY_LEN] = "";
-  struct store *st = calloc(1, sizeof *st);
-  int rc = SQLITE_NOMEM, v;
-  if (!st || !(st->path = strdup(path)))
-    goto out_close;
-  /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
-   * database behind (beside a committed baseline too); query_only keeps every statement from
-   * writing, and a write-protected file is opened read-only by SQLite itself */
-  rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
-  if (rc != SQLITE_OK)
-    goto out_close;
-  sqlite3_busy_timeout(st->db, 10000);
-  sqlite3_extended_result_codes(st->db, 1);
-  if ((rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL)) != SQLITE_OK)
-    goto out_close;
-  /* the first statement that reads the file tells a corrupt or foreign file apart */
-  if (store_user_version(st, &v, msg, sizeof msg)) {
-    rc = st->err;
-    goto out_close;
-  }
-  if (v > store_schema_version()) {
-    gr_fmt(why, len, "cannot use database '%s': schema version %d is newer than this build of "
-                     "gpuregress (%d): use a newer build", path, v, store_schema_version());
-    store_close(st);
-    return -1;
-  }
-  if (!store_has_table(st, STORE_MAIN, "runs") || !store_has_table(st, STORE_MAIN, "outcomes")) {
-    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table): pass --db with another "
-                     "path", path);
-    store_close(st);
-    return -1;
-  }
-  *out = st;
-  return 0;
-out_close:
-  if (!msg[0])
-    gr_fmt(msg, sizeof msg, "%s", st && st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-  gr_fmt(why, len, "cannot use database '%s': %s%s", path, msg, store_open_hint(rc));
-  store_close(st);
-  return -1;
 }
 
 int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)

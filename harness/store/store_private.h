@@ -43,4 +43,24 @@ sqlite3_stmt *store_run_query(struct store *st, enum store_src src, const char *
  * row was read (rc SQLITE_DONE), else -1. */
 int store_walk_end(sqlite3_stmt *s, int rc, int stop);
 
+/* Files from elsewhere (store_trust.c). */
+/* What the file open in st is, before anything is written to it: 0 ours or empty (*v its schema
+ * version, 0 empty); -1 with why (another program's database, a schema version not ours or
+ * newer). */
+int store_judge_schema(struct store *st, int *v, char *why, size_t len);
+/* SQLite's defences on a connection: SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off. */
+void store_harden(sqlite3 *db);
+/* The rows of the runs of src (attached) that runs_filter (over src.runs x, ?3 = only) picks:
+ * 0 all can be imported as they are; -1 with why naming the run that stops the file (ids not
+ * whole or not unique, rows of no run or timing, a name of a shape gpuregress never gives, text
+ * where a number belongs); -2 a database error. Needs store_sql_name_ok as gr_name_ok(x). */
+int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char *why, size_t len);
+/* SQL function gr_name_ok(x): 1 when x is text of a name gpuregress gives (gr_name_ok). */
+void store_sql_name_ok(sqlite3_context *cx, int argc, sqlite3_value **argv);
+
+/* Fold the runs above id `after` that are shards of a night already here into that night's run
+ * (store_night.c); *folded counts them, *apart the reruns of a shard kept as runs of their own.
+ * 0 ok, -1 a database error (db's message). */
+int store_fold_nights(sqlite3 *db, int64_t after, int64_t *folded, int64_t *apart);
+
 #endif

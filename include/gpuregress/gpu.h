@@ -32,6 +32,7 @@ int gpu_last_error(void);
 
 struct gpu_info {
   char name[128];
+  char uuid[48]; /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx": the physical GPU */
   int sm_count;
   int cc_major, cc_minor;
   size_t total_mem;
