@@ -38,6 +38,7 @@
 #include "case.h"
 #include "child.h"
 #include "cli.h"
+#include "gpus.h"
 #include "coverage.h"
 #include "runner.h"
 #include "sanitize_job.h"
@@ -52,6 +53,9 @@ struct san_args {
   long per_regime, jobs;
   unsigned kinds;     /* 1 << enum variant_kind */
   long slice, slices; /* the variants i (of the kinds, in order) with i % slices == slice */
+  int jobs_given;
+  const char *gpus_spec;
+  struct gpu_set gpus; /* --gpus: each tool run pinned to the least busy of them */
 };
 
 struct cand {
@@ -144,6 +148,7 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
       }
+      san_job_pin(j, &sa->gpus, jobs, live, running); /* the least busy GPU of --gpus */
       if (san_job_start(j, sanitizer, self)) {
         j->verdict = "error";
         gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
@@ -184,6 +189,7 @@ int cmd_sanitize(int argc, char **argv)
                                        {"logs", required_argument, NULL, 'L'},
                                        {"kinds", required_argument, NULL, 'k'},
                                        {"slice", required_argument, NULL, 'l'},
+                                       {"gpus", required_argument, NULL, 'G'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
@@ -215,7 +221,8 @@ int cmd_sanitize(int argc, char **argv)
              "  -b, --budget SECONDS    the lane ends within this: no cell starts after it, and\n"
              "                          one still running then is stopped (default 1800)\n"
              "      --timeout SECONDS   one tool on one variant (default 300)\n"
-             "  -j, --jobs N            tools running at once (default 4)\n"
+             "  -j, --jobs N            tools running at once (default 4, with --gpus 4 a GPU)\n"
+             GPUS_HELP
              "  -s, --seed N            the case stream (default 1)\n"
              "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
              "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
@@ -235,6 +242,11 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
         return GR_EXIT_USAGE;
       sa.jobs = (long)u;
+      sa.jobs_given = 1;
+      break;
+    case 'G':
+      if (cli_opt_text("sanitize", "--gpus", optarg, 1024, &sa.gpus_spec))
+        return GR_EXIT_USAGE;
       break;
     case 'b':
       if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
@@ -311,6 +323,10 @@ int cmd_sanitize(int argc, char **argv)
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
+  if (sa.gpus_spec && (c = cli_gpus("sanitize", sa.gpus_spec, &sa.gpus)) != 0)
+    return c;
+  if (sa.gpus.n && !sa.jobs_given)
+    sa.jobs = 4 * (long)sa.gpus.n > 64 ? 64 : 4 * (long)sa.gpus.n;
   if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"

@@ -65,6 +65,12 @@ int san_job_start(struct san_job *j, const char *sanitizer, const char *self)
   j->c.what = "compute-sanitizer";
   j->c.argv = j->argv;
   j->c.log_fd = fd;
+  if (j->cvd[0]) { /* pinned to one GPU of --gpus */
+    j->env[0] = j->cvd;
+    j->env[1] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
+    j->env[2] = NULL;
+    j->c.env = j->env;
+  }
   j->t0 = now_seconds();
   int rc = child_start(&j->c);
   close(fd);
@@ -191,4 +197,21 @@ int san_tool_index(const char *name, size_t len)
     if (strlen(san_tools[t]) == len && strncmp(san_tools[t], name, len) == 0)
       return t;
   return -1;
+}
+
+void san_job_pin(struct san_job *j, const struct gpu_set *gpus, const struct san_job *jobs,
+                 const size_t *live, size_t running)
+{
+  size_t best = 0, load[GPUS_MAX] = {0};
+  j->gpu = -1;
+  j->cvd[0] = 0;
+  if (!gpus->n)
+    return;
+  for (size_t k = 0; k < running; k++)
+    if (jobs[live[k]].gpu >= 0)
+      load[jobs[live[k]].gpu]++;
+  for (size_t g = 1; g < gpus->n; g++)
+    best = load[g] < load[best] ? g : best;
+  j->gpu = (int)best;
+  gr_fmt(j->cvd, sizeof j->cvd, "CUDA_VISIBLE_DEVICES=%s", gpus->slot[best].id);
 }

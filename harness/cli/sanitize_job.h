@@ -8,6 +8,7 @@
 
 #include "alg.h"
 #include "child.h"
+#include "gpus.h"
 
 #define SAN_FINDING_EXIT 86
 #define SAN_MAX_CASES 64 /* cases of one variant */
@@ -25,7 +26,10 @@ struct san_job {
   char **cases; /* texts, shared by the jobs of the variant */
   int n_cases;  /* this tool's: the first n_cases of cases */
   const char *logs; /* folder the tool's log is kept in (--logs), or NULL: removed */
+  char cvd[160];     /* "CUDA_VISIBLE_DEVICES=<GPU>" (sanitize --gpus), "" none */
+  int gpu;           /* the --gpus slot it runs on, -1 none */
   /* running */
+  const char *env[3];
   struct child c;
   const char *argv[SAN_MAX_CASES + 32];
   char log[64];
@@ -40,6 +44,11 @@ struct san_job {
 /* racecheck and initcheck: slow (hundreds to thousands of times the kernel's time), they run
  * the smallest case of each regime only */
 int san_slow_tool(int tool);
+
+/* Pin j to the GPU of gpus (none: no pinning) with the fewest of the running jobs
+ * jobs[live[0..running)] on it: CUDA_VISIBLE_DEVICES in its environment. */
+void san_job_pin(struct san_job *j, const struct gpu_set *gpus, const struct san_job *jobs,
+                 const size_t *live, size_t running);
 
 /* compute-sanitizer on PATH, under $CUDA_HOME/bin or /usr/local/cuda/bin (or given). 0 found
  * (path). */
