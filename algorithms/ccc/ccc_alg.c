@@ -186,6 +186,7 @@ static void ccc_instance_free(struct gr_instance *inst)
     free(d->check_pair);
     free(d->ref);
     free(d->ref_idx);
+    free(d); /* gr_instance_alloc's private part: its own allocation */
   }
   free(inst);
 }
