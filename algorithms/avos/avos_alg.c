@@ -507,6 +507,13 @@ static int set_gender(struct avos_data *d)
   return 0;
 }
 
+/* The matrix text's header, before the case hashes the file. */
+static int avos_check_file(const char *param, const char *path, char *why, size_t len)
+{
+  (void)param;
+  return avos_csr_check_text(path, why, len);
+}
+
 static int avos_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
 {
   struct avos_csr m;
@@ -938,4 +945,6 @@ const struct algorithm avos_algorithm = {
     .bench_fetch = avos_bench_fetch,
     .bench_teardown = avos_bench_teardown,
     .data_params = avos_data_params,
+    .check_file = avos_check_file,
 };
+GR_REGISTER_ALGORITHM(avos_algorithm);

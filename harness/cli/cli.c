@@ -39,6 +39,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_parse_double(const char *s, double lo, double hi, double *out)
 {
   char *end;
+  /* a decimal number as written: no leading blank or '+', no hexadecimal (strtod takes them) */
+  if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-') || strpbrk(s, "xXpP"))
+    return -1;
   errno = 0;
   double v = strtod(s, &end);
   if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)

@@ -48,6 +48,10 @@ struct run_verdict;
  * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
  * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
  * caller's to free. */
+/* Every per-algorithm --min-effect/--alpha override names an algorithm of the registry or of
+ * the database: 0 ok; else GR_EXIT_USAGE after a message naming it. */
+struct compare_opts;
+int cli_check_overrides(const char *cmd, struct store *st, const struct compare_opts *co);
 int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
                        const struct compare_opts *co, int want_verdict, struct store **st,
                        struct run_verdict **v, int *compared);

@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "export.h"
 #include "plot.h"
+#include "registry.h"
 #include "verdict.h"
 
 int cli_open_existing(const char *cmd, const char *db, struct store **st)
@@ -115,11 +116,27 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
 /* The prologue of compare, plot and export: open db (existing, read-only), pick the run (given,
  * else the latest finished one) and, when want_verdict, judge it against its baseline. 0 ok;
  * else the exit code after a message. *st (maybe NULL) and *v are the caller's to free. */
+int cli_check_overrides(const char *cmd, struct store *st, const struct compare_opts *co)
+{
+  for (size_t k = 0; k < co->n_over; k++)
+    if (!registry_find(co->over[k].alg) && !store_knows_algorithm(st, co->over[k].alg)) {
+      char name[128];
+      return cli_usage_error(cmd,
+                             "unknown algorithm '%s' in --%s: neither in 'gpuregress list' nor "
+                             "in the database",
+                             gr_printable(name, sizeof name, co->over[k].alg),
+                             co->over[k].min_effect >= 0 ? "min-effect" : "alpha");
+    }
+  return 0;
+}
+
 int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
                        const struct compare_opts *co, int want_verdict, struct store **st,
                        struct run_verdict **v, int *compared)
 {
   int rc = cli_open_existing(cmd, db, st);
+  if (!rc && co)
+    rc = cli_check_overrides(cmd, *st, co);
   if (!rc)
     rc = pick_run(cmd, *st, run);
   if (!rc && want_verdict)

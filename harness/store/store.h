@@ -156,6 +156,9 @@ int store_open_read(const char *path, struct store **out, char *why, size_t len)
 /* PRAGMA SCHEMA.quick_check on db: 0 ok; -1 with why (the file is damaged). */
 int store_quick_check(struct sqlite3 *db, const char *schema, char *why, size_t len);
 
+/* 1 when the database holds outcomes or timings of algorithm alg. */
+int store_knows_algorithm(struct store *st, const char *alg);
+
 /* Where a read looks: this database, or the baseline file attached by store_attach_baseline. */
 enum store_src { STORE_MAIN, STORE_BASE };
 

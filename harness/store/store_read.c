@@ -402,3 +402,19 @@ int store_each_sanitizer(struct store *st, int64_t run, int64_t *from,
   }
   return store_walk_end(s, rc, stop);
 }
+
+int store_knows_algorithm(struct store *st, const char *alg)
+{
+  sqlite3_stmt *s;
+  int timings = store_has_table(st, STORE_MAIN, "timings");
+  if (sqlite3_prepare_v2(st->db,
+                         timings ? "SELECT 1 FROM outcomes WHERE algorithm = ?1 UNION ALL"
+                                   " SELECT 1 FROM timings WHERE algorithm = ?1 LIMIT 1"
+                                 : "SELECT 1 FROM outcomes WHERE algorithm = ?1 LIMIT 1",
+                         -1, &s, NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(s, 1, alg, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
