@@ -72,6 +72,7 @@ enum {
   AVOS_REGIME_WARP,   /* a symbolic step listed rows for the warp tier */
   AVOS_REGIME_BLOCK,  /* ... for the block tier */
   AVOS_REGIME_GLOBAL, /* ... for the global tier */
+  AVOS_REGIME_GROUP,  /* the thread tier listed rows for the 8-lane group tier */
 };
 
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */

@@ -2,6 +2,8 @@
  * its GPU probe, the selection of variants, and the machine-readable status file. */
 #define _GNU_SOURCE
 #include "cli.h"
+
+#include "gpus.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -37,6 +39,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 int cli_parse_double(const char *s, double lo, double hi, double *out)
 {
   char *end;
+  /* a decimal number as written: no leading blank or '+', no hexadecimal (strtod takes them) */
+  if (!((s[0] >= '0' && s[0] <= '9') || s[0] == '.' || s[0] == '-') || strpbrk(s, "xXpP"))
+    return -1;
   errno = 0;
   double v = strtod(s, &end);
   if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
@@ -179,7 +184,11 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
                         m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
                         m->gpu.info.driver_version, m->gpu.info.runtime_version,
                         m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
-                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0};
+                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0, NULL, 0, 0, 0};
+  ri.driver_release = m->gpu.info.driver_release;
+  ri.sm_clock_now_mhz = m->gpu.info.sm_clock_now_mhz;
+  ri.mem_clock_now_mhz = m->gpu.info.mem_clock_now_mhz;
+  ri.temp_c = m->gpu.info.temp_c;
   return ri;
 }
 
@@ -337,4 +346,15 @@ int cli_status_finish(const char *cmd, int rc)
   /* the status file is an output like any other: losing it is exit 2 (an interrupt stays 130) */
   fprintf(stderr, "gpuregress %s: the status file: %s\n", cmd, why);
   return rc == 130 ? rc : GR_EXIT_USAGE;
+}
+
+int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out)
+{
+  char why[GR_WHY_LEN];
+  int r = gpus_resolve(spec, out, why, sizeof why);
+  if (r == GR_EXIT_USAGE)
+    return cli_usage_error(cmd, "%s", why);
+  if (r)
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+  return r;
 }

@@ -48,6 +48,10 @@ struct run_verdict;
  * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
  * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
  * caller's to free. */
+/* Every per-algorithm --min-effect/--alpha override names an algorithm of the registry or of
+ * the database: 0 ok; else GR_EXIT_USAGE after a message naming it. */
+struct compare_opts;
+int cli_check_overrides(const char *cmd, struct store *st, const struct compare_opts *co);
 int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
                        const struct compare_opts *co, int want_verdict, struct store **st,
                        struct run_verdict **v, int *compared);
@@ -89,6 +93,7 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
  *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              night=ID and shard=K/N when the run has them (doc/fleet.md),
  *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
@@ -122,11 +127,16 @@ int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
 /* History: change points, merging runners, retention (harness/cmd_history.c). */
 int cmd_history(int argc, char **argv);
+/* Acknowledging open regressions (harness/cmd_ack.c). */
+int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 struct gpu_set;
+/* --gpus SPEC of cmd resolved into out (gpus.h); 0 ok, else the exit code after a message (2 a
+ * malformed spec, 3 the GPUs are not there). */
+int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* gpus: NULL or none for the one visible GPU, else spread as bench --gpus does. */
 int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
                 const struct gpu_set *gpus);
