@@ -51,6 +51,10 @@ static const struct param_spec avos_params[] = {
 };
 
 #define MAX_ELEMENTWISE_FUZZ 4194304 /* generated elementwise cases (the CPU reference is cheap) */
+#define MAX_ELEMENTWISE_LARGE 20971520 /* ... and the large ones, past 2^24 (2^24 + 2^22) */
+/* The elementwise kernels' grid: at most 16 blocks of 256 per SM (132 on an H100/H200, nominal:
+ * the parent never asks the device), 16 bytes per thread and step; past it a grid-stride loop */
+#define NOMINAL_EW_THREADS ((int64_t)132 * 16 * 256)
 #define MAX_FAMILY 20000
 #define MAX_PEDIGREE 16383
 #define MAX_RANDOM 4096
@@ -124,8 +128,8 @@ static void avos_fixup(struct gr_case *c)
     v[P_COLLAPSE] = 0;
     v[P_CYCLE] = 0;
     v[P_DEG] = 1;
-    if (v[P_N] > MAX_ELEMENTWISE_FUZZ)
-      v[P_N] = MAX_ELEMENTWISE_FUZZ;
+    if (v[P_N] > MAX_ELEMENTWISE_LARGE)
+      v[P_N] = MAX_ELEMENTWISE_LARGE;
     return;
   }
   if (v[P_OP] == AVOS_OP_CLOSURE && v[P_SHAPE] == AVOS_SHAPE_RANDOM)
@@ -187,6 +191,12 @@ static void avos_generate(struct gr_case *c, struct rng *r)
   c->v[P_SHAPE] = AVOS_SHAPE_FAMILY;
   if (!is_matrix((int)c->v[P_OP])) {
     c->v[P_N] = rng_boundary(r, 0, MAX_ELEMENTWISE_FUZZ, ew_edges, N_OF(ew_edges), 0.4);
+    if (rng_chance(r, 0.08)) { /* large: past the grid (a second stride) or past 2^24 */
+      int64_t vec = 16 >> c->v[P_TYPE];
+      c->v[P_N] = rng_chance(r, 0.5)
+                      ? NOMINAL_EW_THREADS * vec + rng_range(r, 1, NOMINAL_EW_THREADS * vec / 4)
+                      : ((int64_t)1 << 24) + rng_range(r, 1, (int64_t)1 << 22);
+    }
     return;
   }
   int s = (int)rng_range(r, 0, 99);
@@ -848,18 +858,30 @@ static int r_global(const struct gr_case *c, const struct gr_instance *inst)
   return !inst && row_guess(c) > 2048;
 }
 
+/* Limits: the elementwise grid-stride loop taking a second round (more 16-byte vectors than
+ * the capped grid has threads) and past 2^24 elements; a long closure (families of 32+
+ * generations: 5+ squarings; their paths overflow int8/int16 values). */
+static int64_t ew_vectors(const struct gr_case *c) { return c->v[P_N] / (16 >> c->v[P_TYPE]); }
+GR_REGIME_PREDICATE(r_ew_strides, !is_matrix((int)c->v[P_OP]) && ew_vectors(c) > NOMINAL_EW_THREADS)
+GR_REGIME_PREDICATE(r_ew_2_24, !is_matrix((int)c->v[P_OP]) && c->v[P_N] > (int64_t)1 << 24)
+GR_REGIME_PREDICATE(r_long_closure, op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
+                                        c->v[P_GENS] >= 32)
+
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */
 #define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash"
 #define AVOS_CLOSURES "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash"
 static const struct regime avos_regimes[] = {
-    [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum},
-    [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product},
-    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm},
-    [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure},
-    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp},
-    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block},
-    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global},
+    [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum, 0},
+    [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product, 0},
+    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm, 0},
+    [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure, 0},
+    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
+    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, 0},
+    [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
+    [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
+    [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},
 };
 
 /* table */
