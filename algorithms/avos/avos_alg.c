@@ -119,6 +119,18 @@ static int64_t draw_value(struct rng *r, int bits)
 
 /* cases */
 
+/* A random product with wide rows: n >= WIDE_N and deg in WIDE_DEG_LO..WIDE_DEG_HI give about a
+ * thousand product rows past 2048 distinct columns (the global tier, and more global rows than
+ * the global grid has blocks); the reference then counts about 2.6e7 terms. */
+#define WIDE_N 3500
+#define WIDE_DEG_LO 130
+#define WIDE_DEG_HI 170
+static int wide_rows(const struct gr_case *c)
+{
+  return c->v[P_SHAPE] == AVOS_SHAPE_RANDOM && c->v[P_N] >= WIDE_N && c->v[P_DEG] >= WIDE_DEG_LO &&
+         c->v[P_DEG] <= WIDE_DEG_HI;
+}
+
 static void avos_fixup(struct gr_case *c)
 {
   int64_t *v = c->v;
@@ -156,7 +168,7 @@ static void avos_fixup(struct gr_case *c)
     if (v[P_N] > MAX_PEDIGREE)
       v[P_N] = MAX_PEDIGREE;
     break;
-  default: /* random: about n * deg^2 / 4 product terms, at most 1e7 */
+  default: /* random: about n * deg^2 / 4 product terms, at most 1e7 (the wide-row cases 2.6e7) */
     v[P_GENS] = 1;
     v[P_COLLAPSE] = 0;
     v[P_CYCLE] = 0;
@@ -164,6 +176,8 @@ static void avos_fixup(struct gr_case *c)
       v[P_N] = MAX_RANDOM;
     if (v[P_N] > 0 && v[P_DEG] > v[P_N])
       v[P_DEG] = v[P_N];
+    if (wide_rows(c))
+      break;
     while (v[P_DEG] > 1 && v[P_N] * v[P_DEG] * v[P_DEG] > 40000000)
       v[P_DEG] = v[P_DEG] * 7 / 8;
     break;
@@ -220,6 +234,10 @@ static void avos_generate(struct gr_case *c, struct rng *r)
   default:
     c->v[P_N] = rng_boundary(r, 0, MAX_RANDOM, rnd_edges, N_OF(rnd_edges), 0.5);
     c->v[P_DEG] = rng_boundary(r, 1, 4096, deg_edges, N_OF(deg_edges), 0.5);
+    if (rng_chance(r, 0.2)) { /* wide rows: the global tier */
+      c->v[P_N] = rng_range(r, WIDE_N, MAX_RANDOM);
+      c->v[P_DEG] = rng_range(r, WIDE_DEG_LO, WIDE_DEG_HI);
+    }
     break;
   }
 #undef N_OF
@@ -853,14 +871,18 @@ static int r_block(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && row_guess(c) > 128;
 }
+/* the global tier: measured on the data (the reference's rows), the wide-row random products
+ * reach it for sure (about 1,150 rows past 2048 of 4000), the other guesses rarely */
 static int r_global(const struct gr_case *c, const struct gr_instance *inst)
 {
-  return !inst && row_guess(c) > 2048;
+  return !inst && op_is(c, AVOS_OP_SPGEMM) && wide_rows(c);
 }
 
 /* Limits: the elementwise grid-stride loop taking a second round (more 16-byte vectors than
  * the capped grid has threads) and past 2^24 elements; a long closure (families of 32+
- * generations: 5+ squarings; their paths overflow int8/int16 values). */
+ * generations: 5+ squarings; their paths overflow int8/int16 values); more global-tier rows than
+ * the global grid has blocks (at most one per SM: each block takes several wide rows; the driver
+ * reports it). */
 static int64_t ew_vectors(const struct gr_case *c) { return c->v[P_N] / (16 >> c->v[P_TYPE]); }
 GR_REGIME_PREDICATE(r_ew_strides, !is_matrix((int)c->v[P_OP]) && ew_vectors(c) > NOMINAL_EW_THREADS)
 GR_REGIME_PREDICATE(r_ew_2_24, !is_matrix((int)c->v[P_OP]) && c->v[P_N] > (int64_t)1 << 24)
@@ -879,6 +901,7 @@ static const struct regime avos_regimes[] = {
     [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
     [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
     [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, 0},
+    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, 0},
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
     [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},
