@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "reference/avos.h"
+#include "algorithms/avos/avos_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

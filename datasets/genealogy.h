@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reference/avos.h"
+#include "algorithms/avos/avos_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -26,7 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reference/kmedoids.h" /* struct kmsig, KMSIG_DIM, KMSIG_REC, kmsig_size */
+#include "algorithms/kmedoids/kmedoids_ref.h" /* struct kmsig, KMSIG_DIM, KMSIG_REC, kmsig_size */
 
 #ifdef __cplusplus
 extern "C" {

@@ -15,8 +15,9 @@ gr_local_cuda_archs() {
 
 # Build a configured build folder (all of it, or the targets given after it). On a terminal the
 # build writes to stderr as it goes (ninja's progress line); elsewhere (CI logs, pipes) its
-# output is kept and shown only when the build fails, so the compiler's errors are always seen.
-# Returns the build's status.
+# output is kept, a heartbeat line (steps done, seconds) goes to stderr every GR_HEARTBEAT
+# seconds (30) so that a long build is never silent, and the output is shown whole only when the
+# build fails, so the compiler's errors are always seen. Returns the build's status.
 gr_build() {
   local dir=$1
   shift
@@ -26,14 +27,78 @@ gr_build() {
     cmake --build "$dir" -j"$(nproc)" ${targets[@]+"${targets[@]}"} >&2
     return
   fi
-  local log rc=0
+  local log rc=0 start=$SECONDS
   log=$(mktemp)
-  echo "building $dir ..." >&2
-  cmake --build "$dir" -j"$(nproc)" ${targets[@]+"${targets[@]}"} >"$log" 2>&1 || rc=$?
+  echo "building $dir${1:+ (${*})} ..." >&2
+  cmake --build "$dir" -j"$(nproc)" ${targets[@]+"${targets[@]}"} >"$log" 2>&1 &
+  local pid=$!
+  gr_heartbeat "$pid" "building $dir" "$log"
+  wait "$pid" || rc=$?
   if [ $rc != 0 ]; then
     cat "$log" >&2
     echo "build of '$dir' failed (exit $rc)" >&2
+  else
+    echo "built $dir in $((SECONDS - start)) s" >&2
   fi
   rm -f "$log"
   return $rc
+}
+
+# gr_heartbeat PID WHAT [NINJA_LOG]: while PID runs, every GR_HEARTBEAT seconds (30) print
+# "WHAT: still running, N s" to stderr, with ninja's last "[done/total]" from NINJA_LOG.
+gr_heartbeat() {
+  local pid=$1 what=$2 log=${3:-} every=${GR_HEARTBEAT:-30} start=$SECONDS next step
+  next=$((SECONDS + every))
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    [ $SECONDS -ge $next ] || continue
+    next=$((SECONDS + every))
+    step=
+    [ -n "$log" ] && step=$(grep -o '^\[[0-9]*/[0-9]*\]' "$log" 2>/dev/null | tail -n 1 | tr -d '[]')
+    echo "$what: still running, $((SECONDS - start)) s${step:+, $step steps}" >&2
+  done
+}
+
+# gr_pipe_heartbeat WHAT: copy stdin to stdout line by line; when nothing came for GR_HEARTBEAT
+# seconds (30), print "WHAT: still running, N s".
+gr_pipe_heartbeat() {
+  local what=$1 every=${GR_HEARTBEAT:-30} start=$SECONDS line part= st
+  while :; do
+    st=0
+    IFS= read -r -t "$every" line || st=$?
+    if [ $st = 0 ]; then
+      printf '%s%s\n' "$part" "$line"
+      part=
+    elif [ $st -gt 128 ]; then # timed out: keep what came of the line
+      part+=$line
+      echo "$what: still running, $((SECONDS - start)) s" >&2
+    else # end of input
+      [ -z "$part$line" ] || printf '%s%s\n' "$part" "$line"
+      return 0
+    fi
+  done
+}
+
+# gr_skip_reasons JUNIT_XML: the tests ctest skipped, grouped by the reason each printed last
+# (a line with "skip" in it, else its last line).
+gr_skip_reasons() {
+  [ -f "$1" ] || return 0
+  python3 - "$1" <<'PY'
+import sys, xml.etree.ElementTree as ET
+groups = {}
+for tc in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    if tc.get("status") != "notrun":
+        continue
+    out = [l.strip() for l in (tc.findtext("system-out") or "").splitlines() if l.strip()]
+    said = [l for l in out if "skip" in l.lower()]
+    sk = tc.find("skipped")
+    why = (said or out or [sk.get("message", "") if sk is not None else "no reason given"])[-1]
+    groups.setdefault(why, []).append(tc.get("name"))
+if groups:
+    n = sum(len(v) for v in groups.values())
+    print(f"{n} test{'s' * (n != 1)} skipped, and why:")
+    for why, names in groups.items():
+        print(f"  {len(names)}: {why}")
+        print(f"     {' '.join(sorted(names))}")
+PY
 }

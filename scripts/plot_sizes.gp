@@ -1,5 +1,5 @@
 # Time and throughput against size for every variant of one algorithm, with the copy-bandwidth
-# floor. Called by `gpuregress plot` (harness/plot.c), which writes the data file:
+# floor. Called by `gpuregress plot` (harness/report/plot.c), which writes the data file:
 #   gnuplot -e "datafile='...'; outbase='...'; names='v1 v2'; kinds='fixed peer'; ncases=5; \
 #               labellines=4; plottitle='...'" plot_sizes.gp
 # datafile: blocks 0..V-1 (per variant): case median_ms gbps min_ms max_ms (min/max unused);

@@ -1,5 +1,5 @@
 # The history of each benchmark of one algorithm: one plot per benchmark and GPU model. Called by
-# `gpuregress plot` (harness/trends.c), which writes the data file and the per-plot variables:
+# `gpuregress plot` (harness/report/trends.c), which writes the data file and the per-plot variables:
 #   gnuplot -e "datafile='...'; outprefix='.../trend_ari_'; nseries=2; nnights=30; \
 #               t1='title'; yl1=0.9; yh1=1.2; t2=..." plot_trend.gp
 # datafile: block 0: night "label"; block 2k-1: night median_ms min_ms max_ms (series k);

@@ -109,6 +109,11 @@ if [ "$rc" != 0 ]; then
   if [ "$rc" = 3 ]; then
     grep -qE "no NVIDIA driver: |no CUDA device: |NVIDIA driver too old \(found CUDA" "$tmp/gpu.txt" ||
       { echo "FAIL: skip reason"; cat "$tmp/gpu.txt"; fails=$((fails + 1)); }
+    # every variant of a case: the reference passes, the GPU ones cannot run: exit 3 as for
+    # run (a historical bug not run is not caught), 0 with --allow-no-gpu
+    expect 3 "GPU variants selected and none could run" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1'
+    expect 0 "judged on the CPU variants alone" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --allow-no-gpu
+    expect 0 "reference" -- "$bin" repro 'ari n=8 k_a=2 k_b=2 pairs=1 dist=uniform seed=1' --variant reference
     ng="$tmp/nogpu.db"
     expect 3 "GPU variants selected and none could run" -- "$bin" run --filter ari --cases 3 --db "$ng" --status-file "$tmp/ng.status"
     grep -qx "result=no_gpu" "$tmp/ng.status" || { echo "FAIL: no_gpu status"; cat "$tmp/ng.status"; fails=$((fails + 1)); }
@@ -122,6 +127,15 @@ if [ "$rc" != 0 ]; then
     ! grep -q "All checks passed" "$tmp/ngplot/dashboard/index.html" ||
       { echo "FAIL: dashboard says all passed"; fails=$((fails + 1)); }
     expect 0 "ok without a GPU (--allow-no-gpu)" -- "$bin" run --filter ari --cases 3 --db "$ng" --allow-no-gpu
+    # the summary and the dashboard fold the variants that did not run into one line (no rows of
+    # zeros, no regimes "not reached"), and never show a night without a GPU as a green pass
+    expect 0 "4 variants not run (1 of them historical: not run, so not caught): no" -- "$bin" run --filter ari --cases 3 --db "$ng" --allow-no-gpu
+    "$bin" plot --db "$ng" --out "$tmp/ngplot2" --note "SAMPLE note" >/dev/null 2>&1
+    page="$tmp/ngplot2/dashboard/index.html"
+    check "dashboard folds the variants not run" grep -q '<td colspan=3>4 variants not run</td>' "$page"
+    check "dashboard lists no regime of a variant not run" [ -z "$(grep 'not reached' "$page")" ]
+    check "dashboard: a night without a GPU is no green pass" grep -q '<span class="b meh">no GPU</span>' "$page"
+    check "dashboard: --note shown" grep -q 'id=note><b>SAMPLE note</b>' "$page"
     expect 0 "skip" -- "$bin" run --filter ari --cases 3 --db "$db" --allow-no-gpu
     # CPU variants alone: no GPU needed, exit 0 as ever
     expect 0 "result: ok" -- "$bin" run --filter ari/reference --cases 3 --db "$ng"

@@ -92,6 +92,11 @@ db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;
                  "ALTER TABLE runs DROP COLUMN allow_no_gpu; ALTER TABLE timings DROP COLUMN item_unit;"
                  "ALTER TABLE timings DROP COLUMN peak_items_per_s;"
                  "ALTER TABLE timings DROP COLUMN pct_peak; DROP TABLE IF EXISTS accuracy;"
+                 "DROP TABLE IF EXISTS night_parts; DROP INDEX IF EXISTS runs_by_night;"
+                 "ALTER TABLE runs DROP COLUMN night; ALTER TABLE runs DROP COLUMN shard_index;"
+                 "ALTER TABLE runs DROP COLUMN shard_count; ALTER TABLE runs DROP COLUMN gpus;"
+                 "ALTER TABLE timings DROP COLUMN gpu_name; ALTER TABLE timings DROP COLUMN gpu_uuid;"
+                 "ALTER TABLE timings DROP COLUMN host;"
                  "PRAGMA user_version = 2;")
 PY
 expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"

@@ -1,9 +1,9 @@
-/* The ARI reference: the known answers of ALGORITHMS.md, agreement with the independent
+/* The ARI reference: the known answers of doc/algorithms.md, agreement with the independent
  * Hubert-Arabie form on random partitions, symmetry and relabelling invariance, range, and
  * exactness beyond n = 55,000 where 64-bit products would overflow. */
 #include <stdlib.h>
 
-#include "reference/ari.h"
+#include "algorithms/ari/ari_ref.h"
 #include "rng.h"
 #include "test_util.h"
 

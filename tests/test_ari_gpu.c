@@ -14,7 +14,7 @@
 #include "algorithms/ari/ari_alg.h"
 #include "case.h"
 #include "gpu.h"
-#include "reference/ari.h"
+#include "algorithms/ari/ari_ref.h"
 #include "registry.h"
 #include "rng.h"
 #include "test_util.h"

@@ -1,4 +1,4 @@
-/* Unit tests of the avos CPU side: the reference's known answers (ALGORITHMS.md), overflow and
+/* Unit tests of the avos CPU side: the reference's known answers (doc/algorithms.md), overflow and
  * cycle reporting, the closure against an independent Floyd-Warshall, the parity invariant, the
  * genealogy generator (deterministic, valid, cycles where asked) and the text loader (round trip,
  * and each kind of bad input rejected with a message naming it). Exit 0 ok, 1 a test failed. */
@@ -8,7 +8,7 @@
 
 #include "datasets/avos_csr_text.h"
 #include "datasets/genealogy.h"
-#include "reference/avos.h"
+#include "algorithms/avos/avos_ref.h"
 #include "test_util.h"
 
 static int64_t prod(int64_t x, int64_t y, int bits)

@@ -15,7 +15,7 @@
 #include "check.h"
 #include "datasets/kmedoids_sig.h"
 #include "gr.h"
-#include "reference/kmedoids.h"
+#include "algorithms/kmedoids/kmedoids_ref.h"
 #include "test_util.h"
 
 /* A dataset of n signatures from explicit records (8 floats each) and sizes. */

@@ -9,7 +9,7 @@
 #include "algorithms/radix_sort/radix_sort_alg.h"
 #include "case.h"
 #include "check.h"
-#include "reference/radix_sort.h"
+#include "algorithms/radix_sort/radix_sort_ref.h"
 #include "registry.h"
 #include "test_util.h"
 

@@ -13,7 +13,7 @@
 #include "case.h"
 #include "datasets/pgm.h"
 #include "datasets/stereo.h"
-#include "reference/sgm.h"
+#include "algorithms/sgm/sgm_ref.h"
 #include "registry.h"
 #include "test_util.h"
 

@@ -180,7 +180,7 @@ struct libsgm_time {
   int w, h, d, paths;
   double ms;
 };
-/* libSGM on an H100 (ALGORITHMS.md); 0: no figure (the D = 270 goal is < 20 ms with 8 paths) */
+/* libSGM on an H100 (doc/algorithms.md); 0: no figure (the D = 270 goal is < 20 ms with 8 paths) */
 static const struct libsgm_time libsgm[] = {
     {640, 480, 64, 8, 0.99},    {640, 480, 64, 4, 0.73},    {1920, 1080, 128, 8, 3.55},
     {1920, 1080, 128, 4, 2.42}, {2964, 2000, 256, 8, 14.2}, {2964, 2000, 256, 4, 7.28},

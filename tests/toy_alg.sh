@@ -22,8 +22,8 @@ tar -C "$src" --exclude=./.git --exclude=./build --exclude="./$rel" --exclude=./
 # the new algorithm: its folder, and its line(s) in the registry
 cp -r "$src/tests/toy_alg" "$copy/algorithms/toy"
 sed -i -e '/^extern const struct algorithm selftest_algorithm;/i extern const struct algorithm toy_algorithm;' \
-       -e '/^ *&selftest_algorithm,/i \ \ \ \ &toy_algorithm,' "$copy/harness/registry.c"
-grep -q '&toy_algorithm' "$copy/harness/registry.c" || { echo "FAIL: registry line not added"; exit 1; }
+       -e '/^ *&selftest_algorithm,/i \ \ \ \ &toy_algorithm,' "$copy/harness/core/registry.c"
+grep -q '&toy_algorithm' "$copy/harness/core/registry.c" || { echo "FAIL: registry line not added"; exit 1; }
 
 start=$(date +%s)
 cmake -S "$copy" -B "$cbuild" "$@" >"$work/configure.log" 2>&1 ||

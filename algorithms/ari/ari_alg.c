@@ -20,7 +20,7 @@
 #include "ari.h"
 #include "check.h"
 #include "gr.h"
-#include "reference/ari.h"
+#include "ari_ref.h"
 
 #define ARI_TOL 1e-12
 

@@ -1,7 +1,7 @@
 /* ari v1_shared_uninit (historical). The contingency table lives in dynamic shared memory and is
  * zeroed with `if (tid < k*k) smem[tid] = 0;`: with a 128-thread block only the first 128 cells
  * are cleared, so whenever k_a*k_b > 128 the other cells start with whatever an earlier block on
- * the same SM left there. From ccc-gpu (seeds/000): categorical features with k = 50 gave ARI up
+ * the same SM left there. From ccc-gpu (doc/algorithms.md): categorical features with k = 50 gave ARI up
  * to 16.99; on an H100, 2000 pairs at n = 891 and k = 12 already left ~700 pairs wrong. Fixed in
  * v2_shared by a strided loop over every cell. Kept faithfully: diff this file against
  * v2_shared.cu and the init line is the only difference. */

@@ -914,7 +914,7 @@ static const struct variant avos_variants[] = {
      "direct definitions in 64-bit integers, dense row accumulator, repeated squaring"},
     {"v1_unsigned_sum", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu,
      GPU(avos_v1_unsigned_sum_launch),
-     "avos_sum compares as unsigned without a RED_ONE guard: -1 loses every sum (design notes)"},
+     "avos_sum compares as unsigned without a RED_ONE guard: -1 loses every sum"},
     {"v1_msb_small", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu, GPU(avos_v1_msb_small_launch),
      "MSB of int8/int16 as 31 - clz(x) - (32 - bits): negative shifts in every small-type product"},
     {"v1_warp_shared_hash", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu,

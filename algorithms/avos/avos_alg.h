@@ -15,7 +15,7 @@
 
 #include "alg.h"
 #include "avos.h"
-#include "reference/avos.h"
+#include "avos_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -68,7 +68,7 @@ template <> struct avos_traits<int64_t> {
   enum { bits = 64 };
 };
 
-/* avos_product (ALGORITHMS.md), the shape of the original design notes, with overflow reported:
+/* avos_product (doc/algorithms.md), the shape of the original design notes, with overflow reported:
  * *overflow = 1 and 0 returned when MSB(x) + MSB(y) >= bits - 1. */
 template <class Ops, typename T>
 __device__ __forceinline__ T avos_product(T lhs, T rhs, int *overflow)

@@ -1,5 +1,5 @@
 /* avos v1_hash_full_drop (historical). The hash insert of the original CUDA design notes
- * (seeds/003) returns "not new" when it has probed every slot of a full table ("should not happen
+ * (doc/algorithms.md) returns "not new" when it has probed every slot of a full table ("should not happen
  * with proper sizing"), and the value step's find-or-insert returns -1, whose contribution is then
  * skipped: a row with more distinct columns than its table holds silently loses entries. Here the
  * row-private tables of v2 have no fallback: every row stays in its warp's shared table, capped at

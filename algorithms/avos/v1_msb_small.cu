@@ -1,4 +1,4 @@
-/* avos v1_msb_small (historical). The MSB helper of the original CUDA design notes (seeds/003):
+/* avos v1_msb_small (historical). The MSB helper of the original CUDA design notes (doc/algorithms.md):
  * for int8/int16 it promotes to 32 bits and returns 31 - clz(x) - (32 - sizeof(T)*8). The
  * promotion already puts the value in the low bits, so the correction subtracts 24 (int8) or 16
  * (int16) once too often: MSB(2) of an int8 is -23. Every product of small types then shifts by a

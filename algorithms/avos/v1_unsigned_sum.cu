@@ -1,4 +1,4 @@
-/* avos v1_unsigned_sum (historical). avos_sum as the original CUDA design notes wrote it (seeds/003,
+/* avos v1_unsigned_sum (historical). avos_sum as the original CUDA design notes wrote it (doc/algorithms.md,
  * "For signed types, compare as unsigned to handle negative values correctly"): two non-zero
  * values are compared as their unsigned bit patterns, with no guard for RED_ONE. -1 becomes the
  * largest value of the type and loses every sum it should win: avos_sum(-1, 5) gives 5. Shows in

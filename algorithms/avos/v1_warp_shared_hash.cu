@@ -1,5 +1,5 @@
 /* avos v1_warp_shared_hash (historical). The SpGEMM count and value kernels of the original CUDA
- * design notes (seeds/003), kept as written: one thread per row, but the hash table in shared
+ * design notes (doc/algorithms.md), kept as written: one thread per row, but the hash table in shared
  * memory is one per warp ("Use small fixed-size hash table in shared memory per warp"), so the 32
  * rows of a warp insert into the same table. A row's count is then the number of columns it was
  * the first of its warp to insert, the accumulator is updated with a plain read-modify-write

@@ -1,6 +1,6 @@
 /* Arithmetic shared by the CCC reference, the launchers and the kernels (C and CUDA, host and
  * device): the partition layout of a feature, the fine-label table of the quantile partitions,
- * and the ARI finish that rounds exactly as ari's reference (reference/ari.c, ari_from_counts).
+ * and the ARI finish that rounds exactly as ari's reference (algorithms/ari/ari_ref.c, ari_from_counts).
  *
  * Quantile partitions (our exact form of ccc's run_quantile_clustering): among the m present
  * values of a numeric feature an object with tie group [lo, lo + eq) in sorted order has the

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "reference/ari.h"
+#include "algorithms/ari/ari_ref.h"
 
 struct ccc_ref_item {
   float v;

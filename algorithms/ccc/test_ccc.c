@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "ccc_ref.h"
-#include "reference/ari.h"
+#include "algorithms/ari/ari_ref.h"
 #include "rng.h"
 #include "test_util.h"
 

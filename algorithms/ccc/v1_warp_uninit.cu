@@ -1,4 +1,4 @@
-/* ccc v1_warp_uninit (historical). The seed's bug (seeds/000, ccc-gpu's
+/* ccc v1_warp_uninit (historical). The seed's bug (doc/algorithms.md, ccc-gpu's
  * get_contingency_matrix_shared) in this kernel's shape: the warp clears its contingency table with
  * `if (lane < cells) T[lane] = 0;`, so only the first 32 of the (lmax+1)^2 cells (1089 for numeric
  * features) start at zero and the rest keep the previous pair's summed-area table (or whatever an

@@ -11,7 +11,7 @@
  *     big cluster is shared by several ranks; the backend returns, per cluster it touched, the
  *     smallest (score, object); minima exchanged (Allgather of k entries per rank); every rank
  *     derives the same new medoids (smallest score, ties lowest object index).
- * The semantics are those of reference/kmedoids.h. */
+ * The semantics are those of kmedoids_ref.h. */
 #ifndef GR_ALGORITHMS_KMEDOIDS_KM_ENGINE_H
 #define GR_ALGORITHMS_KMEDOIDS_KM_ENGINE_H
 
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "datasets/kmedoids_sig.h"
-#include "reference/kmedoids.h"
+#include "kmedoids_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

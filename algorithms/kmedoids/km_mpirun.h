@@ -2,7 +2,7 @@
  *
  * Output of every k-medoids variant (the harness's flat buffer, and the body of a result file):
  *   int32 steps, int32 zero, double objective[iters + 1], int32 medoids[k], int32 assign[n]
- * (see reference/kmedoids.h for what each holds). A result file is the 32-byte header
+ * (see kmedoids_ref.h for what each holds). A result file is the 32-byte header
  *   char magic[8] "KMRES\0\0\1", int64 n, int32 k, int32 iters, int64 body bytes
  * followed by that body. */
 #ifndef GR_ALGORITHMS_KMEDOIDS_KM_MPIRUN_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reference/kmedoids.h"
+#include "kmedoids_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

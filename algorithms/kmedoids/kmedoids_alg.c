@@ -633,9 +633,9 @@ static const struct regime km_regimes[] = {
 
 static const struct variant km_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
-     "serial double precision, distance matrix cached, definitions of ALGORITHMS.md"},
+     "serial double precision, distance matrix cached, definitions of doc/algorithms.md"},
     {"v1_racy_score", VARIANT_HISTORICAL, VARIANT_GPU, km_run_gpu, GPU(km_v1_racy_score_launch),
-     "big-cluster partial scores added with a plain += across blocks: lost updates (seeds/002)"},
+     "big-cluster partial scores added with a plain += across blocks: lost updates"},
     {"v2_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_gpu, GPU(km_v2_score_launch),
      "resident dataset, register-tiled SQFD; partial scores added with an integer atomicAdd"},
     {"mpi_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_mpi_gpu, NULL,

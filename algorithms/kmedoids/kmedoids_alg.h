@@ -6,7 +6,7 @@
 
 #include "alg.h"
 #include "datasets/kmedoids_sig.h"
-#include "reference/kmedoids.h"
+#include "kmedoids_ref.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,7 +21,7 @@ extern const struct algorithm kmedoids_algorithm;
  * sweep) are checked on a sample of objects against the invariants only. */
 #define KM_REF_PAIRS 1e9
 #define KM_REF_MAX_N 8192
-/* Relative tolerance on objectives (shared/ALGORITHMS.md). */
+/* Relative tolerance on objectives (doc/algorithms.md). */
 #define KM_OBJ_TOL 1e-5
 /* Absolute error allowed on a GPU distance's radicand (the float cross terms; measured 1e-7 to
  * 1e-6, see test_kmedoids_gpu). A distance d may then be off by RAD_TOL / (2 max(d, sqrt RAD_TOL)),

@@ -3,7 +3,7 @@
  * add and a store, not one atomic operation. Blocks that share a source chunk (one per target part)
  * do the same work and finish together, so their read-modify-writes interleave and updates are
  * lost: a source whose score lost a part looks cheaper than it is and is picked as the medoid.
- * From the MPI + CUDA k-medoids of seeds/002 (big clusters computed by several blocks "which
+ * From the MPI + CUDA k-medoids of doc/algorithms.md (big clusters computed by several blocks "which
  * synchronise using atomic operations"; the regression replaced the atomic by +=). Fixed in
  * v2_gpu by atomicAdd; diff the two files and the add is the only difference. Seen on an H100 and
  * an H200: caught at the 7th generated case of `test_cases kmedoids gpu` (the objective rose from

@@ -25,7 +25,7 @@
 #include "check.h"
 #include "gr.h"
 #include "radix_sort.h"
-#include "reference/radix_sort.h"
+#include "radix_sort_ref.h"
 
 #define FUZZ_MAX_N ((int64_t)1 << 26)  /* generated cases stay at or below this */
 #define SMALL_MAX_N ((int64_t)1 << 20) /* and most of them at or below this */

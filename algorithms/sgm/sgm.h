@@ -1,6 +1,6 @@
 /* GPU variants of Semi-Global Matching: census 9x7 (centre-symmetric, 31 bits), Hamming cost,
  * 4- or 8-path aggregation with P1/P2, sum over paths, winner-takes-all. Definitions, path order
- * and every border rule: reference/sgm.c. Each launcher runs the whole pipeline on one stream.
+ * and every border rule: sgm_ref.c. Each launcher runs the whole pipeline on one stream.
  *
  * Inputs are device images; outputs: disp_out (w*h uint16), smin_out (w*h uint16: the summed
  * cost at the chosen disparity) and, when path_out is not NULL, every path's aggregated cost

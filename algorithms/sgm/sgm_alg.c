@@ -140,8 +140,7 @@ static const struct variant sgm_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},
     {"v1_fullmask", VARIANT_HISTORICAL, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v1_fullmask_launch),
-     "blockDim = D, full-mask __shfl_down_sync min: partial last warp reads 0 when D % 32 != 0 "
-     "(seeds/004)"},
+     "blockDim = D, full-mask __shfl_down_sync min: partial last warp reads 0 when D % 32 != 0"},
     {"v2_padded", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v2_padded_launch),
      "block rounded up to a multiple of 32, padding lanes hold UINT16_MAX and write nothing"},
     {"v3_warp_fused", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v3_warp_fused_launch),

@@ -7,7 +7,7 @@
 
 #include "alg.h"
 #include "datasets/stereo.h"
-#include "reference/sgm.h"
+#include "sgm_ref.h"
 
 #ifdef __cplusplus
 extern "C" {

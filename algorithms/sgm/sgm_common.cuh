@@ -1,12 +1,12 @@
 /* Device code every SGM variant shares: the census transform (the same for all variants, so
- * that they differ only in how they aggregate) and small helpers. Definitions: reference/sgm.c. */
+ * that they differ only in how they aggregate) and small helpers. Definitions: sgm_ref.c. */
 #pragma once
 
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "gpu.h"
-#include "reference/sgm.h"
+#include "sgm_ref.h"
 
 #define SGM_CENSUS_BX 32
 #define SGM_CENSUS_BY 8

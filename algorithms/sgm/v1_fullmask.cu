@@ -1,4 +1,4 @@
-/* sgm v1_fullmask (historical). The aggregation of the original report (seeds/004): one block per
+/* sgm v1_fullmask (historical). The aggregation of the original report (doc/algorithms.md): one block per
  * scan line, one thread per disparity (blockDim = D), L of the previous pixel in shared memory,
  * and the minimum over d of each new L taken by a block min-reduce built on
  * __shfl_down_sync(0xffffffff, ...). When D % 32 != 0 the last warp is partial: the full mask

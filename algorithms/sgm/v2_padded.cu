@@ -1,4 +1,4 @@
-/* sgm v2_padded (fixed). The fix of v1_fullmask (seeds/004, "host-side padding strategy"): the
+/* sgm v2_padded (fixed). The fix of v1_fullmask (doc/algorithms.md, "host-side padding strategy"): the
  * block is rounded up to a multiple of 32 threads, so every warp is full and the full-mask
  * __shfl_down_sync is legal; the padding threads (d >= D) hold UINT16_MAX, which never wins a
  * minimum, take part in every barrier and reduction, and write nothing. Right for every D from 1

@@ -1,0 +1,343 @@
+/* The benchmark process: runs the plan's items from `start` on through Google Benchmark and
+ * reports each over a pipe (protocol in bench_child.h). It measures and checks; it does not
+ * summarise for the store: the samples go to the parent raw, and the parent (bench.c) computes
+ * the summary and the rates. Only this process initialises CUDA. */
+#define _GNU_SOURCE
+#include "bench_child.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_gpu.h"
+#include "bench_shim.h"
+#include "child.h"
+#include "gpu.h"
+#include "worker.h"
+
+struct bench_child {
+  const struct bench_plan *p;
+  const struct bench_opts *o;
+  int fd;
+  /* the instance of the last case, shared by that case's variants */
+  const struct algorithm *inst_alg;
+  char inst_text[GR_CASE_TEXT_LEN];
+  struct gr_case inst_case;
+  struct gr_instance *inst;
+  double *ms;
+  int *clk;
+  size_t cap;
+};
+
+static struct bench_child C;
+
+static double thread_cpu_seconds(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Google Benchmark's JSON for the parent (bench_json.h): "J\t<what>\t<bytes>" then the bytes. */
+static void send_json(void *ctx, int what, const char *text, size_t len)
+{
+  (void)ctx;
+  child_say(C.fd, "J\t%d\t%zu", what, len);
+  child_say_bytes(C.fd, text, len);
+}
+
+/* The JSON's context: what ran where, from which commit. */
+static void add_context(const struct gpu_info *g, const struct bench_opts *o)
+{
+  char b[64];
+  gbench_context("gpu", g->name);
+  gbench_context("gpu_cc", gr_fmt(b, sizeof b, "%d.%d", g->cc_major, g->cc_minor));
+  gbench_context("gpu_sms", gr_fmt(b, sizeof b, "%d", g->sm_count));
+  gbench_context("driver", gr_fmt(b, sizeof b, "%d.%d", g->driver_version / 1000,
+                                  g->driver_version % 1000 / 10));
+  gbench_context("cuda_runtime", gr_fmt(b, sizeof b, "%d.%d", g->runtime_version / 1000,
+                                        g->runtime_version % 1000 / 10));
+  gbench_context("sm_clock_mhz", gr_fmt(b, sizeof b, "%d", g->sm_clock_khz / 1000));
+  gbench_context("mem_clock_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_khz / 1000));
+  gbench_context("commit", o->commit ? o->commit : "unknown");
+  gbench_context("l2", o->hot ? "hot" : "cold");
+  gbench_context("real_time", "median GPU time of one launch (CUDA events)");
+  gbench_context("cpu_time", "host CPU time per launch over the sampling loop");
+}
+
+/* The slowdown factor of this variant from GR_TEST_SLOWDOWN, 1 if none. */
+static double slowdown_of(const struct bench_item *it)
+{
+  const char *env = getenv("GR_TEST_SLOWDOWN");
+  char buf[512], key[256];
+  if (!env || !*env)
+    return 1;
+  gr_fmt(buf, sizeof buf, "%s", env);
+  gr_fmt(key, sizeof key, "%s/%s", it->alg->name, it->v->name);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(tok, '=');
+    if (!eq)
+      continue;
+    *eq = 0;
+    if (strcmp(tok, key) == 0) {
+      double f = strtod(eq + 1, NULL);
+      return f > 1 && f < 100 ? f : 1;
+    }
+  }
+  return 1;
+}
+
+static struct gr_instance *child_instance(const struct bench_item *it, char *why, size_t len)
+{
+  char text[GR_CASE_TEXT_LEN];
+  case_format(&it->c, text, sizeof text);
+  if (C.inst && strcmp(text, C.inst_text) == 0)
+    return C.inst;
+  if (C.inst)
+    C.inst_alg->instance_free(C.inst);
+  C.inst = NULL;
+  C.inst_case = it->c; /* the instance keeps a pointer to its case */
+  if (it->alg->instance_new(&C.inst_case, &C.inst, why, len)) {
+    C.inst = NULL;
+    return NULL;
+  }
+  C.inst_alg = it->alg;
+  gr_fmt(C.inst_text, sizeof C.inst_text, "%s", text);
+  return C.inst;
+}
+
+static int push_sample(size_t n, double ms, int clk)
+{
+  if (n == C.cap) {
+    size_t nc = C.cap ? 2 * C.cap : 1024;
+    double *m = realloc(C.ms, nc * sizeof *m);
+    if (!m)
+      return -1;
+    C.ms = m;
+    int *k = realloc(C.clk, nc * sizeof *k);
+    if (!k)
+      return -1;
+    C.clk = k;
+    C.cap = nc;
+  }
+  C.ms[n] = ms;
+  C.clk[n] = clk;
+  return 0;
+}
+
+static void report_end(size_t i, const char *verdict, long launches, double seconds, char *reason,
+                       size_t n, const struct gr_metrics *acc)
+{
+  child_flatten(reason);
+  child_say(C.fd, "T\t%zu\t%s\t%ld\t%.6f\t%s", i, verdict, launches, seconds, reason);
+  for (size_t k = 0; acc && k < acc->n; k++)
+    child_say(C.fd, "M\t%s\t%.17g", acc->name[k], acc->value[k]);
+  if (n) { /* the raw samples, bytes as they are in memory: the parent summarises them */
+    child_say(C.fd, "S\t%zu", n);
+    child_say_bytes(C.fd, C.ms, n * sizeof *C.ms);
+    child_say_bytes(C.fd, C.clk, n * sizeof *C.clk);
+  }
+  child_say(C.fd, "E\t%zu", i);
+}
+
+static void child_body(struct gbench_state *gs, void *arg)
+{
+  size_t i = (size_t)(uintptr_t)arg;
+  const struct bench_item *it = &C.p->items[i];
+  const struct algorithm *a = it->alg;
+  const struct bench_opts *o = C.o;
+  char why[GR_WHY_LEN] = "";
+  double t0 = now_seconds();
+  child_say(C.fd, "B\t%zu", i);
+
+  size_t free_b, total_b, need = a->device_bytes ? a->device_bytes(&it->c) : 0;
+  gpu_mem_info(&free_b, &total_b);
+  if (need > free_b) {
+    gr_fmt(why, sizeof why, "case needs %.2f GiB of device memory, %.2f GiB free",
+           (double)need / (1 << 30), (double)free_b / (1 << 30));
+    gbench_skip(gs, why);
+    report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
+    return;
+  }
+  struct gr_instance *inst = child_instance(it, why, sizeof why);
+  if (!inst) {
+    gbench_skip(gs, why);
+    report_end(i, "error", 0, now_seconds() - t0, why, 0, NULL);
+    return;
+  }
+  void *state = a->bench_setup(it->v, inst, why, sizeof why);
+  if (!state) {
+    gbench_skip(gs, why[0] ? why : "this variant cannot take this case");
+    report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
+    return;
+  }
+
+  /* warm-up, discarded; its median sizes the hot batch and the test slowdown */
+  double warm[128];
+  int nw = 0, clk;
+  double warm_time = o->max_time / 10 < 0.02 ? o->max_time / 10 : 0.02, tw = now_seconds();
+  while (nw < 2 || (now_seconds() - tw < warm_time && nw < (int)(sizeof warm / sizeof *warm)))
+    warm[nw++] = bench_gpu_sample(a->bench_launch, state, 1, 0, &clk);
+  double t_one = stats_median_inplace(warm, (size_t)nw); /* ms */
+  long launches = 1;
+  if (o->hot && t_one > 0) {
+    launches = (long)ceil(0.1 / t_one);
+    launches = launches < 1 ? 1 : launches > 1000 ? 1000 : launches;
+  }
+  double slow = slowdown_of(it), spin_ns = 0;
+  if (slow > 1) {
+    /* the spin kernel is a launch of its own, which costs microseconds before it spins: measure
+     * that and spin for the rest, so that a sample is slow times longer, also for a kernel of
+     * 20 us (without this, 1.2 measured 1.29 to 1.33 on an H100) */
+    double cal[16];
+    for (int k = 0; k < 16; k++)
+      cal[k] = bench_gpu_sample(a->bench_launch, state, 1, 1, &clk);
+    double extra = (slow - 1) * t_one - (stats_median_inplace(cal, 16) - t_one); /* ms */
+    spin_ns = extra > 0 ? extra * 1e6 : 1;
+  }
+
+  size_t n = 0;
+  struct stats_summary s;
+  memset(&s, 0, sizeof s);
+  double cpu = 0; /* host CPU seconds of this thread over the sampling loop */
+  while (gbench_keep_running(gs)) {
+    double ts = now_seconds(), cpu0 = thread_cpu_seconds();
+    n = 0;
+    for (;;) {
+      double ms = bench_gpu_sample(a->bench_launch, state, (int)launches, spin_ns, &clk);
+      if (push_sample(n, ms, clk)) {
+        gr_fmt(why, sizeof why, "out of host memory for the samples");
+        break;
+      }
+      n++;
+      double el = now_seconds() - ts;
+      if ((long)n >= o->max_samples || (el >= o->max_time && n >= 3) || bench_interrupted)
+        break;
+      /* the noise test sorts the samples: do it about 32 times per doubling */
+      if ((long)n >= o->min_samples && (n < 64 || n % (n / 32) == 0)) {
+        stats_summarize(C.ms, n, &s);
+        if (s.noise <= o->noise)
+          break;
+      }
+    }
+    stats_summarize(C.ms, n, &s);
+    cpu = thread_cpu_seconds() - cpu0;
+    gbench_set_iteration_time(gs, s.median * 1e-3 > 0 ? s.median * 1e-3 : 1e-12);
+    /* cpu_time: the host's CPU time per launch (launch, events, the L2 flush), not the loop's */
+    gbench_cpu_time(gs, n ? cpu / ((double)n * (double)launches) : 0);
+  }
+  if (!why[0] && s.noise > o->noise)
+    gr_fmt(why, sizeof why, "noise %.2f%% above the %.2f%% target after %zu samples (cap %.2g s)",
+           100 * s.noise, 100 * o->noise, n, o->max_time);
+
+  /* the output is still right after the timing loop */
+  const char *verdict = "pass";
+  struct check_report rep;
+  memset(&rep, 0, sizeof rep);
+  void *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
+  if (!out) {
+    verdict = "error";
+    gr_fmt(why, sizeof why, "out of host memory for the output");
+  } else {
+    a->bench_fetch(state, out);
+    if (a->check(inst, out, &rep)) {
+      verdict = it->v->kind == VARIANT_HISTORICAL ? "caught" : "fail";
+      gr_fmt(why, sizeof why, "after the timing loop: %s", rep.why);
+    }
+    free(out);
+  }
+  a->bench_teardown(state);
+
+  struct bench_rate rate; /* for Google Benchmark's table only: the parent stores its own */
+  bench_rates(C.p, it, s.median, &rate);
+  gbench_counter(gs, "bytes_per_second", rate.gbps * 1e9);
+  gbench_counter(gs, "items_per_second", rate.items_per_s);
+  gbench_counter(gs, "%copy", rate.pct_copy);
+  if (rate.peak_items_per_s > 0)
+    gbench_counter(gs, "%peak", rate.pct_peak);
+  gbench_counter(gs, "noise%", 100 * s.noise);
+  gbench_counter(gs, "samples", (double)n);
+  gbench_counter(gs, "launches", (double)launches);
+  if (n)
+    gbench_counter(gs, "sm_MHz", (double)C.clk[n - 1]);
+  gbench_label(gs, verdict);
+  report_end(i, verdict, launches, now_seconds() - t0, why, n, &rep.acc);
+}
+
+int bench_child_main(void *arg, int in, int out)
+{
+  struct bench_child_arg *ca = arg;
+  struct bench_plan *p = ca->p;
+  const struct bench_opts *o = ca->o;
+  size_t start = ca->start;
+  char why[GR_WHY_LEN];
+  (void)in;
+  C.p = p;
+  C.o = o;
+  C.fd = out;
+  char **argv = calloc((size_t)o->n_gb_args + 3, sizeof *argv);
+  int argc = 0, color_given = 0;
+  if (!argv)
+    return 3;
+  argv[argc++] = "gpuregress-bench";
+  for (int k = 0; k < o->n_gb_args; k++) {
+    color_given |= strncmp(o->gb_args[k], "--benchmark_color", 17) == 0;
+    argv[argc++] = o->gb_args[k];
+  }
+  if (!color_given && !gr_color(STDOUT_FILENO)) /* its own reporters: NO_COLOR, not a terminal */
+    argv[argc++] = "--benchmark_color=false";
+  if (gbench_init(argc, argv, why, sizeof why)) {
+    child_flatten(why);
+    child_say(C.fd, "ERR\t%s", why);
+    return 0;
+  }
+  if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
+    child_flatten(why);
+    child_say(C.fd, "NOGPU\t%s", why);
+    return 0;
+  }
+  struct gpu_info info;
+  if (gpu_query(&info, why, sizeof why) == 0) {
+    gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
+    gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%s", info.uuid);
+    add_context(&info, o);
+  }
+  /* alone on the GPU: no other gpuregress job of this host loads it while we time (a lane
+   * holds the lock already for its job: GPUREGRESS_GPU_LOCKED) */
+  const char *locked = getenv("GPUREGRESS_GPU_LOCKED");
+  if (p->gpu_uuid[0] && !(locked && *locked)) {
+    struct gpu_slot slot = {.index = -1};
+    gr_fmt(slot.uuid, sizeof slot.uuid, "%s", p->gpu_uuid);
+    gpus_lock(&slot, 1); /* held until this process ends */
+  }
+  p->copy_gbps = bench_gpu_copy_gbps();
+  child_flatten(p->gpu_name);
+  child_say(C.fd, "BW\t%.6f\t%s\t%s", p->copy_gbps, p->gpu_uuid[0] ? p->gpu_uuid : "-",
+            p->gpu_name);
+  p->n_peaks = 0;
+  for (size_t i = start; i < p->n; i++) {
+    const struct algorithm *a = p->items[i].alg;
+    if (!a->item_peak || bench_peak_of(p, a) || p->n_peaks == sizeof p->peaks / sizeof *p->peaks)
+      continue;
+    struct bench_peak *pk = &p->peaks[p->n_peaks++];
+    pk->alg = a;
+    pk->name[0] = 0;
+    pk->items_per_s = a->item_peak(pk->name, sizeof pk->name);
+    child_flatten(pk->name);
+    child_say(C.fd, "PEAK\t%s\t%.6g\t%s", a->name, pk->items_per_s, pk->name);
+  }
+
+  for (size_t i = start; i < p->n; i++)
+    gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);
+  gbench_run(o->display, o->json ? send_json : NULL, NULL);
+  gbench_shutdown();
+  child_say(C.fd, "DONE");
+  if (C.inst)
+    C.inst_alg->instance_free(C.inst);
+  bench_gpu_close();
+  return 0;
+}

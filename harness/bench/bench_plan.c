@@ -1,0 +1,248 @@
+/* The timing plan: which (algorithm, variant, bench case) items `gpuregress bench` times, in
+ * which order and under which names, and the work model turned into rates. See bench.h. */
+#define _GNU_SOURCE
+#include "bench_plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+volatile int bench_interrupted;
+
+void bench_opts_default(struct bench_opts *o)
+{
+  memset(o, 0, sizeof *o);
+  o->max_time = 1.0;
+  o->noise = 0.005;
+  o->min_samples = 30;
+  o->max_samples = 10000;
+  o->watchdog = 300;
+  o->display = 1;
+}
+
+/* ---- plan ---------------------------------------------------------------------------------- */
+
+static int timed_kind(const struct variant *v)
+{
+  return (v->flags & VARIANT_GPU) &&
+         (v->kind == VARIANT_FIXED || v->kind == VARIANT_HISTORICAL || v->kind == VARIANT_PEER);
+}
+
+static int has_hooks(const struct algorithm *a)
+{
+  return a->bench_cases && a->bench_setup && a->bench_launch && a->bench_fetch &&
+         a->bench_teardown;
+}
+
+/* Parse "0,2,4-6" into a mask over n cases. 0 ok, -1 with why. */
+static int parse_sizes(const char *sizes, size_t n, unsigned char *mask, const char *alg, char *why,
+                       size_t len)
+{
+  char buf[256];
+  gr_fmt(buf, sizeof buf, "%s", sizes);
+  char *save = NULL;
+  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+    char *end;
+    long lo = strtol(tok, &end, 10), hi = lo;
+    if (end == tok || lo < 0)
+      goto bad;
+    if (*end == '-') {
+      char *e2;
+      hi = strtol(end + 1, &e2, 10);
+      if (e2 == end + 1 || *e2 || hi < lo)
+        goto bad;
+    } else if (*end) {
+      goto bad;
+    }
+    for (long i = lo; i <= hi; i++)
+      if ((size_t)i < n)
+        mask[i] = 1;
+    continue;
+  bad:
+    gr_fmt(why, len, "bad size '%s' in '--sizes %s': use indices into the sweep (0 = smallest), e.g. 0,2-3",
+           tok, sizes);
+    return -1;
+  }
+  (void)alg;
+  return 0;
+}
+
+static int plan_add(struct bench_plan *p, size_t *cap, const struct algorithm *a,
+                    const struct variant *v, const struct gr_case *c, int case_no)
+{
+  if (p->n == *cap) {
+    size_t nc = *cap ? 2 * *cap : 64;
+    struct bench_item *ni = realloc(p->items, nc * sizeof *ni);
+    if (!ni)
+      return -1;
+    p->items = ni;
+    *cap = nc;
+  }
+  struct bench_item *it = &p->items[p->n++];
+  memset(it, 0, sizeof *it);
+  it->alg = a;
+  it->v = v;
+  it->c = *c;
+  it->case_no = case_no;
+  case_params_text(c, it->params, sizeof it->params);
+  /* Google Benchmark style: alg/variant/param=value/... */
+  int k = snprintf(it->name, sizeof it->name, "%s/%s/%s", a->name, v->name, it->params);
+  for (char *s = it->name; k > 0 && *s; s++)
+    if (*s == ' ')
+      *s = '/';
+  if (c->seed != 1)
+    snprintf(it->name + strlen(it->name), sizeof it->name - strlen(it->name), "/seed=%llu",
+             (unsigned long long)c->seed);
+  return 0;
+}
+
+int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
+                   const char *sizes, int quick, const char *const *cases, size_t n_cases,
+                   struct bench_plan **out, char *why, size_t len)
+{
+  struct bench_plan *p = calloc(1, sizeof *p);
+  size_t cap = 0;
+  if (!p)
+    goto oom;
+  const struct algorithm *seen[64];
+  size_t n_seen = 0;
+  int any_alg = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct algorithm *a = algs[i];
+    int dup = 0;
+    for (size_t j = 0; j < n_seen; j++)
+      dup |= seen[j] == a;
+    if (dup || n_seen == sizeof seen / sizeof *seen)
+      continue;
+    seen[n_seen++] = a;
+    if (!has_hooks(a))
+      continue;
+    any_alg = 1;
+    size_t nc = 0;
+    while (a->bench_cases[nc])
+      nc++;
+    unsigned char mask[256] = {0};
+    if (nc > sizeof mask)
+      nc = sizeof mask;
+    if (sizes) {
+      if (parse_sizes(sizes, nc, mask, a->name, why, len))
+        goto fail;
+    } else {
+      for (size_t k = 0; k < nc; k++) /* quick: the two smallest, and the real-data cases */
+        mask[k] = !quick || k < 2 || strstr(a->bench_cases[k], "=data:");
+    }
+    int chosen = 0;
+    for (size_t k = 0; k < nc; k++)
+      chosen += mask[k];
+    if (n_cases && !sizes)
+      chosen = 0, memset(mask, 0, sizeof mask); /* explicit cases replace the sweep */
+    for (size_t k = 0; k < nc + n_cases; k++) {
+      struct gr_case c;
+      if (k < nc && !mask[k])
+        continue;
+      const char *text = k < nc ? a->bench_cases[k] : cases[k - nc];
+      int prc = case_parse(text, &c, why, len);
+      if (prc == -2 && k < nc) { /* a real-data case whose dataset is not fetched: skipped */
+        if (p->n_skipped < BENCH_MAX_SKIPPED)
+          gr_fmt(p->skipped[p->n_skipped++], sizeof p->skipped[0], "%s: skipped: %s", text, why);
+        continue;
+      }
+      if (prc) {
+        if (k < nc) /* the algorithm's own table: a bug, say whose */
+          snprintf(why + strlen(why), len - strlen(why), " (bench case of '%s')", a->name);
+        goto fail;
+      }
+      if (c.alg != a)
+        continue;
+      if (case_validate(&c, why, len))
+        goto fail;
+      for (size_t j = 0; j < n; j++)
+        if (algs[j] == a && timed_kind(vs[j]) &&
+            plan_add(p, &cap, a, vs[j], &c, k < nc ? (int)k : (int)k))
+          goto oom;
+    }
+    (void)chosen;
+  }
+  if (p->n == 0 && p->n_skipped) {
+    gr_fmt(why, len, "nothing to time: %s", p->skipped[0]);
+    goto fail;
+  }
+  if (p->n == 0) {
+    gr_fmt(why, len, "%s",
+           any_alg ? "nothing to time: no GPU variant (fixed, historical or peer) of the selection "
+                     "at the chosen sizes"
+                   : "nothing to time: no selected algorithm has timing hooks (see 'gpuregress list')");
+    goto fail;
+  }
+  /* explicit cases of an algorithm not selected are an error: they would be silently dropped */
+  for (size_t k = 0; k < n_cases; k++) {
+    struct gr_case c;
+    if (case_parse(cases[k], &c, why, len))
+      goto fail;
+    int found = 0;
+    for (size_t i = 0; i < p->n; i++)
+      found |= p->items[i].alg == c.alg;
+    if (!found) {
+      gr_fmt(why, len, "case '%s': algorithm '%s' is not selected or has no timing hooks", cases[k],
+             c.alg->name);
+      goto fail;
+    }
+  }
+  p->res = calloc(p->n, sizeof *p->res);
+  if (!p->res)
+    goto oom;
+  *out = p;
+  return 0;
+oom:
+  gr_fmt(why, len, "out of memory");
+fail:
+  bench_plan_free(p);
+  return -1;
+}
+
+void bench_plan_free(struct bench_plan *p)
+{
+  if (!p)
+    return;
+  free(p->items);
+  free(p->res);
+  free(p);
+}
+
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a)
+{
+  for (size_t i = 0; i < p->n_peaks; i++)
+    if (p->peaks[i].alg == a)
+      return &p->peaks[i];
+  return NULL;
+}
+
+void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
+                 struct bench_rate *r)
+{
+  memset(r, 0, sizeof *r);
+  if (it->alg->work)
+    it->alg->work(&it->c, &r->bytes, &r->items);
+  const struct bench_peak *pk = bench_peak_of(p, it->alg);
+  r->peak_items_per_s = pk ? pk->items_per_s : 0;
+  double sec = median_ms * 1e-3;
+  if (sec > 0) {
+    r->gbps = r->bytes / sec / 1e9;
+    r->items_per_s = r->items / sec;
+    r->pct_copy = p->copy_gbps > 0 ? 100 * r->gbps / p->copy_gbps : 0;
+    r->pct_peak = r->peak_items_per_s > 0 ? 100 * r->items_per_s / r->peak_items_per_s : 0;
+  }
+}
+
+void bench_result_rates(struct bench_plan *p, size_t i)
+{
+  struct bench_result *r = &p->res[i];
+  struct bench_rate rate;
+  bench_rates(p, &p->items[i], r->s.median, &rate);
+  r->bytes = rate.bytes;
+  r->items = rate.items;
+  r->gbps = rate.gbps;
+  r->items_per_s = rate.items_per_s;
+  r->pct_copy = rate.pct_copy;
+  r->peak_items_per_s = rate.peak_items_per_s;
+  r->pct_peak = rate.pct_peak;
+}

@@ -1,0 +1,121 @@
+/* The timing layer's plan (bench_plan.c): its items, their results, the options and the work
+ * model's rates. What the parent (bench.c), the benchmark process (bench_child.c) and the
+ * summary (bench_report.c) share; the whole timing layer is described in bench.h. */
+#ifndef GR_BENCH_PLAN_H
+#define GR_BENCH_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "alg.h"
+#include "case.h"
+#include "gpus.h"
+#include "gr.h"
+#include "stats.h"
+#include "store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct bench_item {
+  const struct algorithm *alg;
+  const struct variant *v;
+  struct gr_case c;
+  int case_no;                       /* position of the case in its algorithm's sweep */
+  char params[GR_CASE_TEXT_LEN];     /* the case text without the algorithm and the seed */
+  char name[GR_CASE_TEXT_LEN + 128]; /* the Google Benchmark name */
+};
+
+struct bench_result {
+  int done;              /* 0: not run (filtered out, interrupted) */
+  enum verdict verdict;  /* pass, fail, caught, skip, crash, timeout, error */
+  char reason[GR_WHY_LEN];
+  long launches;         /* per sample */
+  struct stats_summary s; /* milliseconds */
+  double bytes, items;   /* the work model */
+  double gbps, items_per_s, pct_copy, clock_mhz, seconds;
+  double peak_items_per_s, pct_peak; /* the algorithm's item peak (0 none) and % of it */
+  enum gr_status status; /* GR_STATUS_NO_GPU: skipped because the process found no device */
+  struct gr_metrics acc; /* accuracy metrics of the output checked after timing */
+};
+
+#define BENCH_MAX_SKIPPED 8
+/* An algorithm's peak of items per second (alg->item_peak), measured by the child. */
+struct bench_peak {
+  const struct algorithm *alg;
+  double items_per_s; /* 0 unknown */
+  char name[64];      /* what was measured ("DPX recurrence peak") */
+};
+
+struct bench_plan {
+  struct bench_item *items;
+  struct bench_result *res;
+  size_t n;
+  /* sweep cases left out because their dataset is not fetched, with the reason */
+  char skipped[BENCH_MAX_SKIPPED][GR_CASE_TEXT_LEN + GR_WHY_LEN];
+  size_t n_skipped;
+  double copy_gbps; /* measured by the child; 0 unknown */
+  char gpu_name[128];
+  char gpu_uuid[48]; /* the physical GPU, "" unknown (several GPUs: the last lane's) */
+  struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
+  size_t n_peaks;
+};
+
+/* The peak of algorithm a in p, NULL when a has none or it is not measured yet. */
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a);
+
+struct bench_opts {
+  int hot;           /* 1: L2 left warm, launches batched */
+  double max_time;   /* seconds of sampling per item (the cap) */
+  double noise;      /* target relative noise of the median */
+  long min_samples, max_samples;
+  double watchdog;   /* seconds without a word from the child before it is killed */
+  int display;       /* 0 quiet, 1 Google Benchmark's console table on stderr, 2 its own format */
+  const char *json;  /* Google Benchmark JSON output file ("-": stdout), or NULL */
+  const char *commit; /* the build's commit, for the JSON's context */
+  char **gb_args;    /* Google Benchmark flags (--benchmark_*) passed through */
+  int n_gb_args;
+  struct store *store; /* NULL: nothing stored */
+  int64_t run_id;
+  const struct gpu_set *gpus; /* NULL or none: the one visible GPU; else each (algorithm, case)
+                               * is timed wholly on one of them, one lane per GPU (lanes.h),
+                               * never beside another job on that GPU (gpus_lock) */
+};
+
+void bench_opts_default(struct bench_opts *o);
+
+/* Build the plan: for each algorithm with bench hooks among algs[i] (paired with vs[i]), each
+ * GPU variant of kind fixed, historical or peer among vs, each bench case chosen by `sizes`
+ * (NULL: all; else comma-separated indices into the algorithm's sweep, 0 = smallest, or ranges
+ * A-B) or, with quick, the two smallest and the real-data ones; plus `cases`, explicit case texts, for the
+ * algorithms they name. Ordered by algorithm, case, variant. A sweep case reading a dataset
+ * that is not fetched ("data:" files missing) is left out and listed in skipped. 0 ok, -1 with
+ * why (a bad size list, a bad case text, nothing to time). */
+int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
+                   const char *sizes, int quick, const char *const *cases, size_t n_cases,
+                   struct bench_plan **out, char *why, size_t len);
+void bench_plan_free(struct bench_plan *p);
+
+/* The work model of an item (alg->work) turned into rates at a median of median_ms: the one
+ * place it is applied (the parent's stored rates; the child's Google Benchmark counters). */
+struct bench_rate {
+  double bytes, items;              /* per launch */
+  double gbps, items_per_s, pct_copy; /* 0 when the median is 0; pct_copy 0 without a copy rate */
+  double peak_items_per_s, pct_peak;  /* the algorithm's item peak and items_per_s over it; 0 none */
+};
+void bench_rates(const struct bench_plan *p, const struct bench_item *it, double median_ms,
+                 struct bench_rate *r);
+/* The same for item i at its result's median (p->res[i].s.median), into p->res[i]. */
+void bench_result_rates(struct bench_plan *p, size_t i);
+
+
+/* Set by the CLI's signal handler: stop after the running item (bench_plan.c). */
+extern volatile int bench_interrupted;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,340 @@
+/* Helpers shared by the subcommands (cli.h): usage errors, number parsing, the run metadata with
+ * its GPU probe, the selection of variants, and the machine-readable status file. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "outfile.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "child.h"
+#include "gpu.h"
+#include "registry.h"
+
+#include "gr_gitinfo.h" /* GR_GIT_COMMIT: the commit this binary was built from */
+
+/* ---- shared option helpers ---------------------------------------------------------------- */
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+  va_list ap;
+  fprintf(stderr, "gpuregress %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\n(see 'gpuregress %s --help')\n", cmd);
+  return GR_EXIT_USAGE;
+}
+
+int cli_parse_double(const char *s, double lo, double hi, double *out)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+int cli_opt_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                   double *out)
+{
+  if (cli_parse_double(s, lo, hi, out) == 0)
+    return 0;
+  return cli_usage_error(cmd, "bad value '%s' for %s: a number from %g to %g", s, opt, lo, hi);
+}
+
+int cli_opt_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                uint64_t *out)
+{
+  uint64_t v;
+  if (gr_parse_u64(s, &v) == 0 && v >= lo && v <= hi) {
+    *out = v;
+    return 0;
+  }
+  return cli_usage_error(cmd, "bad value '%s' for %s: a whole number from %llu to %llu", s, opt,
+                         (unsigned long long)lo, (unsigned long long)hi);
+}
+
+int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, const char **out)
+{
+  if (!*s)
+    return cli_usage_error(cmd, "empty value for %s", opt);
+  if (strlen(s) > max)
+    return cli_usage_error(cmd, "the value of %s is too long (%zu characters, at most %zu)", opt,
+                           strlen(s), max);
+  *out = s;
+  return 0;
+}
+
+int cli_opt_error(const char *cmd, int c, char **argv)
+{
+  const char *arg = optind > 0 ? argv[optind - 1] : "";
+  char name[64];
+  int is_long = strncmp(arg, "--", 2) == 0;
+  if (is_long)
+    gr_fmt(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+  else if (optopt > 0 && optopt < 128)
+    gr_fmt(name, sizeof name, "-%c", optopt);
+  else
+    gr_fmt(name, sizeof name, "%s", arg);
+  if (c == ':')
+    return cli_usage_error(cmd, "option '%s' needs a value", name);
+  if (is_long && strchr(arg, '=') && optopt)
+    return cli_usage_error(cmd, "option '%s' takes no value", name);
+  return cli_usage_error(cmd, "unknown option '%s'", name);
+}
+
+
+/* ---- run metadata ------------------------------------------------------------------------- */
+
+const char *cli_build_commit(void) { return GR_GIT_COMMIT; }
+
+static int probe_main(void *arg, int in, int out)
+{
+  struct probe q;
+  (void)arg, (void)in;
+  memset(&q, 0, sizeof q);
+  if (gpu_device_count(q.why, sizeof q.why) > 0)
+    q.ok = gpu_query(&q.info, q.why, sizeof q.why) == 0;
+  q.status = q.ok ? GR_STATUS_OK : GR_STATUS_NO_GPU;
+  child_say_bytes(out, &q, sizeof q);
+  return 0;
+}
+
+/* Ask a child process about the GPU: the parent never initialises CUDA. */
+static void probe_gpu(struct probe *p)
+{
+  struct child c;
+  child_init(&c);
+  c.what = "GPU probe";
+  c.fn = probe_main;
+  c.pipe_out = 1;
+  memset(p, 0, sizeof *p);
+  if (child_start(&c)) {
+    p->status = GR_STATUS_ENV;
+    gr_fmt(p->why, sizeof p->why, "cannot start the GPU probe: %s", strerror(errno));
+    return;
+  }
+  if (child_read(&c, 60, p, sizeof *p) != CHILD_GOT) {
+    memset(p, 0, sizeof *p);
+    p->status = GR_STATUS_ENV;
+    gr_fmt(p->why, sizeof p->why, "the GPU probe did not answer");
+  }
+  child_wait(&c, 10);
+  child_finish(&c, 1, NULL, 0);
+}
+
+static void read_cmd(const char *cmd, char *buf, size_t len)
+{
+  buf[0] = 0;
+  FILE *f = popen(cmd, "r");
+  if (!f)
+    return;
+  if (!fgets(buf, (int)len, f))
+    buf[0] = 0;
+  buf[strcspn(buf, "\n")] = 0;
+  pclose(f);
+}
+
+void collect_meta(struct run_meta *m, int argc, char **argv)
+{
+  memset(m, 0, sizeof *m);
+  /* the commit this binary was built from; the checkout's only as extra information */
+  const char *built = GR_GIT_COMMIT;
+  size_t n = strlen(built);
+  m->dirty = n > 6 && strcmp(built + n - 6, "-dirty") == 0;
+  gr_fmt(m->commit, sizeof m->commit, "%.*s", (int)(m->dirty ? n - 6 : n), built);
+  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->checkout, sizeof m->checkout);
+  if (strcmp(m->checkout, m->commit) == 0)
+    m->checkout[0] = 0;
+  else if (m->checkout[0])
+    fprintf(stderr,
+            "gpuregress: warning: this binary was built from commit %.12s, the current checkout "
+            "is at %.12s: the run records the build's commit (rebuild to test the checkout)\n",
+            m->commit, m->checkout);
+  gethostname(m->host, sizeof m->host - 1);
+  size_t used = 0;
+  for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
+    used += (size_t)snprintf(m->command + used, sizeof m->command - used, "%s%s", i ? " " : "",
+                             argv[i]);
+  probe_gpu(&m->gpu);
+  if (m->gpu.ok)
+    gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
+}
+
+
+struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget)
+{
+  struct run_info ri = {m->command, m->commit, m->dirty, m->host,
+                        m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
+                        m->gpu.info.driver_version, m->gpu.info.runtime_version,
+                        m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
+                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0};
+  return ri;
+}
+
+/* ---- selection ---------------------------------------------------------------------------- */
+
+/* Select by a comma-separated filter of ALG or ALG/VARIANT patterns (fnmatch); NULL selects every
+ * visible algorithm. Hidden algorithms are taken only when a pattern names them without
+ * wildcards. 0 ok; -1 with why naming the pattern that matched nothing. */
+int select_variants(const char *filter, struct selection *sel, char *why, size_t len)
+{
+  char buf[1024];
+  sel->n = 0;
+  if (!filter)
+    filter = "*";
+  if (strlen(filter) >= sizeof buf) {
+    gr_fmt(why, len, "the filter is too long (%zu characters, at most %zu)", strlen(filter),
+           sizeof buf - 1);
+    return -1;
+  }
+  strcpy(buf, filter);
+  for (char *pat = buf, *next; pat; pat = next) {
+    next = strchr(pat, ',');
+    if (next)
+      *next++ = 0;
+    char apat[256], vpat[256] = "*";
+    char *slash = strchr(pat, '/');
+    size_t alen = slash ? (size_t)(slash - pat) : strlen(pat);
+    if (!*pat || alen == 0 || (slash && !slash[1])) {
+      gr_fmt(why, len, "empty pattern in the filter '%s': use ALG or ALG/VARIANT, comma-separated",
+             filter);
+      return -1;
+    }
+    if (alen >= sizeof apat || (slash && strlen(slash + 1) >= sizeof vpat)) {
+      gr_fmt(why, len, "the pattern '%.40s...' is too long (at most %zu characters each side of "
+                       "'/')", pat, sizeof apat - 1);
+      return -1;
+    }
+    gr_fmt(apat, sizeof apat, "%.*s", (int)alen, pat);
+    if (slash)
+      gr_fmt(vpat, sizeof vpat, "%s", slash + 1);
+    int alg_hit = 0, var_hit = 0;
+    for (size_t i = 0; i < registry_count; i++) {
+      const struct algorithm *a = registry[i];
+      if (fnmatch(apat, a->name, 0) != 0)
+        continue;
+      if ((a->flags & ALG_HIDDEN) && strcmp(apat, a->name) != 0)
+        continue;
+      alg_hit = 1;
+      for (size_t j = 0; j < a->n_variants; j++) {
+        if (fnmatch(vpat, a->variants[j].name, 0) != 0)
+          continue;
+        var_hit = 1;
+        int dup = 0;
+        for (size_t k = 0; k < sel->n && !dup; k++)
+          dup = sel->v[k] == &a->variants[j];
+        if (!dup && sel->n < sizeof sel->v / sizeof *sel->v) {
+          sel->alg[sel->n] = a;
+          sel->v[sel->n++] = &a->variants[j];
+        }
+      }
+    }
+    if (!alg_hit) {
+      gr_fmt(why, len, "unknown algorithm '%s' (see 'gpuregress list')", apat);
+      return -1;
+    }
+    if (!var_hit) {
+      gr_fmt(why, len, "no variant of '%s' matches '%s' (see 'gpuregress list %s')", apat, vpat,
+             apat);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+/* ---- store failures ---------------------------------------------------------------------- */
+
+int cli_store_failed(const char *cmd, struct store *st, int64_t run)
+{
+  fprintf(stderr, "gpuregress %s: cannot store the results in '%s': %s: the run stops (what was "
+                  "printed above is stored)\n", cmd, store_path(st), store_errmsg(st));
+  printf("\nresult: error (the database failed) exit %d\n", GR_EXIT_USAGE);
+  cli_status_set("result", "error");
+  if (store_finish_run(st, run, "error", GR_EXIT_USAGE))
+    fprintf(stderr, "gpuregress %s: run %lld stays 'running' in the database: %s\n", cmd,
+            (long long)run, store_errmsg(st));
+  return GR_EXIT_USAGE;
+}
+
+
+/* ---- the status file ---------------------------------------------------------------------- */
+
+static const char *status_path; /* NULL: no status file asked for */
+static char status_text[16384];
+static size_t status_len;
+
+int cli_status_take_option(int *argc, char **argv)
+{
+  int out = 2;
+  for (int i = 2; i < *argc; i++) {
+    if (strcmp(argv[i], "--status-file") == 0) {
+      if (i + 1 >= *argc)
+        return -1;
+      status_path = argv[++i];
+    } else if (strncmp(argv[i], "--status-file=", 14) == 0) {
+      status_path = argv[i] + 14;
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  if (*argc > 2)
+    *argc = out;
+  argv[*argc] = NULL;
+  return status_path && !*status_path ? -1 : 0;
+}
+
+int cli_status_check(char *why, size_t len)
+{
+  return status_path ? outfile_check(status_path, why, len) : 0;
+}
+
+void cli_status_set(const char *key, const char *fmt, ...)
+{
+  char value[GR_CASE_TEXT_LEN * 2];
+  va_list ap;
+  if (!status_path)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(value, sizeof value, fmt, ap);
+  va_end(ap);
+  for (char *c = value; *c; c++) /* one line per key */
+    if (*c == '\n' || *c == '\r')
+      *c = ' ';
+  int k = snprintf(status_text + status_len, sizeof status_text - status_len, "%s=%s\n", key, value);
+  if (k > 0 && (size_t)k < sizeof status_text - status_len)
+    status_len += (size_t)k;
+}
+
+int cli_status_finish(const char *cmd, int rc)
+{
+  if (!status_path)
+    return rc;
+  char why[GR_WHY_LEN];
+  struct outfile out;
+  cli_status_set("command", "%s", cmd);
+  cli_status_set("exit", "%d", rc);
+  if (outfile_open(&out, status_path, why, sizeof why) == 0) {
+    if (fwrite(status_text, 1, status_len, out.f) != status_len) {
+      gr_fmt(why, sizeof why, "cannot write '%s': %s", status_path, strerror(errno ? errno : EIO));
+      outfile_abort(&out);
+    } else if (outfile_commit(&out, why, sizeof why) == 0) {
+      return rc;
+    }
+  }
+  /* the status file is an output like any other: losing it is exit 2 (an interrupt stays 130) */
+  fprintf(stderr, "gpuregress %s: the status file: %s\n", cmd, why);
+  return rc == 130 ? rc : GR_EXIT_USAGE;
+}

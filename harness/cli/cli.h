@@ -1,0 +1,134 @@
+/* Helpers shared by the subcommands of the gpuregress binary (harness/cli.c; the commands are in
+ * the cmd_*.c files, the table in main.c): usage errors, strict number parsing, run metadata,
+ * the selection of variants and the machine-readable status file. */
+#ifndef GR_CLI_H
+#define GR_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alg.h"
+#include "gpu.h"
+#include "store.h"
+
+/* Print "gpuregress CMD: <message>" and a pointer to --help on stderr; returns GR_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whole-string parse of a finite number in [lo, hi]; -1 on junk, NaN, infinity or out of range.
+ * (Integers: gr_parse_u64 in gr.h.) */
+int cli_parse_double(const char *s, double lo, double hi, double *out);
+
+/* Option values, one set of helpers for every command: the value is parsed whole, and a bad one
+ * gets "gpuregress CMD: bad value 'V' for OPT: <what it must be>" with GR_EXIT_USAGE; 0 ok.
+ *   cli_opt_double: a finite number in [lo, hi] (NaN and infinity refused);
+ *   cli_opt_u64:    a decimal whole number in [lo, hi] (no sign, no wrap-around);
+ *   cli_opt_text:   a non-empty text of at most max characters (a file name, a pattern). */
+int cli_opt_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
+                   double *out);
+int cli_opt_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
+                uint64_t *out);
+int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, const char **out);
+/* getopt_long's errors in our words (commands pass an optstring that begins with ':' and set
+ * opterr = 0, so that getopt prints nothing): c is what getopt_long returned (':' a missing
+ * value, '?' an unknown option). Prints "option '--db' needs a value", "unknown option
+ * '--bogus'" or "option '--quiet' takes no value"; returns GR_EXIT_USAGE. */
+int cli_opt_error(const char *cmd, int c, char **argv);
+/* The longest file name or pattern an option takes. */
+#define CLI_TEXT_MAX 4095
+/* Open an existing database read-only (never create or change one): 0 ok, else the exit code
+ * after a message naming cmd. */
+int cli_open_existing(const char *cmd, const char *db, struct store **st);
+/* A run id (> 0). 0 ok, -1 junk. */
+int cli_parse_run(const char *s, int64_t *out);
+/* --run RUN: 0 ok, else the exit code after a message naming the option (cmd_report.c). */
+int cli_run_option(const char *cmd, const char *s, int64_t *out);
+struct compare_opts;
+struct run_verdict;
+/* The prologue of compare, plot and export (cmd_report.c): open db (existing, read-only), pick
+ * the run (given, else the latest finished one) and, when want_verdict, judge it against its
+ * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
+ * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
+ * caller's to free. */
+int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
+                       const struct compare_opts *co, int want_verdict, struct store **st,
+                       struct run_verdict **v, int *compared);
+
+/* What a run records about where it ran; the GPU is asked by a child process (the parent never
+ * initialises CUDA). */
+struct probe {
+  int ok;
+  enum gr_status status; /* GR_STATUS_NO_GPU: no usable device; GR_STATUS_ENV: the probe failed */
+  struct gpu_info info;
+  char why[GR_WHY_LEN];
+};
+struct run_meta {
+  struct probe gpu;
+  char commit[64];   /* the commit the binary was built from ("unknown" outside a checkout) */
+  char checkout[64]; /* the current checkout's commit where it differs from commit, else "" */
+  char host[128], command[1024], cc[16];
+  int dirty; /* the build's tree had changes */
+};
+/* Fill m; warns on stderr when the current checkout is at another commit than the build. */
+void collect_meta(struct run_meta *m, int argc, char **argv);
+/* The commit this binary was built from, "-dirty" appended when its tree had changes. */
+const char *cli_build_commit(void);
+/* The run_info of a run about to begin, pointing into m. */
+struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
+
+/* Variants chosen by a comma-separated filter of ALG or ALG/VARIANT patterns (shell wildcards);
+ * NULL selects every visible algorithm. 0 ok; -1 with why naming the pattern that matched
+ * nothing, or refusing an empty filter, an empty pattern, a filter over 1023 or a pattern over
+ * 255 characters (never cut). */
+struct selection {
+  const struct algorithm *alg[256];
+  const struct variant *v[256];
+  size_t n;
+};
+int select_variants(const char *filter, struct selection *sel, char *why, size_t len);
+
+/* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
+ * every command, names a file that gets "key=value" lines when the command ends (written whole,
+ * then renamed into place): what the command set with cli_status_set, then command and exit.
+ *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              verdict=SUMMARY,
+ *              repro=CASE per printed reproducer
+ *   bench:     run=ID result=ok|failed|no_gpu|error
+ *   compare:   compared=0|1 (0: no baseline, the run judged alone),
+ *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h)
+ * The human output is the same with or without it. */
+/* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
+ * missing. */
+int cli_status_take_option(int *argc, char **argv);
+/* 0 when the status file asked for can be written (outfile_check: a regular file or a new one
+ * in an existing folder), else -1 with why; checked before a command starts its work. */
+int cli_status_check(char *why, size_t len);
+void cli_status_set(const char *key, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Write the file (when asked for) with command and exit = rc, written whole (outfile.h);
+ * returns rc, or GR_EXIT_USAGE when the file could not be written (130 stays 130). */
+int cli_status_finish(const char *cmd, int rc);
+
+/* The end of a command whose store failed (store_write_failed): the message, "result: error",
+ * the run marked 'error' where the database still takes it. Returns GR_EXIT_USAGE. */
+int cli_store_failed(const char *cmd, struct store *st, int64_t run);
+
+/* The subcommands (harness/cmd_*.c). */
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_fuzz(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_sanitize(int argc, char **argv);
+/* History: change points, merging runners, retention (harness/cmd_history.c). */
+int cmd_history(int argc, char **argv);
+int cmd_import(int argc, char **argv);
+int cmd_prune(int argc, char **argv);
+/* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
+ * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
+struct gpu_set;
+/* gpus: NULL or none for the one visible GPU, else spread as bench --gpus does. */
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
+                const struct gpu_set *gpus);
+
+#endif

@@ -1,0 +1,308 @@
+/* `gpuregress bench`: the command line of the timing layer (bench.h), and the timing phase of
+ * `gpuregress run --bench`. The parent stays CUDA-free: the benchmarks run in a child process (child.c). */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli.h"
+#include "runner.h"
+
+static void on_bench_signal(int sig)
+{
+  (void)sig;
+  bench_interrupted = 1;
+  runner_interrupted = 1;
+}
+
+/* Run the plan into run and print its summary; returns the exit code. */
+static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
+                            struct bench_opts *o, const char *cmd)
+{
+  FILE *human = o->json && !strcmp(o->json, "-") ? stderr : stdout; /* stdout: the JSON's */
+  char why[GR_WHY_LEN];
+  o->store = st;
+  o->run_id = run;
+  signal(SIGINT, on_bench_signal);
+  signal(SIGTERM, on_bench_signal);
+  signal(SIGHUP, on_bench_signal);
+  enum gr_status status = bench_execute(p, o, why, sizeof why);
+  if (store_write_failed(st))
+    return GR_EXIT_USAGE; /* the caller says why, with nothing more printed */
+  if (status != GR_STATUS_OK) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return gr_status_exit(status);
+  }
+  bench_print_summary(human, p, o);
+  if (bench_interrupted)
+    return 130;
+  if (bench_failed(p))
+    return GR_EXIT_FAIL;
+  if (bench_all_no_gpu(p))
+    return GR_EXIT_ENV;
+  return GR_EXIT_OK;
+}
+
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
+                const struct gpu_set *gpus)
+{
+  char why[GR_WHY_LEN];
+  struct bench_plan *p;
+  struct bench_opts o;
+  bench_opts_default(&o);
+  o.gpus = gpus;
+  if (quick)
+    o.max_time = 0.25;
+  o.display = quiet ? 0 : 1;
+  if (bench_plan_new(sel->alg, sel->v, sel->n, NULL, quick, NULL, 0, &p, why, sizeof why)) {
+    printf("\ntiming phase: %s\n", why);
+    return GR_EXIT_OK;
+  }
+  int rc = bench_and_report(st, run, p, &o, "run");
+  bench_plan_free(p);
+  return rc;
+}
+
+enum {
+  OPT_SIZES = 256, OPT_CASE, OPT_QUICK, OPT_HOT, OPT_MAX_TIME, OPT_NOISE, OPT_MIN_SAMPLES,
+  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS
+};
+
+static const char bench_help[] =
+    "usage: gpuregress bench [ALG[/VARIANT][,...]] [options] [--benchmark_* flags]\n"
+    "\n"
+    "Time every GPU variant (fixed, historical, peer) of the selected algorithms over each\n"
+    "algorithm's size sweep, through Google Benchmark: CUDA events around the launches, warm-up\n"
+    "discarded, L2 flushed before every sample (a buffer of twice the L2 written outside the\n"
+    "timed region), samples until the relative noise of the median is under the target or the\n"
+    "time cap is spent, the SM clock read with each sample (NVML, when the driver has it).\n"
+    "After the timing loop the output is checked again: fixed variants must still pass.\n"
+    "Every sample goes to the database ('samples'), summaries to 'timings'; the table shows the\n"
+    "median, throughput, %% of the device-to-device copy bandwidth measured in the same run\n"
+    "(bytes read + written) and the ratio to the peer variant. The benchmarks run in a child\n"
+    "process: this one never initialises CUDA, and a crash or hang costs one benchmark.\n"
+    "\n"
+    "  ALG[/VARIANT]         shell wildcards, comma-separated (default: every algorithm)\n"
+    "      --sizes LIST      indices into each algorithm's sweep, 0 = smallest: 0,2-3 (the\n"
+    "                        sweep's real-data cases come last: left out, with the reason,\n"
+    "                        where their dataset is not fetched: scripts/datasets)\n"
+    "      --case 'TEXT'     time this case (text as printed by run) instead of the sweep;\n"
+    "                        repeatable\n"
+    "      --quick           the two smallest sizes per algorithm and its real-data cases,\n"
+    "                        a 0.25 s cap (gpu-check)\n"
+    "      --hot             keep the L2 warm and batch launches into samples of ~0.1 ms\n"
+    "      --max-time S      sampling cap per benchmark in seconds (default 1)\n"
+    "      --noise F         target relative noise of the median (default 0.005)\n"
+    "      --min-samples N   (default 30)     --max-samples N (default 10000)\n"
+    "      --watchdog S      a benchmark silent this long is a timeout (default 300)\n"
+    "  -d, --db FILE         SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "      --json FILE       Google Benchmark's JSON (times in microseconds: real_time the GPU\n"
+    "                        median, cpu_time the host's CPU time per launch; context: GPU,\n"
+    "                        driver, runtime, commit, clocks), written whole at the end: a\n"
+    "                        benchmark that crashed is an entry with error_occurred.\n"
+    "                        --benchmark_format=json writes the same to stdout (the summary\n"
+    "                        then goes to stderr)\n"
+    "      --quiet           no Google Benchmark table on stderr, only the summary\n"
+    "      --gpus all|N|LIST the GPUs of the host to spread the benchmarks over (LIST:\n"
+    "                        indices or UUIDs); each (algorithm, case) is timed wholly on one\n"
+    "                        GPU, never beside another gpuregress job on it; every timing\n"
+    "                        row records its GPU (model, UUID) and host. Default: the one\n"
+    "                        visible GPU\n"
+    "  --benchmark_*         Google Benchmark's own flags, e.g. --benchmark_filter=REGEX\n"
+    "                        (names are ALG/VARIANT/param=value/...)\n"
+    "\n"
+    "Exit 0 ok, 1 a fixed or peer variant's output was wrong after timing or it crashed, 2 usage\n"
+    "or database error, 3 no CUDA device. Test-only: GR_TEST_SLOWDOWN='ALG/VARIANT=1.2' makes a\n"
+    "variant's samples ~20%% longer (a spin kernel after each launch).\n";
+
+int cmd_bench(int argc, char **argv)
+{
+  static const struct option opts[] = {
+      {"sizes", required_argument, NULL, OPT_SIZES},
+      {"case", required_argument, NULL, OPT_CASE},
+      {"quick", no_argument, NULL, OPT_QUICK},
+      {"hot", no_argument, NULL, OPT_HOT},
+      {"max-time", required_argument, NULL, OPT_MAX_TIME},
+      {"noise", required_argument, NULL, OPT_NOISE},
+      {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
+      {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+      {"watchdog", required_argument, NULL, OPT_WATCHDOG},
+      {"db", required_argument, NULL, 'd'},
+      {"json", required_argument, NULL, OPT_JSON},
+      {"quiet", no_argument, NULL, OPT_QUIET},
+      {"gpus", required_argument, NULL, OPT_GPUS},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  struct bench_opts o;
+  bench_opts_default(&o);
+  const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL;
+  static struct gpu_set gpus;
+  const char **cases = calloc((size_t)argc + 1, sizeof *cases);
+  char **gb = calloc((size_t)argc + 1, sizeof *gb), **rest = calloc((size_t)argc + 1, sizeof *rest);
+  size_t n_cases = 0;
+  int quick = 0, max_time_given = 0, n_rest = 0, rc = GR_EXIT_USAGE;
+  char why[GR_WHY_LEN];
+  struct bench_plan *p = NULL;
+  struct store *st = NULL;
+  if (!cases || !gb || !rest) {
+    rc = GR_EXIT_ENV;
+    goto out;
+  }
+  /* Google Benchmark's flags go to the child untouched, but for its JSON on stdout, which the
+   * parent writes (whole, valid after a crash, nothing else on stdout) */
+  int json_stdout = 0;
+  for (int i = 0; i < argc; i++) {
+    if (i > 0 && strcmp(argv[i], "--benchmark_format=json") == 0)
+      json_stdout = 1;
+    else if (i > 0 && strncmp(argv[i], "--benchmark_", 12) == 0)
+      gb[o.n_gb_args++] = argv[i];
+    else
+      rest[n_rest++] = argv[i];
+  }
+  o.gb_args = gb;
+  optind = 1;
+  opterr = 0;
+  int c;
+  uint64_t u;
+  while ((c = getopt_long(n_rest, rest, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h':
+      printf(bench_help);
+      rc = GR_EXIT_OK;
+      goto out;
+    case OPT_SIZES:
+      if (cli_opt_text("bench", "--sizes", optarg, CLI_TEXT_MAX, &sizes))
+        goto out;
+      break;
+    case OPT_CASE:
+      if (cli_opt_text("bench", "--case", optarg, CLI_TEXT_MAX, &cases[n_cases]))
+        goto out;
+      n_cases++;
+      break;
+    case OPT_QUICK: quick = 1; break;
+    case OPT_HOT: o.hot = 1; break;
+    case OPT_MAX_TIME:
+      if (cli_opt_double("bench", "--max-time", optarg, 0.001, 3600, &o.max_time))
+        goto out;
+      max_time_given = 1;
+      break;
+    case OPT_NOISE:
+      if (cli_opt_double("bench", "--noise", optarg, 1e-6, 1, &o.noise))
+        goto out;
+      break;
+    case OPT_MIN_SAMPLES:
+    case OPT_MAX_SAMPLES:
+      if (cli_opt_u64("bench", c == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples", optarg, 3,
+                      100000000, &u))
+        goto out;
+      *(c == OPT_MIN_SAMPLES ? &o.min_samples : &o.max_samples) = (long)u;
+      break;
+    case OPT_WATCHDOG:
+      if (cli_opt_double("bench", "--watchdog", optarg, 1, 1e6, &o.watchdog))
+        goto out;
+      break;
+    case 'd':
+      if (cli_opt_text("bench", "--db", optarg, CLI_TEXT_MAX, &db))
+        goto out;
+      break;
+    case OPT_JSON:
+      if (cli_opt_text("bench", "--json", optarg, CLI_TEXT_MAX, &o.json))
+        goto out;
+      break;
+    case OPT_QUIET: o.display = 0; break;
+    case OPT_GPUS:
+      if (cli_opt_text("bench", "--gpus", optarg, 1024, &gpus_spec))
+        goto out;
+      break;
+    default: rc = cli_opt_error("bench", c, rest); goto out;
+    }
+  }
+  if (quick && !max_time_given)
+    o.max_time = 0.25;
+  if (json_stdout && o.json) {
+    rc = cli_usage_error("bench", "--json FILE and --benchmark_format=json: choose one");
+    goto out;
+  }
+  if (json_stdout) {
+    o.json = "-";
+    o.display = 0;
+  }
+  if (o.max_samples < o.min_samples) {
+    rc = cli_usage_error("bench", "--max-samples %ld is below --min-samples %ld", o.max_samples,
+                         o.min_samples);
+    goto out;
+  }
+  if (gpus_spec) {
+    int r = gpus_resolve(gpus_spec, &gpus, why, sizeof why);
+    if (r == GR_EXIT_USAGE) {
+      rc = cli_usage_error("bench", "%s", why);
+      goto out;
+    }
+    if (r) {
+      fprintf(stderr, "gpuregress bench: %s\n", why);
+      rc = r;
+      goto out;
+    }
+    o.gpus = &gpus;
+  }
+  const char *filter = NULL;
+  if (optind < n_rest)
+    filter = rest[optind++];
+  if (optind < n_rest) {
+    rc = cli_usage_error("bench", "unexpected argument '%s' (join patterns with commas)",
+                         rest[optind]);
+    goto out;
+  }
+  struct selection sel;
+  if (select_variants(filter, &sel, why, sizeof why) ||
+      bench_plan_new(sel.alg, sel.v, sel.n, sizes, quick, cases, n_cases, &p, why, sizeof why)) {
+    rc = cli_usage_error("bench", "%s", why);
+    goto out;
+  }
+  if (store_open(db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress bench: %s\n", why);
+    goto out;
+  }
+  struct run_meta meta;
+  collect_meta(&meta, argc, argv);
+  struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
+  char commit[80];
+  o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  if (run < 0) {
+    fprintf(stderr, "gpuregress bench: %s\n", why);
+    goto out;
+  }
+  cli_status_set("run", "%lld", (long long)run);
+  if (gpus.n && store_set_night(st, run, NULL, 0, 0, (int)gpus.n)) {
+    rc = cli_store_failed("bench", st, run);
+    goto out;
+  }
+  rc = bench_and_report(st, run, p, &o, "bench");
+  if (store_write_failed(st)) {
+    rc = cli_store_failed("bench", st, run);
+    goto out;
+  }
+  fprintf(o.json && !strcmp(o.json, "-") ? stderr : stdout, "\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
+         rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
+         rc);
+  cli_status_set("result", "%s",
+                 rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
+  if (store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc)) {
+    fprintf(stderr, "gpuregress bench: cannot record the end of run %lld in '%s': %s\n",
+            (long long)run, db, store_errmsg(st));
+    rc = rc ? rc : GR_EXIT_USAGE;
+  }
+out:
+  store_close(st);
+  bench_plan_free(p);
+  free(cases);
+  free(gb);
+  free(rest);
+  return rc;
+}

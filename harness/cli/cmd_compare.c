@@ -1,0 +1,237 @@
+/* `gpuregress compare`: a run against its baseline, printed as a table, JSON or Markdown. The work
+ * is in compare.c and verdict.c; this file parses options, prints and picks the exit code. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "verdict.h"
+
+/* ---- compare ------------------------------------------------------------------------------ */
+
+static const char compare_help[] =
+    "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
+    "                          [--alpha A] [--db FILE] [--all] [--format text|json]\n"
+    "\n"
+    "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
+    "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
+    "Mann-Whitney U test (normal approximation, tie correction) together with a minimum effect on\n"
+    "the ratio of medians: slower or faster needs |ratio - 1| >= E and p < A; same needs\n"
+    "|ratio - 1| < E with both medians known to within E/2; anything else is unsure. Correctness\n"
+    "transitions are regressions: a fixed variant from pass to fail / crash / timeout (in the\n"
+    "run's outcomes or in the check after timing), a historical bug from caught to escaped. So\n"
+    "is a rise of an accuracy metric stored with a timing (SGM's bad-pixel rates on pairs with a\n"
+    "ground truth) beyond --max-accuracy-loss.\n"
+    "\n"
+    "  --baseline RUN   a run id of this database\n"
+    "  --baseline FILE  another gpuregress database, e.g. a committed results/baselines/*.db made\n"
+    "                   with 'gpuregress export --format db': its latest finished run on the same\n"
+    "                   GPU model (or, failing that, any: timings then count as unsure)\n"
+    "                   default: the latest finished run before --run on the same GPU model\n"
+    "  --run RUN        the run to judge (default: the latest finished run with results)\n"
+    "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
+    "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
+    "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
+    "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
+    "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
+    "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "  --all            list every comparison, not only the ones that are not 'same'\n"
+    "  --format json    print the run's verdict (outcomes, checks, timings against the\n"
+    "                   baseline, result, exit code) as JSON instead of the table\n"
+    "\n"
+    "The last lines are the run's verdict (the same that export and plot show): exit 0 ok (also\n"
+    "when there is no baseline yet), 1 a timing is slower, a correctness transition or an\n"
+    "accuracy regression was found or a check of the run failed, 2 usage or database error, 3\n"
+    "no GPU variant could run (unless the run had --allow-no-gpu) or the run did not finish.\n";
+
+static void print_compare(FILE *f, const struct compare_result *r, const struct compare_opts *o,
+                          int all)
+{
+  fprintf(f, "compare run %lld (%.12s, %s) against run %lld (%.12s, %s)%s\n",
+          (long long)r->cur.id, r->cur.commit, r->cur.gpu[0] ? r->cur.gpu : "no GPU",
+          (long long)r->base.id, r->base.commit, r->base.gpu[0] ? r->base.gpu : "no GPU",
+          r->base_other_gpu ? "  [another GPU model: timings are not comparable]" : "");
+  fprintf(f, "min effect %.3g%%, alpha %g", 100 * o->min_effect, o->alpha);
+  for (size_t k = 0; k < o->n_over; k++) {
+    fprintf(f, "; %s:", o->over[k].alg);
+    if (o->over[k].min_effect >= 0)
+      fprintf(f, " min effect %.3g%%", 100 * o->over[k].min_effect);
+    if (o->over[k].alpha >= 0)
+      fprintf(f, " alpha %g", o->over[k].alpha);
+  }
+  fprintf(f, "\n");
+  int header = 0;
+  for (size_t i = 0; i < r->n_t; i++) {
+    const struct compare_timing *t = &r->t[i];
+    const char *cls = !t->in_base ? (t->in_cur ? "new" : "-")
+                      : !t->in_cur ? "gone"
+                                   : stats_class_name(t->sc.cls);
+    int same = t->in_base && t->in_cur && t->sc.cls == STATS_SAME && !t->regression;
+    if ((same && !all) || (!t->in_base && !t->in_cur && !t->regression))
+      continue;
+    if (!header++)
+      fprintf(f, "\n%-10s %-20s %-48s %10s %10s %7s %8s  %s\n", "algorithm", "variant", "params",
+              "base ms", "new ms", "ratio", "p", "verdict");
+    char bm[24] = "-", cm[24] = "-", ratio[16] = "-", p[16] = "-";
+    if (t->in_base && t->in_cur) {
+      gr_fmt(bm, sizeof bm, "%.4f", t->sc.base.median);
+      gr_fmt(cm, sizeof cm, "%.4f", t->sc.cur.median);
+      gr_fmt(ratio, sizeof ratio, "%.3fx", t->sc.ratio);
+      gr_fmt(p, sizeof p, "%.1e", t->sc.p);
+    }
+    char reg[64] = "";
+    if (t->regression)
+      gr_fmt(reg, sizeof reg, "  REGRESSION: check %s -> %s",
+             t->base_verdict[0] ? t->base_verdict : "-", t->cur_verdict);
+    fprintf(f, "%-10s %-20s %-48.48s %10s %10s %7s %8s  %s%s%s\n", t->algorithm, t->variant,
+            t->params, bm, cm, ratio, p, cls, !strcmp(t->l2, "hot") ? " (hot)" : "", reg);
+  }
+  int oc_header = 0;
+  for (size_t i = 0; i < r->n_oc; i++) {
+    const struct compare_outcome *c = &r->oc[i];
+    /* --all: every change of verdict between two runs that both have outcomes */
+    if (!c->regression && (!all || !c->base_verdict[0] || !c->cur_verdict[0] ||
+                           !strcmp(c->base_verdict, c->cur_verdict)))
+      continue;
+    if (!oc_header++)
+      fprintf(f, "\n%-10s %-20s %-10s %-8s    %-8s\n", "algorithm", "variant", "kind", "base",
+              "new");
+    fprintf(f, "%-10s %-20s %-10s %-8s -> %-8s%s\n", c->algorithm, c->variant, c->kind,
+            c->base_verdict[0] ? c->base_verdict : "-", c->cur_verdict[0] ? c->cur_verdict : "-",
+            c->regression ? "  REGRESSION" : "");
+  }
+  int acc_header = 0;
+  for (size_t i = 0; i < r->n_acc; i++) {
+    const struct compare_accuracy *a = &r->acc[i];
+    if (!a->regression && !(all && a->in_base && a->in_cur))
+      continue;
+    if (!acc_header++)
+      fprintf(f, "\n%-10s %-20s %-48s %-12s %8s %8s\n", "algorithm", "variant", "params",
+              "accuracy", "base", "new");
+    fprintf(f, "%-10s %-20s %-48.48s %-12s %7.3f%% %7.3f%%%s\n", a->algorithm, a->variant,
+            a->params, a->metric, 100 * a->base, 100 * a->cur,
+            a->regression ? "  ACCURACY REGRESSION" : "");
+  }
+  /* the same GPU model, another physical GPU or host: compared, and said */
+  for (size_t i = 0, shown = 0; i < r->n_t && r->n_other_device; i++) {
+    const struct compare_timing *t = &r->t[i];
+    if (!t->other_device)
+      continue;
+    if (!shown++)
+      fprintf(f, "\n%zu benchmark%s timed on another physical GPU or host of the same model than "
+                 "in the baseline (compared as the same model):\n",
+              r->n_other_device, r->n_other_device == 1 ? " was" : "s were");
+    if (shown > 5) {
+      fprintf(f, "  ...\n");
+      break;
+    }
+    fprintf(f, "  %s/%s %.48s: %s %s@%s -> %s@%s\n", t->algorithm, t->variant, t->params,
+            t->cur_gpu, t->base_uuid[0] ? t->base_uuid : "?", t->base_host[0] ? t->base_host : "?",
+            t->cur_uuid[0] ? t->cur_uuid : "?", t->cur_host[0] ? t->cur_host : "?");
+  }
+  if (r->n_other_model && !r->base_other_gpu)
+    fprintf(f, "\n%zu benchmark%s timed on another GPU model than in the baseline: unsure\n",
+            r->n_other_model, r->n_other_model == 1 ? " was" : "s were");
+  fprintf(f, "\ntimings: %zu same, %zu faster, %zu slower, %zu unsure (%zu new, %zu gone); "
+             "correctness regressions: %zu; accuracy regressions: %zu (of %zu metrics, max loss "
+             "%.3g points)\n",
+          r->n_same, r->n_faster, r->n_slower, r->n_unsure, r->n_new, r->n_gone, r->n_regressions,
+          r->n_acc_regressions, r->n_acc, 100 * o->max_accuracy_loss);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC };
+  static const struct option opts[] = {
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"run", required_argument, NULL, OPT_RUN},
+      {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+      {"alpha", required_argument, NULL, OPT_ALPHA},
+      {"db", required_argument, NULL, 'd'},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"max-accuracy-loss", required_argument, NULL, OPT_ACC},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  struct compare_opts co;
+  compare_opts_default(&co);
+  const char *db = STORE_DEFAULT_PATH, *baseline = NULL;
+  int64_t run = 0;
+  int all = 0, json = 0, c;
+  char why[GR_WHY_LEN];
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(compare_help); return 0;
+    case OPT_FORMAT:
+      if (strcmp(optarg, "json") && strcmp(optarg, "text"))
+        return cli_usage_error("compare", "unknown format '%s': use text or json", optarg);
+      json = !strcmp(optarg, "json");
+      break;
+    case OPT_BASELINE:
+      if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_RUN:
+      if (cli_run_option("compare", optarg, &run))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_MIN_EFFECT:
+    case OPT_ALPHA:
+      if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
+        return cli_usage_error("compare", "%s", why);
+      break;
+    case 'd':
+      if (cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_ALL: all = 1; break;
+    case OPT_ACC: {
+      char *end;
+      co.max_accuracy_loss = strtod(optarg, &end);
+      if (end == optarg || *end || !(co.max_accuracy_loss >= 0 && co.max_accuracy_loss < 1))
+        return cli_usage_error("compare", "bad value '%s' for --max-accuracy-loss: a fraction in [0, 1)",
+                               optarg);
+      break;
+    }
+    default: return cli_opt_error("compare", c, argv);
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
+  struct store *st = NULL;
+  struct run_verdict *v = NULL;
+  int compared = 0;
+  int rc = cli_open_and_judge("compare", db, &run, baseline, &co, 1, &st, &v, &compared);
+  if (rc)
+    goto out;
+  if (json) {
+    run_verdict_json(stdout, v, "");
+    fputc('\n', stdout);
+  } else if (!compared) {
+    printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n",
+           v->run.gpu[0] ? v->run.gpu : "no GPU", (long long)run);
+  } else {
+    print_compare(stdout, v->cmp, &co, all);
+  }
+  rc = v->exit_code;
+  if (!json)
+    printf("verdict: %s\nresult: %s exit %d\n", v->summary,
+           v->result == RV_RESULT_OK       ? "ok"
+           : v->result == RV_RESULT_FAILED ? "REGRESSION"
+           : v->result == RV_RESULT_NO_GPU ? "no GPU"
+                                           : "incomplete",
+           rc);
+  cli_status_set("compared", "%d", compared);
+  cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
+  cli_status_set("verdict", "%s", v->summary);
+out:
+  run_verdict_free(v);
+  store_close(st);
+  return rc;
+}

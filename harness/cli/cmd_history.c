@@ -1,0 +1,422 @@
+/* `gpuregress history`, `import` and `prune`: the history of many nights and runners. The work
+ * is in history.c (change detection) and store_merge.c (import, retention); this file parses
+ * options, prints and picks the exit code. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "history.h"
+
+/* ---- history ------------------------------------------------------------------------------ */
+
+static const char history_help[] =
+    "usage: gpuregress history [ALG[/VARIANT]] [--since DATE] [--run RUN] [--check]\n"
+    "                          [--min-effect E] [--alpha A] [--min-nights N] [--penalty P]\n"
+    "                          [--all] [--db FILE]\n"
+    "\n"
+    "Change points in the history of each benchmark (algorithm, variant, params, L2 mode, GPU\n"
+    "model) over the nights (finished runs, in order of start) that timed it: a penalised step\n"
+    "fit of the log of each night's median time (running median of 3 first; penalty P * log(n)\n"
+    "in units of the night-to-night noise), each step confirmed by Welch's t-test between up to\n"
+    "10 nights before and after it (p < A, at least N nights each side) and a change of the\n"
+    "median of at least E. Each change names the last night before and the first night after:\n"
+    "the commits between them (git log BEFORE..AFTER) hold the cause.\n"
+    "\n"
+    "  ALG[/VARIANT]    only this algorithm (and variant)\n"
+    "  --since DATE     nights started on or after DATE (YYYY-MM-DD, UTC)\n"
+    "  --run RUN        the history up to this run (default: the latest night)\n"
+    "  --check          the night's verdict: exit 1 when a change to slower is new on the run's\n"
+    "                   night (confirmed with it, not without it)\n"
+    "  --min-effect E   minimum relative change (default 0.05); per algorithm: 0.05,ari=0.1\n"
+    "  --alpha A        significance of the t-test (default 0.05); per algorithm too\n"
+    "  --min-nights N   nights on each side of a confirmed change (default 3)\n"
+    "  --penalty P      cost of a change point in the fit, times log(nights) (default 3)\n"
+    "  --all            also list every benchmark: nights, latest median, change points\n"
+    "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "\n"
+    "Exit 0 ok (also with change points, without --check), 1 with --check: a new change to\n"
+    "slower, 2 usage or database error.\n";
+
+struct history_print {
+  int all, check;
+  int64_t run;
+  size_t series, changes, slower, faster, fresh_slower, header;
+};
+
+static void short_commit(char *dst, size_t len, const char *c)
+{
+  gr_fmt(dst, len, "%.10s", c[0] ? c : "?");
+}
+
+static int print_series(void *ctx, const struct history_series *s)
+{
+  struct history_print *hp = ctx;
+  hp->series++;
+  int judged = s->nights[s->n - 1].run == hp->run;
+  if (hp->all)
+    printf("%-10s %-20s %-40.40s %-4s %4zu nights, latest %.4f ms, %zu change points  %s\n",
+           s->algorithm, s->variant, s->params, s->l2, s->n, s->nights[s->n - 1].median_ms,
+           s->n_changes, s->gpu[0] ? s->gpu : "no GPU");
+  for (size_t i = 0; i < s->n_changes; i++) {
+    const struct history_change *c = &s->changes[i];
+    const struct history_night *b = &s->nights[c->at - 1], *a = &s->nights[c->at];
+    char cb[16], ca[16], when[96];
+    int slower = c->ratio > 1;
+    hp->changes++;
+    hp->slower += slower;
+    hp->faster += !slower;
+    int fresh = judged && c->is_new;
+    hp->fresh_slower += fresh && slower;
+    if (!hp->header++)
+      printf("\n%-10s %-20s %-40s %-4s %7s %10s %10s %8s  %-44s %s\n", "algorithm", "variant",
+             "params", "L2", "change", "before ms", "after ms", "p",
+             "last night before -> first after", "commits");
+    short_commit(cb, sizeof cb, b->commit);
+    short_commit(ca, sizeof ca, a->commit);
+    gr_fmt(when, sizeof when, "%.10s (run %lld) -> %.10s (run %lld)", b->started, (long long)b->run,
+           a->started, (long long)a->run);
+    printf("%-10s %-20s %-40.40s %-4s %+6.1f%% %10.4f %10.4f %8.1e  %-44s %s..%s  %s%s\n",
+           s->algorithm, s->variant, s->params, s->l2, 100 * (c->ratio - 1), c->before_ms,
+           c->after_ms, c->p, when, cb, ca, s->gpu[0] ? s->gpu : "no GPU",
+           fresh ? (slower ? "  NEW: REGRESSION" : "  NEW") : "");
+  }
+  return 0;
+}
+
+struct night_count {
+  size_t n;
+  char first[32], last[32];
+  int64_t last_id;
+};
+
+static int count_night(void *ctx, const struct store_night *n)
+{
+  struct night_count *k = ctx;
+  if (!k->n++)
+    gr_fmt(k->first, sizeof k->first, "%s", n->started);
+  gr_fmt(k->last, sizeof k->last, "%s", n->started);
+  k->last_id = n->id;
+  return 0;
+}
+
+int cmd_history(int argc, char **argv)
+{
+  enum {
+    OPT_SINCE = 256,
+    OPT_RUN,
+    OPT_CHECK,
+    OPT_MIN_EFFECT,
+    OPT_ALPHA,
+    OPT_MIN_NIGHTS,
+    OPT_PENALTY,
+    OPT_ALL
+  };
+  static const struct option opts[] = {
+      {"since", required_argument, NULL, OPT_SINCE},
+      {"run", required_argument, NULL, OPT_RUN},
+      {"check", no_argument, NULL, OPT_CHECK},
+      {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+      {"alpha", required_argument, NULL, OPT_ALPHA},
+      {"min-nights", required_argument, NULL, OPT_MIN_NIGHTS},
+      {"penalty", required_argument, NULL, OPT_PENALTY},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"db", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  struct history_opts ho;
+  history_opts_default(&ho);
+  const char *db = STORE_DEFAULT_PATH, *since = NULL;
+  struct history_print hp = {0};
+  int c;
+  uint64_t u;
+  char why[GR_WHY_LEN];
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(history_help); return 0;
+    case OPT_SINCE:
+      if (gr_parse_date(optarg))
+        return cli_usage_error("history", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
+      since = optarg;
+      break;
+    case OPT_RUN:
+      if (cli_parse_run(optarg, &hp.run))
+        return cli_usage_error("history", "bad run id '%s'", optarg);
+      break;
+    case OPT_CHECK: hp.check = 1; break;
+    case OPT_MIN_EFFECT:
+    case OPT_ALPHA:
+      if (compare_opts_parse(&ho.co, c == OPT_ALPHA, optarg, why, sizeof why))
+        return cli_usage_error("history", "%s", why);
+      break;
+    case OPT_MIN_NIGHTS:
+      if (cli_opt_u64("history", "--min-nights", optarg, 2, 100, &u))
+        return GR_EXIT_USAGE;
+      ho.min_nights = (int)u;
+      break;
+    case OPT_PENALTY:
+      if (cli_opt_double("history", "--penalty", optarg, 0.1, 100, &ho.penalty))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_ALL: hp.all = 1; break;
+    case 'd':
+      if (cli_opt_text("history", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("history", c, argv);
+    }
+  }
+  char alg[64] = "", var[64] = "";
+  if (optind < argc) {
+    const char *slash = strchr(argv[optind], '/');
+    gr_fmt(alg, sizeof alg, "%.*s", slash ? (int)(slash - argv[optind]) : 63, argv[optind]);
+    if (slash)
+      gr_fmt(var, sizeof var, "%s", slash + 1);
+    if (!alg[0] || (slash && !var[0]))
+      return cli_usage_error("history", "bad selection '%s': use ALG or ALG/VARIANT", argv[optind]);
+    optind++;
+  }
+  if (optind < argc)
+    return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
+  struct store *st = NULL;
+  int rc = cli_open_existing("history", db, &st);
+  if (rc)
+    return rc;
+  struct store_run rb;
+  if (hp.run > 0 && store_get_run(st, STORE_MAIN, hp.run, &rb)) {
+    fprintf(stderr, "gpuregress history: no run %lld in the database\n", (long long)hp.run);
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  struct night_count nc = {0};
+  if (store_each_night(st, since, hp.run, count_night, &nc)) {
+    fprintf(stderr, "gpuregress history: cannot read the runs: %s\n", store_errmsg(st));
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  if (!hp.run)
+    hp.run = nc.last_id;
+  printf("history: %zu nights", nc.n);
+  if (nc.n)
+    printf(" (%.10s .. %.10s)", nc.first, nc.last);
+  printf(" up to run %lld; min effect %.3g%%, alpha %g, %d nights each side", (long long)hp.run,
+         100 * ho.co.min_effect, ho.co.alpha, ho.min_nights);
+  for (size_t k = 0; k < ho.co.n_over; k++) {
+    printf("; %s:", ho.co.over[k].alg);
+    if (ho.co.over[k].min_effect >= 0)
+      printf(" min effect %.3g%%", 100 * ho.co.over[k].min_effect);
+    if (ho.co.over[k].alpha >= 0)
+      printf(" alpha %g", ho.co.over[k].alpha);
+  }
+  printf("\n");
+  if (hp.all)
+    printf("\n");
+  if (history_scan(st, since, hp.run, alg[0] ? alg : NULL, var[0] ? var : NULL, &ho, print_series,
+                   &hp, why, sizeof why)) {
+    fprintf(stderr, "gpuregress history: %s\n", why);
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  printf("\n%zu change points in %zu benchmarks: %zu slower, %zu faster; new slower on run %lld: "
+         "%zu\n",
+         hp.changes, hp.series, hp.slower, hp.faster, (long long)hp.run, hp.fresh_slower);
+  cli_status_set("run", "%lld", (long long)hp.run);
+  cli_status_set("changes", "%zu", hp.changes);
+  cli_status_set("new_slower", "%zu", hp.fresh_slower);
+  if (hp.check) {
+    rc = hp.fresh_slower ? GR_EXIT_FAIL : GR_EXIT_OK;
+    cli_status_set("result", "%s", rc ? "regression" : "ok");
+    printf("result: %s exit %d\n", rc ? "REGRESSION (a new step to slower)" : "ok", rc);
+  }
+out:
+  store_close(st);
+  return rc;
+}
+
+/* ---- import ------------------------------------------------------------------------------- */
+
+static const char import_help[] =
+    "usage: gpuregress import FILE... [--db FILE]\n"
+    "\n"
+    "Merge the runs of other gpuregress databases (another runner's history, a baseline) into\n"
+    "this one, with their cases, outcomes, timings and samples. Every run has a global identity\n"
+    "(recorded when it began), so a run already here is not added again: importing the same file\n"
+    "twice adds nothing. Runs still running in FILE are left out.\n"
+    "\n"
+    "  -d, --db FILE   the database to merge into (default " STORE_DEFAULT_PATH "; created\n"
+    "                  when missing)\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error (nothing of that file is imported).\n";
+
+int cmd_import(int argc, char **argv)
+{
+  static const struct option opts[] = {
+      {"db", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH;
+  int c;
+  char why[GR_WHY_LEN];
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(import_help); return 0;
+    case 'd':
+      if (cli_opt_text("import", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("import", c, argv);
+    }
+  }
+  if (optind >= argc)
+    return cli_usage_error("import", "missing the database FILE to import");
+  struct store *st;
+  if (store_open(db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress import: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  int rc = GR_EXIT_OK;
+  for (int i = optind; i < argc; i++) {
+    struct store_import_report r;
+    if (store_import(st, argv[i], &r, why, sizeof why)) {
+      fprintf(stderr, "gpuregress import: %s\n", why);
+      rc = GR_EXIT_USAGE;
+      continue;
+    }
+    printf("import '%s': %lld runs added (%lld already here), %lld cases, %lld outcomes, "
+           "%lld timings, %lld samples\n",
+           argv[i], (long long)r.runs, (long long)r.runs_present, (long long)r.cases,
+           (long long)r.outcomes, (long long)r.timings, (long long)r.samples);
+    if (r.folded)
+      printf("import '%s': %lld shard%s folded into %s night's run (one night: doc/fleet.md)\n",
+             argv[i], (long long)r.folded, r.folded == 1 ? "" : "s", r.folded == 1 ? "its" : "their");
+    if (r.apart)
+      printf("import '%s': %lld shard%s of a night that holds %s already (a rerun): kept as %s of "
+             "%s own\n", argv[i], (long long)r.apart, r.apart == 1 ? "" : "s",
+             r.apart == 1 ? "it" : "them", r.apart == 1 ? "a run" : "runs",
+             r.apart == 1 ? "its" : "their");
+  }
+  store_close(st);
+  return rc;
+}
+
+/* ---- prune -------------------------------------------------------------------------------- */
+
+static const char prune_help[] =
+    "usage: gpuregress prune (--keep-days N | --keep-runs N | --before DATE) [--dry-run]\n"
+    "                        [--db FILE]\n"
+    "\n"
+    "Retention: in the runs older than the rule (either rule when both are given; never a run\n"
+    "still running) drop the detail: the cases that passed or were skipped, and the raw timing\n"
+    "samples. Kept for every run: the run, its outcomes (verdicts, first and shrunk failing\n"
+    "case, reproducer), every case that did not pass (fail, crash, timeout, caught, error) and\n"
+    "every timing summary (median, min, max, noise: what 'gpuregress history' and the trends\n"
+    "read). The file is compacted afterwards (VACUUM).\n"
+    "\n"
+    "  --keep-days N   prune runs started more than N days ago\n"
+    "  --keep-runs N   prune all but the newest N runs\n"
+    "  --before DATE   prune runs started before DATE (YYYY-MM-DD, UTC)\n"
+    "  --dry-run       count what would be dropped, change nothing\n"
+    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error.\n";
+
+int cmd_prune(int argc, char **argv)
+{
+  enum { OPT_KEEP_DAYS = 256, OPT_KEEP_RUNS, OPT_BEFORE, OPT_DRY_RUN };
+  static const struct option opts[] = {
+      {"keep-days", required_argument, NULL, OPT_KEEP_DAYS},
+      {"keep-runs", required_argument, NULL, OPT_KEEP_RUNS},
+      {"before", required_argument, NULL, OPT_BEFORE},
+      {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+      {"db", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH;
+  struct store_prune_opts po = {0};
+  char before[32] = "", why[GR_WHY_LEN];
+  double days = -1;
+  uint64_t u;
+  int c;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(prune_help); return 0;
+    case OPT_KEEP_DAYS:
+      if (cli_opt_u64("prune", "--keep-days", optarg, 0, 100000, &u))
+        return GR_EXIT_USAGE;
+      days = (double)u;
+      break;
+    case OPT_KEEP_RUNS:
+      if (cli_opt_u64("prune", "--keep-runs", optarg, 1, 1000000000, &u))
+        return GR_EXIT_USAGE;
+      po.keep_runs = (int64_t)u;
+      break;
+    case OPT_BEFORE:
+      if (gr_parse_date(optarg))
+        return cli_usage_error("prune", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
+      gr_fmt(before, sizeof before, "%s", optarg);
+      break;
+    case OPT_DRY_RUN: po.dry_run = 1; break;
+    case 'd':
+      if (cli_opt_text("prune", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("prune", c, argv);
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("prune", "unexpected argument '%s'", argv[optind]);
+  if (days >= 0) {
+    time_t t = time(NULL) - (time_t)(days * 86400);
+    char cut[32];
+    strftime(cut, sizeof cut, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+    if (!before[0] || strcmp(cut, before) > 0) /* the later cutoff prunes more: either rule */
+      gr_fmt(before, sizeof before, "%s", cut);
+  }
+  if (!before[0] && !po.keep_runs)
+    return cli_usage_error("prune",
+                           "say what to keep: --keep-days N, --keep-runs N or --before DATE");
+  po.before = before[0] ? before : NULL;
+  struct store *st;
+  if (access(db, F_OK) != 0) {
+    fprintf(stderr, "gpuregress prune: no database '%s': pass --db\n", db);
+    return GR_EXIT_USAGE;
+  }
+  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress prune: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  struct store_prune_report r;
+  int rc = GR_EXIT_OK;
+  if (store_prune(st, &po, &r, why, sizeof why)) {
+    fprintf(stderr, "gpuregress prune: %s\n", why);
+    rc = GR_EXIT_USAGE;
+  } else {
+    if (po.before)
+      printf("prune%s: runs started before %s%s\n", po.dry_run ? " (dry run)" : "", po.before,
+             po.keep_runs ? " or beyond the newest --keep-runs" : "");
+    else
+      printf("prune%s: runs beyond the newest %lld\n", po.dry_run ? " (dry run)" : "",
+             (long long)po.keep_runs);
+    if (r.runs)
+      printf("prune%s: old runs %lld..%lld, started %s .. %s\n", po.dry_run ? " (dry run)" : "",
+             (long long)r.first_id, (long long)r.last_id, r.first_started, r.last_started);
+    printf("prune%s: %lld old runs: %s %lld passing or skipped cases and %lld raw samples; kept "
+           "every run, outcome, reproducer, failing case and timing summary; %.1f MB -> %.1f MB\n",
+           po.dry_run ? " (dry run)" : "", (long long)r.runs, po.dry_run ? "would drop" : "dropped",
+           (long long)r.cases, (long long)r.samples, (double)r.bytes_before / 1e6,
+           (double)r.bytes_after / 1e6);
+  }
+  store_close(st);
+  return rc;
+}

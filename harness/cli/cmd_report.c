@@ -1,0 +1,327 @@
+/* `gpuregress plot` and `export`, and the prologue every command that reports on a run shares
+ * (open the database, pick the run, judge it against its baseline; `compare` is cmd_compare.c).
+ * The work is in plot.c and export.c; this file parses options, prints and picks the exit
+ * code. */
+#define _GNU_SOURCE
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "export.h"
+#include "plot.h"
+#include "verdict.h"
+
+int cli_open_existing(const char *cmd, const char *db, struct store **st)
+{
+  char why[GR_WHY_LEN];
+  if (access(db, F_OK) != 0) {
+    fprintf(stderr, "gpuregress %s: no database '%s': run 'gpuregress run' or 'gpuregress bench' first, or pass --db\n",
+            cmd, db);
+    return GR_EXIT_USAGE;
+  }
+  if (store_open_read(db, st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
+int cli_parse_run(const char *s, int64_t *out)
+{
+  uint64_t u;
+  if (gr_parse_u64(s, &u) || u == 0 || u > INT64_MAX)
+    return -1;
+  *out = (int64_t)u;
+  return 0;
+}
+
+/* --run RUN: 0 ok, else the exit code after a message naming the option. */
+int cli_run_option(const char *cmd, const char *s, int64_t *out)
+{
+  uint64_t u;
+  if (cli_opt_u64(cmd, "--run", s, 1, INT64_MAX, &u))
+    return GR_EXIT_USAGE;
+  *out = (int64_t)u;
+  return 0;
+}
+
+/* The run to report on: the given one, else the latest finished run with data. */
+static int pick_run(const char *cmd, struct store *st, int64_t *run)
+{
+  struct store_run b;
+  if (*run > 0) {
+    if (store_get_run(st, STORE_MAIN, *run, &b)) {
+      fprintf(stderr, "gpuregress %s: no run %lld in the database\n", cmd, (long long)*run);
+      return GR_EXIT_USAGE;
+    }
+    return 0;
+  }
+  *run = store_pick_run(st, STORE_MAIN, 0, NULL);
+  if (*run <= 0) {
+    fprintf(stderr, "gpuregress %s: no finished run with results in the database\n", cmd);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Judge run (run_verdict_build) against its baseline: --baseline RUN (of this database), FILE
+ * (another gpuregress database: its latest finished run on the same GPU model, else any), "none",
+ * or by default (NULL) the latest finished run before it on the same GPU model. A default that
+ * finds no baseline judges the run alone (*compared 0). 0 ok, else the exit code after a
+ * message. */
+static int judge(const char *cmd, struct store *st, int64_t run, const char *baseline,
+                 const struct compare_opts *co, struct run_verdict **v, int *compared)
+{
+  char why[GR_WHY_LEN];
+  struct rv_opts o = {.base_src = STORE_MAIN, .co = co};
+  int other_gpu = 0;
+  *v = NULL;
+  if (baseline && strcmp(baseline, "none") == 0) {
+    o.base = 0;
+  } else if (baseline && cli_parse_run(baseline, &o.base) == 0) {
+    if (o.base == run)
+      return cli_usage_error(cmd, "the baseline is the run itself (%lld)", (long long)run);
+  } else if (baseline) {
+    if (store_attach_baseline(st, baseline, why, sizeof why)) {
+      fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+      return GR_EXIT_USAGE;
+    }
+    o.base_src = STORE_BASE;
+    o.base_file = baseline;
+    o.base = store_pick_run(st, STORE_BASE, run, &other_gpu);
+    if (o.base <= 0) {
+      fprintf(stderr, "gpuregress %s: baseline '%s' holds no finished run with results\n", cmd,
+              baseline);
+      return GR_EXIT_USAGE;
+    }
+  } else {
+    o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu);
+  }
+  *compared = o.base > 0;
+  if (o.base < 0)
+    o.base = 0;
+  if (run_verdict_build(st, run, &o, v, why, sizeof why)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
+  }
+  return 0;
+}
+
+
+/* The prologue of compare, plot and export: open db (existing, read-only), pick the run (given,
+ * else the latest finished one) and, when want_verdict, judge it against its baseline. 0 ok;
+ * else the exit code after a message. *st (maybe NULL) and *v are the caller's to free. */
+int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
+                       const struct compare_opts *co, int want_verdict, struct store **st,
+                       struct run_verdict **v, int *compared)
+{
+  int rc = cli_open_existing(cmd, db, st);
+  if (!rc)
+    rc = pick_run(cmd, *st, run);
+  if (!rc && want_verdict)
+    rc = judge(cmd, *st, *run, baseline, co, v, compared);
+  return rc;
+}
+
+/* ---- plot --------------------------------------------------------------------------------- */
+
+static const char plot_help[] =
+    "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR] [--note TEXT]\n"
+    "\n"
+    "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
+    "per algorithm, time and throughput against size for every variant with the peer and the\n"
+    "copy-bandwidth floor; historical bugs caught per run (a row per bug) with the cases it\n"
+    "took; and the history up to the run: every benchmark's trend over the nights (median,\n"
+    "min-max band, dates and commits, change points as 'gpuregress history' finds them), its GPU\n"
+    "models side by side, one page per algorithm, and the index of nights. Data files, PNG and\n"
+    "SVG (the trends: SVG only) go to DIR/plots/; the dashboard (self-contained HTML, readable\n"
+    "offline) to DIR/dashboard/: index.html (the run), run-RUN.html (the same, kept for the\n"
+    "index of nights), history-ALG.html.\n"
+    "\n"
+    "  --run RUN       the run (default: latest)\n"
+    "  --baseline B    what the banner and the changes compare with: RUN, FILE or none, as for\n"
+    "                  compare (default: the latest finished earlier run on the same GPU model)\n"
+    "  --out DIR       output folder (default results)\n"
+    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
+    "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
+    "                  scripts/, an installed tree's share/gpuregress/scripts/, then the\n"
+    "                  source tree's scripts/)\n"
+    "  --note TEXT     a line shown above the verdict on the run's page (e.g. that it is a\n"
+    "                  sample, not this machine's run)\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the dashboard\n"
+    "without plots are still written; install gnuplot-nox).\n";
+
+int cmd_plot(int argc, char **argv)
+{
+  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE };
+  static const struct option opts[] = {
+      {"run", required_argument, NULL, OPT_RUN},
+      {"note", required_argument, NULL, OPT_NOTE},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"out", required_argument, NULL, OPT_OUT},
+      {"db", required_argument, NULL, 'd'},
+      {"scripts", required_argument, NULL, OPT_SCRIPTS},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL, *baseline = NULL;
+  const char *note = NULL;
+  int64_t run = 0;
+  int c;
+  char why[GR_WHY_LEN];
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(plot_help); return 0;
+    case OPT_RUN:
+      if (cli_run_option("plot", optarg, &run))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_OUT:
+      if (cli_opt_text("plot", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("plot", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_SCRIPTS:
+      if (cli_opt_text("plot", "--scripts", optarg, CLI_TEXT_MAX, &scripts))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_BASELINE:
+      if (cli_opt_text("plot", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_NOTE:
+      if (cli_opt_text("plot", "--note", optarg, CLI_TEXT_MAX, &note))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("plot", c, argv);
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("plot", "unexpected argument '%s'", argv[optind]);
+  struct store *st = NULL;
+  struct run_verdict *v = NULL;
+  int compared;
+  int rc = cli_open_and_judge("plot", db, &run, baseline, NULL, 1, &st, &v, &compared);
+  if (rc)
+    goto out;
+  struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v, .note = note};
+  struct plot_report rep;
+  int r = plot_run(st, run, &po, &rep, why, sizeof why);
+  if (r < 0) {
+    fprintf(stderr, "gpuregress plot: %s\n", why);
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  printf("plot: run %lld: %d plots in %s/plots, dashboard %s/dashboard/index.html (%s)\n",
+         (long long)run, rep.plots, out, out, rv_result_name(v->result));
+  if (r > 0) {
+    fprintf(stderr, "gpuregress plot: %s\n", why);
+    rc = GR_EXIT_ENV;
+  }
+out:
+  run_verdict_free(v);
+  store_close(st);
+  return rc;
+}
+
+/* ---- export ------------------------------------------------------------------------------- */
+
+static const char export_help[] =
+    "usage: gpuregress export --format json|csv|junit|db [--run RUN] [--out FILE] [--db FILE]\n"
+    "                         [--baseline RUN|FILE|none]\n"
+    "\n"
+    "Write a run (default: the latest finished run with results):\n"
+    "  json   the run's verdict (as 'compare --format json'), the run, its outcomes and its\n"
+    "         timings (summaries, not samples)\n"
+    "  csv    its timings, one row per (algorithm, variant, params), with a header\n"
+    "  junit  JUnit XML (Jenkins junit-10 shape, ci/junit-10.xsd) of the verdict: one suite per\n"
+    "         algorithm with the run's properties; a test case per (algorithm, variant) outcome\n"
+    "         and check after timing (pass and caught pass, escaped and failures fail, skip is\n"
+    "         skipped) and per timing compared with the baseline (slower fails with the ratio,\n"
+    "         the p-value and the baseline run, unsure is skipped with the reason)\n"
+    "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
+    "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
+    "\n"
+    "  --out FILE       (default stdout; required for db)\n"
+    "  --baseline B     RUN, FILE or none, as for compare (default: the latest finished earlier\n"
+    "                   run on the same GPU model)\n"
+    "\n"
+    "Exit 0 ok, 2 usage or database error.\n";
+
+int cmd_export(int argc, char **argv)
+{
+  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT, OPT_BASELINE };
+  static const struct option opts[] = {
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"run", required_argument, NULL, OPT_RUN},
+      {"out", required_argument, NULL, OPT_OUT},
+      {"db", required_argument, NULL, 'd'},
+      {"help", no_argument, NULL, 'h'},
+      {0, 0, 0, 0},
+  };
+  const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL, *baseline = NULL;
+  int64_t run = 0;
+  int c;
+  char why[GR_WHY_LEN];
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h': printf(export_help); return 0;
+    case OPT_BASELINE:
+      if (cli_opt_text("export", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_FORMAT:
+      if (cli_opt_text("export", "--format", optarg, CLI_TEXT_MAX, &format))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_RUN:
+      if (cli_run_option("export", optarg, &run))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_OUT:
+      if (cli_opt_text("export", "--out", optarg, CLI_TEXT_MAX, &out))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("export", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("export", c, argv);
+    }
+  }
+  if (optind < argc)
+    return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+  enum export_format fmt;
+  if (!format)
+    return cli_usage_error("export", "missing --format (json, csv, junit or db)");
+  if (export_format_parse(format, &fmt))
+    return cli_usage_error("export", "unknown format '%s': use json, csv, junit or db", format);
+  if (fmt == EXPORT_DB && !out)
+    return cli_usage_error("export", "--format db needs --out FILE");
+  struct store *st = NULL;
+  struct run_verdict *v = NULL;
+  int compared;
+  int rc = cli_open_and_judge("export", db, &run, baseline, NULL, fmt != EXPORT_DB, &st, &v, &compared);
+  if (rc)
+    goto out;
+  struct run_verdict just_run = {.run = {.id = run}};
+  if (export_run(st, v ? v : &just_run, fmt, out, why, sizeof why)) {
+    fprintf(stderr, "gpuregress export: %s\n", why);
+    rc = GR_EXIT_USAGE;
+  }
+out:
+  run_verdict_free(v);
+  store_close(st);
+  return rc;
+}

@@ -1,0 +1,359 @@
+/* The sanitizer lane: `gpuregress sanitize [ALG[/VARIANT],...]` runs every selected GPU variant
+ * under compute-sanitizer's memcheck, racecheck, initcheck and synccheck on a few small cases per
+ * regime (coverage.h), and stores one verdict per (variant, tool).
+ *
+ * Each (variant, tool) is one child process (harness/child.c) running
+ *   compute-sanitizer --tool T --error-exitcode 86 ... gpuregress repro --in-process --variant V
+ *                     'CASE' 'CASE' ...
+ * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding
+ * (the first reported error is kept), 1 a harness check that failed with the tool silent, 0
+ * clean. A finding the algorithm's table lists as examined (sanitizer_explained) is reported as
+ * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from
+ * the seed stream (the same generator as fuzzing, the predicates' guesses) and the smallest by
+ * the work model are kept, so that racecheck (thousands of times the kernel's time) finishes.
+ * Several processes run at once (--jobs).
+ *
+ * The tool does not follow child processes (--target-processes application-only): kmedoids'
+ * mpi_gpu runs its kernels in kmedoids_mpi under mpirun, unsanitized; they are v2_gpu's, which
+ * is sanitized in process. The harness's shared-memory poisoning kernel is excluded by the
+ * kernel filter (it writes shared memory on purpose and reads nothing). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "case.h"
+#include "child.h"
+#include "cli.h"
+#include "coverage.h"
+#include "runner.h"
+#include "sanitize_job.h"
+#include "store.h"
+
+#define SAN_DRAWS 4000   /* candidates drawn per algorithm */
+
+struct san_args {
+  const char *filter, *db, *tools, *sanitizer;
+  double budget, timeout;
+  uint64_t seed;
+  long per_regime, jobs;
+};
+
+struct cand {
+  struct gr_case c;
+  double items;
+};
+
+static int by_items(const void *x, const void *y)
+{
+  double a = ((const struct cand *)x)->items, b = ((const struct cand *)y)->items;
+  return a < b ? -1 : a > b;
+}
+
+/* The cases of v: per regime (or, without regimes, for the variant as a whole) per_regime picks
+ * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model.
+ * Returns how many texts were written to out (malloc'ed). */
+static int pick_cases(const struct cand *cands, size_t n, const struct variant *v, long per,
+                      char **out, int max)
+{
+  const struct algorithm *a = cands[0].c.alg;
+  uint32_t app = coverage_applies(a, v);
+  int k = 0;
+  struct cand *match = malloc(n * sizeof *match);
+  if (!match)
+    return 0;
+  for (int r = -1; r < GR_MAX_REGIMES; r++) {
+    if (r < 0 ? app != 0 : !(app >> r & 1))
+      continue;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+      if (r < 0 || (coverage_mask(&cands[i].c, v, NULL) >> r & 1))
+        match[m++] = cands[i];
+    for (long j = 0; j < per && m && k < max; j++) {
+      char text[GR_CASE_TEXT_LEN];
+      case_format(&match[(size_t)((double)m * (double)j / (2.0 * (double)per))].c, text,
+                  sizeof text);
+      int dup = 0;
+      for (int q = 0; q < k; q++)
+        dup |= strcmp(out[q], text) == 0;
+      if (!dup && (out[k] = strdup(text)))
+        k++;
+    }
+  }
+  free(match);
+  return k;
+}
+
+static volatile int san_interrupted;
+static void on_signal(int sig)
+{
+  (void)sig;
+  san_interrupted = 1;
+}
+
+/* Run the jobs, at most jobs at once, each within timeout, none started after budget. */
+static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
+                     const char *sanitizer, const char *self)
+{
+  size_t next = 0, running = 0;
+  double t0 = now_seconds();
+  size_t *live = calloc((size_t)sa->jobs, sizeof *live);
+  if (!live)
+    return;
+  while ((next < n || running) && !san_interrupted) {
+    while (running < (size_t)sa->jobs && next < n) {
+      struct san_job *j = &jobs[next++];
+      if (!j->n_cases) {
+        j->verdict = "skip";
+        gr_fmt(j->detail, sizeof j->detail, "no case of this variant was drawn");
+        continue;
+      }
+      if (now_seconds() - t0 > sa->budget) {
+        j->verdict = "skip";
+        gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
+        continue;
+      }
+      if (san_job_start(j, sanitizer, self)) {
+        j->verdict = "error";
+        gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
+        continue;
+      }
+      live[running++] = (size_t)(j - jobs);
+    }
+    for (size_t i = 0; i < running;) {
+      struct san_job *j = &jobs[live[i]];
+      int done = child_wait(&j->c, 0.05);
+      int late = !done && now_seconds() - j->t0 > sa->timeout;
+      if (done || late) {
+        san_job_finish(j, late);
+        live[i] = live[--running];
+        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, san_tools[j->tool],
+                j->verdict, j->seconds);
+      } else {
+        i++;
+      }
+    }
+  }
+  for (size_t i = 0; i < running; i++)
+    san_job_finish(&jobs[live[i]], 1);
+  free(live);
+}
+
+int cmd_sanitize(int argc, char **argv)
+{
+  static const struct option opts[] = {{"tools", required_argument, NULL, 't'},
+                                       {"per-regime", required_argument, NULL, 'p'},
+                                       {"budget", required_argument, NULL, 'b'},
+                                       {"timeout", required_argument, NULL, 'T'},
+                                       {"jobs", required_argument, NULL, 'j'},
+                                       {"seed", required_argument, NULL, 's'},
+                                       {"db", required_argument, NULL, 'd'},
+                                       {"sanitizer", required_argument, NULL, 'S'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {0, 0, 0, 0}};
+  struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
+                        .per_regime = 2, .jobs = 4,
+                        .tools = "memcheck,racecheck,initcheck,synccheck"};
+  int c;
+  uint64_t u;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, ":t:p:b:j:s:d:h", opts, NULL)) != -1) {
+    switch (c) {
+    case 'h':
+      printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"
+             "Run every selected GPU variant under compute-sanitizer (memcheck, racecheck,\n"
+             "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
+             "tool (clean, finding, check: a harness check failed with the tool silent, error,\n"
+             "timeout, skip) to stdout and the database. Exit 0 every fixed variant clean, 1 a\n"
+             "finding, failed check or error on a fixed variant, 2 usage or database error,\n"
+             "3 no compute-sanitizer or no CUDA device.\n\n"
+             "  -t, --tools LIST        of memcheck,racecheck,initcheck,synccheck (default all)\n"
+             "  -p, --per-regime N      cases per regime (default 2: the smallest drawn and one\n"
+             "                          at the quarter of the work model)\n"
+             "  -b, --budget SECONDS    no tool started after this (default 1800)\n"
+             "      --timeout SECONDS   one tool on one variant (default 300)\n"
+             "  -j, --jobs N            tools running at once (default 4)\n"
+             "  -s, --seed N            the case stream (default 1)\n"
+             "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
+             "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
+             "                          /usr/local/cuda/bin)\n");
+      return 0;
+    case 't':
+      if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
+        return GR_EXIT_USAGE;
+      break;
+    case 'p':
+      if (cli_opt_u64("sanitize", "--per-regime", optarg, 1, 8, &u))
+        return GR_EXIT_USAGE;
+      sa.per_regime = (long)u;
+      break;
+    case 'j':
+      if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
+        return GR_EXIT_USAGE;
+      sa.jobs = (long)u;
+      break;
+    case 'b':
+      if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
+        return GR_EXIT_USAGE;
+      break;
+    case 'T':
+      if (cli_opt_double("sanitize", "--timeout", optarg, 1, 1e6, &sa.timeout))
+        return GR_EXIT_USAGE;
+      break;
+    case 's':
+      if (cli_opt_u64("sanitize", "--seed", optarg, 0, UINT64_MAX, &sa.seed))
+        return GR_EXIT_USAGE;
+      break;
+    case 'd':
+      if (cli_opt_text("sanitize", "--db", optarg, CLI_TEXT_MAX, &sa.db))
+        return GR_EXIT_USAGE;
+      break;
+    case 'S':
+      if (cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa.sanitizer))
+        return GR_EXIT_USAGE;
+      break;
+    default: return cli_opt_error("sanitize", c, argv);
+    }
+  }
+  if (optind + 1 < argc)
+    return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
+  sa.filter = optind < argc ? argv[optind] : NULL;
+  int want[SAN_N_TOOLS] = {0};
+  for (const char *s = sa.tools; *s;) {
+    size_t w = strcspn(s, ",");
+    int t = san_tool_index(s, w);
+    if (t < 0)
+      return cli_usage_error("sanitize", "unknown tool '%.*s' (memcheck, racecheck, initcheck, "
+                             "synccheck)", (int)w, s);
+    want[t] = 1;
+    s += w + (s[w] == ',');
+  }
+  char why[GR_WHY_LEN], sanitizer[4096], self[4096];
+  struct selection sel;
+  if (select_variants(sa.filter, &sel, why, sizeof why))
+    return cli_usage_error("sanitize", "%s", why);
+  if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
+    printf("sanitize: skipped: %s\n",
+           sa.sanitizer ? "the --sanitizer given is not an executable"
+                        : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
+                          "/usr/local/cuda/bin): install the CUDA toolkit");
+    cli_status_set("result", "no_sanitizer");
+    return GR_EXIT_ENV;
+  }
+  struct run_meta meta;
+  collect_meta(&meta, argc, argv);
+  if (!meta.gpu.ok) {
+    printf("sanitize: skipped: %s\n", meta.gpu.why);
+    cli_status_set("result", "no_gpu");
+    return GR_EXIT_ENV;
+  }
+  ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
+  self[k > 0 ? k : 0] = 0;
+
+  /* the jobs: cases per variant, one job per tool */
+  struct san_job *jobs = calloc(sel.n * SAN_N_TOOLS, sizeof *jobs);
+  char **texts = calloc(sel.n * SAN_MAX_CASES, sizeof *texts);
+  struct cand *cands = malloc(SAN_DRAWS * sizeof *cands);
+  size_t nj = 0;
+  if (!jobs || !texts || !cands) {
+    free(jobs);
+    free(texts);
+    free(cands);
+    return GR_EXIT_ENV;
+  }
+  const struct algorithm *drawn = NULL;
+  for (size_t i = 0; i < sel.n; i++) {
+    const struct algorithm *a = sel.alg[i];
+    const struct variant *v = sel.v[i];
+    if (!(v->flags & VARIANT_GPU))
+      continue;
+    if (a != drawn) {
+      for (size_t d = 0; d < SAN_DRAWS; d++) {
+        double bytes;
+        case_generate(a, sa.seed, d, NULL, &cands[d].c);
+        a->work(&cands[d].c, &bytes, &cands[d].items);
+      }
+      qsort(cands, SAN_DRAWS, sizeof *cands, by_items);
+      drawn = a;
+    }
+    char **mine = texts + i * SAN_MAX_CASES;
+    int n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES);
+    for (int t = 0; t < SAN_N_TOOLS; t++)
+      if (want[t])
+        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n};
+  }
+  free(cands);
+
+  struct store *st = NULL;
+  if (store_open(sa.db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress sanitize: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  struct run_info ri = run_info_from_meta(&meta, sa.seed, sa.budget);
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  if (run < 0) {
+    fprintf(stderr, "gpuregress sanitize: %s\n", why);
+    store_close(st);
+    return GR_EXIT_USAGE;
+  }
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  fprintf(stderr, "sanitize: %zu runs of %s, %ld at once\n", nj, sanitizer, sa.jobs);
+  run_jobs(jobs, nj, &sa, sanitizer, self);
+
+  /* store and print: one row per variant, one column per tool */
+  int rc = GR_EXIT_OK;
+  printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
+         (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
+  printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
+  for (int t = 0; t < SAN_N_TOOLS; t++)
+    if (want[t])
+      printf("  %-9s", san_tools[t]);
+  printf("\n");
+  for (size_t i = 0; i < nj; i++) {
+    struct san_job *j = &jobs[i];
+    if (!j->verdict) {
+      j->verdict = "skip";
+      gr_fmt(j->detail, sizeof j->detail, "interrupted");
+    }
+    struct sanitizer_row row = {j->a->name, j->v->name, variant_kind_name(j->v->kind),
+                                san_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
+    if (store_add_sanitizer(st, run, &row))
+      fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
+    if (i == 0 || jobs[i - 1].v != j->v)
+      printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, variant_kind_name(j->v->kind),
+             j->n_cases);
+    printf("  %-9s", j->verdict);
+    if (i + 1 == nj || jobs[i + 1].v != j->v)
+      printf("\n");
+    int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
+              strcmp(j->verdict, "error") == 0;
+    if (bad && j->v->kind == VARIANT_FIXED)
+      rc = GR_EXIT_FAIL;
+  }
+  store_commit(st);
+  int details = 0;
+  for (size_t i = 0; i < nj; i++)
+    if (jobs[i].detail[0] && strcmp(jobs[i].verdict, "clean") != 0)
+      printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", jobs[i].a->name, jobs[i].v->name,
+             san_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
+  if (san_interrupted)
+    rc = 130;
+  printf("\nresult: %s exit %d\n",
+         rc == 0 ? "ok (every fixed variant clean)" : rc == 1 ? "FAILED" : "interrupted", rc);
+  cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
+  store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);
+  store_close(st);
+  for (size_t i = 0; i < sel.n * SAN_MAX_CASES; i++)
+    free(texts[i]);
+  free(texts);
+  free(jobs);
+  return rc;
+}

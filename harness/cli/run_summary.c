@@ -1,0 +1,151 @@
+/* The summary of `run` and `fuzz` (the table, coverage, failures with their reproducers) and
+ * the storing of the variants' outcomes. See run_summary.h. */
+#define _GNU_SOURCE
+#include "run_summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "verdict.h"
+
+int outcome_is_bad(const struct outcome *o)
+{
+  return o->verdict == VERDICT_ESCAPED ||
+         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
+}
+
+/* The fuzz cases per regime of every variant that has regimes, and the uncovered warnings. */
+static void print_coverage(FILE *f, const struct outcome *out, size_t n)
+{
+  int head = 0;
+  char text[GR_WHY_LEN * 2];
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    if (!o->cov.applies || o->verdict == VERDICT_SKIP)
+      continue;
+    if (!head++)
+      fprintf(f, "\ncoverage (fuzz cases per regime):\n");
+    char name[64];
+    gr_fmt(name, sizeof name, "%s/%s", o->alg->name, o->v->name);
+    fprintf(f, "  %-32s %s\n", name, coverage_text(&o->cov, text, sizeof text));
+  }
+  for (size_t i = 0; i < n; i++)
+    if (out[i].uncovered[0])
+      fprintf(f, "%s/%s uncovered: %s never reached in %ld cases\n", out[i].alg->name,
+              out[i].v->name, out[i].uncovered, out[i].cases);
+}
+
+/* a variant that did not run at all: summed up in one line of the summary */
+static int folded_skip(const struct outcome *o)
+{
+  return o->verdict == VERDICT_SKIP && o->cases == 0 && o->skipped == 0;
+}
+
+void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
+                          uint64_t seed, int64_t run_id)
+{
+  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
+          (unsigned long long)seed,
+          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
+  fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
+          "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
+  size_t not_run = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char catch_txt[64] = "";
+    if (folded_skip(o)) { /* one line for all of them, below */
+      not_run++;
+      continue;
+    }
+    if (o->verdict == VERDICT_CAUGHT)
+      gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
+             o->seconds_to_catch);
+    fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
+            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
+            o->skipped, o->failed, o->seconds, catch_txt);
+  }
+  /* variants that ran no case (no GPU, a driver too old): one line per reason, not rows of 0 */
+  for (size_t i = 0; i < n && not_run; i++) {
+    if (!folded_skip(&out[i]))
+      continue;
+    size_t k = 0, hist = 0, seen = 0;
+    for (size_t j = 0; j < n; j++)
+      if (folded_skip(&out[j]) && !strcmp(out[j].reason, out[i].reason)) {
+        seen |= j < i;
+        k++;
+        hist += out[j].v->kind == VARIANT_HISTORICAL;
+      }
+    if (seen)
+      continue;
+    char hist_txt[96] = "";
+    if (hist)
+      gr_fmt(hist_txt, sizeof hist_txt, " (%zu of them historical: not run, so not caught)", hist);
+    fprintf(f, "%zu variant%s not run%s: %s\n", k, k == 1 ? "" : "s", hist_txt,
+            out[i].reason[0] ? out[i].reason : "-");
+  }
+  print_coverage(f, out, n);
+  int details = 0;
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    if (o->verdict == VERDICT_PASS || folded_skip(o) || (o->verdict == VERDICT_SKIP && i > 0 &&
+                                       strcmp(out[i - 1].reason, o->reason) == 0 &&
+                                       out[i - 1].verdict == VERDICT_SKIP))
+      continue;
+    if (!details++)
+      fprintf(f, "\n");
+    fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
+            o->reason[0] ? o->reason : "-");
+    if (o->shrunk_case[0]) {
+      char repro[GR_CASE_TEXT_LEN + 64];
+      struct gr_case sc;
+      char why[GR_WHY_LEN];
+      char steady[160] = "failed again twice";
+      if (!o->flaky && o->flaky_runs)
+        gr_fmt(steady, sizeof steady, "failed again %ld times of %ld", o->flaky_runs + 2,
+               o->flaky_runs + 2);
+      else if (o->flaky)
+        gr_fmt(steady, sizeof steady,
+               "FLAKY: failed again %ld of %ld runs here, a race or an uninitialised read; the "
+               "reproducer repeats it %ld times",
+               o->flaky_fails, o->flaky_runs, o->repeat);
+      fprintf(f, "  first:  %s\n  shrunk: %s (%ld candidates tried; %s)\n  reason: %s\n",
+              o->first_case, o->shrunk_case, o->shrink_steps, steady, o->shrunk_reason);
+      if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
+        fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, o->repeat, repro, sizeof repro));
+        cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
+      }
+    } else if (o->first_case[0]) {
+      fprintf(f, "  case:   %s\n", o->first_case);
+    }
+  }
+}
+
+/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
+int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    const struct outcome *o = &out[i];
+    char repro[GR_CASE_TEXT_LEN + 64] = "";
+    struct gr_case sc;
+    char why[GR_WHY_LEN];
+    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
+    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
+      runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
+    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
+                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
+                              o->cases_to_catch, o->seconds_to_catch, o->reason,
+                              o->first_case[0] ? o->first_case : NULL,
+                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
+    if (store_add_outcome(st, run, &row))
+      break; /* the commit below fails and says why */
+    for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
+      if ((o->cov.applies >> r & 1) &&
+          store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
+                             o->cov.cases[r]))
+        break; /* the same */
+  }
+  return store_commit(st);
+}
+

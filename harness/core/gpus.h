@@ -1,0 +1,58 @@
+/* The GPUs of a command (`--gpus all|N|LIST`) and the lock that keeps a benchmark alone on its
+ * GPU. The parent never initialises CUDA: the GPUs are listed by nvidia-smi (index, UUID, model),
+ * within CUDA_VISIBLE_DEVICES when it is set, and each lane (lanes.h) is pinned to one of them by
+ * setting CUDA_VISIBLE_DEVICES to its UUID before its workers start.
+ *
+ * The lock: one file per physical GPU, <GPUREGRESS_LOCK_DIR or /tmp>/gpuregress-gpu-<UUID>.lock.
+ * A fuzzing job holds it shared, a benchmark exclusive (flock, so a killed holder releases it):
+ * no benchmark is timed while another gpuregress job of this host loads the same GPU, and
+ * fuzzing jobs share a GPU with each other. */
+#ifndef GR_GPUS_H
+#define GR_GPUS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GPUS_MAX 64
+
+struct gpu_slot {
+  char id[96];    /* what CUDA_VISIBLE_DEVICES gets: the UUID, else the index as given */
+  char uuid[96];  /* "GPU-..." or "" when unknown */
+  char name[128]; /* the model, "" when unknown */
+  int index;      /* nvidia-smi's index, -1 unknown */
+};
+
+struct gpu_set {
+  size_t n;        /* 0: no --gpus, the one visible GPU as before (no pinning) */
+  struct gpu_slot slot[GPUS_MAX];
+};
+
+/* Resolve spec: "all" (every GPU nvidia-smi lists within CUDA_VISIBLE_DEVICES), "N" (the first
+ * N of them), or a comma-separated LIST of indices or UUIDs (as CUDA_VISIBLE_DEVICES takes them;
+ * checked against nvidia-smi's list when it answers). 0 ok; 2 with why on a malformed spec
+ * (usage); 3 with why when the GPUs asked for are not there (environment). */
+int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len);
+
+/* The GPUs nvidia-smi lists (within CUDA_VISIBLE_DEVICES when set): 0 ok with out->n >= 0; -1
+ * with why when nvidia-smi cannot be run. */
+int gpus_list(struct gpu_set *out, char *why, size_t len);
+
+/* Take the lock of GPU slot (exclusive: a benchmark; else shared), waiting for it; says once on
+ * stderr what it waits for. Returns the lock's descriptor (close it to release), or -1 when the
+ * lock cannot be had (no lock: the job runs anyway). A slot without UUID or id locks nothing. */
+int gpus_lock(const struct gpu_slot *slot, int exclusive);
+
+/* The --gpus help line, shared by run, fuzz, bench and sanitize. */
+#define GPUS_HELP                                                                                  \
+  "      --gpus N|all|LIST   spread the work over these GPUs of the host, one worker each\n"      \
+  "                          (LIST: indices or UUIDs, comma-separated; default: the one\n"        \
+  "                          visible GPU)\n"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

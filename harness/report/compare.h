@@ -1,0 +1,103 @@
+/* Comparing two runs of the store (`gpuregress compare`, the dashboard's change table):
+ * per (algorithm, variant, params, L2 mode) the stored samples of both runs are classified same /
+ * faster / slower / unsure (stats_classify: Mann-Whitney U plus a minimum effect on the ratio of
+ * medians, both configurable, with per-algorithm overrides), and correctness transitions are
+ * found: a variant whose outcome (from `run`) or whose check after timing (from `bench`) went
+ * from good (pass, caught) to bad (fail, crash, timeout; escaped for a historical bug). The
+ * accuracy metrics stored with the timings (error rates, e.g. SGM's bad-pixel rates against a
+ * ground truth) are compared too: a rise beyond max_accuracy_loss is an accuracy regression.
+ *
+ * The baseline may live in another database file (a committed baseline made with `gpuregress
+ * export --format db`): store_attach_baseline makes it STORE_BASE. Everything is read through
+ * the store (store.h). */
+#ifndef GR_COMPARE_H
+#define GR_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "case.h"
+#include "stats.h"
+#include "store.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COMPARE_MAX_OVERRIDES 32
+
+struct compare_opts {
+  double min_effect; /* default 0.05 */
+  double alpha;      /* default 0.01 */
+  double max_accuracy_loss; /* rise of an accuracy metric (error rate, absolute) that is a
+                               regression: default 0.005 (half a percentage point) */
+  struct {
+    char alg[64];
+    double min_effect, alpha; /* < 0: not overridden */
+  } over[COMPARE_MAX_OVERRIDES];
+  size_t n_over;
+};
+
+void compare_opts_default(struct compare_opts *o);
+/* Parse a --min-effect or --alpha value: "0.05" (global) or "ALG=0.1[,ALG2=...]" mixed freely.
+ * which: 0 min effect, 1 alpha. 0 ok; -1 with why. */
+int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len);
+double compare_min_effect(const struct compare_opts *o, const char *alg);
+double compare_alpha(const struct compare_opts *o, const char *alg);
+
+struct compare_timing {
+  char algorithm[64], variant[64], kind[16], l2[8];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int in_base, in_cur;            /* 0 on one side: new (only in cur) or gone (only in base) */
+  struct stats_compare sc;        /* valid when both sides have samples */
+  char base_verdict[16], cur_verdict[16];
+  int regression;                 /* check after timing went from good to bad */
+  double min_effect, alpha;       /* what was applied */
+  /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
+  char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
+  int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
+  int other_device; /* same model, another physical GPU or host: compared, and said */
+};
+
+struct compare_outcome {
+  char algorithm[64], variant[64], kind[16];
+  char base_verdict[16], cur_verdict[16]; /* "" when absent on that side */
+  int regression;
+};
+
+/* An accuracy metric of a timed output (an error rate such as SGM's bad-pixel rate) in both
+ * runs: a rise beyond max_accuracy_loss is an accuracy regression. */
+struct compare_accuracy {
+  char algorithm[64], variant[64], metric[32];
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int in_base, in_cur;
+  double base, cur;
+  int regression;
+};
+
+struct compare_result {
+  struct store_run base, cur;
+  int base_other_gpu; /* the baseline ran on another GPU model (timings not comparable) */
+  struct compare_timing *t;
+  size_t n_t;
+  struct compare_outcome *oc;
+  size_t n_oc;
+  size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
+  size_t n_other_device, n_other_model; /* compared rows timed on another GPU or host of the
+                                         * same model; rows left unsure for another model */
+  struct compare_accuracy *acc;
+  size_t n_acc, n_acc_regressions;
+};
+
+/* Compare run cur (of STORE_MAIN) against run base of base_src. 0 ok; -1 with why. */
+int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
+                 const struct compare_opts *o, struct compare_result **out, char *why, size_t len);
+void compare_result_free(struct compare_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

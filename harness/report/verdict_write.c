@@ -1,0 +1,232 @@
+/* A night's verdict written out: JSON (export, the run's summary) and JUnit XML (CI systems).
+ * See verdict.h. */
+#define _GNU_SOURCE
+#include "verdict.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "escape.h"
+#include "gr.h"
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+/* ---- JSON --------------------------------------------------------------------------------- */
+
+static void json_num(FILE *f, double d)
+{
+  if (isfinite(d))
+    fprintf(f, "%.9g", d);
+  else
+    fputs("null", f);
+}
+
+static void json_key_str(FILE *f, const char *key, const char *val, int comma)
+{
+  fprintf(f, "\"%s\": ", key);
+  if (val)
+    gr_json_string(f, val);
+  else
+    fputs("null", f);
+  if (comma)
+    fputs(", ", f);
+}
+
+void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
+{
+  const struct store_run *r = &v->run;
+  fprintf(f, "{\n%s  ", in);
+  json_key_str(f, "result", rv_result_name(v->result), 1);
+  fprintf(f, "\"exit_code\": %d, \"ok\": %s,\n%s  ", v->exit_code,
+          v->result == RV_RESULT_OK ? "true" : "false", in);
+  json_key_str(f, "summary", v->summary, 0);
+  fprintf(f, ",\n%s  \"run\": {\"id\": %lld, ", in, (long long)r->id);
+  json_key_str(f, "status", r->status, 1);
+  json_key_str(f, "commit", r->commit, 1);
+  fprintf(f, "\"dirty\": %s, ", r->dirty ? "true" : "false");
+  json_key_str(f, "checkout_commit", r->checkout[0] ? r->checkout : NULL, 1);
+  json_key_str(f, "gpu", r->gpu[0] ? r->gpu : NULL, 1);
+  fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
+          r->allow_no_gpu ? "true" : "false");
+  json_key_str(f, "night", v->night.night[0] ? v->night.night : NULL, 1);
+  fprintf(f, "\"shards\": %d, \"shards_present\": %d, \"gpus\": %d},\n", v->night.shard_count,
+          v->night.shards_present, v->night.gpus);
+  fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
+             "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
+          in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);
+  fprintf(f, "%s  \"gpu_variants\": {\"selected\": %zu, \"ran\": %zu, \"none_ran_allowed\": %s, ",
+          in, v->gpu_selected, v->gpu_ran, v->no_gpu_allowed ? "true" : "false");
+  json_key_str(f, "why_none", v->gpu_selected && !v->gpu_ran ? v->no_gpu_why : NULL, 0);
+  fprintf(f, "},\n%s  \"baseline\": ", in);
+  if (v->cmp) {
+    const struct compare_result *c = v->cmp;
+    fprintf(f, "{\"run\": %lld, ", (long long)c->base.id);
+    json_key_str(f, "file", v->base_file, 1);
+    json_key_str(f, "commit", c->base.commit, 1);
+    json_key_str(f, "gpu", c->base.gpu[0] ? c->base.gpu : NULL, 1);
+    fprintf(f, "\"other_gpu\": %s, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
+               "\"unsure\": %zu, \"new\": %zu, \"gone\": %zu, \"regressions\": %zu, "
+               "\"accuracy_regressions\": %zu}",
+            c->base_other_gpu ? "true" : "false", c->n_same, c->n_faster, c->n_slower, c->n_unsure,
+            c->n_new, c->n_gone, c->n_regressions, c->n_acc_regressions);
+  } else {
+    fputs("null", f);
+  }
+  fprintf(f, ",\n%s  \"tests\": [", in);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rv_test *t = &v->tests[i];
+    fprintf(f, "%s\n%s    {", i ? "," : "", in);
+    json_key_str(f, "suite", t->suite, 1);
+    json_key_str(f, "name", t->name, 1);
+    json_key_str(f, "kind", t->kind, 1);
+    json_key_str(f, "source", t->source, 1);
+    json_key_str(f, "verdict", t->verdict, 1);
+    json_key_str(f, "state", rv_state_name(t->state), 1);
+    json_key_str(f, "message", nz(t->message), 1);
+    fputs("\"seconds\": ", f);
+    json_num(f, t->seconds);
+    if (t->compared) {
+      const char *const keys[] = {"ratio", "p", "base_ms", "cur_ms", "min_effect", "alpha"};
+      const double vals[] = {t->ratio, t->p, t->base_ms, t->cur_ms, t->min_effect, t->alpha};
+      for (int k = 0; k < 6; k++) {
+        fprintf(f, ", \"%s\": ", keys[k]);
+        json_num(f, vals[k]);
+      }
+    }
+    fputc('}', f);
+  }
+  if (v->n)
+    fprintf(f, "\n%s  ", in);
+  fprintf(f, "]\n%s}", in);
+}
+
+/* ---- JUnit -------------------------------------------------------------------------------- */
+
+static void xml_attr(FILE *f, const char *name, const char *value)
+{
+  fprintf(f, " %s=\"", name);
+  gr_xml_escape(f, value);
+  fputc('"', f);
+}
+
+static void property(FILE *f, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void property(FILE *f, const char *name, const char *fmt, ...)
+{
+  char value[1024];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(value, sizeof value, fmt, ap);
+  va_end(ap);
+  fprintf(f, "      <property");
+  xml_attr(f, "name", name);
+  xml_attr(f, "value", value);
+  fprintf(f, "/>\n");
+}
+
+/* What the run ran on and from, in every suite (junit-10 has properties per testsuite). */
+static void properties(FILE *f, const struct run_verdict *v)
+{
+  const struct store_run *r = &v->run;
+  fprintf(f, "    <properties>\n");
+  property(f, "run", "%lld", (long long)r->id);
+  property(f, "result", "%s", rv_result_name(v->result));
+  property(f, "seed", "%llu", (unsigned long long)r->seed);
+  property(f, "gpu", "%s", r->gpu[0] ? r->gpu : "none");
+  property(f, "compute_capability", "%s", r->cc);
+  property(f, "driver", "%d.%d", r->driver / 1000, r->driver % 1000 / 10);
+  property(f, "runtime", "%d.%d", r->runtime / 1000, r->runtime % 1000 / 10);
+  property(f, "commit", "%s%s", r->commit, r->dirty ? "-dirty" : "");
+  if (r->checkout[0])
+    property(f, "checkout_commit", "%s", r->checkout);
+  property(f, "sm_clock_mhz", "%d", r->sm_clock_mhz);
+  property(f, "mem_clock_mhz", "%d", r->mem_clock_mhz);
+  property(f, "host", "%s", r->host);
+  if (v->cmp)
+    property(f, "baseline_run", "%lld%s%s", (long long)v->cmp->base.id, v->base_file ? " of " : "",
+             v->base_file ? v->base_file : "");
+  fprintf(f, "    </properties>\n");
+}
+
+static void junit_case(FILE *f, const struct rv_test *t)
+{
+  char name[sizeof t->name + 32];
+  gr_fmt(name, sizeof name, "%s (%s)", t->name, t->kind);
+  fprintf(f, "    <testcase");
+  xml_attr(f, "name", name);
+  fprintf(f, " classname=\"gpuregress.");
+  gr_xml_escape(f, t->suite);
+  fprintf(f, "\" time=\"%.3f\">\n", t->seconds);
+  const char *msg = t->message && t->message[0] ? t->message : t->verdict;
+  switch (t->state) {
+  case RV_SKIP:
+    fprintf(f, "      <skipped");
+    xml_attr(f, "message", msg);
+    fprintf(f, "/>\n");
+    break;
+  case RV_FAIL:
+  case RV_ERROR:
+    fprintf(f, "      <%s", t->state == RV_FAIL ? "failure" : "error");
+    xml_attr(f, "message", msg);
+    xml_attr(f, "type", t->verdict);
+    fputc('>', f);
+    gr_xml_escape(f, nz(t->body));
+    fprintf(f, "</%s>\n", t->state == RV_FAIL ? "failure" : "error");
+    break;
+  case RV_PASS: break;
+  }
+  fprintf(f, "      <system-out>%s", t->verdict);
+  if (t->body && t->body[0]) {
+    fputc('\n', f);
+    gr_xml_escape(f, t->body);
+  }
+  fprintf(f, "</system-out>\n    </testcase>\n");
+}
+
+void run_verdict_junit(FILE *f, const struct run_verdict *v)
+{
+  double total = 0;
+  for (size_t i = 0; i < v->n; i++)
+    total += v->tests[i].seconds;
+  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+  fprintf(f, "<testsuites name=\"gpuregress run %lld\" tests=\"%zu\" failures=\"%zu\" "
+             "errors=\"%zu\" time=\"%.3f\">\n",
+          (long long)v->run.id, v->n, v->failed, v->errors, total);
+  /* one suite per algorithm, in the order of their first test */
+  for (size_t i = 0; i < v->n; i++) {
+    int seen = 0;
+    for (size_t k = 0; k < i && !seen; k++)
+      seen = !strcmp(v->tests[k].suite, v->tests[i].suite);
+    if (seen)
+      continue;
+    size_t n = 0, fl = 0, er = 0, sk = 0;
+    double secs = 0;
+    for (size_t k = i; k < v->n; k++) {
+      const struct rv_test *t = &v->tests[k];
+      if (strcmp(t->suite, v->tests[i].suite))
+        continue;
+      n++;
+      fl += t->state == RV_FAIL;
+      er += t->state == RV_ERROR;
+      sk += t->state == RV_SKIP;
+      secs += t->seconds;
+    }
+    char suite[96];
+    gr_fmt(suite, sizeof suite, "gpuregress.%s", v->tests[i].suite);
+    fprintf(f, "  <testsuite");
+    xml_attr(f, "name", suite);
+    fprintf(f, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"", n,
+            fl, er, sk, secs);
+    xml_attr(f, "hostname", v->run.host);
+    xml_attr(f, "timestamp", v->run.started);
+    fprintf(f, ">\n");
+    properties(f, v);
+    for (size_t k = i; k < v->n; k++)
+      if (!strcmp(v->tests[k].suite, v->tests[i].suite))
+        junit_case(f, &v->tests[k]);
+    fprintf(f, "  </testsuite>\n");
+  }
+  fprintf(f, "</testsuites>\n");
+}

@@ -1,0 +1,187 @@
+/* The fuzzing phase of `run` spread over the GPUs of the host: one lane process per GPU
+ * (lanes.h), each fuzzing whole variants as runner_fuzz_variant does on one GPU. See
+ * fuzz_lanes.h. */
+#define _GNU_SOURCE
+#include "fuzz_lanes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lanes.h"
+
+/* The fuzzing phase spread over lanes: job j is part j % parts of variant j / parts (a variant
+ * is split into parts, each a share of its case stream, only when there are more GPUs than
+ * variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
+ * seconds to go and m jobs (this one included) not yet handed out gets left * lanes / m, at
+ * most left, so that the phase ends on time. */
+struct fuzz_lanes {
+  const struct fuzz_lanes_job *fj;
+  struct runner_opts o;        /* the template: each lane sets its own store */
+  const struct algorithm *const *algs;
+  const struct variant *const *vs;
+  size_t parts, lanes;
+  const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
+  size_t active_left;          /* jobs of variants that run here, not yet handed out */
+  double t0;
+  struct outcome *part_out;    /* [n * parts] */
+  struct store *lane_store;    /* in a lane: its own connection */
+  char lane_why[GR_WHY_LEN];   /* in a lane: why it has none */
+};
+
+static void fuzz_lane_begin(void *ctx, size_t lane)
+{
+  struct fuzz_lanes *f = ctx;
+  (void)lane;
+  if (store_open(f->fj->db, &f->lane_store, f->lane_why, sizeof f->lane_why))
+    f->lane_store = NULL;
+}
+
+static void fuzz_lane_end(void *ctx, size_t lane)
+{
+  (void)lane;
+  store_close(((struct fuzz_lanes *)ctx)->lane_store);
+}
+
+static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
+{
+  struct fuzz_lanes *f = ctx;
+  (void)jobs_left;
+  if (!f->runs_here[job / f->parts])
+    return 0;
+  double left = f->fj->budget - (now_seconds() - f->t0);
+  size_t m = f->active_left ? f->active_left : 1;
+  f->active_left -= f->active_left > 0;
+  double share = left * (double)f->lanes / (double)m;
+  share = share > left ? left : share;
+  return share > 0 ? share : 0;
+}
+
+static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void **res, size_t *len)
+{
+  struct fuzz_lanes *f = ctx;
+  size_t i = job / f->parts, part = job % f->parts;
+  struct outcome *out = malloc(sizeof *out);
+  (void)lane;
+  *res = out;
+  *len = out ? sizeof *out : 0;
+  if (!out)
+    return;
+  if (!f->lane_store) {
+    memset(out, 0, sizeof *out);
+    out->alg = f->algs[i];
+    out->v = f->vs[i];
+    out->verdict = VERDICT_SKIP;
+    out->store_failed = 1;
+    gr_fmt(out->reason, sizeof out->reason, "%s", f->lane_why);
+    fprintf(stderr, "gpuregress: %s\n", f->lane_why);
+    return;
+  }
+  struct runner_opts o = f->o;
+  o.store = f->lane_store;
+  o.limits = f->fj->limits ? f->fj->limits[i] : NULL;
+  o.case_stride = f->parts > 1 ? f->parts : 0;
+  o.case_offset = part;
+  runner_fuzz_variant(&o, f->algs[i], f->vs[i], share, out);
+}
+
+static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
+{
+  struct fuzz_lanes *f = ctx;
+  struct outcome *out = &f->part_out[job];
+  size_t i = job / f->parts;
+  (void)lane;
+  if (res && len == sizeof *out) {
+    memcpy(out, res, sizeof *out);
+    return;
+  }
+  memset(out, 0, sizeof *out);
+  out->alg = f->algs[i];
+  out->v = f->vs[i];
+  coverage_init(&out->cov, out->alg, out->v);
+  out->verdict = runner_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
+  gr_fmt(out->reason, sizeof out->reason, "%s",
+         runner_interrupted ? "interrupted before it ran" : "its lane process died");
+}
+
+/* The outcome of a variant from its parts: the counts and regimes summed; the first failure
+ * found (the earliest in seconds) stands for the variant, with its case and shrinking. */
+static void merge_parts(struct outcome *dst, const struct outcome *p, size_t n)
+{
+  size_t f = n;
+  for (size_t k = 0; k < n; k++)
+    if ((verdict_is_failure(p[k].verdict) || p[k].verdict == VERDICT_CAUGHT) &&
+        (f == n || p[k].seconds_to_catch < p[f].seconds_to_catch))
+      f = k;
+  *dst = p[f < n ? f : 0];
+  if (n == 1)
+    return;
+  dst->cases = dst->passed = dst->failed = dst->skipped = dst->errors = 0;
+  dst->seconds = 0;
+  int interrupted = 0;
+  for (size_t k = 0; k < n; k++) {
+    dst->cases += p[k].cases;
+    dst->passed += p[k].passed;
+    dst->failed += p[k].failed;
+    dst->skipped += p[k].skipped;
+    dst->errors += p[k].errors;
+    dst->store_failed |= p[k].store_failed;
+    dst->seconds = p[k].seconds > dst->seconds ? p[k].seconds : dst->seconds;
+    interrupted |= p[k].verdict == VERDICT_SKIP && strstr(p[k].reason, "interrupted") != NULL;
+    if (k != (f < n ? f : 0))
+      for (int r = 0; r < GR_MAX_REGIMES; r++) {
+        dst->cov.cases[r] += p[k].cov.cases[r];
+        dst->cov.missed[r] += p[k].cov.missed[r];
+      }
+  }
+  if (f < n)
+    return;
+  dst->uncovered[0] = 0;
+  if (interrupted) {
+    dst->verdict = VERDICT_SKIP;
+    gr_fmt(dst->reason, sizeof dst->reason, "interrupted after %ld case%s: not run to the end",
+           dst->cases, dst->cases == 1 ? "" : "s");
+  } else if (dst->passed > 0) {
+    dst->verdict = dst->v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    dst->reason[0] = 0;
+    if (dst->v->kind == VARIANT_FIXED)
+      coverage_unreached(&dst->cov, dst->uncovered, sizeof dst->uncovered);
+    if (dst->verdict == VERDICT_ESCAPED)
+      gr_fmt(dst->reason, sizeof dst->reason,
+             "the known bug survived %ld cases in %.1f s on %zu GPUs: the checks lost the power to "
+             "find it", dst->cases, dst->seconds, n);
+  }
+}
+
+int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
+                      const struct runner_opts *o, const struct algorithm *const *algs,
+                      const struct variant *const *vs, size_t n, struct outcome *out, char *why,
+                      size_t len)
+{
+  size_t lanes = fj->gpus->n, active = 0;
+  for (size_t i = 0; i < n; i++)
+    active += fj->runs_here[i] != 0;
+  size_t parts = active && lanes > active ? lanes / active : 1;
+  struct fuzz_lanes f = {.fj = fj, .o = *o, .algs = algs, .vs = vs, .parts = parts, .lanes = lanes,
+                         .runs_here = fj->runs_here, .active_left = active * parts,
+                         .t0 = now_seconds()};
+  f.o.progress = 0; /* lanes side by side: no progress line */
+  f.part_out = calloc(n * parts, sizeof *f.part_out);
+  if (!f.part_out) {
+    gr_fmt(why, len, "out of memory");
+    return -1;
+  }
+  struct lanes_spec spec = {
+      .gpus = fj->gpus, .n_jobs = n * parts, .exclusive = 0, .ctx = &f,
+      .begin = fuzz_lane_begin, .end = fuzz_lane_end, .job = fuzz_lane_job,
+      .param = fuzz_lane_param, .done = fuzz_lane_done, .interrupted = &runner_interrupted,
+      .lane_flags = {&runner_interrupted, NULL}};
+  store_suspend(st);
+  int rc = lanes_run(&spec, why, len);
+  if (store_resume(st, why, len))
+    rc = -1;
+  for (size_t i = 0; i < n && rc == 0; i++)
+    merge_parts(&out[i], &f.part_out[i * parts], parts);
+  free(f.part_out);
+  return rc;
+}

@@ -1,0 +1,44 @@
+/* The fuzzing phase of `run --gpus`: the selected variants spread over one lane process per GPU
+ * (lanes.h). A lane fuzzes one variant at a time (runner_fuzz_variant, its own store
+ * connection, its own workers pinned to its GPU); when there are more GPUs than variants, a
+ * variant is split into parts, each a share of its case stream (runner_opts.case_stride), and
+ * its outcome is the parts' merged: counts and regimes summed, the earliest failure standing for
+ * the variant with its case and its shrinking.
+ *
+ * The budget is shared as on one GPU, times the lanes: a job handed out with `left` seconds to
+ * go and m jobs (this one included) not yet handed out gets left * lanes / m, at most left, so
+ * that the phase ends on time. */
+#ifndef GR_FUZZ_LANES_H
+#define GR_FUZZ_LANES_H
+
+#include <stddef.h>
+
+#include "gpus.h"
+#include "runner.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct fuzz_lanes_job {
+  const char *db;                          /* the database each lane opens */
+  const struct gpu_set *gpus;              /* one lane each */
+  double budget;                           /* seconds for the whole phase */
+  const struct case_limits *const *limits; /* per variant, NULL entries or NULL: none */
+  const int *runs_here;                    /* per variant: 0 when it skips at once (no GPU) */
+};
+
+/* Fuzz the n variants vs[i] (of algs[i]) over the lanes into out[0..n); st (the parent's connection) is closed meanwhile
+ * and opened again (an SQLite connection must not cross a fork). o is the template of each
+ * lane's runner options. 0 ok; -1 with why (no lane started, the store could not be opened
+ * again). */
+int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
+                      const struct runner_opts *o, const struct algorithm *const *algs,
+                      const struct variant *const *vs, size_t n, struct outcome *out, char *why,
+                      size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

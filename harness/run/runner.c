@@ -1,0 +1,395 @@
+/* The runner: fuzzing, shrinking, confirmation, recording. See runner.h.
+ * The worker processes and their protocol: wproc.c. */
+#define _GNU_SOURCE
+#include "runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "child.h"
+#include "worker.h"
+#include "wproc.h"
+
+volatile int runner_interrupted;
+
+static void runner_on_signal(int sig)
+{
+  (void)sig;
+  runner_interrupted = 1;
+}
+
+void runner_catch_signals(void)
+{
+  signal(SIGINT, runner_on_signal);
+  signal(SIGTERM, runner_on_signal);
+  signal(SIGHUP, runner_on_signal);
+}
+
+/* ---- recording --------------------------------------------------------------------------- */
+
+/* The cases of a variant wait here, in memory, and are written in one short transaction every
+ * REC_MAX rows or REC_SECONDS: no write transaction stays open while a case runs (a long case
+ * holds no lock), and a case's line is printed only once its commit worked. */
+#define REC_MAX 64
+#define REC_SECONDS 0.5
+
+struct pending_case {
+  struct case_row row; /* its texts point into this struct or at static strings */
+  char params[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
+  char line[GR_CASE_TEXT_LEN + GR_WHY_LEN / 2]; /* the log line */
+};
+
+struct recorder {
+  const struct runner_opts *o;
+  const struct algorithm *a;
+  const struct variant *v;
+  struct pending_case pending[REC_MAX];
+  size_t n_pending;
+  double last_commit, last_progress, t0;
+  long cases;
+  int store_failed; /* a commit failed: nothing more is recorded, the variant stops */
+};
+
+/* Write the pending cases in one transaction, then print their lines. 0 ok; -1 the store
+ * failed (the message is printed once, the lines are not). */
+static int recorder_commit(struct recorder *r)
+{
+  struct store *st = r->o->store;
+  if (r->store_failed)
+    return -1;
+  int bad = 0;
+  for (size_t i = 0; st && i < r->n_pending && !bad; i++)
+    bad = store_add_case(st, r->o->run_id, &r->pending[i].row) != 0;
+  if (st && (store_commit(st) || bad)) {
+    fprintf(stderr, "gpuregress: cannot store the cases of %s/%s: %s\n", r->a->name, r->v->name,
+            store_errmsg(st));
+    r->store_failed = 1;
+    r->n_pending = 0;
+    return -1;
+  }
+  for (size_t i = 0; i < r->n_pending && r->o->log; i++)
+    fprintf(r->o->log, "%s\n", r->pending[i].line);
+  if (r->o->log)
+    fflush(r->o->log);
+  r->n_pending = 0;
+  r->last_commit = now_seconds();
+  return 0;
+}
+
+static void record(struct recorder *r, const struct gr_case *c, const char *phase, long index,
+                   const struct case_result *res)
+{
+  char text[GR_CASE_TEXT_LEN];
+  if (r->store_failed)
+    return;
+  if (r->n_pending == REC_MAX && recorder_commit(r))
+    return;
+  struct pending_case *p = &r->pending[r->n_pending++];
+  case_params_text(c, p->params, sizeof p->params);
+  gr_fmt(p->why, sizeof p->why, "%s", res->why);
+  p->row = (struct case_row){r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
+                             p->params, c->seed, res->verdict, res->tag, p->why, res->err,
+                             res->seconds};
+  if (r->o->log)
+    snprintf(p->line, sizeof p->line, "%s/%s %s %s: %s%s%.200s", r->a->name, r->v->name, phase,
+             verdict_name(res->verdict), case_format(c, text, sizeof text),
+             res->why[0] ? ": " : "", res->why);
+  r->cases++;
+  double now = now_seconds();
+  if (r->n_pending >= REC_MAX || now - r->last_commit >= REC_SECONDS)
+    recorder_commit(r);
+  if (r->o->progress && now - r->last_progress >= 0.2) {
+    fprintf(stderr, "\r\033[K  %s/%s: %ld cases, %.0f s", r->a->name, r->v->name, r->cases,
+            now - r->t0);
+    r->last_progress = now;
+  }
+}
+
+/* ---- fuzzing and shrinking --------------------------------------------------------------- */
+
+/* The variant stops: the run was interrupted or the store failed. */
+static int stopping(const struct recorder *r) { return runner_interrupted || r->store_failed; }
+
+static int same_failure(const struct case_result *a, const struct case_result *b)
+{
+  return a->verdict == b->verdict && strcmp(a->tag, b->tag) == 0;
+}
+
+char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
+                        size_t len)
+{
+  char text[GR_CASE_TEXT_LEN], rep[32] = "";
+  if (repeat > 1)
+    gr_fmt(rep, sizeof rep, " --repeat %ld", repeat);
+  return gr_fmt(buf, len, "gpuregress repro '%s' --variant %s%s",
+                case_format(c, text, sizeof text), v->name, rep);
+}
+
+/* Run c up to `runs` times in w (a fresh worker after a crash or a timeout), stopping at
+ * deadline (0: none), at a skip or an error, once `enough` runs (0: no limit) failed like `like`
+ * (NULL: any failure) and one passed, or after `steady` runs (0: no limit) that all failed. rec,
+ * when not NULL, records each run in phase. Returns the failures; *ran gets the runs made,
+ * *first the first failure (else the last result). */
+static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdog, long runs,
+                        double deadline, long enough, long steady, const struct case_result *like,
+                        struct recorder *rec, const char *phase, long *ran,
+                        struct case_result *first)
+{
+  struct case_result res;
+  long fails = 0;
+  *ran = 0;
+  memset(first, 0, sizeof *first);
+  first->tag = "";
+  while (*ran < runs && !runner_interrupted && !(rec && rec->store_failed) &&
+         (!deadline || now_seconds() < deadline)) {
+    if (wproc_case(w, c, watchdog, &res) == WPROC_INTERRUPTED)
+      break; /* not a run: nothing recorded or counted */
+    if (rec)
+      record(rec, c, phase, -1, &res);
+    ++*ran;
+    int failed = like ? same_failure(&res, like) : verdict_is_failure(res.verdict);
+    if (failed && !fails++)
+      *first = res;
+    else if (!fails)
+      *first = res;
+    if (res.verdict == VERDICT_SKIP || res.verdict == VERDICT_ERROR ||
+        (enough && fails >= enough && fails < *ran) || (steady && *ran >= steady && fails == *ran))
+      break;
+  }
+  return fails;
+}
+
+long runner_repeat_case(const struct runner_opts *o, const struct gr_case *c,
+                        const struct variant *v, long runs, long *ran, struct case_result *first)
+{
+  struct wproc w;
+  wproc_init(&w, c->alg, v, &runner_interrupted);
+  long fails = repeat_case(&w, c, o->watchdog, runs, 0, 0, 0, NULL, NULL, NULL, ran, first);
+  wproc_close(&w);
+  return fails;
+}
+
+/* The runs of a flaky case's reproducer that make it fail at least once with probability
+ * 1 - FLAKY_MISS, from f failures in m runs: n with (1 - p)^n <= FLAKY_MISS, where p is the
+ * lower end of the one-sided 95% Wilson interval of f / m (a cautious rate: the reproducer must
+ * fail as printed, not on average). No failure seen: p is taken as 1 / (m + 1). */
+#define FLAKY_MISS 1e-3
+#define FLAKY_MAX_REPEAT 10000
+static long flaky_repeat(long f, long m)
+{
+  double z = 1.645, p;
+  if (m <= 0)
+    return FLAKY_MAX_REPEAT;
+  if (f <= 0) {
+    p = 1.0 / (double)(m + 1);
+  } else {
+    double ph = (double)f / (double)m, z2 = z * z / (double)m;
+    p = (ph + z2 / 2 - z * sqrt(ph * (1 - ph) / (double)m + z2 / (4 * (double)m))) / (1 + z2);
+  }
+  if (p >= 1)
+    return 2;
+  double n = p > 0 ? ceil(log(FLAKY_MISS) / log1p(-p)) : FLAKY_MAX_REPEAT;
+  return n < 2 ? 2 : n > FLAKY_MAX_REPEAT ? FLAKY_MAX_REPEAT : (long)n;
+}
+
+#define SHRINK_CHAIN 64   /* accepted shrinking steps remembered for the confirmation */
+#define CONFIRM_RUNS 2    /* a reported case must fail the same way this many times again */
+#define CONFIRM_WALK 8    /* at most this many steps walked back looking for a steady one */
+#define STEADY_RUNS 30    /* a confirmed check failure must fail this many more times ... */
+#define FLAKY_RUNS 400    /* ... else at most this many runs measure its failure rate, ... */
+#define FLAKY_FAILS 4     /* ... stopping once it failed this many times again */
+
+/* Run c CONFIRM_RUNS more times; 1 if every run fails the same way as like. */
+static int confirm(struct recorder *rec, struct wproc *w, const struct gr_case *c,
+                   const struct case_result *like)
+{
+  struct case_result res;
+  for (int k = 0; k < CONFIRM_RUNS; k++) {
+    if (wproc_case(w, c, rec->o->watchdog, &res) == WPROC_INTERRUPTED)
+      return 0;
+    record(rec, c, "confirm", -1, &res);
+    if (!same_failure(&res, like))
+      return 0;
+  }
+  return 1;
+}
+
+/* Shrink the failing case greedily (the first simpler candidate that fails the same way is
+ * taken), then confirm: the reported case must fail again the same way CONFIRM_RUNS times in a
+ * row, so that a race that struck once does not leave a reproducer that passes. Walking back
+ * the accepted steps, the smallest steady one is reported; if none is steady, the first failing
+ * case is, marked flaky. A confirmed check failure must then fail STEADY_RUNS more times (a race
+ * can fail twice in a row), else it is flaky too. A flaky case's failure rate here is measured
+ * (FLAKY_RUNS, FLAKY_FAILS, at most the shrink budget) and its reproducer carries the repeat
+ * count that makes it fail at least once (flaky_repeat). */
+static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *first,
+                   const struct case_result *first_res, struct outcome *out)
+{
+  const struct runner_opts *o = rec->o;
+  struct gr_case *chain = malloc(SHRINK_CHAIN * sizeof *chain), cands[256];
+  struct case_result *chain_res = malloc(SHRINK_CHAIN * sizeof *chain_res), res;
+  size_t len = 1;
+  if (!chain || !chain_res) {
+    free(chain);
+    free(chain_res);
+    return;
+  }
+  chain[0] = *first;
+  chain_res[0] = *first_res;
+  double deadline = now_seconds() + o->shrink_budget;
+  for (int improved = 1; improved && len < SHRINK_CHAIN && !stopping(rec);) {
+    improved = 0;
+    size_t n = case_shrink_candidates(&chain[len - 1], cands, sizeof cands / sizeof *cands);
+    for (size_t i = 0; i < n && now_seconds() < deadline && !stopping(rec); i++) {
+      if (wproc_case(w, &cands[i], o->watchdog, &res) == WPROC_INTERRUPTED)
+        break;
+      record(rec, &cands[i], "shrink", -1, &res);
+      out->shrink_steps++;
+      if (same_failure(&res, &chain_res[len - 1])) {
+        chain[len] = cands[i];
+        chain_res[len++] = res;
+        improved = 1;
+        break;
+      }
+    }
+  }
+  size_t pick = 0;
+  out->flaky = 1;
+  for (size_t k = len, walked = 0; k-- > 0 && walked < CONFIRM_WALK && !stopping(rec); walked++)
+    if (confirm(rec, w, &chain[k], &chain_res[k])) {
+      pick = k;
+      out->flaky = 0;
+      break;
+    }
+  if (stopping(rec) && out->flaky) { /* not confirmed for want of time: the first case stands */
+    out->flaky = 0;
+  } else {
+    /* A race can fail twice in a row: a check failure (cheap to rerun, unlike a crash or a
+     * timeout) must fail STEADY_RUNS more times to be steady. How often does a flaky case fail
+     * here? Its reproducer repeats it enough to fail at least once. */
+    if ((out->flaky || chain_res[pick].verdict == VERDICT_FAIL) && !stopping(rec)) {
+      struct case_result again;
+      long runs = 0, fails;
+      double cap = o->shrink_budget > 5 ? o->shrink_budget : 5;
+      fails = repeat_case(w, &chain[pick], o->watchdog, FLAKY_RUNS, now_seconds() + cap,
+                          FLAKY_FAILS, out->flaky ? 0 : STEADY_RUNS, &chain_res[pick], rec,
+                          "confirm", &runs, &again);
+      out->flaky_fails = fails;
+      out->flaky_runs = runs;
+      if (out->flaky || fails < runs) {
+        out->flaky = 1;
+        out->repeat = flaky_repeat(fails, runs);
+      }
+    }
+    case_format(&chain[pick], out->shrunk_case, sizeof out->shrunk_case);
+  }
+  gr_fmt(out->shrunk_reason, sizeof out->shrunk_reason, "%s", chain_res[pick].why);
+  free(chain);
+  free(chain_res);
+}
+
+void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
+                         const struct variant *v, double budget, struct outcome *out)
+{
+  struct wproc w;
+  wproc_init(&w, a, v, &runner_interrupted);
+  struct recorder *rec = calloc(1, sizeof *rec);
+  struct case_result res;
+  struct gr_case c, failing;
+  int failed = 0;
+  memset(out, 0, sizeof *out);
+  out->alg = a;
+  out->v = v;
+  coverage_init(&out->cov, a, v);
+  double t0 = now_seconds();
+  if (!rec) {
+    out->verdict = VERDICT_CRASH;
+    gr_fmt(out->reason, sizeof out->reason, "out of memory");
+    return;
+  }
+  *rec = (struct recorder){.o = o, .a = a, .v = v, .t0 = t0, .last_commit = t0};
+  int r = wproc_open(&w, o->watchdog, out->reason, sizeof out->reason);
+  if (r <= 0) {
+    out->verdict = r == -1 ? VERDICT_CRASH : VERDICT_SKIP;
+    goto done;
+  }
+  for (long i = 0; !stopping(rec); i++) {
+    if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
+      break;
+    uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
+    case_generate(a, o->seed, idx, o->limits, &c);
+    /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
+     * least reached one (coverage.h) */
+    int want = coverage_want(&out->cov);
+    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, idx, o->limits, want, &c))
+      want = -1;
+    if (wproc_case(&w, &c, o->watchdog, &res) == WPROC_INTERRUPTED)
+      break;
+    record(rec, &c, "fuzz", (long)idx, &res);
+    coverage_add(&out->cov, res.regimes, want);
+    out->cases++;
+    switch (res.verdict) {
+    case VERDICT_PASS: out->passed++; break;
+    case VERDICT_SKIP: out->skipped++; break;
+    case VERDICT_ERROR: out->errors++; break;
+    default: break;
+    }
+    if (verdict_is_failure(res.verdict)) {
+      out->failed++;
+      failed = 1;
+      failing = c;
+      out->cases_to_catch = i + 1;
+      out->seconds_to_catch = now_seconds() - t0;
+      out->verdict = res.verdict;
+      case_format(&c, out->first_case, sizeof out->first_case);
+      gr_fmt(out->reason, sizeof out->reason, "%s", res.why);
+      break;
+    }
+  }
+  if (failed && o->shrink)
+    shrink(rec, &w, &failing, &res, out);
+  if (failed)
+    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
+  else if (runner_interrupted) { /* not run to the end: no verdict on the variant */
+    out->verdict = VERDICT_SKIP;
+    gr_fmt(out->reason, sizeof out->reason, "interrupted after %ld case%s: not run to the end",
+           out->cases, out->cases == 1 ? "" : "s");
+  } else if (out->passed > 0) {
+    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    if (v->kind == VARIANT_FIXED)
+      coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
+    if (out->verdict == VERDICT_ESCAPED)
+      gr_fmt(out->reason, sizeof out->reason,
+             "the known bug survived %ld cases in %.1f s: the checks lost the power to find it",
+             out->cases, now_seconds() - t0);
+  }
+  else {
+    out->verdict = VERDICT_SKIP;
+    if (!out->reason[0])
+      gr_fmt(out->reason, sizeof out->reason, "%s",
+             out->cases ? "no case this variant can take (all skipped or errors)" : "no case ran");
+  }
+done:
+  wproc_close(&w);
+  recorder_commit(rec);
+  out->store_failed = rec->store_failed;
+  if (o->progress)
+    fprintf(stderr, "\r\033[K");
+  out->seconds = now_seconds() - t0;
+  free(rec);
+}
+
+enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *c,
+                             const struct variant *v, struct case_result *res)
+{
+  struct wproc w;
+  wproc_init(&w, c->alg, v, &runner_interrupted);
+  wproc_case(&w, c, o->watchdog, res); /* interrupted: a skip, "interrupted" */
+  wproc_close(&w);
+  return res->verdict;
+}

@@ -1,0 +1,415 @@
+/* The store's whole-run writes across databases: importing the runs of another gpuregress
+ * database (`gpuregress import`, and the one-run baseline copy of `export --format db`) and
+ * retention (`gpuregress prune`). See store.h.
+ *
+ * A file from elsewhere is judged before anything is written (judge_rows): every row of the
+ * runs to import must arrive, or the file is refused with the run that stops it named.
+ *
+ * Runs carry a global identity (runs.uid, schema 3): an import adds only the runs whose uid this
+ * database lacks, so importing the same file twice adds nothing. Imported rows keep their ids
+ * shifted past this database's largest ones (runs by one offset, timings by another), so that
+ * cases, outcomes, timings, samples and accuracy metrics follow their run without a mapping
+ * table. Columns are matched by name: a database of an older schema imports what it has. */
+#include "store.h"
+#include "store_private.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The identity of a run of src that has none stored (written before schema 3): what
+ * migration 3 gives such a run, from what the run recorded. */
+#define LEGACY_UID                                                                                 \
+  "'legacy:' || coalesce(x.host, '') || ':' || x.started_at || ':' || x.seed || ':' || x.id"
+
+/* 1 when table of schema (main, src) has column */
+static int has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
+{
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1, ?2) WHERE name = ?3", -1, &s,
+                         NULL) != SQLITE_OK)
+    return 0;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 2, schema, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, column, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
+
+struct special {
+  const char *column, *expr; /* expr NULL: the column is left to SQLite (a new rowid) */
+};
+
+/* "INSERT INTO main.T (cols) SELECT exprs FROM src.T x WHERE filter" for the columns of main.T
+ * that src.T also has; specials replace a column's value (and are kept even when src lacks the
+ * column). 0 ok, -1 too long or a database error. */
+static int copy_sql(sqlite3 *db, const char *table, const struct special *sp, size_t nsp,
+                    const char *filter, char *sql, size_t len)
+{
+  sqlite3_stmt *s;
+  char cols[2048] = "", exprs[4096] = "";
+  if (sqlite3_prepare_v2(db, "SELECT name FROM pragma_table_info(?1, 'main') ORDER BY cid", -1, &s,
+                         NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  while (sqlite3_step(s) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(s, 0), *expr = NULL;
+    int special = 0;
+    for (size_t i = 0; i < nsp; i++)
+      if (!strcmp(sp[i].column, name)) {
+        special = 1;
+        expr = sp[i].expr;
+      }
+    if ((special && !expr) || (!special && !has_column(db, "src", table, name)))
+      continue;
+    size_t nc = strlen(cols), ne = strlen(exprs);
+    snprintf(cols + nc, sizeof cols - nc, "%s\"%s\"", nc ? ", " : "", name);
+    if (expr)
+      snprintf(exprs + ne, sizeof exprs - ne, "%s%s", ne ? ", " : "", expr);
+    else
+      snprintf(exprs + ne, sizeof exprs - ne, "%sx.\"%s\"", ne ? ", " : "", name);
+  }
+  sqlite3_finalize(s);
+  int n = snprintf(sql, len, "INSERT INTO main.%s (%s) SELECT %s FROM src.%s x WHERE %s", table,
+                   cols, exprs, table, filter);
+  return n < 0 || (size_t)n >= len || strlen(exprs) + 1 >= sizeof exprs ? -1 : 0;
+}
+
+/* Run sql with ?3 the one run (0 all), where the statement has it; rows added, -1 error. */
+static int64_t exec_copy(sqlite3 *db, const char *sql, int64_t only)
+{
+  sqlite3_stmt *s;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_bind_parameter_count(s) >= 3)
+    sqlite3_bind_int64(s, 3, only);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? (int64_t)sqlite3_changes64(db) : -1;
+}
+
+static int64_t max_id(sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *s;
+  int64_t v = 0;
+  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_step(s) == SQLITE_ROW)
+    v = sqlite3_column_int64(s, 0);
+  sqlite3_finalize(s);
+  return v;
+}
+
+static int src_has_table(sqlite3 *db, const char *table)
+{
+  char sql[160];
+  gr_fmt(sql, sizeof sql, "SELECT count(*) FROM src.sqlite_master WHERE type = 'table' AND name = '%s'",
+         table);
+  return max_id(db, sql) > 0;
+}
+
+/* An id that is kept as it is: above every id here, and far from the end of the integers (an id
+ * near 2^63 would leave no room after it); the others are numbered after the largest. */
+#define KEEP_ID "(old > (SELECT m FROM o) AND old <= 1000000000000000)"
+
+/* Copy the runs of the database attached as src (one run when only > 0, else every run that is
+ * not still running) that db lacks, with their rows. Ids: a run (and a timing) keeps its id
+ * where it is above every id here; the others (taken, zero, negative) get new ones after the
+ * largest, and every row follows its run through the map (temp.run_map, temp.timing_map): no
+ * row is dropped for its id. 0 ok; -1 (db's message says why); -2 refused (why says why). */
+static int import_attached(sqlite3 *db, int64_t only, struct store_import_report *rep, char *why,
+                           size_t len)
+{
+  char uid[512], legacy[256], filter[1024], sql[8192];
+  /* LEGACY_UID over the columns src has (a hand-made file may lack some) */
+  int host = has_column(db, "src", "runs", "host"), start = has_column(db, "src", "runs", "started_at"),
+      seed = has_column(db, "src", "runs", "seed");
+  if (host && start && seed)
+    gr_fmt(legacy, sizeof legacy, "%s", LEGACY_UID);
+  else
+    gr_fmt(legacy, sizeof legacy,
+           "'legacy:' || coalesce(%s, '') || ':' || coalesce(%s, '') || ':' || coalesce(%s, '') ||"
+           " ':' || x.id", host ? "x.host" : "NULL", start ? "x.started_at" : "NULL",
+           seed ? "x.seed" : "NULL");
+  if (has_column(db, "src", "runs", "uid"))
+    gr_fmt(uid, sizeof uid, "coalesce(x.uid, %s)", legacy);
+  else
+    gr_fmt(uid, sizeof uid, "%s", legacy);
+  int timings = src_has_table(db, "timings");
+  int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
+  gr_fmt(filter, sizeof filter,
+         "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
+         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
+         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
+         uid, uid);
+  int j = store_judge_import(db, filter, only, why, len);
+  if (j == -1)
+    return -2;
+  if (j < 0)
+    return -1;
+  /* the maps: old id -> new id */
+  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.timing_map", NULL,
+               NULL, NULL);
+  gr_fmt(sql, sizeof sql,
+         "CREATE TEMP TABLE run_map AS WITH o(m) AS (SELECT coalesce(max(id), 0) FROM main.runs),"
+         " r AS (SELECT x.id AS old FROM src.runs x WHERE %s),"
+         " k(top) AS (SELECT max((SELECT m FROM o), coalesce(max(old), 0)) FROM r WHERE " KEEP_ID ")"
+         " SELECT old, CASE WHEN " KEEP_ID " THEN old ELSE (SELECT top FROM k) + row_number() OVER"
+         " (PARTITION BY " KEEP_ID " ORDER BY old) END AS new FROM r",
+         filter);
+  if (exec_copy(db, sql, only) < 0)
+    return -1;
+  if (timings &&
+      exec_copy(db,
+                "CREATE TEMP TABLE timing_map AS WITH o(m) AS (SELECT coalesce(max(id), 0) FROM"
+                " main.timings), r AS (SELECT x.id AS old FROM src.timings x WHERE x.run_id IN"
+                " (SELECT old FROM temp.run_map)), k(top) AS (SELECT max((SELECT m FROM o),"
+                " coalesce(max(old), 0)) FROM r WHERE " KEEP_ID ") SELECT old, CASE WHEN " KEEP_ID
+                " THEN old ELSE (SELECT top FROM k) + row_number() OVER (PARTITION BY " KEEP_ID
+                " ORDER BY old) END AS new FROM r",
+                only) < 0)
+    return -1;
+  /* runs */
+  static const char run_new[] = "(SELECT new FROM temp.run_map WHERE old = x.run_id)";
+  static const char timing_new[] = "(SELECT new FROM temp.timing_map WHERE old = x.timing_id)";
+  const struct special run_sp[] = {{"id", "(SELECT new FROM temp.run_map WHERE old = x.id)"},
+                                   {"uid", uid}};
+  if (copy_sql(db, "runs", run_sp, 2, "x.id IN (SELECT old FROM temp.run_map)", sql, sizeof sql) ||
+      (rep->runs = exec_copy(db, sql, only)) < 0)
+    return -1;
+  rep->runs_present = (only ? 1 : before) - rep->runs;
+  /* what belongs to the runs just added */
+  static const char of_new_run[] = "x.run_id IN (SELECT old FROM temp.run_map)";
+  const struct special case_sp[] = {{"id", NULL}, {"run_id", run_new}};
+  const struct special timing_sp[] = {{"id", "(SELECT new FROM temp.timing_map WHERE old = x.id)"},
+                                      {"run_id", run_new}};
+  const struct special sample_sp[] = {{"timing_id", timing_new}};
+  /* a one-run copy (a baseline) leaves the cases out: its outcomes hold the failures */
+  if ((!only && (copy_sql(db, "cases", case_sp, 2, of_new_run, sql, sizeof sql) ||
+                 (rep->cases = exec_copy(db, sql, only)) < 0)) ||
+      copy_sql(db, "outcomes", case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
+      (rep->outcomes = exec_copy(db, sql, only)) < 0)
+    return -1;
+  /* the regime counts and sanitizer verdicts of those runs, where the source has them */
+  static const char *const per_run[] = {"coverage", "sanitizer", "night_parts"};
+  for (size_t i = 0; i < sizeof per_run / sizeof *per_run; i++)
+    if (src_has_table(db, per_run[i]) &&
+        (copy_sql(db, per_run[i], case_sp + 1, 1, of_new_run, sql, sizeof sql) ||
+         exec_copy(db, sql, only) < 0))
+      return -1;
+  if (!timings)
+    return 0;
+  static const char of_new_timing[] = "x.timing_id IN (SELECT old FROM temp.timing_map)";
+  if (copy_sql(db, "timings", timing_sp, 2, of_new_run, sql, sizeof sql) ||
+      (rep->timings = exec_copy(db, sql, only)) < 0 ||
+      (src_has_table(db, "samples") &&
+       (copy_sql(db, "samples", sample_sp, 1, of_new_timing, sql, sizeof sql) ||
+        (rep->samples = exec_copy(db, sql, only)) < 0)))
+    return -1;
+  /* accuracy metrics of the timings (schema 7), when src has them */
+  if (src_has_table(db, "accuracy") &&
+      (copy_sql(db, "accuracy", sample_sp, 1, of_new_timing, sql, sizeof sql) ||
+       exec_copy(db, sql, only) < 0))
+    return -1;
+  return 0;
+}
+
+/* Attach path as src to db, import, detach. 0 ok; -1 with why. */
+static int import_file(sqlite3 *db, const char *path, int64_t only, struct store_import_report *rep,
+                       char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  struct stat sb;
+  memset(rep, 0, sizeof *rep);
+  if (stat(path, &sb) != 0 || access(path, R_OK) != 0) {
+    gr_fmt(why, len, "cannot read '%s': no such file or not readable", path);
+    return -1;
+  }
+  if (!S_ISREG(sb.st_mode)) {
+    gr_fmt(why, len, "cannot import '%s': not a regular file", path);
+    return -1;
+  }
+  sqlite3_create_function(db, "gr_name_ok", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                          store_sql_name_ok, NULL, NULL);
+  int ok = sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS src", -1, &s, NULL) == SQLITE_OK;
+  if (ok) {
+    sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
+    ok = sqlite3_step(s) == SQLITE_DONE;
+    sqlite3_finalize(s);
+  }
+  if (!ok) {
+    gr_fmt(why, len, "cannot open '%s': %s", path, sqlite3_errmsg(db));
+    return -1;
+  }
+  int rc = -1, bad;
+  int64_t v = 0, objects = 0;
+  int64_t roff = max_id(db, "SELECT coalesce(max(id), 0) FROM main.runs");
+  char msg[GR_WHY_LEN];
+  if (sqlite3_prepare_v2(db, "SELECT (SELECT user_version FROM src.pragma_user_version),"
+                             " (SELECT count(*) FROM src.sqlite_master)", -1, &s, NULL) == SQLITE_OK) {
+    ok = sqlite3_step(s) == SQLITE_ROW;
+    v = sqlite3_column_int64(s, 0);
+    objects = sqlite3_column_int64(s, 1);
+    sqlite3_finalize(s);
+  } else {
+    ok = 0;
+  }
+  if (!ok) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+  } else if (v > store_schema_version()) {
+    gr_fmt(
+        why, len,
+        "'%s' has schema version %lld, newer than this build of gpuregress (%d): use a newer build",
+        path, (long long)v, store_schema_version());
+  } else if (v <= 0) {
+    gr_fmt(why, len, "'%s' is not a gpuregress database (%s): nothing imported", path,
+           v < 0 ? "a schema version gpuregress never writes" : objects ? "no schema version of ours"
+                                                                        : "empty");
+  } else if (!has_column(db, "src", "runs", "id") || !has_column(db, "src", "outcomes", "run_id")) {
+    gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table)", path);
+  } else if (store_quick_check(db, "src", msg, sizeof msg)) {
+    gr_fmt(why, len, "cannot import '%s': %s", path, msg);
+  } else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+    gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(db));
+  } else if ((bad = import_attached(db, only, rep, msg, sizeof msg)) != 0 ||
+             /* the shards of a night become the night's one run (store_night.c): the runs just
+              * added all have ids above the largest before */
+             (!only && store_fold_nights(db, roff, &rep->folded, &rep->apart)) ||
+             sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+    if (bad == -2)
+      gr_fmt(why, len, "'%s' refused, nothing imported: %s", path, msg);
+    else
+      gr_fmt(why, len, "cannot import '%s': %s", path, sqlite3_errmsg(db));
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    memset(rep, 0, sizeof *rep);
+  } else {
+    rc = 0;
+  }
+  sqlite3_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.timing_map", NULL,
+               NULL, NULL);
+  sqlite3_exec(db, "DETACH DATABASE src", NULL, NULL, NULL);
+  return rc;
+}
+
+int store_import(struct store *st, const char *path, struct store_import_report *rep, char *why,
+                 size_t len)
+{
+  struct stat a, b;
+  if (stat(path, &a) == 0 && stat(st->path, &b) == 0 && a.st_dev == b.st_dev &&
+      a.st_ino == b.st_ino) {
+    gr_fmt(why, len, "'%s' is the database itself: nothing to import", path);
+    return -1;
+  }
+  if (store_commit(st)) {
+    gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(st->db));
+    return -1;
+  }
+  return import_file(st->db, path, 0, rep, why, len);
+}
+
+int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len)
+{
+  struct store *dst;
+  struct store_import_report rep;
+  if (access(path, F_OK) == 0) {
+    gr_fmt(why, len, "'%s' exists: remove it or choose another --out", path);
+    return -1;
+  }
+  if (store_open(path, &dst, why, len)) /* creates the current schema */
+    return -1;
+  /* the copy is written by the new file's connection: st may be read-only; an empty database
+   * keeps the run's id (an id above every id here is kept) */
+  int rc = import_file(dst->db, st->path, run, &rep, why, len);
+  if (rc == 0 && rep.runs != 1) {
+    gr_fmt(why, len, "cannot copy run %lld into '%s': not found", (long long)run, path);
+    rc = -1;
+  }
+  store_close(dst);
+  return rc;
+}
+
+/* ---- retention ---------------------------------------------------------------------------- */
+
+static int64_t file_bytes(const char *path)
+{
+  struct stat sb;
+  return stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
+}
+
+int store_prune(struct store *st, const struct store_prune_opts *o, struct store_prune_report *rep,
+                char *why, size_t len)
+{
+  /* the old runs: started before the cutoff, or beyond the newest keep_runs; never a run that
+   * is still running */
+  static const char old_runs[] =
+      "CREATE TEMP TABLE prune_old AS SELECT id FROM runs WHERE status != 'running' AND"
+      " ((?1 IS NOT NULL AND started_at < ?1 AND started_at GLOB"
+      " '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*') OR (?2 > 0 AND id NOT IN"
+      " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))";
+  static const char *const steps[] = {
+      /* passing cases (and skipped ones): the detail; every other verdict stays */
+      "DELETE FROM cases WHERE run_id IN (SELECT id FROM temp.prune_old) AND verdict IN ('pass', "
+      "'skip')",
+      /* raw samples: history reads the per-run summaries in timings */
+      "DELETE FROM samples WHERE timing_id IN (SELECT t.id FROM timings t JOIN temp.prune_old o"
+      " ON t.run_id = o.id)",
+  };
+  sqlite3_stmt *s;
+  memset(rep, 0, sizeof *rep);
+  rep->bytes_before = file_bytes(st->path);
+  if (store_commit(st) || sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+    goto fail;
+  sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.prune_old", NULL, NULL, NULL);
+  if (sqlite3_prepare_v2(st->db, old_runs, -1, &s, NULL) != SQLITE_OK)
+    goto fail_rollback;
+  if (o->before && o->before[0])
+    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(s, 2, o->keep_runs);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  if (rc != SQLITE_DONE)
+    goto fail_rollback;
+  rep->runs = max_id(st->db, "SELECT count(*) FROM temp.prune_old");
+  /* what is dropped, for the message: the ids and the starts of the old runs */
+  if (sqlite3_prepare_v2(st->db, "SELECT min(r.id), max(r.id), min(r.started_at), max(r.started_at)"
+                                 " FROM runs r JOIN temp.prune_old o ON r.id = o.id", -1, &s,
+                         NULL) != SQLITE_OK)
+    goto fail_rollback;
+  if (sqlite3_step(s) == SQLITE_ROW) {
+    rep->first_id = sqlite3_column_int64(s, 0);
+    rep->last_id = sqlite3_column_int64(s, 1);
+    gr_printable(rep->first_started, sizeof rep->first_started,
+                 (const char *)sqlite3_column_text(s, 2));
+    gr_printable(rep->last_started, sizeof rep->last_started,
+                 (const char *)sqlite3_column_text(s, 3));
+  }
+  sqlite3_finalize(s);
+  int64_t *const counts[] = {&rep->cases, &rep->samples};
+  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
+    if (i == 1 && !store_has_table(st, STORE_MAIN, "samples"))
+      break;
+    if (sqlite3_exec(st->db, steps[i], NULL, NULL, NULL) != SQLITE_OK)
+      goto fail_rollback;
+    *counts[i] = (int64_t)sqlite3_changes64(st->db);
+  }
+  sqlite3_exec(st->db, "DROP TABLE temp.prune_old", NULL, NULL, NULL);
+  if (sqlite3_exec(st->db, o->dry_run ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    goto fail_rollback;
+  /* give the space back to the file system (and fold the WAL into the file) */
+  if (!o->dry_run &&
+      (sqlite3_exec(st->db, "VACUUM", NULL, NULL, NULL) != SQLITE_OK ||
+       sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK))
+    goto fail;
+  rep->bytes_after = o->dry_run ? rep->bytes_before : file_bytes(st->path);
+  return 0;
+fail_rollback:
+  gr_fmt(why, len, "cannot prune: %s", sqlite3_errmsg(st->db));
+  sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+  return -1;
+fail:
+  gr_fmt(why, len, "cannot prune: %s", sqlite3_errmsg(st->db));
+  return -1;
+}

@@ -1,0 +1,66 @@
+/* What the store's files share (store_open.c, store.c: the write side, store_read.c and
+ * store_timings.c: the read side, store_merge.c); no other file includes this. */
+#ifndef GR_STORE_PRIVATE_H
+#define GR_STORE_PRIVATE_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+struct store {
+  sqlite3 *db;
+  char *path; /* as opened: store_copy_run attaches it */
+  int in_batch;
+  int batch_failed; /* a write of the open batch failed: store_commit rolls it back */
+  int write_failed; /* a write failed since the store was opened */
+  int err; /* extended SQLite code of the last failure (opening or writing), 0 none */
+  char msg[256]; /* the message of the last failed write, kept across the rollback; "" none */
+  sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
+};
+
+/* The hint that follows "cannot use database 'PATH': MESSAGE" for the SQLite result code of the
+ * failure ("" when there is none). */
+const char *store_open_hint(int code);
+/* PRAGMA user_version into *v. 0 ok; -1 with why (st->err set). */
+int store_user_version(struct store *st, int *v, char *why, size_t len);
+
+/* Prepare sql (a printf format whose every %s is the schema name of src). 0 ok, -1 error. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s);
+/* 1 when src has the table */
+int store_has_table(struct store *st, enum store_src src, const char *table);
+
+/* The read side's column helpers (store_read.c). */
+/* Column i as text into dst ("" for NULL), printable: control characters and bytes that are not
+ * UTF-8 as \xNN (gr_printable). */
+void store_col_text(sqlite3_stmt *s, int i, char *dst, size_t len);
+/* Column i as text, NULL for NULL, printable like store_col_text; valid until the next step of
+ * the statement, like SQLite's own. */
+const char *store_col_or_null(sqlite3_stmt *s, int i);
+/* fmt (formatted for src as store_prepare does) prepared, with run bound to parameter 1; NULL
+ * on a database error. */
+sqlite3_stmt *store_run_query(struct store *st, enum store_src src, const char *fmt, int64_t run);
+/* The end of a walk over the rows of s: what the callback returned to stop, else 0 when every
+ * row was read (rc SQLITE_DONE), else -1. */
+int store_walk_end(sqlite3_stmt *s, int rc, int stop);
+
+/* Files from elsewhere (store_trust.c). */
+/* What the file open in st is, before anything is written to it: 0 ours or empty (*v its schema
+ * version, 0 empty); -1 with why (another program's database, a schema version not ours or
+ * newer). */
+int store_judge_schema(struct store *st, int *v, char *why, size_t len);
+/* SQLite's defences on a connection: SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off. */
+void store_harden(sqlite3 *db);
+/* The rows of the runs of src (attached) that runs_filter (over src.runs x, ?3 = only) picks:
+ * 0 all can be imported as they are; -1 with why naming the run that stops the file (ids not
+ * whole or not unique, rows of no run or timing, a name of a shape gpuregress never gives, text
+ * where a number belongs); -2 a database error. Needs store_sql_name_ok as gr_name_ok(x). */
+int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char *why, size_t len);
+/* SQL function gr_name_ok(x): 1 when x is text of a name gpuregress gives (gr_name_ok). */
+void store_sql_name_ok(sqlite3_context *cx, int argc, sqlite3_value **argv);
+
+/* Fold the runs above id `after` that are shards of a night already here into that night's run
+ * (store_night.c); *folded counts them, *apart the reruns of a shard kept as runs of their own.
+ * 0 ok, -1 a database error (db's message). */
+int store_fold_nights(sqlite3 *db, int64_t after, int64_t *folded, int64_t *apart);
+
+#endif

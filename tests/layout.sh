@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# The shape of the source tree, checked (issue 21):
+#   - no file of harness/ over 500 lines;
+#   - no include circle between the harness's modules (a module is NAME.c with NAME.h, a header
+#     alone, NAME_private.h belongs to NAME): the graph of `#include "..."` edges sorts
+#     topologically (tsort), printed with --print;
+#   - one place forks: harness/core/child.c (gnuplot, workers, benchmarks, sanitizers go through it);
+#   - every CPU reference is algorithms/<alg>/<alg>_ref.c beside its variants, and includes only
+#     the C library, gr.h, rng.h and other references (no folder reference/);
+#   tests/layout.sh SOURCE_DIR [--print]
+set -u
+src=$1
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cd "$src" || exit 2
+
+# 1. sizes
+while read -r n f; do
+  [ "$f" = total ] && continue
+  [ "$n" -gt 500 ] && fail "$f has $n lines (at most 500)"
+done < <(find harness -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cc' \) \
+           -print0 | xargs -0 wc -l)
+
+# 2. include graph
+module() { local b; b=$(basename "$1"); b=${b%.*}; echo "${b%_private}"; }
+edges=$(mktemp)
+trap 'rm -f "$edges"' EXIT
+declare -A known
+while read -r f; do known[$(basename "$f")]=1; done < <(find harness -name '*.h')
+while read -r f; do
+  m=$(module "$f")
+  for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+    [ -n "${known[$(basename "$inc")]:-}" ] || continue
+    t=$(module "$inc")
+    [ "$t" != "$m" ] && echo "$m $t"
+  done
+done < <(find harness -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cc' \) | sort) |
+  sort -u >"$edges"
+if [ "${2:-}" = --print ]; then
+  awk '{a[$1] = a[$1] " " $2} END {for (m in a) print m ":" a[m]}' "$edges" | sort
+fi
+tsort "$edges" >/dev/null 2>"$edges.err" || true
+if [ -s "$edges.err" ]; then
+  fail "an include circle between harness modules:"
+  cat "$edges.err"
+fi
+rm -f "$edges.err"
+[ "$(wc -l <"$edges")" -gt 50 ] || fail "the include graph looks empty ($(wc -l <"$edges") edges)"
+
+# 3. one fork site
+forks=$(grep -rlE "\<v?fork *\(" harness | sort)
+[ "$forks" = harness/core/child.c ] || fail "fork outside harness/core/child.c: $forks"
+
+# 4. references
+[ -e reference ] && fail "a folder reference/ exists: references live in algorithms/<alg>/<alg>_ref.c"
+n=0
+for d in algorithms/*/; do
+  a=$(basename "$d")
+  [ -f "$d/CMakeLists.txt" ] || continue
+  [ -f "$d/${a}_ref.c" ] && [ -f "$d/${a}_ref.h" ] || { fail "$d has no ${a}_ref.c/.h"; continue; }
+  n=$((n + 1))
+  bad=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' \
+          "$d/${a}_ref.c" "$d/${a}_ref.h" | grep -Ev '(^|/)(gr|rng|[a-z0-9_]+_ref|[a-z0-9_]+_math)\.h$')
+  [ -z "$bad" ] || fail "${a}_ref includes more than the C library, gr.h, rng.h, references: $bad"
+done
+[ "$n" -ge 6 ] || fail "only $n algorithms with a reference"
+
+[ "$fails" = 0 ] && echo "layout: ok"
+exit $((fails > 0))
