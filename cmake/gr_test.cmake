@@ -2,9 +2,18 @@
 # Labels: `cpu` (runs anywhere) and `gpu` (skipped, not passed, without a CUDA device: exit 77).
 
 # gr_test(NAME LABEL cpu|gpu [TIMEOUT s] ARGS command...)
+# A gpu test asks CTest for one GPU (RESOURCE_GROUPS gpus:1) and runs through tests/gpu_env.sh,
+# which turns the GPU CTest gave it into CUDA_VISIBLE_DEVICES: with the resource spec file of
+# cmake/gpu_resources.cmake (ctest --preset gpu) the GPU tests spread over every GPU of the host,
+# one test a GPU; without one (the other presets) CTest ignores the groups.
 function(gr_test name)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "ARGS" ${ARGN})
-  add_test(NAME ${name} COMMAND ${T_ARGS})
+  if(T_LABEL STREQUAL "gpu")
+    add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/tests/gpu_env.sh ${T_ARGS})
+    set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpus:1")
+  else()
+    add_test(NAME ${name} COMMAND ${T_ARGS})
+  endif()
   set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" SKIP_RETURN_CODE 77
                        TIMEOUT "$<IF:$<BOOL:${T_TIMEOUT}>,${T_TIMEOUT},300>")
 endfunction()
@@ -21,3 +30,8 @@ function(gr_test_exe name)
     $<$<COMPILE_LANGUAGE:C>:${GR_C_WARNINGS}> $<$<COMPILE_LANGUAGE:CUDA>:${GR_CUDA_FLAGS}>)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
 endfunction()
+
+# CTest's resource spec file for the GPU tests, from the GPUs present now (written again only
+# when it changes): <build>/gpu-resources.json, which `ctest --preset gpu` reads.
+execute_process(COMMAND ${CMAKE_COMMAND} -DOUT=${CMAKE_BINARY_DIR}/gpu-resources.json
+                        -P ${CMAKE_CURRENT_LIST_DIR}/gpu_resources.cmake)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "data_file.h"
+#include "gr.h"
 
 #define LINE_MAX_BYTES (1 << 20) /* a line's bytes, its newline included */
 
@@ -103,6 +104,55 @@ static void skip_spaces(char **s)
     (*s)++;
 }
 
+/* The two header lines: "avos-csr 1" and "shape ROWS COLS NNZ" (the word, then blanks). 0 ok
+ * with the shape; -1 with rd->why. */
+static int read_head(struct reader *rd, long long *rows, long long *cols, long long *nnz)
+{
+  char *s = next_line(rd);
+  if (rd->failed)
+    return -1;
+  if (!s || strcmp(s, "avos-csr 1") != 0)
+    return fail(rd, "expected the header 'avos-csr 1'");
+  s = next_line(rd);
+  if (rd->failed)
+    return -1;
+  if (!s || strncmp(s, "shape", 5) != 0 || (s[5] != ' ' && s[5] != '\t'))
+    return fail(rd, "expected 'shape ROWS COLS NNZ'");
+  s += 5;
+  skip_spaces(&s);
+  if (parse_ll(&s, rows) || (skip_spaces(&s), parse_ll(&s, cols)) ||
+      (skip_spaces(&s), parse_ll(&s, nnz)) || (skip_spaces(&s), *s))
+    return fail(rd, "expected 'shape ROWS COLS NNZ' with three integers");
+  if (*rows < 0 || *cols < 0 || *nnz < 0 || *rows > INT32_MAX - 1 || *cols > INT32_MAX - 1 ||
+      *nnz > INT32_MAX || (*rows ? *nnz > *rows * *cols : *nnz != 0))
+    return fail(rd,
+                "shape %lld x %lld with %lld entries is not possible (at most 2^31-2 rows and "
+                "columns, 2^31-1 entries, nnz <= rows*cols)",
+                *rows, *cols, *nnz);
+  return 0;
+}
+
+int avos_csr_check_text(const char *path, char *why, size_t len)
+{
+  FILE *f;
+  uint64_t size;
+  if (data_file_open(path, &f, &size, why, len))
+    return -1;
+  struct reader rd = {f, path, 0, 0, AVOS_TEXT_MAX_BYTES, 0, NULL, why, len};
+  long long rows, cols, nnz;
+  int rc = -1;
+  if (size > AVOS_TEXT_MAX_BYTES)
+    gr_fmt(why, len, "'%s' has %llu bytes, more than the loader reads (%llu)", path,
+           (unsigned long long)size, (unsigned long long)AVOS_TEXT_MAX_BYTES);
+  else if (!(rd.buf = malloc(LINE_MAX_BYTES)))
+    gr_fmt(why, len, "'%s': out of host memory", path);
+  else
+    rc = read_head(&rd, &rows, &cols, &nnz);
+  free(rd.buf);
+  fclose(f);
+  return rc;
+}
+
 int avos_csr_read_text(FILE *f, const char *name, int bits, struct avos_csr *m, char *why,
                        size_t len)
 {
@@ -124,34 +174,10 @@ int avos_csr_read_text_max(FILE *f, const char *name, int bits, uint64_t max_byt
     return -1;
   }
   int rc = -1;
-  char *s = next_line(&rd);
-  if (rd.failed)
-    goto out;
-  if (!s || strcmp(s, "avos-csr 1") != 0) {
-    fail(&rd, "expected the header 'avos-csr 1'");
-    goto out;
-  }
-  s = next_line(&rd);
-  if (rd.failed)
-    goto out;
+  char *s;
   long long rows, cols, nnz;
-  if (!s || strncmp(s, "shape", 5) != 0) {
-    fail(&rd, "expected 'shape ROWS COLS NNZ'");
+  if (read_head(&rd, &rows, &cols, &nnz))
     goto out;
-  }
-  s += 5;
-  skip_spaces(&s);
-  if (parse_ll(&s, &rows) || (skip_spaces(&s), parse_ll(&s, &cols)) ||
-      (skip_spaces(&s), parse_ll(&s, &nnz)) || (skip_spaces(&s), *s)) {
-    fail(&rd, "expected 'shape ROWS COLS NNZ' with three integers");
-    goto out;
-  }
-  if (rows < 0 || cols < 0 || nnz < 0 || rows > INT32_MAX - 1 || cols > INT32_MAX - 1 ||
-      nnz > INT32_MAX || (rows ? nnz > rows * cols : nnz != 0)) {
-    fail(&rd, "shape %lld x %lld with %lld entries is not possible (at most 2^31-2 rows and "
-         "columns, 2^31-1 entries, nnz <= rows*cols)", rows, cols, nnz);
-    goto out;
-  }
   if (avos_csr_alloc(m, (int32_t)rows, (int32_t)cols, nnz)) {
     fail(&rd, "out of host memory for %lld entries", nnz);
     goto out;

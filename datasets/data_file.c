@@ -2,8 +2,10 @@
 #include "data_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "gr.h"
 
@@ -21,20 +23,28 @@ int data_file_open(const char *path, FILE **f, uint64_t *size, char *why, size_t
 {
   *f = NULL;
   *size = 0;
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
+  /* O_NONBLOCK: opening a FIFO with no writer (or a device) must not wait; its type is known
+   * from fstat of what was opened (no window between a stat and the open) */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
     gr_fmt(why, len, "cannot open '%s': %s", path, strerror(errno));
     return -1;
   }
   struct stat st;
-  if (fstat(fileno(fp), &st) != 0) {
+  if (fstat(fd, &st) != 0) {
     gr_fmt(why, len, "cannot read '%s': %s", path, strerror(errno));
-    fclose(fp);
+    close(fd);
     return -1;
   }
   if (!S_ISREG(st.st_mode)) {
     gr_fmt(why, len, "'%s' is %s, not a regular file", path, file_kind(st.st_mode));
-    fclose(fp);
+    close(fd);
+    return -1;
+  }
+  FILE *fp = NULL;
+  if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(fp = fdopen(fd, "rb"))) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, strerror(errno));
+    close(fd);
     return -1;
   }
   *f = fp;

@@ -13,7 +13,8 @@
 extern "C" {
 #endif
 
-/* Open path for binary reading; *size is its size in bytes. 0 ok; -1 with why ("cannot open 'x':
+/* Open path for binary reading; *size is its size in bytes. Never blocks: the file is opened
+ * non-blocking and its type checked on what was opened (a FIFO is refused at once). 0 ok; -1 with why ("cannot open 'x':
  * ...", "'x' is a directory, not a regular file"), *f left NULL. */
 int data_file_open(const char *path, FILE **f, uint64_t *size, char *why, size_t len);
 

@@ -224,6 +224,83 @@ int kmsig_write(const struct kmsig *ds, const char *path, char *why, size_t len)
   return KMSIG_OK;
 }
 
+/* Read and check the header of f (size bytes): each field on its own, and the file's size
+ * against what the header declares. 0 ok; else the KMSIG_E_* code with inner saying why. */
+static int read_header(FILE *f, uint64_t size, struct header *h, char *inner, size_t ilen)
+{
+  int err;
+  if (size < sizeof *h || fread(h, sizeof *h, 1, f) != 1) {
+    gr_fmt(inner, ilen, "truncated: %llu bytes, shorter than the %u-byte header",
+           (unsigned long long)size, KMSIG_HEADER_BYTES);
+    err = KMSIG_E_TRUNCATED;
+    return err;
+  }
+  if (memcmp(h->magic, kmsig_magic, sizeof h->magic) != 0) {
+    gr_fmt(inner, ilen, "not a signature file (bad magic)");
+    err = KMSIG_E_MAGIC;
+    return err;
+  }
+  if (h->version != KMSIG_VERSION || h->dim != KMSIG_DIM) {
+    gr_fmt(inner, ilen, "version %u, dimension %u: this build reads version %u, dimension %d",
+           h->version, h->dim, KMSIG_VERSION, KMSIG_DIM);
+    err = KMSIG_E_VERSION;
+    return err;
+  }
+  /* each header field on its own, so that the message names the one that is wrong */
+  err = KMSIG_E_HEADER;
+  if (h->n > (uint64_t)KMSIG_MAX_N) {
+    gr_fmt(inner, ilen, "header field n (signatures) is %llu, above the limit %lld (2^31)",
+           (unsigned long long)h->n, (long long)KMSIG_MAX_N);
+    return err;
+  }
+  if (h->total > (uint64_t)KMSIG_MAX_TOTAL) {
+    gr_fmt(inner, ilen, "header field total (centroids) is %llu, above the limit %lld (2^31)",
+           (unsigned long long)h->total, (long long)KMSIG_MAX_TOTAL);
+    return err;
+  }
+  if (h->index_offset != KMSIG_HEADER_BYTES) {
+    gr_fmt(inner, ilen, "header field index_offset is %llu, not %u (the header's size)",
+           (unsigned long long)h->index_offset, KMSIG_HEADER_BYTES);
+    return err;
+  }
+  if (h->data_offset != KMSIG_HEADER_BYTES + 8 * (h->n + 1)) {
+    gr_fmt(inner, ilen,
+           "header field data_offset is %llu, not %llu (index_offset + 8 * (n + 1) with n = %llu)",
+           (unsigned long long)h->data_offset,
+           (unsigned long long)(KMSIG_HEADER_BYTES + 8 * (h->n + 1)), (unsigned long long)h->n);
+    return err;
+  }
+  uint64_t want = h->data_offset + (uint64_t)KMSIG_REC * sizeof(float) * h->total;
+  if (size < want) {
+    gr_fmt(inner, ilen, "truncated: %llu bytes, the header says %llu",
+           (unsigned long long)size, (unsigned long long)want);
+    err = KMSIG_E_TRUNCATED;
+    return err;
+  }
+  if (size > want) {
+    gr_fmt(inner, ilen, "%llu bytes after the data (file %llu bytes, header says %llu)",
+           (unsigned long long)(size - want), (unsigned long long)size, (unsigned long long)want);
+    err = KMSIG_E_HEADER;
+    return err;
+  }
+  return 0;
+}
+
+int kmsig_check(const char *path, char *why, size_t len)
+{
+  char inner[400];
+  FILE *f;
+  uint64_t size;
+  struct header h;
+  if (data_file_open(path, &f, &size, why, len))
+    return KMSIG_E_IO;
+  int err = read_header(f, size, &h, inner, sizeof inner);
+  fclose(f);
+  if (err)
+    gr_fmt(why, len, "'%s': %s", path, inner);
+  return err;
+}
+
 int kmsig_load(const char *path, struct kmsig *out, char *why, size_t len)
 {
   memset(out, 0, sizeof *out);
@@ -234,60 +311,8 @@ int kmsig_load(const char *path, struct kmsig *out, char *why, size_t len)
   if (data_file_open(path, &f, &size, why, len))
     return KMSIG_E_IO;
   struct header h;
-  if (size < sizeof h || fread(&h, sizeof h, 1, f) != 1) {
-    gr_fmt(inner, sizeof inner, "truncated: %llu bytes, shorter than the %u-byte header",
-           (unsigned long long)size, KMSIG_HEADER_BYTES);
-    err = KMSIG_E_TRUNCATED;
+  if ((err = read_header(f, size, &h, inner, sizeof inner)))
     goto out_close;
-  }
-  if (memcmp(h.magic, kmsig_magic, sizeof h.magic) != 0) {
-    gr_fmt(inner, sizeof inner, "not a signature file (bad magic)");
-    err = KMSIG_E_MAGIC;
-    goto out_close;
-  }
-  if (h.version != KMSIG_VERSION || h.dim != KMSIG_DIM) {
-    gr_fmt(inner, sizeof inner, "version %u, dimension %u: this build reads version %u, dimension %d",
-           h.version, h.dim, KMSIG_VERSION, KMSIG_DIM);
-    err = KMSIG_E_VERSION;
-    goto out_close;
-  }
-  /* each header field on its own, so that the message names the one that is wrong */
-  err = KMSIG_E_HEADER;
-  if (h.n > (uint64_t)KMSIG_MAX_N) {
-    gr_fmt(inner, sizeof inner, "header field n (signatures) is %llu, above the limit %lld (2^31)",
-           (unsigned long long)h.n, (long long)KMSIG_MAX_N);
-    goto out_close;
-  }
-  if (h.total > (uint64_t)KMSIG_MAX_TOTAL) {
-    gr_fmt(inner, sizeof inner, "header field total (centroids) is %llu, above the limit %lld (2^31)",
-           (unsigned long long)h.total, (long long)KMSIG_MAX_TOTAL);
-    goto out_close;
-  }
-  if (h.index_offset != KMSIG_HEADER_BYTES) {
-    gr_fmt(inner, sizeof inner, "header field index_offset is %llu, not %u (the header's size)",
-           (unsigned long long)h.index_offset, KMSIG_HEADER_BYTES);
-    goto out_close;
-  }
-  if (h.data_offset != KMSIG_HEADER_BYTES + 8 * (h.n + 1)) {
-    gr_fmt(inner, sizeof inner,
-           "header field data_offset is %llu, not %llu (index_offset + 8 * (n + 1) with n = %llu)",
-           (unsigned long long)h.data_offset,
-           (unsigned long long)(KMSIG_HEADER_BYTES + 8 * (h.n + 1)), (unsigned long long)h.n);
-    goto out_close;
-  }
-  uint64_t want = h.data_offset + (uint64_t)KMSIG_REC * sizeof(float) * h.total;
-  if (size < want) {
-    gr_fmt(inner, sizeof inner, "truncated: %llu bytes, the header says %llu",
-           (unsigned long long)size, (unsigned long long)want);
-    err = KMSIG_E_TRUNCATED;
-    goto out_close;
-  }
-  if (size > want) {
-    gr_fmt(inner, sizeof inner, "%llu bytes after the data (file %llu bytes, header says %llu)",
-           (unsigned long long)(size - want), (unsigned long long)size, (unsigned long long)want);
-    err = KMSIG_E_HEADER;
-    goto out_close;
-  }
   out->n = (int64_t)h.n;
   out->total = (int64_t)h.total;
   out->off = malloc(sizeof(int64_t) * (size_t)(h.n + 1));

@@ -72,6 +72,10 @@ enum kmsig_err {
 };
 const char *kmsig_strerror(int err);
 
+/* The header of the file at path only (a regular file, never blocking; each field; the file's
+ * size against it): a PARAM_FILE check (alg.h). 0 ok; else a KMSIG_E_* code with why naming the
+ * file. */
+int kmsig_check(const char *path, char *why, size_t len);
 /* Generate a dataset. 0, or a negative kmsig_err with why filled. */
 int kmsig_generate(const struct kmsig_gen *g, struct kmsig *out, char *why, size_t len);
 /* Write ds to path in the format above. 0, or a negative kmsig_err with why. */

@@ -172,6 +172,41 @@ enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, 
   return PGM_OK;
 }
 
+enum pgm_status pgm_read_header(const char *path, int *w, int *h, char *why, size_t len)
+{
+  FILE *f;
+  uint64_t size;
+  if (data_file_open(path, &f, &size, why, len))
+    return PGM_ERR_IO;
+  enum pgm_status st = PGM_ERR_NOMEM;
+  unsigned char *head = malloc(PGM_MAX_HEADER);
+  size_t hn = size < PGM_MAX_HEADER ? (size_t)size : PGM_MAX_HEADER;
+  struct pgm_header hd;
+  int ran_off;
+  if (!head) {
+    gr_fmt(why, len, "'%s': out of memory", path);
+  } else if (fread(head, 1, hn, f) != hn) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, ferror(f) ? strerror(errno) : "short read");
+    st = PGM_ERR_IO;
+  } else if ((st = parse_header(head, hn, path, &hd, &ran_off, why, len))) {
+    if (ran_off && hn < size)
+      gr_fmt(why, len, "'%s': the header is longer than %d bytes (comments included)", path,
+             PGM_MAX_HEADER);
+  } else if ((st = check_size(&hd, size, path, why, len)) == PGM_OK) {
+    *w = (int)hd.width;
+    *h = (int)hd.height;
+  }
+  free(head);
+  fclose(f);
+  return st;
+}
+
+int pgm_check_file(const char *path, char *why, size_t len)
+{
+  int w, h;
+  return pgm_read_header(path, &w, &h, why, len) == PGM_OK ? 0 : -1;
+}
+
 enum pgm_status pgm_read(const char *path, uint8_t **pixels, int *w, int *h, char *why, size_t len)
 {
   *pixels = NULL;

@@ -72,5 +72,48 @@ else
   echo "FAIL: sanitize with a fake tool exit $rc: $out"; fails=$((fails + 1))
 fi
 
+# variants by kind and a rotating slice (ci/nightly), kept logs: usage errors name the value
+expect 2 "unknown kind 'bogus' in --kinds" -- "$bin" sanitize --kinds fixed,bogus --db "$db"
+expect 2 "bad value '7/7' for --slice" -- "$bin" sanitize --slice 7/7 --db "$db"
+expect 2 "bad value '3' for --slice" -- "$bin" sanitize --slice 3 --db "$db"
+expect 2 "bad value '-1/7' for --slice" -- "$bin" sanitize --slice -1/7 --db "$db"
+expect 2 "--logs '$tmp/none': not a writable folder" -- "$bin" sanitize --logs "$tmp/none" --db "$db"
+# a fake tool that reports a finding (exit 86) as memcheck prints it: where a GPU is, the cell is
+# a finding that names the kernel, the file:line and the case; the examined race of avos
+# v2_warp_hash (its sanitizer_explained) is explained and fails nothing
+cat >"$tmp/finding-sanitizer" <<'FAKE'
+#!/bin/sh
+echo "========= COMPUTE-SANITIZER"
+echo "case: ccc n=2 features=4 cat=25 max_cat=64 missing=0 values=ties seed=1"
+echo "========= Invalid __shared__ read of size 16 bytes"
+echo "=========     at ccc_partition_kernel(const float *, int)+0xd10 in ccc_partition.cu:57"
+echo "=========     by thread (0,0,0) in block (2,0,0)"
+echo "========= "
+echo "========= Error: Race reported between Write access at void avos_symbolic_block_kernel<avos_ops_v2, int>(avos_args)+0x2e80 in avos_common.cuh:652"
+echo "=========     and Read access at void avos_symbolic_block_kernel<avos_ops_v2, int>(avos_args)+0x2310 in avos_common.cuh:647 [24 hazards]"
+echo "========= ERROR SUMMARY: 2 errors"
+exit 86
+FAKE
+chmod +x "$tmp/finding-sanitizer"
+out=$("$bin" sanitize ccc/v2_warp --tools memcheck --sanitizer "$tmp/finding-sanitizer" --db "$db" 2>&1)
+rc=$?
+if [ "$rc" = 1 ]; then
+  grep -q "ccc/v2_warp memcheck finding: Invalid __shared__ read of size 16 bytes in ccc_partition_kernel at ccc_partition.cu:57 | case 'ccc n=2 features=4 cat=25 max_cat=64 missing=0 values=ties seed=1' \[+1 more distinct\]" <<<"$out" ||
+    { echo "FAIL: a finding without kernel, line or case: $out"; fails=$((fails + 1)); }
+  out=$("$bin" sanitize avos/v2_warp_hash --tools racecheck --per-regime 1 --sanitizer "$tmp/finding-sanitizer" --db "$db" 2>&1)
+  rc=$?
+  # the memcheck report in the fake log is not examined for racecheck: a finding still
+  grep -q "avos/v2_warp_hash racecheck finding: Invalid __shared__ read" <<<"$out" && [ "$rc" = 1 ] ||
+    { echo "FAIL: an unexamined finding passed as explained (exit $rc): $out"; fails=$((fails + 1)); }
+  grep -v 'Invalid\|ccc_partition\|by thread' "$tmp/finding-sanitizer" >"$tmp/race-sanitizer"
+  chmod +x "$tmp/race-sanitizer"
+  out=$("$bin" sanitize avos/v2_warp_hash --tools racecheck --per-regime 1 --sanitizer "$tmp/race-sanitizer" --db "$db" 2>&1)
+  rc=$?
+  grep -q "avos/v2_warp_hash racecheck explained: Race reported between Write access and Read access in avos_symbolic_block_kernel<avos_ops_v2, int> at avos_common.cuh:652 and avos_common.cuh:647 .*(examined: s_stop is" <<<"$out" && [ "$rc" = 0 ] ||
+    { echo "FAIL: the examined race is not explained (exit $rc): $out"; fails=$((fails + 1)); }
+elif [ "$rc" != 3 ]; then
+  echo "FAIL: sanitize with a finding exit $rc: $out"; fails=$((fails + 1))
+fi
+
 [ "$fails" = 0 ] && echo "coverage: all checks passed"
 exit $((fails > 0))

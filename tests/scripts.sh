@@ -37,7 +37,10 @@ unset GR_SUITE_DRY_RUN
 build=$(dirname "$bin")
 expect 2 "GR_BUDGET='ten' is not a number of seconds" -- env GR_BUDGET=ten "$root/scripts/gpu-check" "$build"
 expect 2 "GR_SEED='-1' is not an unsigned decimal integer" -- env GR_SEED=-1 "$root/scripts/gpu-check" "$build"
+expect 2 "GR_SANITIZE_BUDGET='1.5' is not a whole number of seconds" -- env GR_SANITIZE_BUDGET=1.5 "$root/scripts/gpu-check" "$build"
 expect 2 "usage: scripts/gpu-check [BUILD_DIR]" -- "$root/scripts/gpu-check" "$build" extra
+expect 2 "bad value 'x' for --slice-budget" -- "$root/ci/nightly" --no-build --slice-budget x
+expect 2 "--slice-budget needs a value" -- "$root/ci/nightly" --no-build --slice-budget
 expect 2 "no gpuregress in '$tmp'" -- "$root/scripts/gpu-check" "$tmp"
 
 # the build helpers of scripts/env.sh: this machine's GPU architectures from nvidia-smi (a fake

@@ -54,6 +54,7 @@ struct avos_dev_stats {
   unsigned int n_global;     /* rows listed for the global tier (both steps) */
   unsigned int global_slots; /* largest hash table a listed row needs (power of two) */
   unsigned int changed;      /* AVOS_STEP_COMPARE found a difference */
+  unsigned int n_group;      /* rows the thread tier listed for the 8-lane group tier */
 };
 
 struct avos_args {
@@ -80,6 +81,7 @@ struct avos_args {
   /* workspace */
   int *sym_warp, *sym_block, *num_warp, *num_block; /* lists of rows, rows entries each */
   int *global_rows;           /* list of (row, table slots) pairs, 2 * rows entries */
+  int *group_rows;            /* rows the thread tier left to the group tier, rows entries */
   void *scratch;                            /* global tier tables */
   unsigned global_slots;                    /* slots per block in scratch (power of two) */
   unsigned global_grid;                     /* blocks of the global tier */
@@ -101,8 +103,9 @@ int avos_v1_warp_shared_hash_launch(int step, const struct avos_args *a, void *s
 /* historical: no fallback; a full hash table answers "not new" and entries vanish (product
  * steps only) */
 int avos_v1_hash_full_drop_launch(int step, const struct avos_args *a, void *stream);
-/* fixed: elementwise kernels; 8 lanes, then a warp per row with a row-private shared table, a
- * block per wider row, global-memory tables beyond that; exact atomic avos_sum */
+/* fixed: elementwise kernels; a thread per row of at most 16 terms (sorted in registers), then 8
+ * lanes, then a warp per row with a row-private shared table, a block per wider row,
+ * global-memory tables beyond that; exact atomic avos_sum */
 int avos_v2_warp_hash_launch(int step, const struct avos_args *a, void *stream);
 
 #ifdef __cplusplus

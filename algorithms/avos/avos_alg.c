@@ -536,6 +536,13 @@ static int set_gender(struct avos_data *d)
   return 0;
 }
 
+/* The matrix text's header, before the case hashes the file. */
+static int avos_check_file(const char *param, const char *path, char *why, size_t len)
+{
+  (void)param;
+  return avos_csr_check_text(path, why, len);
+}
+
 static int avos_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
 {
   struct avos_csr m;
@@ -878,6 +885,11 @@ static int r_global(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && op_is(c, AVOS_OP_SPGEMM) && wide_rows(c);
 }
+/* rows of one product (the thread tier runs there, not in closures) wider than its 16 terms */
+static int r_group(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && op_is(c, AVOS_OP_SPGEMM) && row_guess(c) > 16;
+}
 
 /* Limits: the elementwise grid-stride loop taking a second round (more 16-byte vectors than
  * the capped grid has threads) and past 2^24 elements; a long closure (families of 32+
@@ -902,6 +914,7 @@ static const struct regime avos_regimes[] = {
     [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
     [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
     [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, 0},
+    [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group, 0},
     [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, 0},
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
@@ -925,8 +938,8 @@ static const struct variant avos_variants[] = {
      GPU(avos_v1_hash_full_drop_launch),
      "no fallback: a full row table answers 'not new' and entries beyond 256 columns vanish"},
     {"v2_warp_hash", VARIANT_FIXED, VARIANT_GPU, avos_run_gpu, GPU(avos_v2_warp_hash_launch),
-     "row-private tables (warp, block, then global memory), exact atomic avos_sum, signed sum, "
-     "right MSB"},
+     "a thread per row of <= 16 terms (sorted in registers), then row-private tables (8 lanes, "
+     "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
     {"cusparse", VARIANT_PEER, VARIANT_GPU | VARIANT_NOSHMEM, avos_run_cusparse, NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern is "
      "checked, on cases with no zero avos terms"},
@@ -978,4 +991,5 @@ const struct algorithm avos_algorithm = {
     .bench_fetch = avos_bench_fetch,
     .bench_teardown = avos_bench_teardown,
     .data_params = avos_data_params,
+    .check_file = avos_check_file,
 };

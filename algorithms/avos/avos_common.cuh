@@ -9,10 +9,17 @@
  *     template <typename T> static __device__ T sum(T x, T y);   // avos_sum
  *     template <typename T> static __device__ int msb(T x);      // floor(log2 x), 0 for x <= 1
  *     static constexpr bool fallback;  // rows beyond a warp's table go to a block / global table
+ *     static constexpr bool thread_rows;  // the thread tier below first (v2_warp_hash only)
  *   };
  *
  * Product kernels, tiers (fallback = true), each handing the rows it cannot hold to the next
  * through a device-side list (no host round trip):
+ *   thread (thread_rows) a thread per row whose upper bound (S entries plus product terms) is at
+ *          most AVOS_THREAD_TERMS: the row's distinct columns kept sorted in registers, each term
+ *          merged by an unrolled compare-and-shift (no table, no atomics, no ranking: the row
+ *          leaves in column order); wider rows are listed for the group tier. Most rows of a
+ *          genealogy product are a few terms wide, where the group tier spent ~200 warp
+ *          instructions a row on clearing, probing and ranking a table.
  *   group  8 lanes per row (4 rows a warp), then a whole warp per row: a row-private table of 8
  *          slots a lane (64, then AVOS_WARP_SLOTS = 256) in shared memory, sized from the row's
  *          upper bound (symbolic) or its exact count (numeric) at <= 50% load
@@ -34,6 +41,7 @@
 
 #include <cub/block/block_scan.cuh>
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "avos.h"
@@ -47,6 +55,8 @@
 #define AVOS_BT 256           /* threads of a block-tier / global-tier block */
 #define AVOS_BLOCK_SLOTS 4096 /* slots of a block's shared table */
 #define AVOS_EW_THREADS 256   /* elementwise block */
+#define AVOS_THREAD_TERMS 16  /* widest upper bound the thread tier takes (registers a row) */
+#define AVOS_TT 128           /* threads of a thread-tier block */
 
 /* helpers */
 
@@ -395,6 +405,142 @@ static __global__ void avos_product_kernel(const T *__restrict__ x, const T *__r
   if ((threadIdx.x & 31) == 0 && ovf) {
     atomicAdd(&stats->overflow, (unsigned long long)ovf);
     atomicMin(&stats->first_overflow, first);
+  }
+}
+
+/* A row's upper bound for the thread tier: its S entries plus its product terms (the B rows of
+ * A's non-zero entries with a valid column), as avos_group_upper_bound counts them; stops
+ * counting once past `limit`. */
+template <typename T>
+__device__ __forceinline__ long long avos_thread_upper_bound(const struct avos_args &a, int row,
+                                                             long long limit)
+{
+  const T *aval = (const T *)a.a_val;
+  long long ub = a.s_ptr ? a.s_ptr[row + 1] - a.s_ptr[row] : 0;
+  const int aend = a.a_ptr[row + 1];
+  for (int p = a.a_ptr[row]; p < aend && ub <= limit; p++) {
+    int k = a.a_idx[p];
+    if (aval[p] != 0 && (unsigned)k < (unsigned)a.inner)
+      ub += a.b_ptr[k + 1] - a.b_ptr[k];
+  }
+  return ub;
+}
+
+/* Merge column col (value v, when VALS) into a sorted register list: cols ascending, the unused
+ * tail at INT_MAX. An equal column folds v in with Ops::sum; a new one is inserted in place (the
+ * list never overflows: the row's upper bound is at most N). Every index is a constant. */
+template <class Ops, typename T, int N, bool VALS>
+__device__ __forceinline__ void avos_list_merge(int (&cols)[N], T (&vals)[N], int col, T v)
+{
+  bool found = false;
+#pragma unroll
+  for (int j = 0; j < N; j++)
+    if (cols[j] == col) {
+      if (VALS)
+        vals[j] = Ops::template sum<T>(vals[j], v);
+      found = true;
+    }
+  if (found)
+    return;
+#pragma unroll
+  for (int j = N - 1; j > 0; j--) { /* reads cols[j - 1] and cols[j] before either changes */
+    const bool shift = cols[j - 1] > col, place = !shift && cols[j] > col;
+    if (VALS)
+      vals[j] = shift ? vals[j - 1] : place ? v : vals[j];
+    cols[j] = shift ? cols[j - 1] : place ? col : cols[j];
+  }
+  if (cols[0] > col) {
+    cols[0] = col;
+    if (VALS)
+      vals[0] = v;
+  }
+}
+
+/* Thread tier, both steps: a thread per row (the grid covers every row). Rows whose upper bound
+ * exceeds AVOS_THREAD_TERMS are left to the group tier: the symbolic step lists them in
+ * group_list (warp-aggregated append), the numeric step skips them (the same bound picks the same
+ * rows). SYMBOLIC: counts[row] = the row's distinct columns with a non-zero term. NUMERIC: the
+ * row's entries, sorted by column, into C at c_ptr[row]; overflowed terms counted, cycles noted,
+ * as the group tier does. */
+template <class Ops, typename T, bool NUMERIC>
+static __global__ void __launch_bounds__(AVOS_TT)
+    avos_thread_rows_kernel(const struct avos_args a, int *group_list, unsigned *n_group)
+{
+  constexpr int N = AVOS_THREAD_TERMS;
+  const int row = (int)(blockIdx.x * AVOS_TT + threadIdx.x);
+  const int lane = threadIdx.x & 31;
+  unsigned ovf = 0;
+  bool wide = false;
+  if (row < a.rows) {
+    const long long ub = avos_thread_upper_bound<T>(a, row, N);
+    wide = ub > N;
+    if (!wide) {
+      int cols[N];
+      T vals[N];
+#pragma unroll
+      for (int j = 0; j < N; j++) {
+        cols[j] = INT_MAX;
+        vals[j] = 0;
+      }
+      if (a.s_ptr)
+        for (int p = a.s_ptr[row]; p < a.s_ptr[row + 1]; p++) {
+          T v = ((const T *)a.s_val)[p];
+          if (v != 0)
+            avos_list_merge<Ops, T, N, NUMERIC>(cols, vals, a.s_idx[p], v);
+        }
+      const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+      const int aend = a.a_ptr[row + 1];
+      for (int p = a.a_ptr[row]; p < aend; p++) {
+        const T x = aval[p];
+        const int k = a.a_idx[p];
+        if (x == 0 || (unsigned)k >= (unsigned)a.inner)
+          continue;
+        const int bend = a.b_ptr[k + 1];
+        for (int q = a.b_ptr[k]; q < bend; q++) {
+          const T y = bval[q];
+          if (y == 0)
+            continue;
+          int o = 0;
+          const T v = avos_product<Ops, T>(x, y, &o);
+          if (NUMERIC)
+            ovf += o;
+          if (v == 0)
+            continue;
+          const int col = a.b_idx[q];
+          if (NUMERIC)
+            avos_note_cycle(a, row, col, (long long)v);
+          avos_list_merge<Ops, T, N, NUMERIC>(cols, vals, col, v);
+        }
+      }
+      int n = 0;
+#pragma unroll
+      for (int j = 0; j < N; j++)
+        n += cols[j] != INT_MAX;
+      if (!NUMERIC) {
+        a.counts[row] = n;
+      } else {
+        const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+#pragma unroll
+        for (int j = 0; j < N; j++)
+          if (j < n && j < cnt && cbeg + j < a.c_cap) {
+            a.c_idx[cbeg + j] = cols[j];
+            ((T *)a.c_val)[cbeg + j] = vals[j];
+          }
+      }
+    }
+  }
+  if (!NUMERIC) { /* one append per warp for its wide rows */
+    const unsigned m = __ballot_sync(AVOS_FULL_MASK, wide);
+    unsigned base = 0;
+    if (m && lane == 0)
+      base = atomicAdd(n_group, (unsigned)__popc(m));
+    base = __shfl_sync(AVOS_FULL_MASK, base, 0);
+    if (wide)
+      group_list[base + __popc(m & ((1u << lane) - 1u))] = row;
+  } else {
+    ovf = __reduce_add_sync(AVOS_FULL_MASK, ovf);
+    if (lane == 0 && ovf)
+      atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
   }
 }
 
@@ -827,13 +973,37 @@ typedef void (*avos_group_kernel_fn)(const struct avos_args, const int *, const 
                                      unsigned *, int *, unsigned *);
 static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kernel_fn warp,
                                       const struct avos_args *a, int *warp_list, unsigned *n_warp,
-                                      int *block_list, unsigned *n_block, int sms, cudaStream_t st)
+                                      int *block_list, unsigned *n_block, int sms, cudaStream_t st,
+                                      bool after_threads)
 {
   const int tiny_rows = AVOS_GT / AVOS_TINY_G;
-  tiny<<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(*a, NULL, NULL, warp_list, n_warp,
-                                                                  block_list, n_block);
+  if (after_threads) /* the rows the thread tier listed */
+    tiny<<<sms * 8, AVOS_GT, 0, st>>>(*a, a->group_rows, &a->stats->n_group, warp_list, n_warp,
+                                      block_list, n_block);
+  else
+    tiny<<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(*a, NULL, NULL, warp_list,
+                                                                    n_warp, block_list, n_block);
   GR_CUDA_LAUNCH_CHECK();
   warp<<<sms * 8, AVOS_GT, 0, st>>>(*a, warp_list, n_warp, NULL, NULL, block_list, n_block);
+  GR_CUDA_LAUNCH_CHECK();
+}
+
+/* Whether a product step starts with the thread tier: with Ops::thread_rows, in products without
+ * an S term (one product, op=spgemm). The squarings of a closure (C = W (+) W (x) W) keep the
+ * group tier first: their rows are wider (|W_r| + the sum of its neighbours' rows), most of them
+ * near or past the thread tier's 16 terms, and the tier cost the 21k closure 3% and the 1e6
+ * closure 13% (H100, bench, same run as without it). Both steps of a product decide alike. */
+template <class Ops> static inline bool avos_use_thread_tier(const struct avos_args *a)
+{
+  return Ops::thread_rows && a->s_ptr == NULL;
+}
+
+/* The thread tier of a step (Ops::thread_rows): a thread per row over every row. */
+template <class Ops, typename T, bool NUMERIC>
+static inline void avos_launch_threads(const struct avos_args *a, cudaStream_t st)
+{
+  avos_thread_rows_kernel<Ops, T, NUMERIC><<<(a->rows + AVOS_TT - 1) / AVOS_TT, AVOS_TT, 0, st>>>(
+      *a, a->group_rows, &a->stats->n_group);
   GR_CUDA_LAUNCH_CHECK();
 }
 
@@ -862,9 +1032,14 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_SYMBOLIC: {
     if (a->rows <= 0)
       return 0;
+    const bool threads = avos_use_thread_tier<Ops>(a);
+    if constexpr (Ops::thread_rows)
+      if (threads)
+        avos_launch_threads<Ops, T, false>(a, st);
     avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp,
-                       &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st);
+                       &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st,
+                       threads);
     if (Ops::fallback) {
       avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
@@ -880,9 +1055,13 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
   case AVOS_STEP_NUMERIC: {
     if (a->rows <= 0)
       return 0;
+    const bool threads = avos_use_thread_tier<Ops>(a);
+    if constexpr (Ops::thread_rows)
+      if (threads)
+        avos_launch_threads<Ops, T, true>(a, st);
     avos_launch_groups(avos_numeric_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_numeric_group_kernel<Ops, T, 32>, a, a->num_warp, &a->stats->n_num_warp,
-                       a->num_block, &a->stats->n_num_block, sms, st);
+                       a->num_block, &a->stats->n_num_block, sms, st, threads);
     if (Ops::fallback) {
       static bool attr_set = false;
       if (!attr_set) {

@@ -181,7 +181,7 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
   memset(&g, 0, sizeof g);
   if (!replay) {
     grow((void **)&w->counts, &w->counts_cap, ((size_t)rows + 1) * sizeof(int));
-    grow((void **)&w->lists, &w->lists_cap, 6 * ((size_t)rows + 1) * sizeof(int));
+    grow((void **)&w->lists, &w->lists_cap, 7 * ((size_t)rows + 1) * sizeof(int));
     dmat_reserve(C, rows, 0, w->tsize);
   }
   g.type = w->type;
@@ -205,6 +205,7 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
   g.num_warp = w->lists + 2 * ((size_t)rows + 1);
   g.num_block = w->lists + 3 * ((size_t)rows + 1);
   g.global_rows = w->lists + 4 * ((size_t)rows + 1);
+  g.group_rows = w->lists + 6 * ((size_t)rows + 1);
   g.stats = w->stats;
   stats_reset_product(w, st);
   GR_CUDA_CHECK(cudaMemsetAsync(w->counts + rows, 0, sizeof(int), st));
@@ -212,7 +213,8 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
     return 1;
   if (!replay) {
     stats_read(w, st);
-    w->tiers |= (w->h_stats->n_sym_warp ? 1u << AVOS_REGIME_WARP : 0) |
+    w->tiers |= (w->h_stats->n_group ? 1u << AVOS_REGIME_GROUP : 0) |
+                (w->h_stats->n_sym_warp ? 1u << AVOS_REGIME_WARP : 0) |
                 (w->h_stats->n_sym_block ? 1u << AVOS_REGIME_BLOCK : 0) |
                 (w->h_stats->n_global ? 1u << AVOS_REGIME_GLOBAL : 0);
     unsigned n_global = w->h_stats->n_global, slots = w->h_stats->global_slots;

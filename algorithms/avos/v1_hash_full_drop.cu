@@ -36,6 +36,7 @@ struct avos_ops_v1_drop {
     return 31 - __clz((int)(uint32_t)ux);
   }
   static constexpr bool fallback = false; /* the bug: a full table drops entries */
+  static constexpr bool thread_rows = false;
 };
 
 /* kernels: avos_common.cuh, instantiated with avos_ops_v1_drop */

@@ -36,6 +36,7 @@ struct avos_ops_v1_msb {
     return 31 - __clz((int)(uint32_t)ux) - (32 - (int)sizeof(T) * 8); /* the bug */
   }
   static constexpr bool fallback = true;
+  static constexpr bool thread_rows = false;
 };
 
 /* kernels: avos_common.cuh, instantiated with avos_ops_v1_msb */

@@ -36,6 +36,7 @@ struct avos_ops_v1_unsigned {
     return 31 - __clz((int)(uint32_t)ux);
   }
   static constexpr bool fallback = true;
+  static constexpr bool thread_rows = false;
 };
 
 /* kernels: avos_common.cuh, instantiated with avos_ops_v1_unsigned */

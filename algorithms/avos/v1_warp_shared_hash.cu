@@ -45,6 +45,7 @@ struct avos_ops_v1_shared { /* the fixed sum and MSB: this variant's bug is in t
     return 31 - __clz((int)(uint32_t)ux);
   }
   static constexpr bool fallback = true;
+  static constexpr bool thread_rows = false;
 };
 
 __device__ static bool v1_hash_insert(int *hash_table, int size, int key)

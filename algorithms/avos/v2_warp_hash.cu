@@ -7,6 +7,18 @@
  * row too wide for a warp's table goes to a block's shared table, then to a table in global
  * memory sized for it (v1_hash_full_drop had no fallback and dropped what did not fit).
  * Kernels: the templates of avos_common.cuh with the helpers below.
+ *
+ * Issue 27: a thread tier in front of the tables, in products without an S term (op=spgemm). ncu
+ * of one product of the 1e6-vertex family graph (H100) put 0.68 of its 0.72 ms (kernel sum) in
+ * the 8-lane tier over every row: symbolic 0.21 ms (135M warp instructions), numeric 0.47 ms
+ * (202M, 47% occupancy from 24 KB of tables a block): ~200 warp instructions a row to clear,
+ * probe, CAS and rank a table for rows of a few terms. Now a thread takes each row of at most
+ * 16 terms and keeps its distinct columns sorted in registers (avos_list_merge); wider rows are
+ * listed for the 8-lane tier. The product went from 0.579 ms (1.14-1.21x cuSPARSE) to 0.153 ms
+ * (0.33x cuSPARSE, same bench run; thread tier 0.048 + 0.101 ms under ncu, now issue-bound at
+ * 72-82% SM throughput). In closures the tier cost time (21k: 2.47 against 2.39 ms, 1e6: 18.85
+ * against 16.62 ms: their rows are near or past 16 terms), so closure squarings keep the 8-lane
+ * tier first and run as before.
  * Measured (tests/test_avos_bench.c, H100 80GB HBM3, CUDA 13.0, median of 20, warm L2): closure
  * of the 21,000-vertex family graph (55,657 entries, 1,055,595 in the closure, 5 squarings)
  * 2.37 ms replayed, 2.56 ms with the host round trips (the reference project: 13.8 ms); one
@@ -43,6 +55,7 @@ struct avos_ops_v2 {
     return 31 - __clz((int)(uint32_t)ux);
   }
   static constexpr bool fallback = true;
+  static constexpr bool thread_rows = true; /* a thread per narrow row first */
 };
 
 /* kernels: avos_common.cuh, instantiated with avos_ops_v2 */

@@ -6,7 +6,18 @@
  * #{t : 2 num_t m < (2 lt + eq + 1) den_t} (ccc_math.h). A categorical feature's fine label is its
  * code. Missing values (NaN) and the padding up to the label stride get CCC_MISSING. The block
  * then records the feature's metadata: L, parts, categorical, and which parts have at least two
- * clusters among the present objects (the smallest and largest fine label decide it). */
+ * clusters among the present objects (the smallest and largest fine label decide it).
+ *
+ * The values in shared memory are padded with NaN up to a multiple of CCC_PART_VEC, and the
+ * counting loop reads them CCC_PART_VEC at a time (four 16-byte loads; the loop is not unrolled
+ * further, so there is no remainder) over the padded length: a NaN is neither below nor equal to
+ * any value, so the padding counts nothing, and the allocation holds every byte the loop reads.
+ * Issue 23: with n floats exactly and a scalar loop unrolled 8 times, ptxas merged the
+ * remainder's loads into a 16-byte LDS.128 issued before the remainder's count was checked,
+ * reading up to 12 bytes past the allocation (memcheck: invalid __shared__ read of size 16 at
+ * this loop). Timed on the H100 (ccc_time, partition, medians): 23.0 -> 23.4 ms at n = 20000,
+ * 0.51 -> 0.49 ms at n = 1000, 0.31 -> 0.28 ms at n = 891 (mixed), 59.6 -> 52.5 ms at n = 40000;
+ * 32 values a step in eight counter chains was slower at n <= 20000. */
 #include <cuda_runtime.h>
 #include <string.h>
 
@@ -15,6 +26,12 @@
 #include "gpu.h"
 
 #define CCC_PART_THREADS 256
+#define CCC_PART_VEC 16 /* values per step of the counting loop; the shared copy's padding */
+
+static __host__ __device__ inline int ccc_part_padded(int n)
+{
+  return (n + CCC_PART_VEC - 1) / CCC_PART_VEC * CCC_PART_VEC;
+}
 
 /* kernels */
 
@@ -22,9 +39,9 @@ static __global__ void __launch_bounds__(CCC_PART_THREADS)
     ccc_partition_kernel(const float *values, const uint8_t *cat_k, int n, int stride,
                          const struct ccc_layout lay, uint8_t *labels, uint32_t *meta)
 {
-  extern __shared__ float sv[];
+  extern __shared__ __align__(16) float sv[]; /* ccc_part_padded(n) values */
   __shared__ int present, lo_fine, hi_fine;
-  const int f = blockIdx.x;
+  const int f = blockIdx.x, padded = ccc_part_padded(n);
   const float *x = values + (size_t)f * n;
   if (threadIdx.x == 0) {
     present = 0;
@@ -37,6 +54,8 @@ static __global__ void __launch_bounds__(CCC_PART_THREADS)
     sv[o] = v;
     mine += !isnan(v);
   }
+  for (int o = n + threadIdx.x; o < padded; o += blockDim.x)
+    sv[o] = __int_as_float(0x7fc00000);
   __syncthreads();
   atomicAdd(&present, mine);
   __syncthreads();
@@ -52,11 +71,16 @@ static __global__ void __launch_bounds__(CCC_PART_THREADS)
         lab = (int)v;
       } else {
         int lt = 0, eq = 0;
-#pragma unroll 8
-        for (int u = 0; u < n; u++) {
-          float w = sv[u];
-          lt += w < v;
-          eq += w == v;
+        const float4 *s4 = reinterpret_cast<const float4 *>(sv);
+#pragma unroll 1
+        for (int u = 0; u < padded / 4; u += 4) {
+          const float4 a = s4[u], b = s4[u + 1], c = s4[u + 2], d = s4[u + 3];
+          lt += (a.x < v) + (a.y < v) + (a.z < v) + (a.w < v) + (b.x < v) + (b.y < v) +
+                (b.z < v) + (b.w < v) + (c.x < v) + (c.y < v) + (c.z < v) + (c.w < v) +
+                (d.x < v) + (d.y < v) + (d.z < v) + (d.w < v);
+          eq += (a.x == v) + (a.y == v) + (a.z == v) + (a.w == v) + (b.x == v) + (b.y == v) +
+                (b.z == v) + (b.w == v) + (c.x == v) + (c.y == v) + (c.z == v) + (c.w == v) +
+                (d.x == v) + (d.y == v) + (d.z == v) + (d.w == v);
         }
         long long key = 2ll * lt + eq + 1;
         lab = 0;
@@ -99,7 +123,7 @@ extern "C" void ccc_partition_launch(const struct ccc_gpu *g, void *stream)
 {
   struct ccc_layout lay;
   ccc_layout_init(&lay, g->n);
-  size_t smem = (size_t)g->n * sizeof(float);
+  size_t smem = (size_t)ccc_part_padded(g->n) * sizeof(float);
   GR_CUDA_CHECK(cudaFuncSetAttribute(ccc_partition_kernel,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
   if (g->features > 0) {

@@ -251,6 +251,13 @@ static int km_load(const struct gr_case *c, struct kmsig *ds, int64_t *smin, int
   return 0;
 }
 
+/* The signature file's header and size, before the case hashes it. */
+static int km_check_file(const char *param, const char *path, char *why, size_t len)
+{
+  (void)param;
+  return kmsig_check(path, why, len) ? -1 : 0;
+}
+
 static int km_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
 {
   struct kmsig ds;
@@ -758,4 +765,5 @@ const struct algorithm kmedoids_algorithm = {
     .bench_fetch = km_bench_fetch,
     .bench_teardown = km_bench_teardown,
     .data_params = km_data_params,
+    .check_file = km_check_file,
 };

@@ -81,8 +81,8 @@ GR_REGIME_PREDICATE(several_tiles, c->v[P_N] > RADIX_SORT_TILE)
 GR_REGIME_PREDICATE(partial_tile, c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0)
 GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
 
-/* v4_onesweep's tiles: 512 threads x 15 keys (v4_onesweep.cu) */
-#define ONESWEEP_TILE (512 * 15)
+/* v4_onesweep's tiles: 384 threads x 24 keys, for keys and pairs alike (v4_onesweep.cu) */
+#define ONESWEEP_TILE (384 * 24)
 GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= ONESWEEP_TILE)
 GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > ONESWEEP_TILE)
 GR_REGIME_PREDICATE(os_partial_tile, c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0)
@@ -111,9 +111,9 @@ static const struct regime radix_sort_regimes[] = {
     {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles, 0},
     {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile, 0},
     {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk, 0},
-    {"one tile of 7680", "v4_onesweep", os_one_tile, 0},
-    {"several tiles of 7680", "v4_onesweep", os_several_tiles, 0},
-    {"partial last tile of 7680", "v4_onesweep", os_partial_tile, 0},
+    {"one tile of 9216", "v4_onesweep", os_one_tile, 0},
+    {"several tiles of 9216", "v4_onesweep", os_several_tiles, 0},
+    {"partial last tile of 9216", "v4_onesweep", os_partial_tile, 0},
     {"a digit of 65536+ keys", NULL, digit_64k, 0},
     {"n > 2^24", NULL, over_2_24, REGIME_LIMIT},
     {"n > 2^25, few digits", "v1_basic v2_warp_lane0 v3_warp", over_2_25_few,
@@ -136,7 +136,8 @@ static const struct variant radix_sort_variants[] = {
     {"v4_onesweep", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu,
      GPU(radix_sort_v4_onesweep_launch),
      "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
-     "tile in registers (ballot match), publishes its counts by decoupled look-back and scatters"},
+     "tile of 384 x 24 in registers (match.any), publishes its counts by decoupled look-back and "
+     "scatters"},
     {"cub", VARIANT_PEER, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };

@@ -5,11 +5,11 @@
  *
  * Up front, os_histogram_kernel counts the 4 digits of every key at once (shared-memory atomics
  * per block, one global atomic per block and bin) and clears the first look-back buffer. Then per
- * digit, os_pass_kernel runs one block of 512 threads per tile of OS_TILE = 7680 keys. A block
+ * digit, os_pass_kernel runs one block of 384 threads per tile of 384 x 24 = 9216 keys. A block
  * takes its tile index from an atomic counter, so tiles start in index order whatever order the
  * hardware starts blocks in: every tile a block waits on belongs to a block already running, and
  * the look-back cannot deadlock. The block loads its keys straight into registers (coalesced; warp
- * w owns the 32 x OS_ITEMS keys of slice w, in input order; values wait in shared memory through
+ * w owns the 32 x 24 keys of slice w, in input order; values wait in shared memory through
  * cp.async) and ranks them per warp 32 at a time: 8 ballots find the lanes holding the same digit,
  * the rank is the popcount of the lower ones plus the warp's running count of that digit in shared
  * memory (stable: slice order is input order). One block sync later, thread d sums digit d over
@@ -23,11 +23,37 @@
  * block at consecutive output addresses. Each pass clears its tile's row of the next pass's
  * look-back buffer, so nothing runs between passes.
  *
- * Bytes per key: 4 (histogram read) + 4 x 8 (read + write per pass) + ~0.4 of look-back rows (1
- * KiB per tile of 7680 keys cleared, written and read back) = ~36.4, against the work model's
- * floor of 36 (v3: 48); pairs ~68.4 against 68 (v3: 80).
+ * Bytes per key: 4 (histogram read) + 4 x 8 (read + write per pass) + ~0.3 of look-back rows (1
+ * KiB per tile of 9216 keys cleared, written and read back) = ~36.3, against the work model's
+ * floor of 36 (v3: 48); pairs ~68.3 against 68 (v3: 80).
  *
- * Measured on the H100 (gpuregress bench, cold L2, CUB in the same run; copy bandwidth 3.0 TB/s):
+ * The shape (issue 27). The pass is issue-bound, not DRAM-bound: ncu at 2^28 pairs (H100) saw
+ * 57% of DRAM bandwidth, 63% SM throughput and 1.04G warp instructions per pass for 512 x 15
+ * tiles, against CUB's 62% DRAM, 41% SM and 0.71G with 384 x 23 tiles. Two things moved it: the
+ * register cap (__launch_bounds__ with MINB = 2: without it the templated kernel took 86-90
+ * registers, one block of 512 per SM, 9.56 ms for 2^28 keys; the old one happened to get 64) and
+ * longer tiles (fewer per-tile barriers,
+ * scans and look-back rows per key, longer digit runs per store). A sweep of shapes on the H100
+ * (scratch bench, cold L2, CUB in the same process, medians of 9), 2^28 keys / pairs vs CUB:
+ * 512 x 15 (the previous shape) 1.013 / 1.055; 384 x 20 1.013 / 1.031; 384 x 24 0.937 / 1.000
+ * (0.937 / 1.005 in a second run); 512 x 20 0.914 / 1.039; 384 x 28 0.910 / 1.060; 384 x 30
+ * 0.927 / 1.193; 256 x 40 0.956 / 1.001; 256 x 30 0.960 / 1.036. Beyond ~64-85 registers the
+ * pairs kernel spills (its values' output positions stay in registers between the key and the
+ * value scatter), so 384 x 24 is taken for both: no spills, the best pairs time, keys at 0.94x
+ * (a later sweep of pairs shapes: 384 x 23 1.004, 384 x 22 1.011, 448 x 20 1.015, 320 x 28
+ * 1.023, 352 x 26 1.063, 384 x 24 1.007 in that run). Measured with the suite's own timing
+ * (gpuregress bench, H100, cold L2, CUB in the same run): 2^28 pairs 8.706 ms against CUB's
+ * 8.745 (0.996x), 2^28 keys 5.966 against 6.371 (0.937x); the scratch bench at 2^24: keys 0.458
+ * against 0.470 ms (0.974x), pairs 0.606 against 0.614 (0.987x). Pairs are level with CUB, not
+ * ahead: the pass still issues ~45% more instructions per key than CUB's (ranking by 8 ballots
+ * and the second trip of the values through shared memory), the next thing to cut.
+ * What did not work: __match_any_sync for the digit peers instead of the 8 ballots (1.46x CUB
+ * for pairs, 1.60x for keys at 2^28: match.any is slow on the H100); permuting the values beside
+ * the keys through a third shared buffer so that keys and values leave in one loop (384 x 20:
+ * 8.95 against 8.99 ms, noise); taking the values into registers before the key scatter and
+ * writing them in place (512 x 15: 2.44 against 2.30 ms at 2^26 pairs).
+ *
+ * Earlier measurements, 512 x 15 tiles (gpuregress bench, cold L2, CUB in the same run):
  * 2^28 keys 6.35 ms = 0.99x CUB (v3 10.22), 2^28 pairs 9.22 ms = 1.06x (v3 21.03), 2^24 keys
  * 0.457 ms = 0.97x, 2^24 pairs 0.624 ms = 1.01x; 51% and 66% of the copy bandwidth at 2^28. Where
  * the time goes at 2^28 (tests/test_radix_sort_gpu full, radix_sort_trace): the up-front histogram
@@ -45,13 +71,31 @@
 #include "radix_sort_common.cuh" /* rs_digit, rs_warp_match, rs_block_exclusive_scan, ... */
 
 #define OS_HIST_THREADS 256 /* threads per block of the histogram kernel */
-#define OS_THREADS 512      /* threads per block of the pass kernel */
-#define OS_WARPS (OS_THREADS / 32)
-#define OS_ITEMS 15                     /* keys per thread per tile */
-#define OS_TILE (OS_THREADS * OS_ITEMS) /* keys per tile: 7680 */
-#define OS_SLICE (32 * OS_ITEMS)        /* keys of a tile one warp ranks */
+/* The pass kernel's shape, keys and pairs apart (a tile is threads x items keys). Overridable so
+ * that a tuning build can try other shapes; the suite builds these. */
+#ifndef OS_KEYS_THREADS
+#define OS_KEYS_THREADS 384
+#endif
+#ifndef OS_KEYS_ITEMS
+#define OS_KEYS_ITEMS 24
+#endif
+#ifndef OS_KEYS_MINB /* resident blocks per SM the keys kernel's registers allow */
+#define OS_KEYS_MINB 2
+#endif
+#ifndef OS_PAIRS_THREADS
+#define OS_PAIRS_THREADS 384
+#endif
+#ifndef OS_PAIRS_ITEMS
+#define OS_PAIRS_ITEMS 24
+#endif
+#ifndef OS_PAIRS_MINB
+#define OS_PAIRS_MINB 2
+#endif
+#define OS_KEYS_TILE (OS_KEYS_THREADS * OS_KEYS_ITEMS)
+#define OS_PAIRS_TILE (OS_PAIRS_THREADS * OS_PAIRS_ITEMS)
 /* dynamic shared memory of the pass kernel: the tile's keys, and its values for pairs */
-#define OS_SMEM(pairs) ((size_t)((pairs) ? 2 : 1) * OS_TILE * sizeof(uint32_t))
+#define OS_SMEM(pairs)                                                                             \
+  ((pairs) ? (size_t)2 * OS_PAIRS_TILE * sizeof(uint32_t) : (size_t)OS_KEYS_TILE * sizeof(uint32_t))
 #define OS_FLAG_COUNT (1u << 30)  /* look-back word: this tile's count */
 #define OS_FLAG_PREFIX (2u << 30) /* look-back word: inclusive prefix */
 #define OS_VALUE ((1u << 30) - 1) /* the count bits of a look-back word (n < 2^30) */
@@ -144,20 +188,24 @@ static __global__ __launch_bounds__(OS_HIST_THREADS) void os_histogram_kernel(
 /* One digit pass: every block takes the next tile (counter), ranks it, publishes its digit counts
  * in row `tile` of `status` (look-back), and scatters its keys (and values when PAIRS) to their
  * output positions. hist: the up-front histogram of this digit (RADIX words). next: the look-back
- * rows of the next pass, whose row `tile` this block clears (NULL in the last pass). */
-template <bool PAIRS>
-static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
+ * rows of the next pass, whose row `tile` this block clears (NULL in the last pass). A tile is
+ * THREADS x ITEMS keys; MINB blocks per SM cap the registers. */
+template <bool PAIRS, int THREADS, int ITEMS, int MINB>
+static __global__ __launch_bounds__(THREADS, MINB) void os_pass_kernel(
     const uint32_t *__restrict__ keys_in, const uint32_t *__restrict__ vals_in,
     uint32_t *__restrict__ keys_out, uint32_t *__restrict__ vals_out, int n, int shift,
     const uint32_t *__restrict__ hist, uint32_t *tile_counter, uint32_t *status,
     uint32_t *__restrict__ next)
 {
+  constexpr int WARPS = THREADS / 32, SLICE = 32 * ITEMS; /* a warp ranks a slice of the tile */
+  constexpr int TILE = THREADS * ITEMS;
+  static_assert(THREADS >= RADIX_SORT_RADIX && TILE < 65536, "tile shape (16-bit ranks)");
   extern __shared__ uint4 s_dynamic[];      /* OS_SMEM(PAIRS) bytes: */
   uint32_t *s_keys = (uint32_t *)s_dynamic; /* the tile in digit order (keys, then values) */
-  uint32_t *s_vals = s_keys + OS_TILE;      /* its values in input order (PAIRS) */
-  __shared__ uint32_t s_counts[OS_WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
+  uint32_t *s_vals = s_keys + TILE;      /* its values in input order (PAIRS) */
+  __shared__ uint32_t s_counts[WARPS * RADIX_SORT_RADIX]; /* per warp and digit */
   __shared__ uint32_t s_base[RADIX_SORT_RADIX]; /* output position - tile position, per digit */
-  __shared__ uint32_t s_warp[OS_WARPS];
+  __shared__ uint32_t s_warp[WARPS];
   __shared__ int s_tile;
   int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
   bool digit_thread = tid < RADIX_SORT_RADIX; /* thread tid speaks for digit tid */
@@ -171,33 +219,34 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     counts[d] = 0;
   __syncthreads();
   int tile = s_tile;
-  int tile_base = tile * OS_TILE;
-  int valid = min(OS_TILE, n - tile_base);
-  int slice = warp * OS_SLICE + lane; /* this lane's tile position in round 0 */
+  int tile_base = tile * TILE;
+  int valid = min(TILE, n - tile_base);
+  int slice = warp * SLICE + lane; /* this lane's tile position in round 0 */
   uint32_t *row = status + (size_t)tile * RADIX_SORT_RADIX;
   if (next && digit_thread)
     next[(size_t)tile * RADIX_SORT_RADIX + tid] = 0;
 
-  uint32_t key[OS_ITEMS];
+  uint32_t key[ITEMS];
 #pragma unroll
-  for (int r = 0; r < OS_ITEMS; r++) /* padding is digit 255, ranks last, past `valid` */
+  for (int r = 0; r < ITEMS; r++) /* padding is digit 255, ranks last, past `valid` */
     key[r] = slice + r * 32 < valid ? keys_in[tile_base + slice + r * 32] : 0xffffffffu;
   if (PAIRS) { /* the values wait in shared memory, no register holds them meanwhile */
     const uint32_t *src = vals_in + tile_base;
-    if (valid == OS_TILE && ((uintptr_t)src & 15) == 0) {
+    if (valid == TILE && ((uintptr_t)src & 15) == 0) {
 #pragma unroll
-      for (int i = 4 * tid; i < OS_TILE; i += 4 * OS_THREADS)
+      for (int i = 4 * tid; i < TILE; i += 4 * THREADS)
         os_cp_async16(s_vals + i, src + i, true);
     } else {
-      for (int i = tid; i < OS_TILE; i += OS_THREADS)
+      for (int i = tid; i < TILE; i += THREADS)
         rs_cp_async4(s_vals + i, src + (i < valid ? i : 0), i < valid);
     }
+    rs_cp_async_commit();
   }
 
   /* rank within the warp's slice, 32 keys per round */
-  uint32_t rank[(OS_ITEMS + 1) / 2]; /* two 16-bit ranks (< OS_SLICE) per register */
+  uint32_t rank[(ITEMS + 1) / 2]; /* two 16-bit ranks (< SLICE) per register */
 #pragma unroll
-  for (int r = 0; r < OS_ITEMS; r++) {
+  for (int r = 0; r < ITEMS; r++) {
     uint32_t digit = rs_digit(key[r], shift);
     uint32_t peers = rs_warp_match(digit);
     uint32_t before = counts[digit];
@@ -215,21 +264,21 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
    * where the digit starts in the output */
   uint32_t count = 0;
 #pragma unroll
-  for (int w = 0; w < OS_WARPS; w++)
+  for (int w = 0; w < WARPS; w++)
     count += digit_thread ? s_counts[w * RADIX_SORT_RADIX + tid] : 0;
   uint32_t prefix = 0, all;
   if (tile == 0) {
-    prefix = rs_block_exclusive_scan<OS_WARPS>(digit_thread ? hist[tid] : 0, s_warp, &all);
+    prefix = rs_block_exclusive_scan<WARPS>(digit_thread ? hist[tid] : 0, s_warp, &all);
     if (digit_thread)
       os_store_relaxed(row + tid, OS_FLAG_PREFIX | (prefix + count));
   } else if (digit_thread) {
     os_store_relaxed(row + tid, OS_FLAG_COUNT | count);
   }
   /* tile position of the digit */
-  uint32_t start = rs_block_exclusive_scan<OS_WARPS>(count, s_warp, &all);
+  uint32_t start = rs_block_exclusive_scan<WARPS>(count, s_warp, &all);
   uint32_t run = start;
 #pragma unroll
-  for (int w = 0; w < OS_WARPS; w++) {
+  for (int w = 0; w < WARPS; w++) {
     if (digit_thread) {
       uint32_t c = s_counts[w * RADIX_SORT_RADIX + tid];
       s_counts[w * RADIX_SORT_RADIX + tid] = run;
@@ -238,9 +287,9 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   }
   __syncthreads();
 
-  /* the tile's keys in digit order; rank becomes the tile position (< OS_TILE) */
+  /* the tile's keys in digit order; rank becomes the tile position */
 #pragma unroll
-  for (int r = 0; r < OS_ITEMS; r++) {
+  for (int r = 0; r < ITEMS; r++) {
     uint32_t half = (rank[r / 2] >> (16 * (r % 2))) & 0xffffu;
     uint32_t pos = counts[rs_digit(key[r], shift)] + half;
     rank[r / 2] += (pos - half) << (16 * (r % 2));
@@ -267,10 +316,10 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
   __syncthreads();
 
   /* out, in runs of equal digits */
-  uint32_t out[PAIRS ? OS_ITEMS : 1]; /* output position of tile position tid + r * OS_THREADS */
+  uint32_t out[PAIRS ? ITEMS : 1]; /* output position of tile position tid + r * THREADS */
 #pragma unroll
-  for (int r = 0; r < OS_ITEMS; r++) {
-    int i = tid + r * OS_THREADS;
+  for (int r = 0; r < ITEMS; r++) {
+    int i = tid + r * THREADS;
     if (i < valid) {
       uint32_t k = s_keys[i];
       uint32_t g = s_base[rs_digit(k, shift)] + (uint32_t)i;
@@ -280,16 +329,15 @@ static __global__ __launch_bounds__(OS_THREADS) void os_pass_kernel(
     }
   }
   if (PAIRS) { /* the values take the keys' way through s_keys */
-    rs_cp_async_commit();
     rs_cp_async_wait<0>();
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < OS_ITEMS; r++)
+    for (int r = 0; r < ITEMS; r++)
       s_keys[(rank[r / 2] >> (16 * (r % 2))) & 0xffffu] = s_vals[slice + r * 32];
     __syncthreads();
 #pragma unroll
-    for (int r = 0; r < OS_ITEMS; r++) {
-      int i = tid + r * OS_THREADS;
+    for (int r = 0; r < ITEMS; r++) {
+      int i = tid + r * THREADS;
       if (i < valid)
         vals_out[out[r]] = s_keys[i];
     }
@@ -313,7 +361,8 @@ static size_t os_align(size_t x)
 static void os_plan_make(int n, int pairs, struct os_plan *p)
 {
   size_t data = os_align((size_t)n * sizeof(uint32_t));
-  p->ntiles = (int)(((size_t)n + OS_TILE - 1) / OS_TILE);
+  const size_t tile = pairs ? OS_PAIRS_TILE : OS_KEYS_TILE;
+  p->ntiles = (int)(((size_t)n + tile - 1) / tile);
   p->keys_alt = 0;
   p->vals_alt = data;
   p->hist = data * (pairs ? 2 : 1);
@@ -340,7 +389,9 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
   int pairs = vals_in != NULL;
   void (*pass_kernel)(const uint32_t *, const uint32_t *, uint32_t *, uint32_t *, int, int,
                       const uint32_t *, uint32_t *, uint32_t *, uint32_t *) =
-      pairs ? os_pass_kernel<true> : os_pass_kernel<false>;
+      pairs ? os_pass_kernel<true, OS_PAIRS_THREADS, OS_PAIRS_ITEMS, OS_PAIRS_MINB>
+            : os_pass_kernel<false, OS_KEYS_THREADS, OS_KEYS_ITEMS, OS_KEYS_MINB>;
+  const int threads = pairs ? OS_PAIRS_THREADS : OS_KEYS_THREADS;
   struct os_plan p;
   os_plan_make(n, pairs, &p);
   if (!d_temp) {
@@ -380,7 +431,7 @@ extern "C" int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes,
     /* trace: the up-front histogram stands in pass 0's histogram slot; no scan kernel */
     os_trace_record(1 + 3 * pass, s);
     os_trace_record(2 + 3 * pass, s);
-    pass_kernel<<<p.ntiles, OS_THREADS, OS_SMEM(pairs), s>>>(
+    pass_kernel<<<p.ntiles, threads, OS_SMEM(pairs), s>>>(
         src_k, pairs ? src_v : NULL, dst_k, pairs ? dst_v : NULL, n, pass * RADIX_SORT_BITS,
         hist + pass * RADIX_SORT_RADIX, counters + pass, status[pass % 2], next);
     GR_CUDA_LAUNCH_CHECK();

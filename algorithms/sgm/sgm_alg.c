@@ -224,8 +224,14 @@ static int sgm_validate(const struct gr_case *c, char *why, size_t len)
     return -1;
   }
   if ((int64_t)p.width * p.height * p.disp > ((int64_t)1 << 33)) {
-    gr_fmt(why, len, "'w*h*d' = %lld cells is beyond what this suite addresses (2^33)",
-           (long long)p.width * p.height * p.disp);
+    char path[GR_CASE_PATH_LEN * 3];
+    if (file && case_file(c, "left", path, sizeof path))
+      gr_fmt(why, len, "'w*h*d' = %lld cells (the pair '%s': %d x %d, d=%d) is beyond what this "
+                       "suite addresses (2^33)",
+             (long long)p.width * p.height * p.disp, path, p.width, p.height, p.disp);
+    else
+      gr_fmt(why, len, "'w*h*d' = %lld cells is beyond what this suite addresses (2^33)",
+             (long long)p.width * p.height * p.disp);
     return -1;
   }
   if (sgm_params_valid(&p)) {
@@ -310,19 +316,37 @@ static int read_pair(const struct gr_case *c, uint8_t **left, uint8_t **right, u
   return -1;
 }
 
+/* Every file of a pair is a PGM: its header and size, before the case hashes it. */
+static int sgm_check_file(const char *param, const char *path, char *why, size_t len)
+{
+  (void)param;
+  return pgm_check_file(path, why, len);
+}
+
 static int sgm_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)
 {
-  uint8_t *l, *r, *g;
-  int w, h;
+  static const char *const names[] = {"left", "right", "gt"};
+  int w = 0, h = 0;
   if (!c->file[P_LEFT] || !c->file[P_RIGHT]) {
     gr_fmt(why, len, "a stereo pair from files names both images: left=PGM right=PGM");
     return -1;
   }
-  if (read_pair(c, &l, &r, &g, &w, &h, why, len))
-    return -1;
-  free(l);
-  free(r);
-  free(g);
+  /* the sizes from the headers: the pixels are read when the case runs */
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    char path[GR_CASE_PATH_LEN * 3];
+    int fw, fh;
+    if (!case_file(c, names[i], path, sizeof path))
+      continue;
+    if (pgm_read_header(path, &fw, &fh, why, len) != PGM_OK)
+      return -1;
+    if (w && (fw != w || fh != h)) {
+      gr_fmt(why, len, "'%s' (%s=) is %d x %d, the left image %d x %d", path, names[i], fw, fh, w,
+             h);
+      return -1;
+    }
+    w = fw;
+    h = fh;
+  }
   c->v[P_W] = w;
   c->v[P_H] = h;
   c->v[P_CONTENT] = SGM_CONTENT_FILE;
@@ -518,4 +542,5 @@ const struct algorithm sgm_algorithm = {
     .bench_fetch = sgm_bench_fetch,
     .bench_teardown = sgm_bench_teardown,
     .data_params = sgm_data_params,
+    .check_file = sgm_check_file,
 };

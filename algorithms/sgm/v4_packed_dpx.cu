@@ -12,7 +12,17 @@
  * 1920x1080 D=128 8 paths 4.1 ms (v3 4.0); 640x480 D=64 8 paths 0.72 ms (v3 0.82) but 4 paths
  * 0.57 ms (v3 0.46: the longer dependent chain per pixel shows when the image is small).
  * ncu at D=256: the multi-path kernel still ALU-bound (~24 instructions per cell and path, 81%
- * issue-busy, 11.6 ms), the last kernel DRAM-bound (77% of peak, 4.1 ms). */
+ * issue-busy, 11.6 ms), the last kernel DRAM-bound (77% of peak, 4.1 ms).
+ * Where the time goes at 1920x1080 D=128 8 paths (issue 27; bench 3.96 ms on the H100; ncu,
+ * kernels alone): census 0.06 ms; the 7-path kernel 2.80 ms (2115 blocks, 48 registers, 55%
+ * occupancy, 75% issue-busy, 1.77G warp instructions, writes the 1.84 GB of path buffers at 22%
+ * of DRAM bandwidth); the last kernel (right-left path, sum of 8, WTA) 1.88 ms with 135 blocks of
+ * 8 warps, one line a warp: 13% achieved occupancy, 23% issue-busy, 30% of DRAM bandwidth for
+ * its 1.88 GB of reads. At this size the last kernel is latency-bound for want of lines, not
+ * bandwidth-bound as at D=256: the next step is to take right-left into the multi-path kernel
+ * (an 8th buffer, +0.27 GB each way) and sum + WTA in a kernel over every pixel (~2.1 GB read,
+ * ~0.8 ms at the copy rate), which would bring 1.88 ms toward ~1.1. Not done: no device time
+ * left to verify it in issue 27. */
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 

@@ -2,6 +2,8 @@
  * its GPU probe, the selection of variants, and the machine-readable status file. */
 #define _GNU_SOURCE
 #include "cli.h"
+
+#include "gpus.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -337,4 +339,15 @@ int cli_status_finish(const char *cmd, int rc)
   /* the status file is an output like any other: losing it is exit 2 (an interrupt stays 130) */
   fprintf(stderr, "gpuregress %s: the status file: %s\n", cmd, why);
   return rc == 130 ? rc : GR_EXIT_USAGE;
+}
+
+int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out)
+{
+  char why[GR_WHY_LEN];
+  int r = gpus_resolve(spec, out, why, sizeof why);
+  if (r == GR_EXIT_USAGE)
+    return cli_usage_error(cmd, "%s", why);
+  if (r)
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+  return r;
 }

@@ -89,6 +89,7 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  * every command, names a file that gets "key=value" lines when the command ends (written whole,
  * then renamed into place): what the command set with cli_status_set, then command and exit.
  *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
+ *              night=ID and shard=K/N when the run has them (doc/fleet.md),
  *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
@@ -127,6 +128,9 @@ int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 struct gpu_set;
+/* --gpus SPEC of cmd resolved into out (gpus.h); 0 ok, else the exit code after a message (2 a
+ * malformed spec, 3 the GPUs are not there). */
+int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* gpus: NULL or none for the one visible GPU, else spread as bench --gpus does. */
 int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
                 const struct gpu_set *gpus);

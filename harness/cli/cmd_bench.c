@@ -237,19 +237,10 @@ int cmd_bench(int argc, char **argv)
                          o.min_samples);
     goto out;
   }
-  if (gpus_spec) {
-    int r = gpus_resolve(gpus_spec, &gpus, why, sizeof why);
-    if (r == GR_EXIT_USAGE) {
-      rc = cli_usage_error("bench", "%s", why);
-      goto out;
-    }
-    if (r) {
-      fprintf(stderr, "gpuregress bench: %s\n", why);
-      rc = r;
-      goto out;
-    }
-    o.gpus = &gpus;
-  }
+  if (gpus_spec && (rc = cli_gpus("bench", gpus_spec, &gpus)) != 0)
+    goto out;
+  rc = GR_EXIT_USAGE;
+  o.gpus = gpus.n ? &gpus : NULL;
   const char *filter = NULL;
   if (optind < n_rest)
     filter = rest[optind++];

@@ -36,6 +36,7 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
   struct runner_opts o = {.watchdog = watchdog};
   char text[GR_CASE_TEXT_LEN];
   printf("case: %s\n", case_format(cs, text, sizeof text));
+  fflush(stdout); /* before the kernels: a sanitizer's report after this line is this case's */
   for (size_t i = 0; i < cs->alg->n_variants && !runner_interrupted; i++) {
     const struct variant *v = &cs->alg->variants[i];
     if (only && v != only)

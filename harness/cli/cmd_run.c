@@ -56,15 +56,9 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct selection sel;
   if (select_variants(ra->filter, &sel, why, sizeof why))
     return cli_usage_error(cmd, "%s", why);
-  if (ra->gpus_spec) {
-    int r = gpus_resolve(ra->gpus_spec, &ra->gpus, why, sizeof why);
-    if (r == GR_EXIT_USAGE)
-      return cli_usage_error(cmd, "%s", why);
-    if (r) {
-      fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
-      return r;
-    }
-  }
+  int r = ra->gpus_spec ? cli_gpus(cmd, ra->gpus_spec, &ra->gpus) : 0;
+  if (r)
+    return r;
   /* the shards of a night draw the same seed on every host: given, or from commit and date */
   if (!ra->seed_given && ra->shard.count)
     ra->seed = shard_night_seed(cli_build_commit());
@@ -173,6 +167,10 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
+  if (night[0])
+    cli_status_set("night", "%s", night);
+  if (ra->shard.count)
+    cli_status_set("shard", "%d/%d", ra->shard.index, ra->shard.count);
   if (store_failed) { /* nothing more is printed: what is not stored is not reported */
     int rc = cli_store_failed(cmd, st, run);
     store_close(st);

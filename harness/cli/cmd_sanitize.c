@@ -5,13 +5,20 @@
  * Each (variant, tool) is one child process (harness/child.c) running
  *   compute-sanitizer --tool T --error-exitcode 86 ... gpuregress repro --in-process --variant V
  *                     'CASE' 'CASE' ...
- * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding
- * (the first reported error is kept), 1 a harness check that failed with the tool silent, 0
- * clean. A finding the algorithm's table lists as examined (sanitizer_explained) is reported as
- * explained, with the reason, and does not fail the lane. The cases of a regime are drawn from
- * the seed stream (the same generator as fuzzing, the predicates' guesses) and the smallest by
- * the work model are kept, so that racecheck (thousands of times the kernel's time) finishes.
- * Several processes run at once (--jobs).
+ * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding,
+ * 1 a harness check that failed with the tool silent, 0 clean. The log is read into findings
+ * (run/sanitizer_log.h: kernel, file:line, the case that showed it); a finding the algorithm's
+ * table lists as examined (sanitizer_explained) is explained, with the reason, and fails
+ * nothing; a cell is explained when all of its findings are (sanitize_job.c).
+ *
+ * The cases of a regime are drawn from the seed stream (the same generator as fuzzing, the
+ * predicates' guesses) and the smallest by the work model are kept; racecheck and initcheck
+ * (hundreds to thousands of times the kernel's time, and slower still on a variant that keeps
+ * reading uninitialised memory) get only the smallest case of each regime, and initcheck skips
+ * the historical variants (radix_sort/v2_warp_lane0 took its 193 s timeout). Several processes run
+ * at once (--jobs); each cell has its own timeout, and the lane ends within its budget: a cell
+ * still running then is stopped (timeout). --kinds and --slice K/N pick the variants (the
+ * nightly's rotating memcheck slice: ci/nightly).
  *
  * The tool does not follow child processes (--target-processes application-only): kmedoids'
  * mpi_gpu runs its kernels in kmedoids_mpi under mpirun, unsanitized; they are v2_gpu's, which
@@ -31,6 +38,7 @@
 #include "case.h"
 #include "child.h"
 #include "cli.h"
+#include "gpus.h"
 #include "coverage.h"
 #include "runner.h"
 #include "sanitize_job.h"
@@ -39,10 +47,15 @@
 #define SAN_DRAWS 4000   /* candidates drawn per algorithm */
 
 struct san_args {
-  const char *filter, *db, *tools, *sanitizer;
+  const char *filter, *db, *tools, *sanitizer, *logs;
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
+  unsigned kinds;     /* 1 << enum variant_kind */
+  long slice, slices; /* the variants i (of the kinds, in order) with i % slices == slice */
+  int jobs_given;
+  const char *gpus_spec;
+  struct gpu_set gpus; /* --gpus: each tool run pinned to the least busy of them */
 };
 
 struct cand {
@@ -57,27 +70,37 @@ static int by_items(const void *x, const void *y)
 }
 
 /* The cases of v: per regime (or, without regimes, for the variant as a whole) per_regime picks
- * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model.
- * Returns how many texts were written to out (malloc'ed). */
+ * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model;
+ * the smallest of every regime first (*n_small of them: what the slow tools run). Returns how
+ * many texts were written to out (malloc'ed). */
 static int pick_cases(const struct cand *cands, size_t n, const struct variant *v, long per,
-                      char **out, int max)
+                      char **out, int max, int *n_small)
 {
   const struct algorithm *a = cands[0].c.alg;
   uint32_t app = coverage_applies(a, v);
   int k = 0;
-  struct cand *match = malloc(n * sizeof *match);
-  if (!match)
+  size_t *match = malloc(n * sizeof *match);
+  uint32_t *mask = malloc(n * sizeof *mask);
+  *n_small = 0;
+  if (!match || !mask) {
+    free(match);
+    free(mask);
     return 0;
-  for (int r = -1; r < GR_MAX_REGIMES; r++) {
-    if (r < 0 ? app != 0 : !(app >> r & 1))
-      continue;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-      if (r < 0 || (coverage_mask(&cands[i].c, v, NULL) >> r & 1))
-        match[m++] = cands[i];
-    for (long j = 0; j < per && m && k < max; j++) {
+  }
+  for (size_t i = 0; i < n; i++)
+    mask[i] = app ? coverage_mask(&cands[i].c, v, NULL) : 0;
+  for (long j = 0; j < per; j++) {
+    for (int r = -1; r < GR_MAX_REGIMES && k < max; r++) {
+      if (r < 0 ? app != 0 : !(app >> r & 1))
+        continue;
+      size_t m = 0;
+      for (size_t i = 0; i < n; i++)
+        if (r < 0 || (mask[i] >> r & 1))
+          match[m++] = i;
+      if (!m)
+        continue;
       char text[GR_CASE_TEXT_LEN];
-      case_format(&match[(size_t)((double)m * (double)j / (2.0 * (double)per))].c, text,
+      case_format(&cands[match[(size_t)((double)m * (double)j / (2.0 * (double)per))]].c, text,
                   sizeof text);
       int dup = 0;
       for (int q = 0; q < k; q++)
@@ -85,8 +108,11 @@ static int pick_cases(const struct cand *cands, size_t n, const struct variant *
       if (!dup && (out[k] = strdup(text)))
         k++;
     }
+    if (j == 0)
+      *n_small = k;
   }
   free(match);
+  free(mask);
   return k;
 }
 
@@ -97,7 +123,8 @@ static void on_signal(int sig)
   san_interrupted = 1;
 }
 
-/* Run the jobs, at most jobs at once, each within timeout, none started after budget. */
+/* Run the jobs, at most jobs at once, each within timeout, none started after budget and none
+ * running past it (stopped: timeout). */
 static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
                      const char *sanitizer, const char *self)
 {
@@ -109,16 +136,19 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
   while ((next < n || running) && !san_interrupted) {
     while (running < (size_t)sa->jobs && next < n) {
       struct san_job *j = &jobs[next++];
+      if (j->verdict) /* decided before the lane: not run */
+        continue;
       if (!j->n_cases) {
         j->verdict = "skip";
         gr_fmt(j->detail, sizeof j->detail, "no case of this variant was drawn");
         continue;
       }
-      if (now_seconds() - t0 > sa->budget) {
+      if (now_seconds() - t0 >= sa->budget) {
         j->verdict = "skip";
         gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
         continue;
       }
+      san_job_pin(j, &sa->gpus, jobs, live, running); /* the least busy GPU of --gpus */
       if (san_job_start(j, sanitizer, self)) {
         j->verdict = "error";
         gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
@@ -129,7 +159,8 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
     for (size_t i = 0; i < running;) {
       struct san_job *j = &jobs[live[i]];
       int done = child_wait(&j->c, 0.05);
-      int late = !done && now_seconds() - j->t0 > sa->timeout;
+      double now = now_seconds();
+      int late = done ? 0 : now - j->t0 > sa->timeout ? 1 : now - t0 > sa->budget ? 2 : 0;
       if (done || late) {
         san_job_finish(j, late);
         live[i] = live[--running];
@@ -155,10 +186,15 @@ int cmd_sanitize(int argc, char **argv)
                                        {"seed", required_argument, NULL, 's'},
                                        {"db", required_argument, NULL, 'd'},
                                        {"sanitizer", required_argument, NULL, 'S'},
+                                       {"logs", required_argument, NULL, 'L'},
+                                       {"kinds", required_argument, NULL, 'k'},
+                                       {"slice", required_argument, NULL, 'l'},
+                                       {"gpus", required_argument, NULL, 'G'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
-                        .per_regime = 2, .jobs = 4,
+                        .per_regime = 2, .jobs = 4, .slices = 1,
+                        .kinds = 1u << VARIANT_FIXED | 1u << VARIANT_PEER | 1u << VARIANT_HISTORICAL,
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
@@ -169,20 +205,29 @@ int cmd_sanitize(int argc, char **argv)
       printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"
              "Run every selected GPU variant under compute-sanitizer (memcheck, racecheck,\n"
              "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
-             "tool (clean, finding, check: a harness check failed with the tool silent, error,\n"
-             "timeout, skip) to stdout and the database. Exit 0 every fixed variant clean, 1 a\n"
-             "finding, failed check or error on a fixed variant, 2 usage or database error,\n"
-             "3 no compute-sanitizer or no CUDA device.\n\n"
+             "tool (clean, explained: every finding is in the algorithm's examined list, finding,\n"
+             "check: a harness check failed with the tool silent, error, timeout, skip) to stdout\n"
+             "and the database; a finding names its kernel, file:line and case. Exit 0 every\n"
+             "fixed and peer variant clean or explained, 1 a finding, failed check or error on\n"
+             "one, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.\n\n"
              "  -t, --tools LIST        of memcheck,racecheck,initcheck,synccheck (default all)\n"
              "  -p, --per-regime N      cases per regime (default 2: the smallest drawn and one\n"
-             "                          at the quarter of the work model)\n"
-             "  -b, --budget SECONDS    no tool started after this (default 1800)\n"
+             "                          at the quarter of the work model); racecheck and\n"
+             "                          initcheck take the smallest of each regime only\n"
+             "                          (initcheck: on fixed and peer variants only)\n"
+             "      --kinds LIST        of fixed,peer,historical (default all three)\n"
+             "      --slice K/N         only the K-th of every N selected variants (K < N): a\n"
+             "                          rotating slice, K = day %% N, covers all in N days\n"
+             "  -b, --budget SECONDS    the lane ends within this: no cell starts after it, and\n"
+             "                          one still running then is stopped (default 1800)\n"
              "      --timeout SECONDS   one tool on one variant (default 300)\n"
-             "  -j, --jobs N            tools running at once (default 4)\n"
+             "  -j, --jobs N            tools running at once (default 4, with --gpus 4 a GPU)\n"
+             GPUS_HELP
              "  -s, --seed N            the case stream (default 1)\n"
              "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
              "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
-             "                          /usr/local/cuda/bin)\n");
+             "                          /usr/local/cuda/bin)\n"
+             "      --logs DIR          keep each tool's log as DIR/ALG.VARIANT.TOOL.log\n");
       return 0;
     case 't':
       if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
@@ -197,6 +242,11 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
         return GR_EXIT_USAGE;
       sa.jobs = (long)u;
+      sa.jobs_given = 1;
+      break;
+    case 'G':
+      if (cli_opt_text("sanitize", "--gpus", optarg, 1024, &sa.gpus_spec))
+        return GR_EXIT_USAGE;
       break;
     case 'b':
       if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
@@ -218,12 +268,47 @@ int cmd_sanitize(int argc, char **argv)
       if (cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa.sanitizer))
         return GR_EXIT_USAGE;
       break;
+    case 'L':
+      if (cli_opt_text("sanitize", "--logs", optarg, CLI_TEXT_MAX, &sa.logs))
+        return GR_EXIT_USAGE;
+      break;
+    case 'k':
+      sa.kinds = 0;
+      for (const char *q = optarg; *q;) {
+        size_t w = strcspn(q, ",");
+        int kind = w == 5 && !strncmp(q, "fixed", 5)         ? VARIANT_FIXED
+                   : w == 4 && !strncmp(q, "peer", 4)        ? VARIANT_PEER
+                   : w == 10 && !strncmp(q, "historical", 10) ? VARIANT_HISTORICAL
+                                                             : -1;
+        if (kind < 0)
+          return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
+                                 "historical)", (int)w, q);
+        sa.kinds |= 1u << kind;
+        q += w + (q[w] == ',');
+      }
+      if (!sa.kinds)
+        return cli_usage_error("sanitize", "--kinds: no kind named (fixed, peer, historical)");
+      break;
+    case 'l': {
+      unsigned long long sk, sn;
+      char tail;
+      if (optarg[0] < '0' || optarg[0] > '9' || strchr(optarg, '+') ||
+          sscanf(optarg, "%llu/%llu%c", &sk, &sn, &tail) != 2 || sn < 1 || sn > 1000 || sk >= sn)
+        return cli_usage_error("sanitize", "bad value '%s' for --slice: K/N with 0 <= K < N <= "
+                               "1000, e.g. 3/7", optarg);
+      sa.slice = (long)sk;
+      sa.slices = (long)sn;
+      break;
+    }
     default: return cli_opt_error("sanitize", c, argv);
     }
   }
   if (optind + 1 < argc)
     return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
   sa.filter = optind < argc ? argv[optind] : NULL;
+  if (sa.logs && access(sa.logs, W_OK) != 0)
+    return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa.logs,
+                           strerror(errno));
   int want[SAN_N_TOOLS] = {0};
   for (const char *s = sa.tools; *s;) {
     size_t w = strcspn(s, ",");
@@ -238,6 +323,10 @@ int cmd_sanitize(int argc, char **argv)
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
+  if (sa.gpus_spec && (c = cli_gpus("sanitize", sa.gpus_spec, &sa.gpus)) != 0)
+    return c;
+  if (sa.gpus.n && !sa.jobs_given)
+    sa.jobs = 4 * (long)sa.gpus.n > 64 ? 64 : 4 * (long)sa.gpus.n;
   if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
     printf("sanitize: skipped: %s\n",
            sa.sanitizer ? "the --sanitizer given is not an executable"
@@ -268,10 +357,13 @@ int cmd_sanitize(int argc, char **argv)
     return GR_EXIT_ENV;
   }
   const struct algorithm *drawn = NULL;
+  long nth = -1; /* index among the GPU variants of the selected kinds, for --slice */
   for (size_t i = 0; i < sel.n; i++) {
     const struct algorithm *a = sel.alg[i];
     const struct variant *v = sel.v[i];
-    if (!(v->flags & VARIANT_GPU))
+    if (!(v->flags & VARIANT_GPU) || !(sa.kinds >> v->kind & 1))
+      continue;
+    if (++nth % sa.slices != sa.slice)
       continue;
     if (a != drawn) {
       for (size_t d = 0; d < SAN_DRAWS; d++) {
@@ -283,10 +375,19 @@ int cmd_sanitize(int argc, char **argv)
       drawn = a;
     }
     char **mine = texts + i * SAN_MAX_CASES;
-    int n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES);
+    int small, n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
     for (int t = 0; t < SAN_N_TOOLS; t++)
       if (want[t])
-        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine, .n_cases = n};
+        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
+                                      .n_cases = san_slow_tool(t) ? small : n, .logs = sa.logs};
+    for (size_t q = nj; q-- > 0 && jobs[q].v == v;)
+      if (jobs[q].tool == SAN_INITCHECK && v->kind == VARIANT_HISTORICAL) {
+        jobs[q].verdict = "skip";
+        gr_fmt(jobs[q].detail, sizeof jobs[q].detail,
+               "initcheck runs on fixed and peer variants only (on radix_sort/v2_warp_lane0 it "
+               "ran past 90 s even on its 3 smallest cases: a known bug that keeps reading "
+               "uninitialised memory makes the tool crawl; memcheck and racecheck still run)");
+      }
   }
   free(cands);
 
@@ -305,10 +406,15 @@ int cmd_sanitize(int argc, char **argv)
   signal(SIGINT, on_signal);
   signal(SIGTERM, on_signal);
   fprintf(stderr, "sanitize: %zu runs of %s, %ld at once\n", nj, sanitizer, sa.jobs);
+  double lane_t0 = now_seconds();
   run_jobs(jobs, nj, &sa, sanitizer, self);
 
   /* store and print: one row per variant, one column per tool */
   int rc = GR_EXIT_OK;
+  static const char *const verdicts[] = {"clean", "explained", "finding", "check",
+                                         "error", "timeout", "skip"};
+  enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
+  int count[N_VERDICTS] = {0};
   printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
          (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
   printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
@@ -326,16 +432,23 @@ int cmd_sanitize(int argc, char **argv)
                                 san_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
     if (store_add_sanitizer(st, run, &row))
       fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
-    if (i == 0 || jobs[i - 1].v != j->v)
+    if (i == 0 || jobs[i - 1].v != j->v) {
+      int most = 0; /* the variant's cases (the slow tools run the first of each regime) */
+      for (size_t q = i; q < nj && jobs[q].v == j->v; q++)
+        most = jobs[q].n_cases > most ? jobs[q].n_cases : most;
       printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, variant_kind_name(j->v->kind),
-             j->n_cases);
+             most);
+    }
     printf("  %-9s", j->verdict);
     if (i + 1 == nj || jobs[i + 1].v != j->v)
       printf("\n");
     int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
               strcmp(j->verdict, "error") == 0;
-    if (bad && j->v->kind == VARIANT_FIXED)
+    if (bad && (j->v->kind == VARIANT_FIXED || j->v->kind == VARIANT_PEER))
       rc = GR_EXIT_FAIL;
+    for (int vk = 0; vk < N_VERDICTS; vk++)
+      if (!strcmp(j->verdict, verdicts[vk]))
+        count[vk]++;
   }
   store_commit(st);
   int details = 0;
@@ -345,8 +458,25 @@ int cmd_sanitize(int argc, char **argv)
              san_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
   if (san_interrupted)
     rc = 130;
-  printf("\nresult: %s exit %d\n",
-         rc == 0 ? "ok (every fixed variant clean)" : rc == 1 ? "FAILED" : "interrupted", rc);
+  char tally[256] = "";
+  size_t at = 0;
+  for (int vk = 0; vk < N_VERDICTS; vk++)
+    if (count[vk]) {
+      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "",
+                             count[vk], verdicts[vk]);
+      at = at < sizeof tally ? at : sizeof tally - 1;
+    }
+  for (int vk = 0; vk < N_VERDICTS; vk++)
+    cli_status_set(verdicts[vk], "%d", count[vk]);
+  cli_status_set("cells", "%zu", nj);
+  cli_status_set("wall", "%.1f", now_seconds() - lane_t0);
+  printf("\nsanitize: %zu cells (%s); wall %.1f s\n", nj, nj ? tally : "none",
+         now_seconds() - lane_t0);
+  printf("result: %s exit %d\n",
+         rc == 0 ? "ok (every fixed and peer variant clean or explained)"
+         : rc == 1 ? "FAILED"
+                   : "interrupted",
+         rc);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
   store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "gr.h"
+#include "sanitizer_log.h"
 
 const char *const san_tools[SAN_N_TOOLS] = {"memcheck", "racecheck", "initcheck", "synccheck"};
 
@@ -64,78 +65,16 @@ int san_job_start(struct san_job *j, const char *sanitizer, const char *self)
   j->c.what = "compute-sanitizer";
   j->c.argv = j->argv;
   j->c.log_fd = fd;
+  if (j->cvd[0]) { /* pinned to one GPU of --gpus */
+    j->env[0] = j->cvd;
+    j->env[1] = "CUDA_DEVICE_ORDER=PCI_BUS_ID";
+    j->env[2] = NULL;
+    j->c.env = j->env;
+  }
   j->t0 = now_seconds();
   int rc = child_start(&j->c);
   close(fd);
   return rc;
-}
-
-/* The first line of the log that starts with prefix and holds needle (NULL: any); "" none. */
-static void log_line(const char *path, const char *prefix, const char *needle, char *out,
-                     size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    if (strncmp(line, prefix, strlen(prefix)) == 0 && (!needle || strstr(line, needle))) {
-      gr_fmt(out, len, "%s", line + strlen(prefix));
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The first line of a finding in the tool's log: "Invalid __global__ write of size 4 bytes",
- * "Error: Race reported between ...", "Program hit cudaErrorInvalidValue ..." (not the banner,
- * not the indented lines of its backtrace, not a summary); "" none. */
-static void first_finding(const char *path, char *out, size_t len)
-{
-  FILE *f = fopen(path, "r");
-  char line[1024];
-  out[0] = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    line[strcspn(line, "\n")] = 0;
-    const char *t = line + 10;
-    if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t &&
-        strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-        strncmp(t, "Target application", 18) != 0) {
-      gr_fmt(out, len, "%s", t);
-      break;
-    }
-  }
-  if (f)
-    fclose(f);
-}
-
-/* The explanation in the algorithm's sanitizer_explained that covers every finding in j's log,
- * or NULL. first: the first finding. */
-static const char *explained(const struct san_job *j, const char *first)
-{
-  for (const char *const *e = j->a->sanitizer_explained; e && *e; e++) {
-    char var[64], tool[32], kern[128];
-    int at;
-    if (sscanf(*e, "%63s %31s %127[^:]: %n", var, tool, kern, &at) != 3 ||
-        strcmp(var, j->v->name) != 0 || strcmp(tool, san_tools[j->tool]) != 0 || !first[0])
-      continue;
-    FILE *f = fopen(j->log, "r");
-    char line[1024];
-    int all = 1;
-    while (f && fgets(line, sizeof line, f)) {
-      const char *t = line + 10;
-      if (strncmp(line, "========= ", 10) == 0 && *t != ' ' && *t != '\n' &&
-          strncmp(t, "COMPUTE-SANITIZER", 17) != 0 && !strstr(t, "SUMMARY") &&
-          strncmp(t, "Target application", 18) != 0 && !strstr(line, kern))
-        all = 0;
-    }
-    if (f)
-      fclose(f);
-    if (all)
-      return *e + at;
-  }
-  return NULL;
 }
 
 /* The first verdict line of repro ("NAME KIND VERDICT WHY") for variant name that is neither a
@@ -158,27 +97,76 @@ static void failed_line(const char *path, const char *name, char *out, size_t le
     fclose(f);
 }
 
-/* The verdict from the exit status and the log; the log is removed. */
+int san_slow_tool(int tool)
+{
+  return tool == 1 || tool == SAN_INITCHECK;
+}
+
+/* A cell with findings (exit 86): the log read into findings; explained when the algorithm's
+ * table explains every one (the detail: the first, with its reason), else a finding (the
+ * detail: the first unexplained one with its kernel, file:line and case, and how many more). */
+static void judge_findings(struct san_job *j)
+{
+  static struct san_log lg; /* large; the lane judges one job at a time */
+  FILE *f = fopen(j->log, "r");
+  j->verdict = "finding";
+  if (!f) {
+    gr_fmt(j->detail, sizeof j->detail, "the tool's log cannot be read: %s", strerror(errno));
+    return;
+  }
+  san_log_parse(f, &lg);
+  fclose(f);
+  j->findings = lg.n;
+  if (lg.n == 0) {
+    gr_fmt(j->detail, sizeof j->detail, "the tool reported errors (summary: %ld) but no report "
+           "line was read from its log", lg.summary);
+    return;
+  }
+  const char *const *list = j->a->sanitizer_explained;
+  int bad = -1;
+  for (int i = 0; i < lg.n && bad < 0; i++)
+    if (!san_explained(list, j->v->name, san_tools[j->tool], &lg.f[i]))
+      bad = i;
+  char text[GR_WHY_LEN];
+  san_finding_format(&lg.f[bad < 0 ? 0 : bad], text, sizeof text);
+  if (bad < 0) {
+    j->verdict = "explained";
+    gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", text,
+           san_explained(list, j->v->name, san_tools[j->tool], &lg.f[0]));
+    return;
+  }
+  char more[64] = "";
+  if (lg.n > 1)
+    gr_fmt(more, sizeof more, " [+%d more distinct]", lg.n - 1);
+  gr_fmt(j->detail, sizeof j->detail, "%s%s", text, more);
+}
+
+/* The log kept as LOGS/ALG.VARIANT.TOOL.log (--logs), else removed. */
+static void log_done(const struct san_job *j)
+{
+  char kept[4096];
+  if (j->logs) {
+    gr_fmt(kept, sizeof kept, "%s/%s.%s.%s.log", j->logs, j->a->name, j->v->name,
+           san_tools[j->tool]);
+    if (rename(j->log, kept) == 0)
+      return;
+    fprintf(stderr, "gpuregress sanitize: cannot keep the log as %s: %s\n", kept, strerror(errno));
+  }
+  unlink(j->log);
+}
+
+/* The verdict from the exit status and the log; the log is removed (or kept: --logs). */
 void san_job_finish(struct san_job *j, int timed_out)
 {
   int st = child_finish(&j->c, timed_out, NULL, 0);
   j->seconds = now_seconds() - j->t0;
-  char first[GR_WHY_LEN], summary[256];
+  char first[GR_WHY_LEN];
   if (timed_out) {
     j->verdict = "timeout";
-    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s", j->seconds);
+    gr_fmt(j->detail, sizeof j->detail, "no end within %.0f s%s", j->seconds,
+           timed_out > 1 ? " (stopped at the end of the lane's budget)" : "");
   } else if (st == SAN_FINDING_EXIT) {
-    j->verdict = "finding";
-    first_finding(j->log, first, sizeof first);
-    const char *why = explained(j, first);
-    if (why) {
-      j->verdict = "explained";
-      gr_fmt(j->detail, sizeof j->detail, "%s (examined: %s)", first, why);
-      unlink(j->log);
-      return;
-    }
-    log_line(j->log, "========= ", "SUMMARY", summary, sizeof summary);
-    gr_fmt(j->detail, sizeof j->detail, "%s%s%s", first, summary[0] ? " | " : "", summary);
+    judge_findings(j);
   } else if (st == 0) {
     j->verdict = "clean";
   } else if (st == GR_EXIT_FAIL) {
@@ -200,7 +188,7 @@ void san_job_finish(struct san_job *j, int timed_out)
     last[strcspn(last, "\n")] = 0;
     gr_fmt(j->detail, sizeof j->detail, "exit %d: %s", st, last);
   }
-  unlink(j->log);
+  log_done(j);
 }
 
 int san_tool_index(const char *name, size_t len)
@@ -209,4 +197,21 @@ int san_tool_index(const char *name, size_t len)
     if (strlen(san_tools[t]) == len && strncmp(san_tools[t], name, len) == 0)
       return t;
   return -1;
+}
+
+void san_job_pin(struct san_job *j, const struct gpu_set *gpus, const struct san_job *jobs,
+                 const size_t *live, size_t running)
+{
+  size_t best = 0, load[GPUS_MAX] = {0};
+  j->gpu = -1;
+  j->cvd[0] = 0;
+  if (!gpus->n)
+    return;
+  for (size_t k = 0; k < running; k++)
+    if (jobs[live[k]].gpu >= 0)
+      load[jobs[live[k]].gpu]++;
+  for (size_t g = 1; g < gpus->n; g++)
+    best = load[g] < load[best] ? g : best;
+  j->gpu = (int)best;
+  gr_fmt(j->cvd, sizeof j->cvd, "CUDA_VISIBLE_DEVICES=%s", gpus->slot[best].id);
 }

@@ -224,6 +224,11 @@ struct algorithm {
    * and refuses a given value that disagrees). 0 ok; -1 with why naming the file and the
    * problem. NULL: the algorithm has no file parameters. */
   int (*data_params)(struct gr_case *c, uint32_t *filled, char *why, size_t len);
+  /* Optional: check the header of the file given for parameter `param` (its type, its sizes
+   * against the file's size) before anything reads it whole (the content hash of case_parse):
+   * 0 ok; -1 with why naming the file. A file from elsewhere costs no more than its header
+   * before it is refused. */
+  int (*check_file)(const char *param, const char *path, char *why, size_t len);
 };
 
 /* Helpers every algorithm uses (harness/case.c). */

@@ -115,11 +115,13 @@ static const char *intern(const char *s)
   return e->s;
 }
 
-/* A PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH,
- * hash the file into *hash; with #HASH, the file must still have that content. 0 ok, -1 with
- * why naming the file; -2 a "data:" file that does not exist (the dataset is not fetched). */
-static int file_value(const struct param_spec *p, const char *val, const char **file,
-                      int64_t *hash, char *why, size_t len)
+/* A PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH
+ * into *file, the hash it must have into *want (*has_want 1) and check the file's header
+ * (algorithm's check_file) without reading it whole; file_hashes reads every file of the case
+ * once all are checked. 0 ok, -1 with why naming the file; -2 a "data:" file that does not
+ * exist (the dataset is not fetched). */
+static int file_value(const struct algorithm *a, const struct param_spec *p, const char *val,
+                      const char **file, uint64_t *want, int *has_want, char *why, size_t len)
 {
   char text[GR_CASE_PATH_LEN], path[GR_CASE_PATH_LEN * 3];
   const char *mark = strrchr(val, '#');
@@ -131,33 +133,57 @@ static int file_value(const struct param_spec *p, const char *val, const char **
   }
   memcpy(text, val, n);
   text[n] = 0;
-  uint64_t want = 0, got;
+  *has_want = 0;
   if (mark) {
     char *end;
     errno = 0;
-    want = strtoull(mark + 1, &end, 16);
-    if (strlen(mark + 1) != 16 || *end || errno) {
+    *want = strtoull(mark + 1, &end, 16);
+    if (strlen(mark + 1) != 16 || *end || errno || !isxdigit((unsigned char)mark[1])) {
       gr_fmt(why, len, "'%s=%s': the content hash after '#' must be 16 hex digits", p->name, val);
       return -1;
     }
+    *has_want = 1;
   }
   file_path(text, path, sizeof path);
-  if (data_file_hash(path, &got, why, len)) {
-    if (strncmp(text, "data:", 5) != 0 || access(path, F_OK) == 0)
+  if (access(path, F_OK) != 0) {
+    gr_fmt(why, len, "cannot open '%s': %s", path, strerror(errno));
+    if (strncmp(text, "data:", 5) != 0)
       return -1;
     snprintf(why + strlen(why), len - strlen(why), " (%s: run scripts/datasets)", text);
     return -2;
   }
-  if (mark && got != want) {
-    gr_fmt(why, len, "'%s' has changed: its content hash is %016llx, the case was made with %016llx",
-           path, (unsigned long long)got, (unsigned long long)want);
+  /* the header first: a file that is not what the parameter reads is refused before any file
+   * of the case is read whole (a sparse file of many gigabytes, a FIFO) */
+  if (a->check_file && a->check_file(p->name, path, why, len))
     return -1;
-  }
   if (!(*file = intern(text))) {
     gr_fmt(why, len, "out of host memory");
     return -1;
   }
-  *hash = (int64_t)got;
+  return 0;
+}
+
+/* The content hash of every file of c into its value, checked against the hash the case text
+ * gave (want, has_want per parameter). 0 ok, -1 with why naming the file. */
+static int file_hashes(struct gr_case *c, const uint64_t *want, const int *has_want, char *why,
+                       size_t len)
+{
+  for (size_t i = 0; i < c->alg->n_params; i++) {
+    char path[GR_CASE_PATH_LEN * 3];
+    uint64_t got;
+    if (!c->file[i])
+      continue;
+    file_path(c->file[i], path, sizeof path);
+    if (data_file_hash(path, &got, why, len))
+      return -1;
+    if (has_want[i] && got != want[i]) {
+      gr_fmt(why, len,
+             "'%s' has changed: its content hash is %016llx, the case was made with %016llx", path,
+             (unsigned long long)got, (unsigned long long)want[i]);
+      return -1;
+    }
+    c->v[i] = (int64_t)got;
+  }
   return 0;
 }
 
@@ -318,6 +344,8 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
     return -1;
   }
   unsigned char seen[GR_MAX_PARAMS + 1] = {0}; /* last slot: seed */
+  uint64_t want[GR_MAX_PARAMS] = {0};
+  int has_want[GR_MAX_PARAMS] = {0};
   while ((tok = strtok_r(NULL, " \t\n", &save))) {
     char *eq = strchr(tok, '=');
     if (!eq || eq == tok || !eq[1]) {
@@ -347,11 +375,14 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
       gr_fmt(why, len, "'%s' given twice", name);
       return -1;
     }
-    int rc = p->type == PARAM_FILE ? file_value(p, val, &c->file[idx], &c->v[idx], why, len)
-                                   : case_param_value(p, val, &c->v[idx], why, len);
+    int rc = p->type == PARAM_FILE
+                 ? file_value(c->alg, p, val, &c->file[idx], &want[idx], &has_want[idx], why, len)
+                 : case_param_value(p, val, &c->v[idx], why, len);
     if (rc)
       return rc;
   }
+  if (case_has_files(c) && file_hashes(c, want, has_want, why, len))
+    return -1;
   if (case_has_files(c) && data_params(c, seen, why, len))
     return -1;
   for (size_t i = 0; i < c->alg->n_params; i++)

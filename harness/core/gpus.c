@@ -129,7 +129,8 @@ int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len)
   long count = all ? 0 : strtol(spec, &end, 10);
   int is_count = !all && *end == 0 && isdigit((unsigned char)spec[0]) && !strchr(spec, ',');
   if (is_count && (count < 1 || count > GPUS_MAX)) {
-    gr_fmt(why, len, "--gpus %s: a count from 1 to %d, 'all' or a list of GPUs", spec, GPUS_MAX);
+    gr_fmt(why, len, "--gpus %s: a count from 1 to %d, 'all' or a list of GPUs (one GPU by "
+                     "index: CUDA_VISIBLE_DEVICES=I without --gpus)", spec, GPUS_MAX);
     return GR_EXIT_USAGE;
   }
   if (!all && !is_count) { /* a LIST: checked for shape, then against nvidia-smi when it answers */
@@ -144,9 +145,11 @@ int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len)
       char *comma = strchr(p, ',');
       size_t k = comma ? (size_t)(comma - p) : strlen(p);
       trimmed(ids[n], sizeof ids[n], p, k);
-      int ok = ids[n][0] != 0;
-      for (const char *q = ids[n]; ok && *q; q++)
-        ok = isalnum((unsigned char)*q) || *q == '-';
+      /* an index, or a UUID as nvidia-smi prints it */
+      int uuid = !strncmp(ids[n], "GPU-", 4) || !strncmp(ids[n], "MIG-", 4);
+      int ok = ids[n][0] != 0 && (!uuid || ids[n][4]);
+      for (const char *q = ids[n] + (uuid ? 4 : 0); ok && *q; q++)
+        ok = uuid ? isxdigit((unsigned char)*q) || *q == '-' || *q == '/' : isdigit((unsigned char)*q);
       if (!ok) {
         gr_fmt(why, len, "--gpus '%s': expected all, a count, or indices/UUIDs separated by commas",
                spec);
