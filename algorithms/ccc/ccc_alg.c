@@ -284,6 +284,7 @@ static void ccc_instance_free(struct gr_instance *inst)
     free(d->check_pair);
     free(d->ref);
     free(d->ref_idx);
+    free(d); /* gr_instance_alloc's private part: its own allocation */
   }
   free(inst);
 }
@@ -464,3 +465,4 @@ const struct algorithm ccc_algorithm = {
     .bench_fetch = ccc_bench_fetch,
     .bench_teardown = ccc_bench_teardown,
 };
+GR_REGISTER_ALGORITHM(ccc_algorithm);

@@ -33,37 +33,49 @@ static int has_hooks(const struct algorithm *a)
          a->bench_teardown;
 }
 
-/* Parse "0,2,4-6" into a mask over n cases. 0 ok, -1 with why. */
-static int parse_sizes(const char *sizes, size_t n, unsigned char *mask, const char *alg, char *why,
+/* A size index: decimal digits only (no blank, no sign), at most 255. 0 ok, -1 not one. */
+static int size_index(const char *s, const char *end, long *out)
+{
+  long v = 0;
+  if (s == end)
+    return -1;
+  for (; s < end; s++) {
+    if (*s < '0' || *s > '9' || v > 255)
+      return -1;
+    v = v * 10 + (*s - '0');
+  }
+  *out = v;
+  return 0;
+}
+
+/* Parse "0,2,4-6" into a mask over n cases; *top gets the largest index asked for (the caller
+ * refuses one beyond every selected sweep). 0 ok, -1 with why (an empty item, a sign, a blank,
+ * a reversed range). */
+static int parse_sizes(const char *sizes, size_t n, unsigned char *mask, long *top, char *why,
                        size_t len)
 {
-  char buf[256];
-  gr_fmt(buf, sizeof buf, "%s", sizes);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    char *end;
-    long lo = strtol(tok, &end, 10), hi = lo;
-    if (end == tok || lo < 0)
-      goto bad;
-    if (*end == '-') {
-      char *e2;
-      hi = strtol(end + 1, &e2, 10);
-      if (e2 == end + 1 || *e2 || hi < lo)
-        goto bad;
-    } else if (*end) {
-      goto bad;
+  const char *tok = sizes;
+  for (;;) {
+    const char *comma = strchr(tok, ',');
+    const char *end = comma ? comma : tok + strlen(tok);
+    const char *dash = memchr(tok, '-', (size_t)(end - tok));
+    long lo, hi;
+    if (size_index(tok, dash ? dash : end, &lo) ||
+        (dash ? size_index(dash + 1, end, &hi) || hi < lo : (hi = lo, 0))) {
+      gr_fmt(why, len,
+             "bad size '%.*s' in '--sizes %s': use indices into the sweep (0 = smallest), e.g. "
+             "0,2-3",
+             (int)(end - tok), tok, sizes);
+      return -1;
     }
     for (long i = lo; i <= hi; i++)
       if ((size_t)i < n)
         mask[i] = 1;
-    continue;
-  bad:
-    gr_fmt(why, len, "bad size '%s' in '--sizes %s': use indices into the sweep (0 = smallest), e.g. 0,2-3",
-           tok, sizes);
-    return -1;
+    *top = hi > *top ? hi : *top;
+    if (!comma)
+      return 0;
+    tok = comma + 1;
   }
-  (void)alg;
-  return 0;
 }
 
 static int plan_add(struct bench_plan *p, size_t *cap, const struct algorithm *a,
@@ -104,7 +116,8 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
   if (!p)
     goto oom;
   const struct algorithm *seen[64];
-  size_t n_seen = 0;
+  size_t n_seen = 0, longest = 0;
+  long top = -1;
   int any_alg = 0;
   for (size_t i = 0; i < n; i++) {
     const struct algorithm *a = algs[i];
@@ -123,8 +136,9 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
     unsigned char mask[256] = {0};
     if (nc > sizeof mask)
       nc = sizeof mask;
+    longest = nc > longest ? nc : longest;
     if (sizes) {
-      if (parse_sizes(sizes, nc, mask, a->name, why, len))
+      if (parse_sizes(sizes, nc, mask, &top, why, len))
         goto fail;
     } else {
       for (size_t k = 0; k < nc; k++) /* quick: the two smallest, and the real-data cases */
@@ -161,6 +175,13 @@ int bench_plan_new(const struct algorithm *const *algs, const struct variant *co
           goto oom;
     }
     (void)chosen;
+  }
+  if (sizes && any_alg && top >= (long)longest) {
+    gr_fmt(why, len,
+           "size %ld in '--sizes %s' is beyond every selected sweep (the longest has %zu sizes: "
+           "0..%zu)",
+           top, sizes, longest, longest - 1);
+    goto fail;
   }
   if (p->n == 0 && p->n_skipped) {
     gr_fmt(why, len, "nothing to time: %s", p->skipped[0]);

@@ -48,6 +48,10 @@ struct run_verdict;
  * baseline (--baseline RUN, FILE, "none", or by default the latest finished run before it on the
  * same GPU model). 0 ok; else the exit code after a message. *st (maybe NULL) and *v are the
  * caller's to free. */
+/* Every per-algorithm --min-effect/--alpha override names an algorithm of the registry or of
+ * the database: 0 ok; else GR_EXIT_USAGE after a message naming it. */
+struct compare_opts;
+int cli_check_overrides(const char *cmd, struct store *st, const struct compare_opts *co);
 int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
                        const struct compare_opts *co, int want_verdict, struct store **st,
                        struct run_verdict **v, int *compared);
@@ -123,6 +127,8 @@ int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
 /* History: change points, merging runners, retention (harness/cmd_history.c). */
 int cmd_history(int argc, char **argv);
+/* Acknowledging open regressions (harness/cmd_ack.c). */
+int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.

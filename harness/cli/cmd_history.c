@@ -187,6 +187,8 @@ int cmd_history(int argc, char **argv)
     return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
   struct store *st = NULL;
   int rc = cli_open_existing("history", db, &st);
+  if (!rc && (rc = cli_check_overrides("history", st, &ho.co)))
+    store_close(st);
   if (rc)
     return rc;
   struct store_run rb;

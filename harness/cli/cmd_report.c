@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "export.h"
 #include "plot.h"
+#include "registry.h"
 #include "verdict.h"
 
 int cli_open_existing(const char *cmd, const char *db, struct store **st)
@@ -77,7 +78,8 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
                  const struct compare_opts *co, struct run_verdict **v, int *compared)
 {
   char why[GR_WHY_LEN];
-  struct rv_opts o = {.base_src = STORE_MAIN, .co = co};
+  struct rv_opts o = {.base_src = STORE_MAIN, .co = co,
+                      .max_clock_diff = co ? co->max_clock_diff : 0};
   int other_gpu = 0;
   *v = NULL;
   if (baseline && strcmp(baseline, "none") == 0) {
@@ -115,11 +117,27 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
 /* The prologue of compare, plot and export: open db (existing, read-only), pick the run (given,
  * else the latest finished one) and, when want_verdict, judge it against its baseline. 0 ok;
  * else the exit code after a message. *st (maybe NULL) and *v are the caller's to free. */
+int cli_check_overrides(const char *cmd, struct store *st, const struct compare_opts *co)
+{
+  for (size_t k = 0; k < co->n_over; k++)
+    if (!registry_find(co->over[k].alg) && !store_knows_algorithm(st, co->over[k].alg)) {
+      char name[128];
+      return cli_usage_error(cmd,
+                             "unknown algorithm '%s' in --%s: neither in 'gpuregress list' nor "
+                             "in the database",
+                             gr_printable(name, sizeof name, co->over[k].alg),
+                             co->over[k].min_effect >= 0 ? "min-effect" : "alpha");
+    }
+  return 0;
+}
+
 int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char *baseline,
                        const struct compare_opts *co, int want_verdict, struct store **st,
                        struct run_verdict **v, int *compared)
 {
   int rc = cli_open_existing(cmd, db, st);
+  if (!rc && co)
+    rc = cli_check_overrides(cmd, *st, co);
   if (!rc)
     rc = pick_run(cmd, *st, run);
   if (!rc && want_verdict)
@@ -236,7 +254,8 @@ out:
 /* ---- export ------------------------------------------------------------------------------- */
 
 static const char export_help[] =
-    "usage: gpuregress export --format json|csv|junit|db [--run RUN] [--out FILE] [--db FILE]\n"
+    "usage: gpuregress export --format json|csv|junit|gbench|db [--run RUN] [--out FILE]\n"
+    "                         [--db FILE]\n"
     "                         [--baseline RUN|FILE|none]\n"
     "\n"
     "Write a run (default: the latest finished run with results):\n"
@@ -248,6 +267,10 @@ static const char export_help[] =
     "         and check after timing (pass and caught pass, escaped and failures fail, skip is\n"
     "         skipped) and per timing compared with the baseline (slower fails with the ratio,\n"
     "         the p-value and the baseline run, unsure is skipped with the reason)\n"
+    "  gbench Google Benchmark's JSON: every stored sample of a benchmark is a repetition\n"
+    "         (real_time = cpu_time = its GPU time, us), then its mean, median and stddev, so\n"
+    "         that Google Benchmark's tools/compare.py (and its U test) compares two runs:\n"
+    "         compare.py benchmarks base.json head.json\n"
     "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
     "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
     "\n"
@@ -304,9 +327,10 @@ int cmd_export(int argc, char **argv)
     return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
   enum export_format fmt;
   if (!format)
-    return cli_usage_error("export", "missing --format (json, csv, junit or db)");
+    return cli_usage_error("export", "missing --format (json, csv, junit, gbench or db)");
   if (export_format_parse(format, &fmt))
-    return cli_usage_error("export", "unknown format '%s': use json, csv, junit or db", format);
+    return cli_usage_error("export", "unknown format '%s': use json, csv, junit, gbench or db",
+                           format);
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;

@@ -31,7 +31,8 @@ int compare_opts_parse(struct compare_opts *o, int which, const char *text, char
       *next++ = 0;
     char *eq = strchr(tok, '='), *num = eq ? eq + 1 : tok, *end;
     double v = strtod(num, &end);
-    if (eq == tok || end == num || *end || !isfinite(v) || v < 0 || (which && v == 0) ||
+    int plain = ((num[0] >= '0' && num[0] <= '9') || num[0] == '.') && !strpbrk(num, "xXpP");
+    if (eq == tok || !plain || end == num || *end || !isfinite(v) || v < 0 || (which && v == 0) ||
         v >= (which ? 1 : 10)) {
       gr_fmt(why, len, "bad value '%s' for --%s: use a number%s or ALG=NUMBER", tok, opt,
              which ? " in (0, 1)" : " in [0, 10) such as 0.05");

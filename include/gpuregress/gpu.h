@@ -1,4 +1,6 @@
-/* CUDA helpers shared by every GPU variant: the one error-check macro, device queries, and the
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/gpu.h (public API).
+ * CUDA helpers shared by every GPU variant: the one error-check macro, device queries, and the
  * shared-memory poisoning kernel behind the differential check. Only worker processes call these:
  * the parent never initialises CUDA. */
 #ifndef GR_GPU_H
@@ -39,6 +41,10 @@ struct gpu_info {
   size_t l2_bytes;
   int driver_version, runtime_version; /* e.g. 13000 */
   int sm_clock_khz, mem_clock_khz;     /* peak clocks as reported */
+  /* NVML (dlopen'd; "" / 0 when it is absent): the driver's release and, now, the clocks and
+   * the temperature */
+  char driver_release[32]; /* e.g. "580.159.04" */
+  int sm_clock_now_mhz, mem_clock_now_mhz, temp_c;
 };
 
 /* Number of usable CUDA devices, or 0 with why saying what is true: "no NVIDIA driver: ...",
