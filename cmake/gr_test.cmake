@@ -24,7 +24,8 @@ endfunction()
 # kmedoids_mpi in the parent folder of their own).
 function(gr_test_exe name)
   add_executable(${name} ${ARGN})
-  target_link_libraries(${name} PRIVATE gr_test_util gpuregress_core)
+  # whole: the algorithms register themselves, referenced by no one
+  target_link_libraries(${name} PRIVATE gr_test_util $<LINK_LIBRARY:WHOLE_ARCHIVE,gpuregress_core>)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:C>:${GR_C_WARNINGS}> $<$<COMPILE_LANGUAGE:CUDA>:${GR_CUDA_FLAGS}>)

@@ -8,6 +8,7 @@
 #   - one place forks: harness/core/child.c (gnuplot, workers, benchmarks, sanitizers go through it);
 #   - every CPU reference is algorithms/<alg>/<alg>_ref.c beside its variants, and includes only
 #     the C library, gr.h, rng.h and other references (no folder reference/);
+#   - no central list of algorithms: each table registers itself (GR_REGISTER_ALGORITHM);
 #   tests/layout.sh SOURCE_DIR [--print]
 set -u
 src=$1
@@ -27,7 +28,7 @@ module() { local b; b=$(basename "$1"); b=${b%.*}; echo "${b%_private}"; }
 edges=$(mktemp)
 trap 'rm -f "$edges"' EXIT
 declare -A known
-while read -r f; do known[$(basename "$f")]=1; done < <(find harness -name '*.h')
+while read -r f; do known[$(basename "$f")]=1; done < <(find harness include -name '*.h')
 while read -r f; do
   m=$(module "$f")
   for inc in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
@@ -35,7 +36,8 @@ while read -r f; do
     t=$(module "$inc")
     [ "$t" != "$m" ] && echo "$m $t"
   done
-done < <(find harness -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cc' \) | sort) |
+done < <(find harness include -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cc' \) |
+           sort) |
   sort -u >"$edges"
 if [ "${2:-}" = --print ]; then
   awk '{a[$1] = a[$1] " " $2} END {for (m in a) print m ":" a[m]}' "$edges" | sort
@@ -65,6 +67,16 @@ for d in algorithms/*/; do
   [ -z "$bad" ] || fail "${a}_ref includes more than the C library, gr.h, rng.h, references: $bad"
 done
 [ "$n" -ge 6 ] || fail "only $n algorithms with a reference"
+
+# 5. no central list: the registry names no algorithm, each table registers itself
+if grep -v gr_register_algorithm harness/core/registry.c | grep -Eq '[a-z_]+_algorithm\b'; then
+  fail "harness/core/registry.c names an algorithm: $(grep -Eo '[a-z_]+_algorithm\b' harness/core/registry.c | head -3)"
+fi
+for f in $(grep -l '^const struct algorithm [a-z0-9_]*_algorithm = {' algorithms/*/*.c harness/core/*.c); do
+  for t in $(sed -n 's/^const struct algorithm \([a-z0-9_]*_algorithm\) = {.*/\1/p' "$f"); do
+    grep -q "^GR_REGISTER_ALGORITHM($t);" "$f" || fail "$f: $t does not register itself"
+  done
+done
 
 [ "$fails" = 0 ] && echo "layout: ok"
 exit $((fails > 0))

@@ -345,3 +345,4 @@ const struct algorithm ari_algorithm = {
     .bench_fetch = ari_bench_fetch,
     .bench_teardown = ari_bench_teardown,
 };
+GR_REGISTER_ALGORITHM(ari_algorithm);

@@ -947,3 +947,4 @@ const struct algorithm avos_algorithm = {
     .data_params = avos_data_params,
     .check_file = avos_check_file,
 };
+GR_REGISTER_ALGORITHM(avos_algorithm);

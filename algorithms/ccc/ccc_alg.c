@@ -365,3 +365,4 @@ const struct algorithm ccc_algorithm = {
     .bench_fetch = ccc_bench_fetch,
     .bench_teardown = ccc_bench_teardown,
 };
+GR_REGISTER_ALGORITHM(ccc_algorithm);

@@ -752,3 +752,4 @@ const struct algorithm kmedoids_algorithm = {
     .data_params = km_data_params,
     .check_file = km_check_file,
 };
+GR_REGISTER_ALGORITHM(kmedoids_algorithm);

@@ -463,3 +463,4 @@ const struct algorithm radix_sort_algorithm = {
     .bench_fetch = radix_sort_bench_fetch,
     .bench_teardown = radix_sort_bench_teardown,
 };
+GR_REGISTER_ALGORITHM(radix_sort_algorithm);

@@ -527,3 +527,4 @@ const struct algorithm sgm_algorithm = {
     .data_params = sgm_data_params,
     .check_file = sgm_check_file,
 };
+GR_REGISTER_ALGORITHM(sgm_algorithm);

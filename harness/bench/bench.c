@@ -403,6 +403,11 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   o.store = b->lane_store;
   o.gpus = NULL;
   r->status = execute_here(&sub, &o, r->why, sizeof r->why);
+  if (r->status == GR_STATUS_OK && o.store && store_write_failed(o.store)) {
+    r->status = GR_STATUS_USAGE; /* a database error: exit 2, as on one GPU */
+    gr_fmt(r->why, sizeof r->why, "cannot store the timings in '%s': %s", store_path(o.store),
+           store_errmsg(o.store));
+  }
   r->copy_gbps = sub.copy_gbps;
   memcpy(r->gpu_name, sub.gpu_name, sizeof r->gpu_name);
   memcpy(r->gpu_uuid, sub.gpu_uuid, sizeof r->gpu_uuid);

@@ -59,15 +59,7 @@ int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
  * Returns how many were written (at most max). */
 size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max);
 
-/* The dataset directory that "data:REL" file values are relative to: $GR_DATA, else
- * $XDG_CACHE_HOME/gpuregress/datasets, else $HOME/.cache/gpuregress/datasets (where
- * scripts/datasets writes). Returns buf. */
-const char *case_data_dir(char *buf, size_t len);
-/* The path of file parameter `name` of c, resolved (see case_data_dir), in buf; NULL when c does
- * not name that file. */
-const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len);
-/* 1 if c reads data from a file (a PARAM_FILE parameter is given). */
-int case_has_files(const struct gr_case *c);
+/* case_data_dir, case_file, case_has_files: alg.h (the public API). */
 
 /* Value of a parameter by name (enum: choice index); -1 if the algorithm has no such param. */
 int64_t case_get(const struct gr_case *c, const char *name);

@@ -1,4 +1,5 @@
-/* The table of algorithms the harness knows. */
+/* The algorithms this runner knows: every table that registered itself (GR_REGISTER_ALGORITHM,
+ * alg.h) before main, sorted by name. No list of algorithms is kept anywhere in the source. */
 #ifndef GR_REGISTRY_H
 #define GR_REGISTRY_H
 
@@ -10,11 +11,16 @@
 extern "C" {
 #endif
 
-extern const struct algorithm *const registry[];
-extern const size_t registry_count;
+#define GR_MAX_ALGORITHMS 64
+
+extern const struct algorithm *registry[GR_MAX_ALGORITHMS];
+extern size_t registry_count;
 
 /* NULL if unknown */
 const struct algorithm *registry_find(const char *name);
+
+/* How many registrations were refused (a message on stderr said why, for each). */
+size_t registry_refused(void);
 
 #ifdef __cplusplus
 }

@@ -231,3 +231,4 @@ const struct algorithm selftest_algorithm = {
     .regimes = selftest_regimes,
     .n_regimes = sizeof selftest_regimes / sizeof *selftest_regimes,
 };
+GR_REGISTER_ALGORITHM(selftest_algorithm);

@@ -7,7 +7,7 @@
 #include "alg.h"
 #include "check.h"
 #include "gr.h"
-#include "toy_reference.h"
+#include "toy_ref.h"
 
 #define TOY_BLOCK 64
 
@@ -117,3 +117,4 @@ const struct algorithm toy_algorithm = {
     .check = toy_check,
     .work = toy_work,
 };
+GR_REGISTER_ALGORITHM(toy_algorithm);

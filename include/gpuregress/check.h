@@ -1,4 +1,6 @@
-/* Comparison helpers every checker uses: exact comparison of integer arrays, tolerance
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/check.h (public API).
+ * Comparison helpers every checker uses: exact comparison of integer arrays, tolerance
  * comparison of floating arrays, range checks. On failure they fill a check_report with a reason
  * a person can read: the first few mismatches with index and both values, then the count. */
 #ifndef GR_CHECK_H

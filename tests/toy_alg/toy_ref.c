@@ -1,5 +1,5 @@
-/* Reference of the toy algorithm: see toy_reference.h. */
-#include "toy_reference.h"
+/* Reference of the toy algorithm: see toy_ref.h. */
+#include "toy_ref.h"
 
 void toy_reference(const int32_t *x, int32_t *out, size_t n)
 {

@@ -1,4 +1,6 @@
-/* Deterministic random numbers for case generation and input data (splitmix64 seeding a
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/rng.h (public API).
+ * Deterministic random numbers for case generation and input data (splitmix64 seeding a
  * xoshiro256** stream). The same seed gives the same stream on every machine; no global state.
  * Also the boundary-biased draws every generator uses. */
 #ifndef GR_RNG_H

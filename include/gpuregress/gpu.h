@@ -1,4 +1,6 @@
-/* CUDA helpers shared by every GPU variant: the one error-check macro, device queries, and the
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/gpu.h (public API).
+ * CUDA helpers shared by every GPU variant: the one error-check macro, device queries, and the
  * shared-memory poisoning kernel behind the differential check. Only worker processes call these:
  * the parent never initialises CUDA. */
 #ifndef GR_GPU_H

@@ -1,12 +1,14 @@
-/* The contract between the harness and an algorithm.
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/alg.h: the contract between the harness and an algorithm (public API).
  *
  * An algorithm is one `struct algorithm` table: its parameters (the axes a case varies along),
  * its variants (reference, fixed, historical, peer), a boundary-biased case generator, the
  * reference and checker (bundled in instance_new/check), and a work model. The harness never
- * names an algorithm in its own code: it iterates these tables. Adding an algorithm is adding a
- * folder under algorithms/ and one line in harness/registry.c.
+ * names an algorithm in its own code: it iterates the tables that registered themselves with
+ * GR_REGISTER_ALGORITHM (below). Adding an algorithm is adding a folder under algorithms/ (in the
+ * tree) or sources given to gpuregress_add_executable (out of the tree: doc/adding-your-kernel.md).
  *
- * Life of a case inside a worker process (harness/worker.c):
+ * Life of a case inside a worker process (harness/run/worker.c):
  *   instance_new(case)         host input, drawn from case->seed, plus the reference answer
  *   v->run(..., out, ctx)      twice, with different output poison and (GPU variants) shared
  *                              memory filled with different patterns before each run
@@ -14,7 +16,17 @@
  *   the two outputs must be bit-identical (determinism, every element written, no reads of
  *   uninitialised shared memory)
  *   instance_free(instance)
- */
+ *
+ * Stability (see version.h): within one GR_API_VERSION, the public headers (include/gpuregress/)
+ * keep every name, field, field order, type and meaning they have; new things are added only
+ * where they change no layout (new functions and macros; new fields of struct algorithm only at
+ * its end, where a table that does not set them gets zero, which always means "not provided"). A
+ * change that breaks a table written against an older header (removing or reordering fields,
+ * changing a signature or a meaning) raises GR_API_VERSION, and a table built against another
+ * GR_API_VERSION is refused at registration with a message (never run). The case text format
+ * ("alg name=value ... seed=N") and the meaning of a seed (rng.h) are stable as well: a
+ * reproducer printed by one version runs under every later one with the same API version.
+ * Everything outside include/gpuregress/ (the harness's own headers) may change at any time. */
 #ifndef GR_ALG_H
 #define GR_ALG_H
 
@@ -22,6 +34,7 @@
 #include <stdint.h>
 
 #include "rng.h"
+#include "version.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -223,7 +236,7 @@ struct algorithm {
   int (*check_file)(const char *param, const char *path, char *why, size_t len);
 };
 
-/* Helpers every algorithm uses (harness/case.c). */
+/* Helpers every algorithm uses (harness/core/case.c). */
 const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index);
 const struct variant *alg_variant(const struct algorithm *a, const char *name);
 const char *variant_kind_name(enum variant_kind k);
@@ -231,6 +244,44 @@ const char *variant_kind_name(enum variant_kind k);
  * host memory"). The algorithm's instance_free releases both with free(). */
 struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size, char *why,
                                       size_t len);
+
+/* The dataset directory that "data:REL" file values are relative to: $GR_DATA, else
+ * $XDG_CACHE_HOME/gpuregress/datasets, else $HOME/.cache/gpuregress/datasets (where
+ * scripts/datasets writes). Returns buf. */
+const char *case_data_dir(char *buf, size_t len);
+/* The path of file parameter `name` of c, resolved (see case_data_dir), in buf; NULL when c does
+ * not name that file. */
+const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len);
+/* 1 if c reads data from a file (a PARAM_FILE parameter is given). */
+int case_has_files(const struct gr_case *c);
+
+/* ---- registration ------------------------------------------------------------------------ */
+
+/* GR_REGISTER_ALGORITHM(table): put the algorithm `table` (a `const struct algorithm` defined in
+ * the same file) in the runner's registry, with no central list to edit. Write it once, at file
+ * scope, after the table:
+ *
+ *     const struct algorithm histogram_algorithm = { .name = "histogram", ... };
+ *     GR_REGISTER_ALGORITHM(histogram_algorithm);
+ *
+ * It is a constructor (run before main, in a static link, a shared library or a plugin loaded
+ * with dlopen alike) that calls gr_register_algorithm with the API version and the size of
+ * struct algorithm this file was compiled with. The runner refuses a table compiled against
+ * another GR_API_VERSION, or whose struct algorithm is larger than its own, with a message on
+ * stderr naming the algorithm and the file (and never runs it); a second table of the same name
+ * is refused too. A static library of algorithms must be linked whole (its objects are
+ * referenced by no one): gpuregress_add_executable does that for the built-ins and compiles the
+ * user's sources into the runner itself. */
+#define GR_REGISTER_ALGORITHM(table)                                                               \
+  __attribute__((constructor)) static void gr_register_##table(void)                               \
+  {                                                                                                \
+    gr_register_algorithm(&(table), GR_API_VERSION, sizeof(struct algorithm), __FILE__);         \
+  }                                                                                                \
+  struct gr_register_##table##_semicolon_ /* so that the macro takes a ';' */
+
+/* The registration behind GR_REGISTER_ALGORITHM: api and size are what the caller was compiled
+ * with, where names its source. 0 registered; -1 refused (a message on stderr says why). */
+int gr_register_algorithm(const struct algorithm *a, unsigned api, size_t size, const char *where);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* gpuregress/gpuregress.h: the whole public API of gpuregress in one include.
+ *   version.h  the release and the algorithm API version (GR_API_VERSION)
+ *   alg.h      the algorithm contract: parameters, variants, generator, instance, check, work
+ *              model, timing hooks, regimes; GR_REGISTER_ALGORITHM; stability statement
+ *   check.h    comparison helpers for checkers (exact, tolerance, range), with readable reasons
+ *   rng.h      the deterministic random numbers (the same seed, the same stream, everywhere)
+ *   gpu.h      CUDA helpers for GPU variants: GR_CUDA_CHECK, GR_CUDA_LAUNCH_CHECK, gpu_sync
+ * Build a runner with find_package(gpuregress) and gpuregress_add_executable (CMake), see
+ * doc/adding-your-kernel.md. */
+#ifndef GR_GPUREGRESS_H
+#define GR_GPUREGRESS_H
+
+#include "version.h"
+#include "alg.h"
+#include "check.h"
+#include "rng.h"
+#include "gpu.h"
+
+#endif
