@@ -30,6 +30,8 @@
 #include "verdict.h"
 
 #define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
+#define TREND_RECENT 90 /* the latest nights plotted one by one; older ones summarised */
+#define TREND_BIN 7     /* older nights: a point per this many */
 
 struct trend_series {
   struct history_series s; /* its arrays point into the two below */
@@ -163,6 +165,32 @@ static int cat(char *dst, size_t len, const char *fmt, ...)
   return k < 0 || (size_t)k >= len - n ? -1 : 0;
 }
 
+/* One series into the data file: the latest TREND_RECENT nights a point each (band: the 95%
+ * interval of the night's median, median * (1 +- 2 noise)), the older ones summarised a point
+ * per TREND_BIN nights (at the middle of their nights: the median of their medians, band: the
+ * quartiles of those medians). A year of nights is ~130 points, not 365, and no band is one
+ * night's outlier sample. */
+static void write_series(FILE *f, const struct trends *t, const struct trend_series *k)
+{
+  size_t n = k->s.n, old = n > TREND_RECENT ? n - TREND_RECENT : 0;
+  for (size_t j = 0; j < old; j += TREND_BIN) {
+    size_t m = old - j < TREND_BIN ? old - j : TREND_BIN;
+    double v[TREND_BIN], x = 0;
+    for (size_t q = 0; q < m; q++) {
+      v[q] = k->nights[j + q].median_ms;
+      x += (double)night_of(t, k->nights[j + q].run);
+    }
+    double mid = stats_median_inplace(v, m); /* sorted */
+    fprintf(f, "%.2f %.9g %.9g %.9g\n", x / (double)m, mid, v[m / 4], v[(3 * m) / 4]);
+  }
+  for (size_t j = old; j < n; j++) {
+    const struct history_night *h = &k->nights[j];
+    double e = 2 * (h->noise > 0 ? h->noise : 0) * h->median_ms;
+    fprintf(f, "%zu %.9g %.9g %.9g\n", night_of(t, h->run), h->median_ms, h->median_ms - e,
+            h->median_ms + e);
+  }
+}
+
 /* plots/trend_<alg>.dat and its plots for the series [first, end) of one algorithm */
 static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
 {
@@ -180,14 +208,14 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     free(vars);
     return;
   }
-  fprintf(f, "# %s: nights (runs with timings, oldest first): night label\n", alg);
+  fprintf(f, "# %s: the labelled nights (a tick each, about a dozen): night label\n", alg);
   size_t every = t->n_timed > 12 ? (t->n_timed + 11) / 12 : 1;
   for (size_t i = 0; i < t->n_timed; i++) {
     const struct store_night *n = night_row(t, t->timed[i]);
-    if (n && (i % every == 0 || i + 1 == t->n_timed))
+    /* the last night's tick only where the regular one before it is not too close */
+    int last = i + 1 == t->n_timed && i % every > every / 2;
+    if (n && (i % every == 0 || last))
       fprintf(f, "%zu \"%.5s\\n%.7s\"\n", i + 1, n->started + 5, n->commit[0] ? n->commit : "?");
-    else
-      fprintf(f, "%zu \"\"\n", i + 1);
   }
   fprintf(f, "\n\n");
   vars[0] = 0;
@@ -195,15 +223,15 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
   for (size_t i = first; i < end; i++) {
     struct trend_series *k = &t->s[i];
     k->plot = ++plot;
-    fprintf(f, "# %d: %s %s [%s] on %s: night median_ms min_ms max_ms\n", plot, k->s.variant,
-            k->s.params, k->s.l2, k->s.gpu);
+    fprintf(f, "# %d: %s %s [%s] on %s: night median_ms band_lo band_hi (the latest %d nights"
+               " each; older ones a point per %d nights: their middle, the median of their medians"
+               " and its quartiles)\n",
+            plot, k->s.variant, k->s.params, k->s.l2, k->s.gpu, TREND_RECENT, TREND_BIN);
     double *med = malloc(k->s.n * sizeof *med);
-    for (size_t j = 0; j < k->s.n; j++) {
-      const struct history_night *h = &k->nights[j];
-      fprintf(f, "%zu %.9g %.9g %.9g\n", night_of(t, h->run), h->median_ms, h->min_ms, h->max_ms);
-      if (med)
-        med[j] = h->median_ms;
-    }
+    if (med)
+      for (size_t j = 0; j < k->s.n; j++)
+        med[j] = k->nights[j].median_ms;
+    write_series(f, t, k);
     fprintf(f, "\n\n# change points: night label\n");
     for (size_t j = 0; j < k->s.n_changes; j++) {
       char label[128];
@@ -215,11 +243,22 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     if (!k->s.n_changes) /* the block, off the plot (gnuplot crashes on labels with no point) */
       fprintf(f, "-10 \"\"\n");
     fprintf(f, "\n\n");
-    /* the y range: every median, and at least 12% either side of the typical level */
-    double lo = INFINITY, hi = 0, mid = med ? stats_median_inplace(med, k->s.n) : 0;
-    for (size_t j = 0; j < k->s.n; j++) {
-      lo = fmin(lo, k->nights[j].median_ms);
-      hi = fmax(hi, k->nights[j].median_ms);
+    /* the y range: the medians of the latest nights, the 2nd to 98th percentile of the older
+     * ones (a single odd night does not flatten a year), and at least 12% either side of the
+     * typical level */
+    double lo = INFINITY, hi = 0, mid = 0;
+    if (med) {
+      size_t old = k->s.n > TREND_RECENT ? k->s.n - TREND_RECENT : 0;
+      for (size_t j = old; j < k->s.n; j++) {
+        lo = fmin(lo, med[j]);
+        hi = fmax(hi, med[j]);
+      }
+      if (old) {
+        stats_median_inplace(med, old); /* sorts them */
+        lo = fmin(lo, med[(size_t)(0.02 * (double)(old - 1))]);
+        hi = fmax(hi, med[(size_t)(0.98 * (double)(old - 1) + 0.5)]);
+      }
+      mid = stats_median_inplace(med, k->s.n);
     }
     free(med);
     char title[512];
@@ -234,8 +273,12 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     return;
   }
   full |= cat(vars, vlen, "datafile=%s; ", view_gp_str(q, sizeof q, path));
-  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu", view_gp_str(q, sizeof q, base),
+  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu; ", view_gp_str(q, sizeof q, base),
               plot, t->n_timed);
+  /* the same plots, standalone with gnuplot's mousing (wheel zoom, pan, values under the
+   * pointer), beside the pages: linked from them, not embedded */
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->dash, slug);
+  full |= cat(vars, vlen, "mouseprefix=%s", view_gp_str(q, sizeof q, base));
   if (!full && plot)
     view_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
@@ -354,6 +397,9 @@ static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *wh
       gr_fmt(name, sizeof name, "trend_%s_%d", gr_slug(slug, sizeof slug, alg), k->plot);
       render_add_plot(c, g, name, name);
       tpl_set(g, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
+      char mouse[PATH_MAX];
+      gr_fmt(mouse, sizeof mouse, "%s/%s.svg", c->dash, name);
+      tpl_set(g, "zoom", "%s", access(mouse, R_OK) == 0 ? name : "");
       tpl_set(g, "count", "%zu", k->s.n);
       tpl_set(g, "latest", "%.4f", k->nights[k->s.n - 1].median_ms);
       add_changes(t, k, g, "marks", nights, sizeof nights);
