@@ -188,6 +188,7 @@ for f in newer neg foreign1 foreign0 empty; do
     probe store 2 "$want" -- "$bin" import --db "$tmp/$f.db" "$base"
   fi
   probe store 2 "$want" -- "$bin" prune --keep-runs 1 --db "$tmp/$f.db"
+  probe store 2 "$want" -- "$bin" ack --list --db "$tmp/$f.db"
   same store "$tmp/$f.db" "$tmp/$f.orig" "the $f database"
 done
 probe store 2 "not a regular file" -- "$bin" history --db "$tmp/fifo"

@@ -231,7 +231,7 @@ static const struct regime ari_regimes[] = {
     {"n > 65536", NULL, n_64k, 0},
     {"a cell of 65536+", NULL, big_cell, REGIME_LIMIT},
     {"65536+ blocks", NULL, grid_64k, REGIME_LIMIT},
-    {"labels > 2^24", NULL, labels_2_24, 0},
+    {"labels > 2^24", NULL, labels_2_24, REGIME_LARGE},
     {"labels > 2^31", NULL, labels_2_31, REGIME_LIMIT},
 };
 

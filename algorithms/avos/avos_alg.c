@@ -899,8 +899,9 @@ static int r_group(const struct gr_case *c, const struct gr_instance *inst)
 static int64_t ew_vectors(const struct gr_case *c) { return c->v[P_N] / (16 >> c->v[P_TYPE]); }
 GR_REGIME_PREDICATE(r_ew_strides, !is_matrix((int)c->v[P_OP]) && ew_vectors(c) > NOMINAL_EW_THREADS)
 GR_REGIME_PREDICATE(r_ew_2_24, !is_matrix((int)c->v[P_OP]) && c->v[P_N] > (int64_t)1 << 24)
-GR_REGIME_PREDICATE(r_long_closure, op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
-                                        c->v[P_GENS] >= 32)
+GR_REGIME_PREDICATE(r_long_closure,
+                    op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
+                        c->v[P_GENS] >= 32)
 
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */
@@ -913,9 +914,9 @@ static const struct regime avos_regimes[] = {
     [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure, 0},
     [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
     [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
-    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, 0},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, REGIME_LARGE},
     [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group, 0},
-    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, 0},
+    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, REGIME_LARGE},
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
     [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},

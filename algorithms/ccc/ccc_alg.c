@@ -194,7 +194,7 @@ static const struct regime ccc_regimes[] = {
     {"33+ categories", NULL, r_wide_table, 0},
     {"missing values", NULL, r_missing, 0},
     {"NaN pairs", NULL, r_nan_pair, 0},
-    {"partition > 48 KiB", NULL, r_big_partition, 0},
+    {"partition > 48 KiB", NULL, r_big_partition, REGIME_LARGE},
     {"several pairs a warp", NULL, r_many_pairs, REGIME_LIMIT},
 };
 

@@ -89,12 +89,14 @@ static int counter_past_16(const struct gr_case *c, const struct gr_instance *in
   return c->v[P_BINS] <= HIST_SHARED_BINS && hottest(c, inst) > 65535;
 }
 
+/* Designated initializers: fields added to struct regime later (at its end, zero meaning "not
+ * provided") leave this table as it is. */
 static const struct regime hist_regimes[] = {
-    {"one block", NULL, one_block},
-    {"several blocks", NULL, several_blocks},
-    {"bins > block", "v1_shared_u16 v2_shared", bins_past_block},
-    {"count > 65535", "v1_shared_u16 v2_shared", counter_past_16},
-    {"bins > shared memory", "v3_global", bins_past_shared},
+    {.name = "one block", .holds = one_block},
+    {.name = "several blocks", .holds = several_blocks},
+    {.name = "bins > block", .variants = "v1_shared_u16 v2_shared", .holds = bins_past_block},
+    {.name = "count > 65535", .variants = "v1_shared_u16 v2_shared", .holds = counter_past_16},
+    {.name = "bins > shared memory", .variants = "v3_global", .holds = bins_past_shared},
 };
 
 /* ---- instance ------------------------------------------------------------------------------- */

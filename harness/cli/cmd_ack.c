@@ -143,7 +143,7 @@ int cmd_ack(int argc, char **argv)
   }
   struct store *st = NULL;
   int rc = GR_EXIT_USAGE;
-  if (store_open(db, &st, why, sizeof why)) {
+  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress ack: %s\n", why);
     return GR_EXIT_USAGE;
   }

@@ -194,7 +194,7 @@ static int record_verdict(const char *db, const struct run_verdict *v, int night
   int rc = -1;
   if (n < 0)
     gr_fmt(why, sizeof why, "out of memory");
-  else if (store_open(db, &w, why, sizeof why) == 0 &&
+  else if (store_open_flags(db, STORE_OPEN_EXISTING, &w, why, sizeof why) == 0 &&
            store_record_verdict(w, v->run.id, rv_result_name(v->result), v->exit_code,
                                 v->summary, regs, (size_t)n, why, sizeof why) == 0 &&
            (nightly_exit < 0 ||

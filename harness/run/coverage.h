@@ -44,8 +44,9 @@ void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
 /* The least reached regime still under its wanted cases (COVERAGE_WANT, or COVERAGE_WANT_LIMIT
  * for a limit regime) and not given up, or -1; ties: ordinary regimes first, then table order. */
 int coverage_want(const struct coverage *cv);
-/* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed (deterministic) and keep in c
- * the first whose guessed regimes include `want`. 1 found; 0 none (c unchanged). */
+/* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed
+ * (deterministic) and keep in c the first whose guessed regimes include `want`. 1 found; 0 none
+ * (c unchanged). */
 int coverage_steer(const struct coverage *cv, const struct variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c);
 /* "one chunk 120, several chunks 14" ("" when v has no regimes); returns buf. */

@@ -251,7 +251,7 @@ static const struct {
 } row_tables[] = {
     {"cases", "run_id", 1},       {"outcomes", "run_id", 1}, {"coverage", "run_id", 1},
     {"sanitizer", "run_id", 1},   {"timings", "run_id", 1},  {"samples", "timing_id", 0},
-    {"accuracy", "timing_id", 0},
+    {"accuracy", "timing_id", 0}, {"night_parts", "run_id", 0},
 };
 #define N_ROW_TABLES (sizeof row_tables / sizeof *row_tables)
 

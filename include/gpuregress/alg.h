@@ -166,6 +166,10 @@ struct regime {
  * has one case (COVERAGE_WANT_LIMIT) instead of COVERAGE_WANT; the generator draws such cases
  * in a small share of the stream (its large branch), so that steering finds them. */
 #define REGIME_LIMIT 0x1u
+/* An ordinary regime whose smallest case is still large (2^24 labels, a partition of 12,289
+ * values): steered like any other, but the sanitizer lane leaves it, like the limits, to the
+ * fuzz (under compute-sanitizer such a case runs for minutes). */
+#define REGIME_LARGE 0x2u
 
 /* A regime predicate on the parameters alone: static int NAME(c, inst) returning EXPR (of c). */
 #define GR_REGIME_PREDICATE(name, expr)                                                            \
