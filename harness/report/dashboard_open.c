@@ -72,4 +72,3 @@ void dashboard_open(const struct plot_ctx *c, struct tpl_view *v)
   else
     tpl_set(v, "closed", "%s", "");
 }
-

@@ -23,6 +23,8 @@
 #include "trends.h"
 #include "trends_private.h"
 
+#include "night_verdict.h"
+
 #include "gr.h"
 #include "outfile.h"
 #include "history.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "night_verdict.h"
 #include "trends.h"
 #include "trends_private.h"
 
@@ -187,46 +188,13 @@ void trends_index(struct plot_ctx *c, struct tpl_view *v)
         }
     char page[PATH_MAX];
     gr_fmt(page, sizeof page, "%s/run-%lld.html", c->dash, (long long)n->id);
-    /* the night's verdict: this night's as judged now, another's as recorded */
-    struct store_run rec;
-    const char *verdict = "-", *summary = "no verdict recorded for this night";
-    char code[16] = "-", nightly[16] = "-";
-    if (n->id == c->run && c->verdict) {
-      verdict = rv_result_name(c->verdict->result);
-      summary = c->verdict->summary;
-      gr_fmt(code, sizeof code, "%d", c->verdict->exit_code);
-    } else if (store_get_run(c->st, STORE_MAIN, n->id, &rec) == 0 && rec.verdict[0]) {
-      verdict = rec.verdict;
-      summary = rec.verdict_summary;
-      gr_fmt(code, sizeof code, "%d", rec.verdict_exit);
-    }
-    if (store_get_run(c->st, STORE_MAIN, n->id, &rec) == 0 && rec.nightly_exit >= 0)
-      gr_fmt(nightly, sizeof nightly, "%d", rec.nightly_exit);
     tpl_set(r, "run", "%lld", (long long)n->id);
     tpl_set(r, "night", "%zu", trends_night_of(t, n->id));
     tpl_set(r, "date", "%.16s", n->started);
     tpl_set(r, "commit", "%.10s", n->commit);
     tpl_set(r, "gpu", "%s", n->gpu[0] ? n->gpu : "no GPU");
     tpl_set(r, "host", "%s", n->host);
-    if (!strcmp(verdict, "-")) { /* none recorded: what the outcomes and the exit code say */
-      int bad = n->failed > 0 || (n->exit_code != 0 && n->exit_code != -1);
-      /* a night without a GPU ran the CPU variants alone: never a green pass */
-      int no_gpu = !bad && !n->gpu[0];
-      verdict = bad ? "fail?" : no_gpu ? "no GPU?" : "pass?";
-      gr_fmt(code, sizeof code, "%d", n->exit_code);
-    }
-    /* a night without a GPU ran the CPU variants alone: never a green pass */
-    int ok = !strcmp(verdict, "ok"), no_gpu_ok = ok && !n->gpu[0];
-    tpl_set(r, "verdict", "%s", verdict);
-    tpl_set(r, "label", "%s", no_gpu_ok ? "no GPU" : verdict);
-    tpl_set(r, "verdict_summary", "%s", summary);
-    tpl_set(r, "badge", "%s",
-            ok && !no_gpu_ok                                                   ? "ok"
-            : no_gpu_ok || !strcmp(verdict, "pass?") || !strcmp(verdict, "no GPU?") ? "meh"
-                                                                               : "bad");
-    tpl_set(r, "failed", "%lld", (long long)n->failed);
-    tpl_set(r, "exit_code", "%s", code);
-    tpl_set(r, "nightly_exit", "%s", nightly);
+    dashboard_night_verdict(c, n, r);
     tpl_set(r, "slower", "%zu", slower);
     tpl_set(r, "faster", "%zu", faster);
     tpl_set(r, "slower_badge", "%s", slower ? "bad" : "ok");
