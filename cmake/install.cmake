@@ -36,3 +36,31 @@ add_custom_command(OUTPUT ${GR_COMPLETION}
   COMMENT "generating the bash completion of gpuregress")
 add_custom_target(gr_completion ALL DEPENDS ${GR_COMPLETION})
 install(FILES ${GR_COMPLETION} DESTINATION share/bash-completion/completions)
+
+# ---- the library: public headers, static libraries, CMake package, pkg-config, licence ------
+#   include/gpuregress/*.h                  the public API (alg.h: what is stable)
+#   lib/libgpuregress.a                     gpuregress::core: the harness and the built-ins
+#   lib/libgpuregress_cli.a                 gpuregress::cli: the commands and main()
+#   lib/cmake/gpuregress/                   gpuregressConfig.cmake (gpuregress_add_executable),
+#                                           ConfigVersion (same major version), Targets
+#   lib/pkgconfig/gpuregress.pc             the same for other build systems
+#   share/doc/gpuregress/LICENSE            Apache-2.0
+include(CMakePackageConfigHelpers)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/gpuregress DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS gpuregress_core gpuregress_cli EXPORT gpuregressTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+set(GR_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/gpuregress)
+install(EXPORT gpuregressTargets NAMESPACE gpuregress:: DESTINATION ${GR_CMAKE_DIR})
+file(STRINGS ${CMAKE_SOURCE_DIR}/include/gpuregress/version.h GR_API_LINE
+     REGEX "^#define GR_API_VERSION ")
+string(REGEX MATCH "[0-9]+" GR_API_VERSION "${GR_API_LINE}")
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/gpuregressConfig.cmake.in
+  ${CMAKE_BINARY_DIR}/gpuregressConfig.cmake INSTALL_DESTINATION ${GR_CMAKE_DIR}
+  PATH_VARS CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR GR_INSTALL_DATA GR_INSTALL_LIB)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/gpuregressConfig.cmake
+              ${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cmake DESTINATION ${GR_CMAKE_DIR})
+configure_file(${CMAKE_SOURCE_DIR}/cmake/gpuregress.pc.in ${CMAKE_BINARY_DIR}/gpuregress.pc @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/gpuregress.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

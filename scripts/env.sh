@@ -5,6 +5,21 @@ GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 export PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
+# Configure a preset (gr_configure PRESET [cmake args...]) with ccache as the compiler launcher
+# when it is installed (scripts/setup installs it): a rebuild after a clean checkout, and the
+# toy_algorithm test's copy of the tree, reuse the objects already compiled. CCACHE_BASEDIR
+# defaults to the repository root, so that the copy (inside build/) hits the same entries.
+gr_configure() {
+  local preset=$1 cache=()
+  shift
+  if command -v ccache >/dev/null 2>&1 && [ -z "${CCACHE_DISABLE:-}" ]; then
+    cache=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+           -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake --preset "$preset" ${cache[@]+"${cache[@]}"} "$@" >/dev/null
+}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$GR_ROOT}
+
 # The CUDA architectures of this machine's GPUs for CMAKE_CUDA_ARCHITECTURES ("90", "80;90"),
 # from nvidia-smi; nothing when there is no GPU or no nvidia-smi.
 gr_local_cuda_archs() {

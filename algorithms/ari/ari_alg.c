@@ -48,9 +48,14 @@ static enum run_status ari_run_reference(const struct variant *v, const struct g
                                          void *out, struct run_ctx *ctx)
 {
   (void)v;
-  (void)ctx;
   const struct ari_data *d = inst->priv;
   double *o = out;
+  if (d->templates) { /* a repeated instance: the reference of 2^31 labels would take a minute */
+    gr_fmt(ctx->why, sizeof ctx->why,
+           "%d pairs repeat %d drawn ones: beyond what the CPU reference computes per case",
+           d->pairs, d->templates);
+    return RUN_UNSUPPORTED;
+  }
   for (int p = 0; p < d->pairs; p++)
     o[p] = ari_reference(d->a + (size_t)p * d->n, d->b + (size_t)p * d->n, (size_t)d->n, d->k_a,
                          d->k_b);
@@ -71,10 +76,25 @@ static const struct variant ari_variants[] = {
      "the public entry: v2_shared when the table fits the device's shared memory, else v3_global"},
 };
 
+/* Beyond this many labels (pairs * n) an instance repeats ARI_TEMPLATES drawn pairs instead of
+ * drawing every one (see ari_instance_new): the reference costs the templates only, the host
+ * holds the templates only, and the device replicates them (ari_driver.cu). Only the cases past
+ * 2^31 labels are that large (fixup keeps the others under 4e7, the timing sweep under 2^27). */
+#define ARI_REPEAT_LABELS ((int64_t)1 << 30)
+#define ARI_TEMPLATES 16
+/* The limit case past 2^31 labels: this many pairs of n = ARI_HUGE_N */
+#define ARI_HUGE_N 65600
+#define ARI_HUGE_PAIRS 32750
+
 static void ari_fixup(struct gr_case *c)
 {
-  /* keep a generated case cheap enough for the CPU reference: pairs * (n + cells) <= 4e7 */
+  /* keep a generated case cheap enough for the CPU reference: pairs * (n + cells) <= 4e7, except
+   * the repeated cases past 2^31 labels (drawn as such: pairs * n > 2^31, cells <= 1024), whose
+   * reference costs 16 pairs */
   int64_t per_pair = c->v[P_N] + c->v[P_KA] * c->v[P_KB];
+  if (c->v[P_PAIRS] * c->v[P_N] > ((int64_t)1 << 31) && c->v[P_KA] * c->v[P_KB] <= 1024 &&
+      c->v[P_PAIRS] * c->v[P_N] <= ((int64_t)1 << 31) + ((int64_t)1 << 27))
+    return;
   int64_t max_pairs = 40000000 / (per_pair > 0 ? per_pair : 1);
   if (max_pairs < 1)
     max_pairs = 1;
@@ -112,6 +132,44 @@ static void ari_generate(struct gr_case *c, struct rng *r)
   c->v[P_DIST] = rng_chance(r, 0.4) ? DIST_UNIFORM : rng_range(r, 1, 4);
   /* v3's chunking: a 256 MiB scratch needs pairs * k_a * k_b * 4 bytes beyond what the CPU
    * reference affords, so a small chunk stands in for it: around the pair count, and tiny */
+  /* a few large ones, past the limits: n > 65,536 (n^2 and a cell's square past 2^32), one
+   * cell of 65,536+ objects, 65,536+ pairs (a launch grid past 65,535 blocks), pairs * n labels
+   * past 2^24 and past 2^31 (int offsets; repeated pairs, see ari_instance_new) */
+  if (rng_chance(r, 0.05)) {
+    /* the case past 2^31 labels costs seconds (8.6 GB of labels): one large case in 40 */
+    switch (rng_chance(r, 0.025) ? 4 : (int)rng_range(r, 0, 3)) {
+    case 0: /* n past 65,536 */
+      c->v[P_N] = rng_range(r, 65537, 140000);
+      c->v[P_PAIRS] = rng_range(r, 1, 64);
+      break;
+    case 1: /* one cell of more than 65,535 objects */
+      c->v[P_N] = rng_range(r, 65537, 140000);
+      c->v[P_PAIRS] = rng_range(r, 1, 32);
+      c->v[P_DIST] = rng_chance(r, 0.7) ? DIST_ONE : DIST_SINGLETONS;
+      break;
+    case 2: /* a grid past 65,535 blocks */
+      c->v[P_PAIRS] = rng_range(r, 65536, 70000);
+      c->v[P_N] = rng_range(r, 1, 400);
+      c->v[P_KA] = rng_range(r, 1, 12);
+      c->v[P_KB] = rng_range(r, 1, 12);
+      break;
+    case 3: /* past 2^24 labels */
+      c->v[P_N] = rng_range(r, 4000, 20000);
+      c->v[P_PAIRS] = ((int64_t)1 << 24) / c->v[P_N] + rng_range(r, 1, 200);
+      c->v[P_KA] = rng_range(r, 1, 60);
+      c->v[P_KB] = rng_range(r, 1, 60);
+      break;
+    default: /* past 2^31 labels */
+      c->v[P_N] = ARI_HUGE_N;
+      c->v[P_PAIRS] = ARI_HUGE_PAIRS + rng_range(r, 0, 16);
+      c->v[P_KA] = rng_range(r, 1, 32);
+      c->v[P_KB] = rng_range(r, 1, 32);
+      c->v[P_DIST] = rng_range(r, DIST_UNIFORM, DIST_SINGLETONS);
+      break;
+    }
+    c->v[P_CHUNK] = 0;
+    return;
+  }
   if (rng_chance(r, 0.3)) {
     int64_t p = c->v[P_PAIRS];
     int64_t picks[] = {1, 2, 3, p - 1, p / 2 + 1, p, rng_range(r, 1, p)};
@@ -146,13 +204,35 @@ static int global_chunks(const struct gr_case *c, const struct gr_instance *inst
 /* v1/v2: the zeroing loop runs once (table within the block) or strides; v3: one launch or a
  * chunk loop; dispatch: which of the two it takes, and v3's chunk loop behind it. The shared
  * capacity is the nominal H100/H200 one (the parent never asks the device). */
+/* The limits: n past 65,536 (n^2, tn and the squared sums need 64 bits); a cell of 65,536
+ * objects or more (a 16-bit count; its square past 2^32); a launch of 65,536 blocks or more
+ * (one per pair: the 65,535 cap of gridDim.y and z); pairs * n labels past 2^24 and past 2^31
+ * (32-bit offsets into the labels). */
+static int64_t labels(const struct gr_case *c) { return c->v[P_PAIRS] * c->v[P_N]; }
+static int big_cell(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  int64_t n = c->v[P_N], d = c->v[P_DIST];
+  return n > 65536 && (d == DIST_ONE || cells(c) == 1 ||
+                       (d == DIST_SINGLETONS && n - c->v[P_KA] - c->v[P_KB] > 65536));
+}
+GR_REGIME_PREDICATE(n_64k, c->v[P_N] > 65536)
+GR_REGIME_PREDICATE(grid_64k, c->v[P_PAIRS] > 65535)
+GR_REGIME_PREDICATE(labels_2_24, labels(c) > (int64_t)1 << 24)
+GR_REGIME_PREDICATE(labels_2_31, labels(c) > (int64_t)1 << 31)
+
 static const struct regime ari_regimes[] = {
-    {"table <= block", "v1_shared_uninit v2_shared dispatch", small_table},
-    {"table > block", "v1_shared_uninit v2_shared dispatch", large_table},
-    {"one chunk", "v3_global", one_chunk},
-    {"several chunks", "v3_global", chunks},
-    {"global table", "dispatch", global_table},
-    {"global, several chunks", "dispatch", global_chunks},
+    {"table <= block", "v1_shared_uninit v2_shared dispatch", small_table, 0},
+    {"table > block", "v1_shared_uninit v2_shared dispatch", large_table, 0},
+    {"one chunk", "v3_global", one_chunk, 0},
+    {"several chunks", "v3_global", chunks, 0},
+    {"global table", "dispatch", global_table, 0},
+    {"global, several chunks", "dispatch", global_chunks, 0},
+    {"n > 65536", NULL, n_64k, 0},
+    {"a cell of 65536+", NULL, big_cell, REGIME_LIMIT},
+    {"65536+ blocks", NULL, grid_64k, REGIME_LIMIT},
+    {"labels > 2^24", NULL, labels_2_24, REGIME_LARGE},
+    {"labels > 2^31", NULL, labels_2_31, REGIME_LIMIT},
 };
 
 static int ari_validate(const struct gr_case *c, char *why, size_t len)
@@ -238,20 +318,27 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
   d->pairs = (int)c->v[P_PAIRS];
   d->chunk = (int)c->v[P_CHUNK];
   size_t labels = (size_t)d->pairs * (size_t)d->n;
-  d->a = malloc(labels * sizeof *d->a);
-  d->b = malloc(labels * sizeof *d->b);
+  d->derived = d->pairs >= 4;
+  /* past ARI_REPEAT_LABELS labels only ARI_TEMPLATES pairs are drawn and the body repeats them
+   * (pair p is template p % ARI_TEMPLATES, replicated on the device): every pair is computed and
+   * compared, a repeat against its template's reference (a check by periodicity) */
+  if ((int64_t)labels > ARI_REPEAT_LABELS && ari_body_pairs(d) > ARI_TEMPLATES)
+    d->templates = ARI_TEMPLATES;
+  size_t stored = ari_stored_pairs(d) * (size_t)d->n;
+  d->a = malloc((stored ? stored : 1) * sizeof *d->a);
+  d->b = malloc((stored ? stored : 1) * sizeof *d->b);
   d->ref = malloc((size_t)d->pairs * sizeof *d->ref);
   if (!d->a || !d->b || !d->ref) {
     gr_fmt(why, len, "cannot allocate %zu MiB of host memory for the labels",
-           (labels * 4) >> 20);
+           (stored * 4) >> 20);
     ari_instance_free(inst);
     return -1;
   }
   struct rng r;
   rng_seed(&r, c->seed);
   int dist = (int)c->v[P_DIST], n = d->n;
-  d->derived = d->pairs >= 4;
-  for (int p = 0; p < d->pairs - 3 * d->derived; p++) {
+  int drawn = d->templates ? d->templates : ari_body_pairs(d);
+  for (int p = 0; p < drawn; p++) {
     int ka = d->k_a, kb = d->k_b;
     if (p == 0 && d->derived)
       ka = kb = d->k_a < d->k_b ? d->k_a : d->k_b;
@@ -270,17 +357,24 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
       perm[i] = perm[j];
       perm[j] = t;
     }
+    size_t s3 = ari_stored_pair(d, P - 3) * n, s2 = ari_stored_pair(d, P - 2) * n,
+           s1 = ari_stored_pair(d, P - 1) * n;
     for (int i = 0; i < n; i++) {
-      d->a[(size_t)(P - 3) * n + i] = b0[i];
-      d->b[(size_t)(P - 3) * n + i] = a0[i];
-      d->a[(size_t)(P - 2) * n + i] = perm[a0[i]];
-      d->b[(size_t)(P - 2) * n + i] = b0[i];
-      d->a[(size_t)(P - 1) * n + i] = a0[i];
-      d->b[(size_t)(P - 1) * n + i] = a0[i];
+      d->a[s3 + i] = b0[i];
+      d->b[s3 + i] = a0[i];
+      d->a[s2 + i] = perm[a0[i]];
+      d->b[s2 + i] = b0[i];
+      d->a[s1 + i] = a0[i];
+      d->b[s1 + i] = a0[i];
     }
   }
-  for (int p = 0; p < d->pairs; p++)
-    d->ref[p] = ari_reference(d->a + (size_t)p * n, d->b + (size_t)p * n, (size_t)n, d->k_a, d->k_b);
+  for (int p = 0; p < d->pairs; p++) {
+    size_t at = ari_stored_pair(d, p);
+    if (d->templates && (int)at != p && p < ari_body_pairs(d)) /* a repeat */
+      d->ref[p] = d->ref[at];
+    else
+      d->ref[p] = ari_reference(d->a + at * n, d->b + at * n, (size_t)n, d->k_a, d->k_b);
+  }
   inst->out_bytes = (size_t)d->pairs * sizeof(double);
   inst->elem_size = sizeof(double);
   *out = inst;

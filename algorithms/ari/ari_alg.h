@@ -16,11 +16,36 @@ extern const struct algorithm ari_algorithm;
 /* The input and reference answer of one case. */
 struct ari_data {
   int n, k_a, k_b, pairs;
-  int16_t *a, *b; /* pairs x n labels each */
+  int16_t *a, *b; /* the stored pairs' labels, n each (ari_stored_pair) */
   double *ref;    /* pairs reference ARIs */
   int chunk;      /* most pairs per v3 launch, 0: the scratch budget decides (ari.h) */
   int derived;    /* 1 when the last 3 pairs are swapped / relabelled / self copies of pair 0 */
+  /* 0: every pair stored (a and b hold pairs x n labels). Else a repeated instance (past 2^26
+   * labels): only `templates` drawn pairs are stored, then the 3 derived ones; pair p of the
+   * body (p < pairs - 3*derived) is template p % templates. The device copy is whole. */
+  int templates;
 };
+
+/* Pairs of the body (drawn or repeated), before the derived ones. */
+static inline int ari_body_pairs(const struct ari_data *d)
+{
+  return d->pairs - 3 * d->derived;
+}
+
+/* Where pair p's labels are stored in a and b (in pairs of n labels). */
+static inline size_t ari_stored_pair(const struct ari_data *d, int p)
+{
+  if (!d->templates)
+    return (size_t)p;
+  int body = ari_body_pairs(d);
+  return p < body ? (size_t)(p % d->templates) : (size_t)(d->templates + (p - body));
+}
+
+/* Pairs stored on the host. */
+static inline size_t ari_stored_pairs(const struct ari_data *d)
+{
+  return d->templates ? (size_t)d->templates + 3 * (size_t)d->derived : (size_t)d->pairs;
+}
 
 enum run_status ari_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
                             struct run_ctx *ctx);

@@ -33,6 +33,22 @@ static void ari_dev_free(struct ari_dev *b)
   free(b);
 }
 
+/* A repeated instance (ari_alg.h, templates): the templates uploaded, doubled on the device
+ * until the body is full (pair p = template p % templates), then the derived pairs. */
+static void ari_dev_replicate(int16_t *dst, const int16_t *host, const struct ari_data *d)
+{
+  size_t n = (size_t)d->n, t = (size_t)d->templates, body = (size_t)ari_body_pairs(d);
+  GR_CUDA_CHECK(cudaMemcpy(dst, host, t * n * sizeof *dst, cudaMemcpyHostToDevice));
+  for (size_t filled = t; filled < body;) { /* filled stays a multiple of t */
+    size_t m = body - filled < filled ? body - filled : filled;
+    GR_CUDA_CHECK(cudaMemcpy(dst + filled * n, dst, m * n * sizeof *dst, cudaMemcpyDeviceToDevice));
+    filled += m;
+  }
+  if (d->derived)
+    GR_CUDA_CHECK(cudaMemcpy(dst + body * n, host + t * n, 3 * n * sizeof *dst,
+                             cudaMemcpyHostToDevice));
+}
+
 /* NULL with why when out of host memory. flag: allocate and clear the bad-label flag. */
 static struct ari_dev *ari_dev_new(const struct variant *v, const struct gr_instance *inst,
                                    int flag, char *why, size_t len)
@@ -54,8 +70,13 @@ static struct ari_dev *ari_dev_new(const struct variant *v, const struct gr_inst
     GR_CUDA_CHECK(cudaMalloc((void **)&b->dbad, sizeof *b->dbad));
     GR_CUDA_CHECK(cudaMemset(b->dbad, 0, sizeof *b->dbad));
   }
-  GR_CUDA_CHECK(cudaMemcpy(b->da, d->a, label_bytes, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemcpy(b->db, d->b, label_bytes, cudaMemcpyHostToDevice));
+  if (!d->templates) {
+    GR_CUDA_CHECK(cudaMemcpy(b->da, d->a, label_bytes, cudaMemcpyHostToDevice));
+    GR_CUDA_CHECK(cudaMemcpy(b->db, d->b, label_bytes, cudaMemcpyHostToDevice));
+  } else {
+    ari_dev_replicate(b->da, d->a, d);
+    ari_dev_replicate(b->db, d->b, d);
+  }
   return b;
 }
 

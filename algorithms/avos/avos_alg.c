@@ -51,6 +51,10 @@ static const struct param_spec avos_params[] = {
 };
 
 #define MAX_ELEMENTWISE_FUZZ 4194304 /* generated elementwise cases (the CPU reference is cheap) */
+#define MAX_ELEMENTWISE_LARGE 20971520 /* ... and the large ones, past 2^24 (2^24 + 2^22) */
+/* The elementwise kernels' grid: at most 16 blocks of 256 per SM (132 on an H100/H200, nominal:
+ * the parent never asks the device), 16 bytes per thread and step; past it a grid-stride loop */
+#define NOMINAL_EW_THREADS ((int64_t)132 * 16 * 256)
 #define MAX_FAMILY 20000
 #define MAX_PEDIGREE 16383
 #define MAX_RANDOM 4096
@@ -115,6 +119,18 @@ static int64_t draw_value(struct rng *r, int bits)
 
 /* cases */
 
+/* A random product with wide rows: n >= WIDE_N and deg in WIDE_DEG_LO..WIDE_DEG_HI give about a
+ * thousand product rows past 2048 distinct columns (the global tier, and more global rows than
+ * the global grid has blocks); the reference then counts about 2.6e7 terms. */
+#define WIDE_N 3500
+#define WIDE_DEG_LO 130
+#define WIDE_DEG_HI 170
+static int wide_rows(const struct gr_case *c)
+{
+  return c->v[P_SHAPE] == AVOS_SHAPE_RANDOM && c->v[P_N] >= WIDE_N && c->v[P_DEG] >= WIDE_DEG_LO &&
+         c->v[P_DEG] <= WIDE_DEG_HI;
+}
+
 static void avos_fixup(struct gr_case *c)
 {
   int64_t *v = c->v;
@@ -124,8 +140,8 @@ static void avos_fixup(struct gr_case *c)
     v[P_COLLAPSE] = 0;
     v[P_CYCLE] = 0;
     v[P_DEG] = 1;
-    if (v[P_N] > MAX_ELEMENTWISE_FUZZ)
-      v[P_N] = MAX_ELEMENTWISE_FUZZ;
+    if (v[P_N] > MAX_ELEMENTWISE_LARGE)
+      v[P_N] = MAX_ELEMENTWISE_LARGE;
     return;
   }
   if (v[P_OP] == AVOS_OP_CLOSURE && v[P_SHAPE] == AVOS_SHAPE_RANDOM)
@@ -152,7 +168,7 @@ static void avos_fixup(struct gr_case *c)
     if (v[P_N] > MAX_PEDIGREE)
       v[P_N] = MAX_PEDIGREE;
     break;
-  default: /* random: about n * deg^2 / 4 product terms, at most 1e7 */
+  default: /* random: about n * deg^2 / 4 product terms, at most 1e7 (the wide-row cases 2.6e7) */
     v[P_GENS] = 1;
     v[P_COLLAPSE] = 0;
     v[P_CYCLE] = 0;
@@ -160,6 +176,8 @@ static void avos_fixup(struct gr_case *c)
       v[P_N] = MAX_RANDOM;
     if (v[P_N] > 0 && v[P_DEG] > v[P_N])
       v[P_DEG] = v[P_N];
+    if (wide_rows(c))
+      break;
     while (v[P_DEG] > 1 && v[P_N] * v[P_DEG] * v[P_DEG] > 40000000)
       v[P_DEG] = v[P_DEG] * 7 / 8;
     break;
@@ -187,6 +205,13 @@ static void avos_generate(struct gr_case *c, struct rng *r)
   c->v[P_SHAPE] = AVOS_SHAPE_FAMILY;
   if (!is_matrix((int)c->v[P_OP])) {
     c->v[P_N] = rng_boundary(r, 0, MAX_ELEMENTWISE_FUZZ, ew_edges, N_OF(ew_edges), 0.4);
+    if (rng_chance(r, 0.08)) { /* large: past the grid (a second stride) or, rarer (2-3 s a
+                                * case on an H100 host: drawing the values), past 2^24 */
+      int64_t vec = 16 >> c->v[P_TYPE];
+      c->v[P_N] = rng_chance(r, 0.8)
+                      ? NOMINAL_EW_THREADS * vec + rng_range(r, 1, NOMINAL_EW_THREADS * vec / 4)
+                      : ((int64_t)1 << 24) + rng_range(r, 1, (int64_t)1 << 22);
+    }
     return;
   }
   int s = (int)rng_range(r, 0, 99);
@@ -210,6 +235,10 @@ static void avos_generate(struct gr_case *c, struct rng *r)
   default:
     c->v[P_N] = rng_boundary(r, 0, MAX_RANDOM, rnd_edges, N_OF(rnd_edges), 0.5);
     c->v[P_DEG] = rng_boundary(r, 1, 4096, deg_edges, N_OF(deg_edges), 0.5);
+    if (rng_chance(r, 0.2)) { /* wide rows: the global tier */
+      c->v[P_N] = rng_range(r, WIDE_N, MAX_RANDOM);
+      c->v[P_DEG] = rng_range(r, WIDE_DEG_LO, WIDE_DEG_HI);
+    }
     break;
   }
 #undef N_OF
@@ -850,9 +879,11 @@ static int r_block(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && row_guess(c) > 128;
 }
+/* the global tier: measured on the data (the reference's rows), the wide-row random products
+ * reach it for sure (about 1,150 rows past 2048 of 4000), the other guesses rarely */
 static int r_global(const struct gr_case *c, const struct gr_instance *inst)
 {
-  return !inst && row_guess(c) > 2048;
+  return !inst && op_is(c, AVOS_OP_SPGEMM) && wide_rows(c);
 }
 /* rows of one product (the thread tier runs there, not in closures) wider than its 16 terms */
 static int r_group(const struct gr_case *c, const struct gr_instance *inst)
@@ -860,19 +891,35 @@ static int r_group(const struct gr_case *c, const struct gr_instance *inst)
   return !inst && op_is(c, AVOS_OP_SPGEMM) && row_guess(c) > 16;
 }
 
+/* Limits: the elementwise grid-stride loop taking a second round (more 16-byte vectors than
+ * the capped grid has threads) and past 2^24 elements; a long closure (families of 32+
+ * generations: 5+ squarings; their paths overflow int8/int16 values); more global-tier rows than
+ * the global grid has blocks (at most one per SM: each block takes several wide rows; the driver
+ * reports it). */
+static int64_t ew_vectors(const struct gr_case *c) { return c->v[P_N] / (16 >> c->v[P_TYPE]); }
+GR_REGIME_PREDICATE(r_ew_strides, !is_matrix((int)c->v[P_OP]) && ew_vectors(c) > NOMINAL_EW_THREADS)
+GR_REGIME_PREDICATE(r_ew_2_24, !is_matrix((int)c->v[P_OP]) && c->v[P_N] > (int64_t)1 << 24)
+GR_REGIME_PREDICATE(r_long_closure,
+                    op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
+                        c->v[P_GENS] >= 32)
+
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */
 #define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash"
 #define AVOS_CLOSURES "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash"
 static const struct regime avos_regimes[] = {
-    [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum},
-    [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product},
-    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm},
-    [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure},
-    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp},
-    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block},
-    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global},
-    [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group},
+    [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum, 0},
+    [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product, 0},
+    [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm, 0},
+    [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure, 0},
+    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
+    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, REGIME_LARGE},
+    [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group, 0},
+    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, REGIME_LARGE},
+    [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
+    [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
+    [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},
 };
 
 /* table */

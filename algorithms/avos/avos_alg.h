@@ -73,6 +73,10 @@ enum {
   AVOS_REGIME_BLOCK,  /* ... for the block tier */
   AVOS_REGIME_GLOBAL, /* ... for the global tier */
   AVOS_REGIME_GROUP,  /* the thread tier listed rows for the 8-lane group tier */
+  AVOS_REGIME_GLOBAL_ROUNDS, /* ... for more global-tier rows than the global grid's blocks */
+  AVOS_REGIME_LONG_CLOSURE,
+  AVOS_REGIME_EW_STRIDES,
+  AVOS_REGIME_EW_2_24,
 };
 
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */

@@ -221,6 +221,7 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
     unsigned grid = n_global < (unsigned)w->sms ? n_global : (unsigned)w->sms;
     while (grid > 1 && (size_t)grid * slots * AVOS_GLOBAL_SLOT_BYTES > AVOS_SCRATCH_LIMIT)
       grid--;
+    w->tiers |= n_global > grid ? 1u << AVOS_REGIME_GLOBAL_ROUNDS : 0;
     grow(&w->scratch, &w->scratch_cap, (size_t)grid * slots * AVOS_GLOBAL_SLOT_BYTES);
     pl->global_slots = slots;
     pl->global_grid = grid;

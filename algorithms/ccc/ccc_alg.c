@@ -76,9 +76,21 @@ static double ccc_ref_cost(int64_t n, int64_t features)
   return (double)features * (double)(features - 1) / 2 * 81.0 * (double)n;
 }
 
+/* More pairs than the persistent grid of any variant has warps (132 SMs x at most 16 blocks of 4
+ * warps, nominal: the parent never asks the device): every warp takes several pairs. */
+#define CCC_NOMINAL_WARPS (132 * 16 * 4)
+/* the generator's cases past it: features above this, n at most CCC_MANY_N */
+#define CCC_MANY_FEATURES 131
+#define CCC_MANY_N 400
+
 static void ccc_fixup(struct gr_case *c)
 {
-  /* generated cases stay fully checkable */
+  /* generated cases stay fully checkable, except those past the persistent grid (many features,
+   * n <= CCC_MANY_N): their reference is a seeded sample of pairs (about 2e8 part-pair-objects),
+   * every pair's range, NaN pattern and index checked */
+  if (c->v[P_FEATURES] >= CCC_MANY_FEATURES && c->v[P_FEATURES] <= 2 * CCC_MANY_FEATURES &&
+      c->v[P_N] <= CCC_MANY_N)
+    return;
   while (c->v[P_FEATURES] > 2 && ccc_ref_cost(c->v[P_N], c->v[P_FEATURES]) > CCC_REF_BUDGET / 4)
     c->v[P_FEATURES] = c->v[P_FEATURES] * 3 / 4 < 2 ? 2 : c->v[P_FEATURES] * 3 / 4;
 }
@@ -98,7 +110,93 @@ static void ccc_generate(struct gr_case *c, struct rng *r)
   static const int64_t miss[] = {0, 0, 5, 20, 50, 90};
   c->v[P_MISSING] = miss[rng_range(r, 0, 5)];
   c->v[P_VALUES] = rng_range(r, 0, 2);
+  if (rng_chance(r, 0.03)) { /* past the persistent grid: several pairs per warp */
+    c->v[P_FEATURES] = rng_range(r, CCC_MANY_FEATURES, CCC_MANY_FEATURES + 40);
+    c->v[P_N] = rng_range(r, 1, 4) == 1 ? rng_range(r, 2, 90) : rng_range(r, 91, CCC_MANY_N);
+  } else if (rng_chance(r, 0.05)) { /* the partition's values past 48 KiB of shared memory */
+    c->v[P_N] = rng_range(r, 12289, CCC_MAX_N);
+  }
 }
+
+/* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
+
+/* The partition kernel keeps a feature's n values in shared memory (past 12,288 floats: beyond
+ * the default 48 KiB, the opt-in); quantile partitions with kmax = 10 from n >= 91 (fewer
+ * below); the pair kernels take categorical pairs (up to 64 categories: a table past 33 x 33
+ * fine labels) by the general path, numeric pairs of the kmax = 10 layout by v3's rows path;
+ * pairs with a feature that has no valid part are NaN without a table; missing values are
+ * skipped per pair; and the persistent grid gives each warp several pairs once there are more
+ * pairs than warps. Where the worker has the data, the predicates read it (cat_k, lmax, the
+ * reference's valid parts); the parent guesses from the parameters. */
+static int numeric_features(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!inst)
+    return c->v[P_CAT] < 100 ? 2 : 0;
+  const struct ccc_data *d = inst->priv;
+  int m = 0;
+  for (int f = 0; f < d->features; f++)
+    m += d->cat_k[f] == 0;
+  return m;
+}
+static int cat_features(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!inst)
+    return c->v[P_CAT] > 0;
+  const struct ccc_data *d = inst->priv;
+  int m = 0;
+  for (int f = 0; f < d->features; f++)
+    m += d->cat_k[f] != 0;
+  return m;
+}
+static int r_kmax10(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return c->v[P_N] >= 91 && numeric_features(c, inst) >= 2;
+}
+GR_REGIME_PREDICATE(r_small_n, c->v[P_N] < 91)
+static int r_categorical(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return cat_features(c, inst) > 0;
+}
+static int r_wide_table(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!inst)
+    return c->v[P_CAT] > 0 && c->v[P_MAX_CAT] > 32;
+  return ((const struct ccc_data *)inst->priv)->lmax > 32;
+}
+static int r_missing(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!inst || c->v[P_MISSING] == 0)
+    return c->v[P_MISSING] > 0;
+  const struct ccc_data *d = inst->priv;
+  for (size_t i = 0; i < (size_t)d->features * (size_t)d->n; i++)
+    if (isnan(d->values[i]))
+      return 1;
+  return 0;
+}
+static int r_nan_pair(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!inst)
+    return c->v[P_VALUES] == VALUES_MIXED && c->v[P_CAT] < 100 && c->v[P_FEATURES] >= 4;
+  const struct ccc_data *d = inst->priv;
+  for (int f = 0; f < d->features; f++)
+    if (!d->feat[f].valid)
+      return 1;
+  return 0;
+}
+GR_REGIME_PREDICATE(r_big_partition, c->v[P_N] > 12288)
+GR_REGIME_PREDICATE(r_many_pairs,
+                    c->v[P_FEATURES] * (c->v[P_FEATURES] - 1) / 2 > CCC_NOMINAL_WARPS)
+
+static const struct regime ccc_regimes[] = {
+    {"numeric pairs, kmax 10", NULL, r_kmax10, 0},
+    {"n < 91 (kmax < 10)", NULL, r_small_n, 0},
+    {"categorical pairs", NULL, r_categorical, 0},
+    {"33+ categories", NULL, r_wide_table, 0},
+    {"missing values", NULL, r_missing, 0},
+    {"NaN pairs", NULL, r_nan_pair, 0},
+    {"partition > 48 KiB", NULL, r_big_partition, REGIME_LARGE},
+    {"several pairs a warp", NULL, r_many_pairs, REGIME_LIMIT},
+};
 
 static size_t ccc_device_bytes(const struct gr_case *c)
 {
@@ -359,6 +457,8 @@ const struct algorithm ccc_algorithm = {
     .instance_free = ccc_instance_free,
     .check = ccc_check,
     .work = ccc_work,
+    .regimes = ccc_regimes,
+    .n_regimes = sizeof ccc_regimes / sizeof *ccc_regimes,
     .bench_cases = ccc_bench_cases,
     .bench_setup = ccc_bench_setup,
     .bench_launch = ccc_bench_launch,

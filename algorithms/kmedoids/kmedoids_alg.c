@@ -138,6 +138,12 @@ static void km_generate(struct gr_case *c, struct rng *r)
     v[P_SIG_MIN] = rng_range(r, 1, 8);
     v[P_SIG_MAX] = v[P_SIG_MIN] + rng_range(r, 0, 12);
     v[P_K] = rng_range(r, 1, 4);
+    if (rng_chance(r, 0.15)) { /* one cluster past 1024 members: 64 target parts, many tiles */
+      v[P_N] = rng_range(r, KM_TGT_PARTS_MAX * KM_TGT_PART_MIN + 1, 1500);
+      v[P_SIG_MIN] = rng_range(r, 1, 3);
+      v[P_SIG_MAX] = v[P_SIG_MIN] + rng_range(r, 0, 3);
+      v[P_K] = 1;
+    }
   } else if (mode < 8) { /* anything, k at its thresholds */
     v[P_N] = rng_boundary(r, 1, 400, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
     v[P_SIG_MIN] = rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
@@ -613,14 +619,23 @@ static int r_big(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && big_guess(c);
 }
+/* The limits of the score plan, exact where k = 1 (one cluster of all n objects, split whole on
+ * one rank): more than KM_CHUNK_MAX_SRC members, several source chunks; more than
+ * KM_TGT_PARTS_MAX x KM_TGT_PART_MIN (1024), the target parts reach their cap of 64 and widen
+ * past 16 targets, and the tiles (5+ chunks x 64 parts: 320+) outnumber the SMs twice over. */
+GR_REGIME_PREDICATE(r_src_chunks, c->v[P_K] == 1 && c->v[P_N] > KM_CHUNK_MAX_SRC)
+GR_REGIME_PREDICATE(r_parts_cap,
+                    c->v[P_K] == 1 && c->v[P_N] > KM_TGT_PARTS_MAX * KM_TGT_PART_MIN)
 GR_REGIME_PREDICATE(r_one_rank, c->v[P_RANKS] == 1)
 GR_REGIME_PREDICATE(r_ranks, c->v[P_RANKS] > 1)
 
 static const struct regime km_regimes[] = {
-    [KM_REGIME_SMALL] = {"small clusters", "v1_racy_score v2_gpu", r_small},
-    [KM_REGIME_BIG] = {"big clusters", "v1_racy_score v2_gpu", r_big},
-    {"one rank", "mpi_gpu mpi_cpu", r_one_rank},
-    {"several ranks", "mpi_gpu mpi_cpu", r_ranks},
+    [KM_REGIME_SMALL] = {"small clusters", "v1_racy_score v2_gpu", r_small, 0},
+    [KM_REGIME_BIG] = {"big clusters", "v1_racy_score v2_gpu", r_big, 0},
+    {"1 cluster, 2+ chunks", "v1_racy_score v2_gpu", r_src_chunks, 0},
+    {"64 target parts", "v1_racy_score v2_gpu", r_parts_cap, REGIME_LIMIT},
+    {"one rank", "mpi_gpu mpi_cpu", r_one_rank, 0},
+    {"several ranks", "mpi_gpu mpi_cpu", r_ranks, 0},
 };
 
 static const struct variant km_variants[] = {

@@ -87,14 +87,37 @@ GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= ONESWEEP_TILE)
 GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > ONESWEEP_TILE)
 GR_REGIME_PREDICATE(os_partial_tile, c->v[P_N] > ONESWEEP_TILE && c->v[P_N] % ONESWEEP_TILE != 0)
 
+/* Limits of the counters: a digit with 65,536 keys or more (a 16-bit count overflows: the
+ * scan's totals, v4's look-back prefixes), more than 2^24 keys (a float or 24-bit index loses
+ * keys), and beyond 2^25 keys with few distinct digits, where one chunk of v1..v3 (21+ tiles of
+ * 4096) holds 65,536 keys or more of one digit (its per-chunk histogram count). */
+static int few_digits(const struct gr_case *c)
+{
+  int64_t d = c->v[P_DIST];
+  return d == DIST_ALL_EQUAL || d == DIST_FEW_UNIQUE || d == DIST_SORTED || d == DIST_REVERSE;
+}
+static int digit_64k(const struct gr_case *c, const struct gr_instance *inst)
+{
+  (void)inst;
+  int64_t n = c->v[P_N], d = c->v[P_DIST];
+  return (d == DIST_ALL_EQUAL && n > 65536) || (d == DIST_FEW_UNIQUE && n > 16 * 65536) ||
+         ((d == DIST_SORTED || d == DIST_REVERSE) && n > 256 * 65536);
+}
+GR_REGIME_PREDICATE(over_2_24, c->v[P_N] > (int64_t)1 << 24)
+GR_REGIME_PREDICATE(over_2_25_few, c->v[P_N] > (int64_t)1 << 25 && few_digits(c))
+
 static const struct regime radix_sort_regimes[] = {
-    {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile},
-    {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles},
-    {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile},
-    {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk},
-    {"one tile of 9216", "v4_onesweep", os_one_tile},
-    {"several tiles of 9216", "v4_onesweep", os_several_tiles},
-    {"partial last tile of 9216", "v4_onesweep", os_partial_tile},
+    {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile, 0},
+    {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles, 0},
+    {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile, 0},
+    {"several tiles per chunk", "v1_basic v2_warp_lane0 v3_warp", tiles_per_chunk, 0},
+    {"one tile of 9216", "v4_onesweep", os_one_tile, 0},
+    {"several tiles of 9216", "v4_onesweep", os_several_tiles, 0},
+    {"partial last tile of 9216", "v4_onesweep", os_partial_tile, 0},
+    {"a digit of 65536+ keys", NULL, digit_64k, 0},
+    {"n > 2^24", NULL, over_2_24, REGIME_LIMIT},
+    {"n > 2^25, few digits", "v1_basic v2_warp_lane0 v3_warp", over_2_25_few,
+     REGIME_LIMIT},
 };
 
 static const struct variant radix_sort_variants[] = {
@@ -138,11 +161,17 @@ static void radix_sort_generate(struct gr_case *c, struct rng *r)
     c->v[P_N] = rng_range(r, t, 2 * t + 1);
   } else if (pick < 97) {
     c->v[P_N] = rng_boundary(r, 0, SMALL_MAX_N, NULL, 0, 0.0);
-  } else { /* a few large ones */
-    c->v[P_N] = rng_log_range(r, SMALL_MAX_N, FUZZ_MAX_N);
+  } else { /* a few large ones: anywhere up to 2^26, or just past the limits 2^24 and 2^25 */
+    int64_t at = rng_range(r, 0, 2);
+    c->v[P_N] = at == 0 ? rng_log_range(r, SMALL_MAX_N, FUZZ_MAX_N)
+                        : ((int64_t)1 << (23 + at)) + rng_range(r, 1, (int64_t)1 << 21);
   }
   c->v[P_MODE] = rng_range(r, MODE_KEYS, MODE_PAIRS);
   c->v[P_DIST] = rng_chance(r, 0.3) ? DIST_UNIFORM : rng_range(r, 0, DIST_LANE_DIGITS);
+  if (c->v[P_N] > SMALL_MAX_N && rng_chance(r, 0.5)) /* large: counters of one digit fill up */
+    c->v[P_DIST] = rng_chance(r, 0.6) ? DIST_ALL_EQUAL : rng_range(r, DIST_SORTED, DIST_FEW_UNIQUE);
+  else if (c->v[P_N] > 65536 && c->v[P_N] <= 4 * 65536 && rng_chance(r, 0.2))
+    c->v[P_DIST] = DIST_ALL_EQUAL; /* one digit past 65,535 keys, cheaply */
 }
 
 static size_t radix_sort_device_bytes(const struct gr_case *c)

@@ -26,7 +26,7 @@
  * (Middlebury's convention at full size).
  *
  * Cost: fixup keeps w*h*D <= 2e6 (the reference then takes about 0.1 s), except one case in 32
- * (by seed) allowed 8x that. */
+ * (by seed) allowed SGM_LARGE cells, past 2^24 (the limit regime "W*H*D > 2^24"). */
 #include "sgm_alg.h"
 
 #include <math.h>
@@ -41,6 +41,7 @@
 #include "sgm.h"
 
 #define SGM_BUDGET 2000000 /* w*h*D of a generated case */
+#define SGM_LARGE 20000000 /* ... of one case in 32 (by seed): past 2^24 = 16,777,216 */
 
 static const char *const path_names[] = {"4", "8", NULL};
 static const char *const content_names[] = {"constant", "gradient", "randomdot",
@@ -119,14 +120,20 @@ GR_REGIME_PREDICATE(d_whole_warps, c->v[P_D] % 32 == 0)
 GR_REGIME_PREDICATE(d_partial_warp, c->v[P_D] % 32 != 0)
 GR_REGIME_PREDICATE(d_large, c->v[P_D] > 256)
 GR_REGIME_PREDICATE(eight_paths, c->v[P_PATHS] == 1)
+/* v3/v4 keep L in 8 bits while 31 + P2 <= 255, else in 16 */
+GR_REGIME_PREDICATE(wide_paths, 31 + c->v[P_P2] > 255)
+/* the cost volume past 2^24 cells (a float or 24-bit index loses cells) */
+GR_REGIME_PREDICATE(cells_2_24, c->v[P_W] * c->v[P_H] * c->v[P_D] > (int64_t)1 << 24)
 
 /* D in whole warps or not (v1's full-mask shuffle over a partial warp), D beyond 256 (more than
  * 8 disparities per lane), and the 8-path aggregation (the diagonals). */
 static const struct regime sgm_regimes[] = {
-    {"D % 32 == 0", NULL, d_whole_warps},
-    {"D % 32 != 0", NULL, d_partial_warp},
-    {"D > 256", NULL, d_large},
-    {"8 paths", NULL, eight_paths},
+    {"D % 32 == 0", NULL, d_whole_warps, 0},
+    {"D % 32 != 0", NULL, d_partial_warp, 0},
+    {"D > 256", NULL, d_large, 0},
+    {"8 paths", NULL, eight_paths, 0},
+    {"16-bit path costs", "v3_warp_fused v4_packed_dpx", wide_paths, 0},
+    {"W*H*D > 2^24", NULL, cells_2_24, REGIME_LIMIT},
 };
 
 static const struct variant sgm_variants[] = {
@@ -146,7 +153,7 @@ static void sgm_fixup(struct gr_case *c)
 {
   if (c->v[P_CONTENT] == SGM_CONTENT_FILE) /* the images fix the size */
     return;
-  int64_t budget = SGM_BUDGET * ((c->seed & 31) == 0 ? 8 : 1);
+  int64_t budget = (c->seed & 31) == 0 ? SGM_LARGE : SGM_BUDGET;
   int64_t w = c->v[P_W], h = c->v[P_H], d = c->v[P_D];
   if (w * h * d > budget) { /* shrink both sides alike, keeping the shape, then h alone */
     double f = sqrt((double)budget / ((double)w * (double)h * (double)d));
@@ -191,6 +198,16 @@ static void sgm_generate(struct gr_case *c, struct rng *r)
   }
   c->v[P_PATHS] = rng_range(r, 0, 1);
   c->v[P_CONTENT] = rng_chance(r, 0.5) ? STEREO_RANDOMDOT : rng_range(r, 0, 3);
+  if ((c->seed & 31) == 0 && rng_chance(r, 0.5)) { /* large: just past 2^24 cells */
+    int64_t cells = ((int64_t)1 << 24) + rng_range(r, 1, SGM_LARGE - ((int64_t)1 << 24));
+    c->v[P_W] = rng_range(r, 640, 2000);
+    c->v[P_H] = cells / (c->v[P_W] * c->v[P_D]) + 1;
+    if (c->v[P_H] > 8192) { /* small D: the width takes the rest */
+      c->v[P_H] = rng_range(r, 1000, 8192);
+      c->v[P_W] = cells / (c->v[P_H] * c->v[P_D]) + 1;
+    }
+    c->v[P_W] = c->v[P_W] > 8192 ? 8192 : c->v[P_W];
+  }
 }
 
 static int sgm_validate(const struct gr_case *c, char *why, size_t len)

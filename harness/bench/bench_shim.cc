@@ -47,7 +47,22 @@ public:
       : display_(display), fn_(fn), ctx_(ctx) {}
   bool ReportContext(const Context &c) override
   {
-    bool ok = display_ ? display_->ReportContext(c) : true;
+    bool ok = true;
+    if (display_) {
+      // The context goes to the terminal without the library's "Library was built as DEBUG"
+      // warning: Debian builds libbenchmark without NDEBUG, which only slows the library's own
+      // loop, and every time we report is the GPU's, measured with CUDA events around the
+      // launches (manual time). The JSON's library_build_type still says what the library is.
+      std::ostringstream head;
+      display_->SetErrorStream(&head);
+      ok = display_->ReportContext(c);
+      display_->SetErrorStream(&std::cerr);
+      std::istringstream lines(head.str());
+      std::string line;
+      while (std::getline(lines, line))
+        if (line.find("Library was built as DEBUG") == std::string::npos)
+          std::cerr << line << '\n';
+    }
     if (fn_) {
       std::ostringstream ss;
       benchmark::JSONReporter json;

@@ -184,7 +184,11 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
                         m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
                         m->gpu.info.driver_version, m->gpu.info.runtime_version,
                         m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
-                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0};
+                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0, NULL, 0, 0, 0};
+  ri.driver_release = m->gpu.info.driver_release;
+  ri.sm_clock_now_mhz = m->gpu.info.sm_clock_now_mhz;
+  ri.mem_clock_now_mhz = m->gpu.info.mem_clock_now_mhz;
+  ri.temp_c = m->gpu.info.temp_c;
   return ri;
 }
 

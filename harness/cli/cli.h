@@ -127,6 +127,8 @@ int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
 /* History: change points, merging runners, retention (harness/cmd_history.c). */
 int cmd_history(int argc, char **argv);
+/* Acknowledging open regressions (harness/cmd_ack.c). */
+int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.

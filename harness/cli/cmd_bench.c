@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "compare.h"
 #include "runner.h"
 
 static void on_bench_signal(int sig)
@@ -69,7 +70,7 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel, int 
 
 enum {
   OPT_SIZES = 256, OPT_CASE, OPT_QUICK, OPT_HOT, OPT_MAX_TIME, OPT_NOISE, OPT_MIN_SAMPLES,
-  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS
+  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS, OPT_AGAINST
 };
 
 static const char bench_help[] =
@@ -112,12 +113,97 @@ static const char bench_help[] =
     "                        GPU, never beside another gpuregress job on it; every timing\n"
     "                        row records its GPU (model, UUID) and host. Default: the one\n"
     "                        visible GPU\n"
+    "      --against RUN|FILE  then compare what was timed with RUN of this database (or\n"
+    "                        the latest run of the gpuregress database FILE on this GPU model):\n"
+    "                        per benchmark base and new median, ratio, p and same / faster /\n"
+    "                        slower / unsure as compare judges them; a slower one exits 1 (the\n"
+    "                        reproducer of a slower row of the verdict is such a command)\n"
     "  --benchmark_*         Google Benchmark's own flags, e.g. --benchmark_filter=REGEX\n"
     "                        (names are ALG/VARIANT/param=value/...)\n"
     "\n"
-    "Exit 0 ok, 1 a fixed or peer variant's output was wrong after timing or it crashed, 2 usage\n"
+    "Exit 0 ok, 1 a fixed or peer variant's output was wrong after timing or it crashed (or,\n"
+    "with --against, a benchmark is slower), 2 usage\n"
     "or database error, 3 no CUDA device. Test-only: GR_TEST_SLOWDOWN='ALG/VARIANT=1.2' makes a\n"
     "variant's samples ~20%% longer (a spin kernel after each launch).\n";
+
+/* --against RUN|FILE names something that exists: 0, else 2 after a message. */
+static int against_check(struct store *st, const char *against)
+{
+  int64_t id;
+  struct store_run r;
+  if (cli_parse_run(against, &id) == 0) {
+    if (store_get_run(st, STORE_MAIN, id, &r) == 0)
+      return 0;
+    fprintf(stderr, "gpuregress bench: --against %s: no run %lld in the database\n", against,
+            (long long)id);
+    return GR_EXIT_USAGE;
+  }
+  if (access(against, R_OK) == 0)
+    return 0;
+  fprintf(stderr, "gpuregress bench: --against '%s': neither a run id nor a readable database\n",
+          against);
+  return GR_EXIT_USAGE;
+}
+
+/* Compare what run timed with --against's run: one line per benchmark timed in both. Returns 1
+ * when one is slower, 0 when none, 2 after a message. */
+static int bench_against(const char *db, int64_t run, const char *against)
+{
+  char why[GR_WHY_LEN];
+  struct store *st = NULL;
+  struct compare_result *cr = NULL;
+  struct compare_opts co;
+  compare_opts_default(&co);
+  enum store_src src = STORE_MAIN;
+  int64_t base = 0;
+  int other = 0, rc = GR_EXIT_USAGE;
+  if (store_open_read(db, &st, why, sizeof why))
+    goto fail;
+  if (cli_parse_run(against, &base)) {
+    if (store_attach_baseline(st, against, why, sizeof why))
+      goto fail;
+    src = STORE_BASE;
+    base = store_pick_run(st, STORE_BASE, run, &other);
+    if (base <= 0) {
+      gr_fmt(why, sizeof why, "'%s' holds no finished run with timings", against);
+      goto fail;
+    }
+  }
+  if (compare_runs(st, src, base, run, &co, &cr, why, sizeof why))
+    goto fail;
+  printf("\nagainst run %lld%s%s (%.12s, %s)%s:\n", (long long)base,
+         src == STORE_BASE ? " of " : "", src == STORE_BASE ? against : "", cr->base.commit,
+         cr->base.gpu[0] ? cr->base.gpu : "no GPU",
+         cr->base_other_gpu ? " [another GPU model: not comparable]" : "");
+  size_t shown = 0, slower = 0;
+  for (size_t i = 0; i < cr->n_t; i++) {
+    const struct compare_timing *t = &cr->t[i];
+    if (!t->in_cur)
+      continue;
+    shown++;
+    if (!t->in_base) {
+      printf("  %s/%s %s [%s]: not timed in run %lld\n", t->algorithm, t->variant, t->params,
+             t->l2, (long long)base);
+      continue;
+    }
+    slower += t->sc.cls == STATS_SLOWER;
+    printf("  %s/%s %s [%s]: %.6g ms -> %.6g ms, ratio %.3fx, p %.2g: %s\n", t->algorithm,
+           t->variant, t->params, t->l2, t->sc.base.median, t->sc.cur.median, t->sc.ratio,
+           t->sc.p, stats_class_name(t->sc.cls));
+  }
+  if (!shown)
+    printf("  nothing timed in run %lld\n", (long long)run);
+  printf("against: %zu slower of %zu timed\n", slower, shown);
+  rc = slower ? GR_EXIT_FAIL : GR_EXIT_OK;
+  compare_result_free(cr);
+  store_close(st);
+  return rc;
+fail:
+  fprintf(stderr, "gpuregress bench: --against %s: %s\n", against, why);
+  compare_result_free(cr);
+  store_close(st);
+  return rc;
+}
 
 int cmd_bench(int argc, char **argv)
 {
@@ -135,12 +221,13 @@ int cmd_bench(int argc, char **argv)
       {"json", required_argument, NULL, OPT_JSON},
       {"quiet", no_argument, NULL, OPT_QUIET},
       {"gpus", required_argument, NULL, OPT_GPUS},
+      {"against", required_argument, NULL, OPT_AGAINST},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
   struct bench_opts o;
   bench_opts_default(&o);
-  const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL;
+  const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL, *against = NULL;
   static struct gpu_set gpus;
   const char **cases = calloc((size_t)argc + 1, sizeof *cases);
   char **gb = calloc((size_t)argc + 1, sizeof *gb), **rest = calloc((size_t)argc + 1, sizeof *rest);
@@ -219,6 +306,10 @@ int cmd_bench(int argc, char **argv)
       if (cli_opt_text("bench", "--gpus", optarg, 1024, &gpus_spec))
         goto out;
       break;
+    case OPT_AGAINST:
+      if (cli_opt_text("bench", "--against", optarg, CLI_TEXT_MAX, &against))
+        goto out;
+      break;
     default: rc = cli_opt_error("bench", c, rest); goto out;
     }
   }
@@ -259,6 +350,8 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "gpuregress bench: %s\n", why);
     goto out;
   }
+  if (against && against_check(st, against)) /* before the timing, not after it */
+    goto out;
   struct run_meta meta;
   collect_meta(&meta, argc, argv);
   struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
@@ -288,6 +381,12 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "gpuregress bench: cannot record the end of run %lld in '%s': %s\n",
             (long long)run, db, store_errmsg(st));
     rc = rc ? rc : GR_EXIT_USAGE;
+  }
+  if (against && rc != GR_EXIT_USAGE && rc != 130) {
+    store_close(st);
+    st = NULL;
+    int arc = bench_against(db, run, against);
+    rc = arc == GR_EXIT_USAGE ? arc : rc ? rc : arc;
   }
 out:
   store_close(st);

@@ -15,7 +15,8 @@
 
 static const char compare_help[] =
     "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
-    "                          [--alpha A] [--db FILE] [--all] [--format text|json]\n"
+    "                          [--alpha A] [--db FILE] [--all] [--format text|json|markdown]\n"
+    "                          [--record [--nightly-exit N]] [--max-clock-diff F]\n"
     "\n"
     "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
     "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
@@ -41,7 +42,22 @@ static const char compare_help[] =
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --all            list every comparison, not only the ones that are not 'same'\n"
     "  --format json    print the run's verdict (outcomes, checks, timings against the\n"
-    "                   baseline, result, exit code) as JSON instead of the table\n"
+    "                   baseline, open regressions, result, exit code) as JSON instead of the\n"
+    "                   table\n"
+    "  --format markdown  the verdict as Markdown for a pull request comment or a CI job\n"
+    "                   summary ($GITHUB_STEP_SUMMARY): verdict first, the regressions with\n"
+    "                   ratio, p, commits and a reproducer, the rest folded in <details>\n"
+    "  --record         store the verdict with the run (the index of nights shows it) and the\n"
+    "                   regressions open on it (the next night carries them on); ci/nightly\n"
+    "                   does this every night\n"
+    "  --nightly-exit N with --record: store N as the nightly pipeline's exit code\n"
+    "  --max-clock-diff F  warn when the SM clock while timing or the memory clock of the two\n"
+    "                   runs differ by more than F (default 0.05)\n"
+    "\n"
+    "Over the nights: a step to slower that 'gpuregress history' confirms first on the run's\n"
+    "night fails it, and a regression found on an earlier recorded night stays open, failing\n"
+    "every night, until the benchmark is back within its minimum effect of the median before\n"
+    "it or someone acknowledges it ('gpuregress ack').\n"
     "\n"
     "The last lines are the run's verdict (the same that export and plot show): exit 0 ok (also\n"
     "when there is no baseline yet), 1 a timing is slower, a correctness transition or an\n"
@@ -143,9 +159,60 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
           r->n_acc_regressions, r->n_acc, 100 * o->max_accuracy_loss);
 }
 
+/* The open regressions, the steps confirmed on this night and the clock warning, after the
+ * comparison's table. */
+static void print_over_nights(FILE *f, const struct run_verdict *v)
+{
+  if (v->clock_warning[0])
+    fprintf(f, "\nwarning: clocks differ: %s\n", v->clock_warning);
+  int header = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rv_test *t = &v->tests[i];
+    if (strcmp(t->source, "regression") && strcmp(t->source, "history") &&
+        !(t->repro && t->state == RV_FAIL))
+      continue;
+    if (!header++)
+      fprintf(f, "\nslower and open regressions (commits: git log A..B; reproduce: the command):\n");
+    fprintf(f, "  %s %s/%s: %s\n", t->state == RV_FAIL ? "FAIL" : "ack ", t->suite, t->name,
+            t->message ? t->message : "");
+    if (t->repro)
+      fprintf(f, "      reproduce: %s\n", t->repro);
+  }
+  if (v->closed)
+    fprintf(f, "\n%zu regressions of earlier nights are back within their threshold (closed)\n",
+            v->closed);
+}
+
+/* compare --record: the verdict and the open regressions stored with the run (a writable
+ * handle: the verdict was judged through a read-only one). 0 ok; -1 after a message. */
+static int record_verdict(const char *db, const struct run_verdict *v, int nightly_exit)
+{
+  char why[GR_WHY_LEN];
+  struct store *w = NULL;
+  struct store_open_reg *regs = NULL;
+  long n = run_verdict_open_regs(v, &regs);
+  int rc = -1;
+  if (n < 0)
+    gr_fmt(why, sizeof why, "out of memory");
+  else if (store_open_flags(db, STORE_OPEN_EXISTING, &w, why, sizeof why) == 0 &&
+           store_record_verdict(w, v->run.id, rv_result_name(v->result), v->exit_code,
+                                v->summary, regs, (size_t)n, why, sizeof why) == 0 &&
+           (nightly_exit < 0 ||
+            store_set_nightly_exit(w, v->run.id, nightly_exit, why, sizeof why) == 0))
+    rc = 0;
+  if (rc)
+    fprintf(stderr, "gpuregress compare: --record: %s\n", why);
+  free(regs);
+  store_close(w);
+  return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-  enum { OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC };
+  enum {
+    OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC,
+    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK
+  };
   static const struct option opts[] = {
       {"baseline", required_argument, NULL, OPT_BASELINE},
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -155,9 +222,13 @@ int cmd_compare(int argc, char **argv)
       {"db", required_argument, NULL, 'd'},
       {"all", no_argument, NULL, OPT_ALL},
       {"max-accuracy-loss", required_argument, NULL, OPT_ACC},
+      {"record", no_argument, NULL, OPT_RECORD},
+      {"nightly-exit", required_argument, NULL, OPT_NIGHTLY_EXIT},
+      {"max-clock-diff", required_argument, NULL, OPT_CLOCK},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
+  int record = 0, nightly_exit = -1, markdown = 0;
   struct compare_opts co;
   compare_opts_default(&co);
   const char *db = STORE_DEFAULT_PATH, *baseline = NULL;
@@ -169,9 +240,23 @@ int cmd_compare(int argc, char **argv)
     switch (c) {
     case 'h': printf(compare_help); return 0;
     case OPT_FORMAT:
-      if (strcmp(optarg, "json") && strcmp(optarg, "text"))
-        return cli_usage_error("compare", "unknown format '%s': use text or json", optarg);
+      if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "markdown"))
+        return cli_usage_error("compare", "unknown format '%s': use text, json or markdown",
+                               optarg);
       json = !strcmp(optarg, "json");
+      markdown = !strcmp(optarg, "markdown");
+      break;
+    case OPT_RECORD: record = 1; break;
+    case OPT_NIGHTLY_EXIT: {
+      uint64_t u;
+      if (cli_opt_u64("compare", "--nightly-exit", optarg, 0, 255, &u))
+        return GR_EXIT_USAGE;
+      nightly_exit = (int)u;
+      break;
+    }
+    case OPT_CLOCK:
+      if (cli_opt_double("compare", "--max-clock-diff", optarg, 1e-6, 10, &co.max_clock_diff))
+        return GR_EXIT_USAGE;
       break;
     case OPT_BASELINE:
       if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
@@ -204,6 +289,8 @@ int cmd_compare(int argc, char **argv)
   }
   if (optind < argc)
     return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
+  if (nightly_exit >= 0 && !record)
+    return cli_usage_error("compare", "--nightly-exit needs --record");
   struct store *st = NULL;
   struct run_verdict *v = NULL;
   int compared = 0;
@@ -213,14 +300,22 @@ int cmd_compare(int argc, char **argv)
   if (json) {
     run_verdict_json(stdout, v, "");
     fputc('\n', stdout);
+  } else if (markdown) {
+    run_verdict_markdown(stdout, v);
   } else if (!compared) {
     printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n",
            v->run.gpu[0] ? v->run.gpu : "no GPU", (long long)run);
   } else {
     print_compare(stdout, v->cmp, &co, all);
   }
+  if (!json && !markdown)
+    print_over_nights(stdout, v);
   rc = v->exit_code;
-  if (!json)
+  if (record && record_verdict(db, v, nightly_exit)) {
+    rc = GR_EXIT_USAGE;
+    goto out;
+  }
+  if (!json && !markdown)
     printf("verdict: %s\nresult: %s exit %d\n", v->summary,
            v->result == RV_RESULT_OK       ? "ok"
            : v->result == RV_RESULT_FAILED ? "REGRESSION"

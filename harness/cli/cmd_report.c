@@ -78,7 +78,8 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
                  const struct compare_opts *co, struct run_verdict **v, int *compared)
 {
   char why[GR_WHY_LEN];
-  struct rv_opts o = {.base_src = STORE_MAIN, .co = co};
+  struct rv_opts o = {.base_src = STORE_MAIN, .co = co,
+                      .max_clock_diff = co ? co->max_clock_diff : 0};
   int other_gpu = 0;
   *v = NULL;
   if (baseline && strcmp(baseline, "none") == 0) {
@@ -253,7 +254,8 @@ out:
 /* ---- export ------------------------------------------------------------------------------- */
 
 static const char export_help[] =
-    "usage: gpuregress export --format json|csv|junit|db [--run RUN] [--out FILE] [--db FILE]\n"
+    "usage: gpuregress export --format json|csv|junit|gbench|db [--run RUN] [--out FILE]\n"
+    "                         [--db FILE]\n"
     "                         [--baseline RUN|FILE|none]\n"
     "\n"
     "Write a run (default: the latest finished run with results):\n"
@@ -265,6 +267,10 @@ static const char export_help[] =
     "         and check after timing (pass and caught pass, escaped and failures fail, skip is\n"
     "         skipped) and per timing compared with the baseline (slower fails with the ratio,\n"
     "         the p-value and the baseline run, unsure is skipped with the reason)\n"
+    "  gbench Google Benchmark's JSON: every stored sample of a benchmark is a repetition\n"
+    "         (real_time = cpu_time = its GPU time, us), then its mean, median and stddev, so\n"
+    "         that Google Benchmark's tools/compare.py (and its U test) compares two runs:\n"
+    "         compare.py benchmarks base.json head.json\n"
     "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
     "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
     "\n"
@@ -321,9 +327,10 @@ int cmd_export(int argc, char **argv)
     return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
   enum export_format fmt;
   if (!format)
-    return cli_usage_error("export", "missing --format (json, csv, junit or db)");
+    return cli_usage_error("export", "missing --format (json, csv, junit, gbench or db)");
   if (export_format_parse(format, &fmt))
-    return cli_usage_error("export", "unknown format '%s': use json, csv, junit or db", format);
+    return cli_usage_error("export", "unknown format '%s': use json, csv, junit, gbench or db",
+                           format);
   if (fmt == EXPORT_DB && !out)
     return cli_usage_error("export", "--format db needs --out FILE");
   struct store *st = NULL;

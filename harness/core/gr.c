@@ -212,3 +212,25 @@ int gr_parse_date(const char *s)
 #undef DIGITS2
   return 0;
 }
+
+char *gr_sh_quote(char *dst, size_t len, const char *s)
+{
+  size_t o = 0;
+  if (!dst || len < 3)
+    return dst;
+  dst[o++] = '\'';
+  for (; *s; s++) {
+    size_t need = *s == '\'' ? 4 : 1;
+    if (o + need + 2 > len)
+      return gr_fmt(dst, len, "''");
+    if (*s == '\'') {
+      memcpy(dst + o, "'\\''", 4);
+      o += 4;
+    } else {
+      dst[o++] = *s;
+    }
+  }
+  dst[o++] = '\'';
+  dst[o] = 0;
+  return dst;
+}

@@ -79,6 +79,9 @@ int gr_is_printable(const char *s);
 char *gr_printable(char *dst, size_t len, const char *s);
 char *gr_slug(char *dst, size_t len, const char *s);
 int gr_parse_date(const char *s);
+/* s as one word of a POSIX shell: '...' with every ' written '\'' (git's sq_quote); "''" when
+ * it does not fit. Returns dst. */
+char *gr_sh_quote(char *dst, size_t len, const char *s);
 
 /* snprintf that always terminates and never overflows; returns dst */
 char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -150,8 +150,8 @@ GR_REGIME_PREDICATE(at_threshold, c->v[0] >= SELFTEST_THRESHOLD)
 /* For the coverage tests: both sides of the threshold (`fuzz selftest/ok n=0..36` leaves one
  * unreached). */
 static const struct regime selftest_regimes[] = {
-    {"n < 37", "ok bug_caught", below_threshold},
-    {"n >= 37", "ok bug_caught", at_threshold},
+    {"n < 37", "ok bug_caught", below_threshold, 0},
+    {"n >= 37", "ok bug_caught", at_threshold, 0},
 };
 
 static void selftest_generate(struct gr_case *c, struct rng *r)

@@ -31,6 +31,7 @@ struct compare_opts {
   double alpha;      /* default 0.01 */
   double max_accuracy_loss; /* rise of an accuracy metric (error rate, absolute) that is a
                                regression: default 0.005 (half a percentage point) */
+  double max_clock_diff;    /* relative clock difference of two runs that warns (0: 0.05) */
   struct {
     char alg[64];
     double min_effect, alpha; /* < 0: not overridden */

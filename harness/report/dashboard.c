@@ -236,6 +236,19 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v)
     tpl_set(row, "class", "%s", cls);
     tpl_set(row, "badge", "%s", render_badge(cls));
     tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
+    /* a slower row: its commit range and the command that times it again */
+    char name[GR_CASE_TEXT_LEN + 96];
+    gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", t->variant, t->params, t->l2);
+    for (size_t k = 0; both && t->sc.cls == STATS_SLOWER && k < c->verdict->n; k++) {
+      const struct rv_test *vt = &c->verdict->tests[k];
+      if (strcmp(vt->suite, t->algorithm) || strcmp(vt->name, name) || !vt->repro)
+        continue;
+      struct tpl_view *rp = tpl_add(row, "repro");
+      if (rp) {
+        tpl_set(rp, "command", "%s", vt->repro);
+        tpl_set(rp, "range", "%s", vt->range);
+      }
+    }
   }
   for (size_t i = 0; i < r->n_oc; i++) {
     const struct compare_outcome *oc = &r->oc[i];
@@ -358,31 +371,48 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
 }
 
 /* The banner: the verdict's result (verdict.h), never judged here. Green only when it is ok with
- * the GPU variants run. */
+ * the GPU variants run and no regression is open unacknowledged. */
 static void add_banner(const struct plot_ctx *c, struct tpl_view *v)
 {
   const struct run_verdict *rv = c->verdict;
   const char *cls = "bad", *text = "No verdict";
+  char buf[256];
   if (rv) {
     switch (rv->result) {
     case RV_RESULT_OK:
-      cls = rv->no_gpu_allowed ? "meh" : "ok";
+      cls = rv->no_gpu_allowed || rv->open_acked ? "meh" : "ok";
       text = rv->no_gpu_allowed ? "Passed without a GPU: the GPU variants did not run"
+             : rv->open_acked   ? "Passed with acknowledged regressions (below): every check passed, "
+                                  "nothing else open"
              : rv->cmp          ? "Passed: every check passed, every historical bug caught, no "
-                                  "regression against the baseline"
+                                  "regression against the baseline or open from earlier nights"
                                 : "Passed: every check passed, every historical bug caught (no "
                                   "baseline to compare with)";
       break;
-    case RV_RESULT_FAILED: text = "FAILED: failures, escaped bugs or regressions below"; break;
+    case RV_RESULT_FAILED:
+      text = "FAILED: failures, escaped bugs or regressions below";
+      if (rv->open_unacked) {
+        gr_fmt(buf, sizeof buf, "FAILED: %zu open regression%s (below: since when, commits, how to "
+               "reproduce or acknowledge)%s", rv->open_unacked, rv->open_unacked > 1 ? "s" : "",
+               rv->failed > rv->open_unacked ? ", and failures below" : "");
+        text = buf;
+      }
+      break;
     case RV_RESULT_NO_GPU: text = "No GPU: the GPU variants did not run"; break;
     case RV_RESULT_INCOMPLETE: text = "Incomplete: the run did not finish"; break;
     }
   }
+  tpl_set(v, "clock_warning", "%s", "");
+  tpl_set(v, "has_open", "%s", "");
+  tpl_set(v, "open_unacked", "0");
   tpl_set(v, "banner_class", "%s", cls);
   tpl_set(v, "banner", "%s", text);
   tpl_set(v, "summary", "%s", rv ? rv->summary : "");
   tpl_set(v, "result", "%s", rv ? rv_result_name(rv->result) : "none");
   tpl_set(v, "verdict_exit", "%d", rv ? rv->exit_code : -1);
+  if (rv && rv->clock_warning[0])
+    tpl_set(v, "clock_warning", "%s", rv->clock_warning);
+  dashboard_open(c, v);
 }
 
 /* The run's metadata, verdicts, changes, timings and plots. */
@@ -399,7 +429,14 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
     if (g) {
       tpl_set(g, "sms", "%d", rb->sms);
       tpl_set(g, "cc", "%s", rb->cc);
-      tpl_set(g, "driver", "%d.%d", rb->driver / 1000, rb->driver % 1000 / 10);
+      if (rb->driver_release[0])
+        tpl_set(g, "driver", "%s", rb->driver_release);
+      else
+        tpl_set(g, "driver", "CUDA %d.%d", rb->driver / 1000, rb->driver % 1000 / 10);
+      tpl_set(g, "state", "%s", "");
+      if (rb->sm_clock_now_mhz || rb->temp_c)
+        tpl_set(g, "state", ", SM %d MHz, memory %d MHz, %d C at the start%s", rb->sm_clock_now_mhz,
+                rb->mem_clock_now_mhz, rb->temp_c, "");
     }
   }
   tpl_set(v, "host", "%s", rb->host);

@@ -5,11 +5,16 @@
 
 #include <stddef.h>
 
+#include "template.h"
 #include "view.h"
 
 /* Write c->dash/index.html (and the same page as run-RUN.html, which the index of nights links
  * to) from the template beside the binary. 0 ok; -1 with why (the template is missing or
  * broken, the page cannot be written). */
 int dashboard_write(struct plot_ctx *c, char *why, size_t len);
+
+/* The open regressions of the run's verdict into v ("open", "has_open", counts:
+ * dashboard_open.c). */
+void dashboard_open(const struct plot_ctx *c, struct tpl_view *v);
 
 #endif

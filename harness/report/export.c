@@ -13,8 +13,8 @@
 
 int export_format_parse(const char *name, enum export_format *f)
 {
-  static const char *const names[] = {"json", "csv", "junit", "db"};
-  for (int i = 0; i < 4; i++)
+  static const char *const names[] = {"json", "csv", "junit", "db", "gbench"};
+  for (int i = 0; i < 5; i++)
     if (strcmp(name, names[i]) == 0) {
       *f = (enum export_format)i;
       return 0;
@@ -163,6 +163,8 @@ int export_run(struct store *st, const struct run_verdict *v, enum export_format
     rc = export_json(f, st, run, v);
   else if (fmt == EXPORT_CSV)
     rc = export_csv(f, st, run);
+  else if (fmt == EXPORT_GBENCH)
+    rc = export_gbench(f, st, &v->run);
   else
     run_verdict_junit(f, v);
   if (rc)

@@ -3,9 +3,9 @@
  * night's min-max, the dates and commits on the x axis (one position per timed night), a linear
  * y axis spanning at least -12%..+12% of the typical level (a 10% step is a tenth of the plot),
  * and the change points of history.c as red dashed lines labelled with the change and the commit
- * range. The page history-ALG.html lays the GPU models of one benchmark side by side; the run's
+ * range (this file: loading and plotting). The page history-ALG.html lays the GPU models of one benchmark side by side; the run's
  * page gets the index of nights (date, commit, GPU, verdict, changes first seen that night, a link
- * to its page) and the links to the history pages.
+ * to its page) and the links to the history pages (trends_pages.c).
  *
  * plots/trend_<alg>.dat, one block per gnuplot `index`:
  *   block 0:      night  "label"          (every timed night; labels on a few: MM-DD and commit)
@@ -21,30 +21,19 @@
 #include <unistd.h>
 
 #include "trends.h"
+#include "trends_private.h"
+
+#include "night_verdict.h"
 
 #include "gr.h"
 #include "outfile.h"
 #include "history.h"
 #include "render.h"
 #include "stats.h"
+#include "verdict.h"
 
-#define INDEX_NIGHTS 60 /* nights listed on the run's page, newest first */
-
-struct trend_series {
-  struct history_series s; /* its arrays point into the two below */
-  struct history_night *nights;
-  struct history_change *changes;
-  int plot; /* number of its plot within the algorithm (1..) */
-};
-
-struct trends {
-  struct store_night *nights; /* every night up to the run, oldest first */
-  size_t n_nights, cap_nights;
-  int64_t *timed; /* the runs with timings: the x axis (night k = timed[k - 1]) */
-  size_t n_timed;
-  struct trend_series *s;
-  size_t n, cap;
-};
+#define TREND_RECENT 90 /* the latest nights plotted one by one; older ones summarised */
+#define TREND_BIN 7     /* older nights: a point per this many */
 
 void trends_free(struct trends *t)
 {
@@ -126,7 +115,7 @@ void trends_load(struct plot_ctx *c)
 }
 
 /* The night number (1-based position on the x axis) of run; 0 when it has none. */
-static size_t night_of(const struct trends *t, int64_t run)
+size_t trends_night_of(const struct trends *t, int64_t run)
 {
   for (size_t i = 0; i < t->n_timed; i++)
     if (t->timed[i] == run)
@@ -134,7 +123,7 @@ static size_t night_of(const struct trends *t, int64_t run)
   return 0;
 }
 
-static const struct store_night *night_row(const struct trends *t, int64_t run)
+const struct store_night *trends_night_row(const struct trends *t, int64_t run)
 {
   for (size_t i = 0; i < t->n_nights; i++)
     if (t->nights[i].id == run)
@@ -151,8 +140,7 @@ static void change_label(const struct trend_series *k, const struct history_chan
 }
 
 /* Append to a growing string; -1 when it is full. */
-static int cat(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int cat(char *dst, size_t len, const char *fmt, ...)
+int trends_cat(char *dst, size_t len, const char *fmt, ...)
 {
   size_t n = strlen(dst);
   va_list ap;
@@ -160,6 +148,32 @@ static int cat(char *dst, size_t len, const char *fmt, ...)
   int k = vsnprintf(dst + n, len - n, fmt, ap);
   va_end(ap);
   return k < 0 || (size_t)k >= len - n ? -1 : 0;
+}
+
+/* One series into the data file: the latest TREND_RECENT nights a point each (band: the 95%
+ * interval of the night's median, median * (1 +- 2 noise)), the older ones summarised a point
+ * per TREND_BIN nights (at the middle of their nights: the median of their medians, band: the
+ * quartiles of those medians). A year of nights is ~130 points, not 365, and no band is one
+ * night's outlier sample. */
+static void write_series(FILE *f, const struct trends *t, const struct trend_series *k)
+{
+  size_t n = k->s.n, old = n > TREND_RECENT ? n - TREND_RECENT : 0;
+  for (size_t j = 0; j < old; j += TREND_BIN) {
+    size_t m = old - j < TREND_BIN ? old - j : TREND_BIN;
+    double v[TREND_BIN], x = 0;
+    for (size_t q = 0; q < m; q++) {
+      v[q] = k->nights[j + q].median_ms;
+      x += (double)trends_night_of(t, k->nights[j + q].run);
+    }
+    double mid = stats_median_inplace(v, m); /* sorted */
+    fprintf(f, "%.2f %.9g %.9g %.9g\n", x / (double)m, mid, v[m / 4], v[(3 * m) / 4]);
+  }
+  for (size_t j = old; j < n; j++) {
+    const struct history_night *h = &k->nights[j];
+    double e = 2 * (h->noise > 0 ? h->noise : 0) * h->median_ms;
+    fprintf(f, "%zu %.9g %.9g %.9g\n", trends_night_of(t, h->run), h->median_ms, h->median_ms - e,
+            h->median_ms + e);
+  }
 }
 
 /* plots/trend_<alg>.dat and its plots for the series [first, end) of one algorithm */
@@ -179,14 +193,14 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     free(vars);
     return;
   }
-  fprintf(f, "# %s: nights (runs with timings, oldest first): night label\n", alg);
+  fprintf(f, "# %s: the labelled nights (a tick each, about a dozen): night label\n", alg);
   size_t every = t->n_timed > 12 ? (t->n_timed + 11) / 12 : 1;
   for (size_t i = 0; i < t->n_timed; i++) {
-    const struct store_night *n = night_row(t, t->timed[i]);
-    if (n && (i % every == 0 || i + 1 == t->n_timed))
+    const struct store_night *n = trends_night_row(t, t->timed[i]);
+    /* the last night's tick only where the regular one before it is not too close */
+    int last = i + 1 == t->n_timed && i % every > every / 2;
+    if (n && (i % every == 0 || last))
       fprintf(f, "%zu \"%.5s\\n%.7s\"\n", i + 1, n->started + 5, n->commit[0] ? n->commit : "?");
-    else
-      fprintf(f, "%zu \"\"\n", i + 1);
   }
   fprintf(f, "\n\n");
   vars[0] = 0;
@@ -194,47 +208,62 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
   for (size_t i = first; i < end; i++) {
     struct trend_series *k = &t->s[i];
     k->plot = ++plot;
-    fprintf(f, "# %d: %s %s [%s] on %s: night median_ms min_ms max_ms\n", plot, k->s.variant,
-            k->s.params, k->s.l2, k->s.gpu);
+    fprintf(f, "# %d: %s %s [%s] on %s: night median_ms band_lo band_hi (the latest %d nights"
+               " each; older ones a point per %d nights: their middle, the median of their medians"
+               " and its quartiles)\n",
+            plot, k->s.variant, k->s.params, k->s.l2, k->s.gpu, TREND_RECENT, TREND_BIN);
     double *med = malloc(k->s.n * sizeof *med);
-    for (size_t j = 0; j < k->s.n; j++) {
-      const struct history_night *h = &k->nights[j];
-      fprintf(f, "%zu %.9g %.9g %.9g\n", night_of(t, h->run), h->median_ms, h->min_ms, h->max_ms);
-      if (med)
-        med[j] = h->median_ms;
-    }
+    if (med)
+      for (size_t j = 0; j < k->s.n; j++)
+        med[j] = k->nights[j].median_ms;
+    write_series(f, t, k);
     fprintf(f, "\n\n# change points: night label\n");
     for (size_t j = 0; j < k->s.n_changes; j++) {
       char label[128];
       change_label(k, &k->changes[j], label, sizeof label);
       view_gp_clean(label);
-      fprintf(f, "%.1f \"%s\"\n", (double)night_of(t, k->nights[k->changes[j].at].run) - 0.5,
+      fprintf(f, "%.1f \"%s\"\n", (double)trends_night_of(t, k->nights[k->changes[j].at].run) - 0.5,
               label);
     }
     if (!k->s.n_changes) /* the block, off the plot (gnuplot crashes on labels with no point) */
       fprintf(f, "-10 \"\"\n");
     fprintf(f, "\n\n");
-    /* the y range: every median, and at least 12% either side of the typical level */
-    double lo = INFINITY, hi = 0, mid = med ? stats_median_inplace(med, k->s.n) : 0;
-    for (size_t j = 0; j < k->s.n; j++) {
-      lo = fmin(lo, k->nights[j].median_ms);
-      hi = fmax(hi, k->nights[j].median_ms);
+    /* the y range: the medians of the latest nights, the 2nd to 98th percentile of the older
+     * ones (a single odd night does not flatten a year), and at least 12% either side of the
+     * typical level */
+    double lo = INFINITY, hi = 0, mid = 0;
+    if (med) {
+      size_t old = k->s.n > TREND_RECENT ? k->s.n - TREND_RECENT : 0;
+      for (size_t j = old; j < k->s.n; j++) {
+        lo = fmin(lo, med[j]);
+        hi = fmax(hi, med[j]);
+      }
+      if (old) {
+        stats_median_inplace(med, old); /* sorts them */
+        lo = fmin(lo, med[(size_t)(0.02 * (double)(old - 1))]);
+        hi = fmax(hi, med[(size_t)(0.98 * (double)(old - 1) + 0.5)]);
+      }
+      mid = stats_median_inplace(med, k->s.n);
     }
     free(med);
     char title[512];
     gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
            strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
     char qt[1100];
-    full |= cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, view_gp_str(qt, sizeof qt, title), plot,
+    full |= trends_cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, view_gp_str(qt, sizeof qt, title), plot,
                 fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
   }
   if (view_data_close(c, &out)) {
     free(vars);
     return;
   }
-  full |= cat(vars, vlen, "datafile=%s; ", view_gp_str(q, sizeof q, path));
-  full |= cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu", view_gp_str(q, sizeof q, base),
+  full |= trends_cat(vars, vlen, "datafile=%s; ", view_gp_str(q, sizeof q, path));
+  full |= trends_cat(vars, vlen, "outprefix=%s; nseries=%d; nnights=%zu; ", view_gp_str(q, sizeof q, base),
               plot, t->n_timed);
+  /* the same plots, standalone with gnuplot's mousing (wheel zoom, pan, values under the
+   * pointer), beside the pages: linked from them, not embedded */
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->dash, slug);
+  full |= trends_cat(vars, vlen, "mouseprefix=%s", view_gp_str(q, sizeof q, base));
   if (!full && plot)
     view_gnuplot(c, "plot_trend.gp", vars);
   free(vars);
@@ -253,190 +282,3 @@ void trends_plot(struct plot_ctx *c)
   }
 }
 
-/* the change points of one series into the list `list` of v; their night numbers appended to
- * nights */
-static void add_changes(const struct trends *t, const struct trend_series *k, struct tpl_view *v,
-                        const char *list, char *nights, size_t nlen)
-{
-  for (size_t j = 0; j < k->s.n_changes; j++) {
-    const struct history_change *h = &k->changes[j];
-    const struct history_night *b = &k->nights[h->at - 1], *a = &k->nights[h->at];
-    struct tpl_view *r = tpl_add(v, list);
-    if (!r)
-      return;
-    size_t night = night_of(t, a->run);
-    cat(nights, nlen, "%s%zu", nights[0] ? " " : "", night);
-    tpl_set(r, "night", "%zu", night);
-    tpl_set(r, "run", "%lld", (long long)a->run);
-    tpl_set(r, "pct", "%+.1f%%", 100 * (h->ratio - 1));
-    tpl_set(r, "badge", "%s", h->ratio > 1 ? "bad" : "ok");
-    tpl_set(r, "direction", "%s", h->ratio > 1 ? "slower" : "faster");
-    tpl_set(r, "before_ms", "%.4f", h->before_ms);
-    tpl_set(r, "after_ms", "%.4f", h->after_ms);
-    tpl_set(r, "p", "%.1e", h->p);
-    tpl_set(r, "date_before", "%.10s", b->started);
-    tpl_set(r, "date_after", "%.10s", a->started);
-    tpl_set(r, "commit_before", "%.10s", b->commit);
-    tpl_set(r, "commit_after", "%.10s", a->commit);
-    tpl_set(r, "variant", "%s", k->s.variant);
-    tpl_set(r, "params", "%s", k->s.params);
-    tpl_set(r, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
-  }
-}
-
-/* 1 when series a and b are one benchmark (on two GPU models, or the same) */
-static int same_bench(const struct history_series *a, const struct history_series *b)
-{
-  return !strcmp(a->variant, b->variant) && !strcmp(a->params, b->params) && a->seed == b->seed &&
-         !strcmp(a->l2, b->l2);
-}
-
-/* dashboard/history-<alg>.html for the series [first, end) */
-static int page_algorithm(struct plot_ctx *c, size_t first, size_t end, char *why, size_t len)
-{
-  struct trends *t = c->trends;
-  const char *alg = t->s[first].s.algorithm;
-  struct tpl_view *v = tpl_view_new();
-  char *done = calloc(end - first, 1);
-  if (!v || !done) {
-    tpl_view_free(v);
-    free(done);
-    gr_fmt(why, len, "out of memory");
-    return -1;
-  }
-  struct history_opts o;
-  history_opts_default(&o);
-  tpl_set(v, "algorithm", "%s", alg);
-  tpl_set(v, "run", "%lld", (long long)c->run);
-  tpl_set(v, "nights", "%zu", t->n_timed);
-  tpl_set(v, "min_effect", "%.3g%%", 100 * compare_min_effect(&o.co, alg));
-  tpl_set(v, "alpha", "%g", compare_alpha(&o.co, alg));
-  tpl_set(v, "min_nights", "%d", o.min_nights);
-  if (t->n_timed) {
-    const struct store_night *a = night_row(t, t->timed[0]),
-                             *b = night_row(t, t->timed[t->n_timed - 1]);
-    tpl_set(v, "first", "%.10s", a ? a->started : "");
-    tpl_set(v, "last", "%.10s", b ? b->started : "");
-  }
-  size_t total = 0;
-  char scratch[4096];
-  for (size_t i = first; i < end; i++) {
-    scratch[0] = 0;
-    add_changes(t, &t->s[i], v, "changes", scratch, sizeof scratch);
-    total += t->s[i].s.n_changes;
-  }
-  tpl_set(v, "has_changes", "%s", total ? "1" : "");
-  /* one section per benchmark, its GPU models side by side */
-  for (size_t i = first; i < end; i++) {
-    if (done[i - first])
-      continue;
-    const struct history_series *s = &t->s[i].s;
-    struct tpl_view *b = tpl_add(v, "benchmarks");
-    if (!b)
-      break;
-    char nights[1024] = "";
-    tpl_set(b, "variant", "%s", s->variant);
-    tpl_set(b, "kind", "%s", s->kind);
-    tpl_set(b, "params", "%s", s->params);
-    tpl_set(b, "l2", "%s", s->l2);
-    tpl_set(b, "key", "%s/%s/%s/%s", alg, s->variant, s->params, s->l2);
-    for (size_t j = i; j < end; j++) {
-      const struct trend_series *k = &t->s[j];
-      if (done[j - first] || !same_bench(s, &k->s))
-        continue;
-      done[j - first] = 1;
-      struct tpl_view *g = tpl_add(b, "gpus");
-      if (!g)
-        break;
-      char name[128];
-      char slug[80];
-      gr_fmt(name, sizeof name, "trend_%s_%d", gr_slug(slug, sizeof slug, alg), k->plot);
-      render_add_plot(c, g, name, name);
-      tpl_set(g, "gpu", "%s", k->s.gpu[0] ? k->s.gpu : "no GPU");
-      tpl_set(g, "count", "%zu", k->s.n);
-      tpl_set(g, "latest", "%.4f", k->nights[k->s.n - 1].median_ms);
-      add_changes(t, k, g, "marks", nights, sizeof nights);
-    }
-    tpl_set(b, "change_nights", "%s", nights);
-  }
-  free(done);
-  char path[PATH_MAX];
-  char slug[80];
-  gr_fmt(path, sizeof path, "%s/history-%s.html", c->dash, gr_slug(slug, sizeof slug, alg));
-  int rc = render_page("history.html", v, path, why, len);
-  tpl_view_free(v);
-  return rc;
-}
-
-int trends_pages(struct plot_ctx *c, char *why, size_t len)
-{
-  struct trends *t = c->trends;
-  if (!t)
-    return 0;
-  for (size_t i = 0, j; i < t->n; i = j) {
-    for (j = i; j < t->n && !strcmp(t->s[j].s.algorithm, t->s[i].s.algorithm); j++)
-      ;
-    if (page_algorithm(c, i, j, why, len))
-      return -1;
-  }
-  return 0;
-}
-
-void trends_index(struct plot_ctx *c, struct tpl_view *v)
-{
-  struct trends *t = c->trends;
-  if (!t)
-    return;
-  for (size_t i = 0, j; i < t->n; i = j) {
-    for (j = i; j < t->n && !strcmp(t->s[j].s.algorithm, t->s[i].s.algorithm); j++)
-      ;
-    size_t changes = 0;
-    for (size_t k = i; k < j; k++)
-      changes += t->s[k].s.n_changes;
-    struct tpl_view *h = tpl_add(v, "history_pages");
-    if (!h)
-      return;
-    tpl_set(h, "algorithm", "%s", t->s[i].s.algorithm);
-    char slug[80];
-    tpl_set(h, "href", "history-%s.html", gr_slug(slug, sizeof slug, t->s[i].s.algorithm));
-    tpl_set(h, "benchmarks", "%zu", j - i);
-    tpl_set(h, "changes", "%zu", changes);
-  }
-  tpl_set(v, "has_nights", "%s", t->n_nights ? "1" : "");
-  size_t shown = 0;
-  for (size_t i = t->n_nights; i-- > 0 && shown < INDEX_NIGHTS; shown++) {
-    const struct store_night *n = &t->nights[i];
-    struct tpl_view *r = tpl_add(v, "nights");
-    if (!r)
-      return;
-    size_t slower = 0, faster = 0;
-    for (size_t k = 0; k < t->n; k++)
-      for (size_t q = 0; q < t->s[k].s.n_changes; q++)
-        if (t->s[k].nights[t->s[k].changes[q].at].run == n->id) {
-          slower += t->s[k].changes[q].ratio > 1;
-          faster += t->s[k].changes[q].ratio <= 1;
-        }
-    char page[PATH_MAX];
-    gr_fmt(page, sizeof page, "%s/run-%lld.html", c->dash, (long long)n->id);
-    int bad = n->failed > 0 || (n->exit_code != 0 && n->exit_code != -1);
-    tpl_set(r, "run", "%lld", (long long)n->id);
-    tpl_set(r, "night", "%zu", night_of(t, n->id));
-    tpl_set(r, "date", "%.16s", n->started);
-    tpl_set(r, "commit", "%.10s", n->commit);
-    tpl_set(r, "gpu", "%s", n->gpu[0] ? n->gpu : "no GPU");
-    tpl_set(r, "host", "%s", n->host);
-    /* a night without a GPU ran the CPU variants alone: never a green pass */
-    int no_gpu = !bad && !n->gpu[0];
-    tpl_set(r, "verdict", "%s", bad ? "fail" : no_gpu ? "no GPU" : "pass");
-    tpl_set(r, "badge", "%s", bad ? "bad" : no_gpu ? "meh" : "ok");
-    tpl_set(r, "failed", "%lld", (long long)n->failed);
-    tpl_set(r, "exit_code", "%d", n->exit_code);
-    tpl_set(r, "slower", "%zu", slower);
-    tpl_set(r, "faster", "%zu", faster);
-    tpl_set(r, "slower_badge", "%s", slower ? "bad" : "ok");
-    if (n->id == c->run || access(page, R_OK) == 0)
-      tpl_set(r, "href", "run-%lld.html", (long long)n->id);
-    if (n->id == c->run)
-      tpl_set(r, "current", "1");
-  }
-}

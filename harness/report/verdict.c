@@ -1,7 +1,7 @@
 /* A night's verdict, built from the store (its JSON and JUnit forms: verdict_write.c). See
  * verdict.h. */
 #define _GNU_SOURCE
-#include "verdict.h"
+#include "verdict_private.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -26,7 +26,7 @@ const char *rv_result_name(enum rv_result r)
 static const char *nz(const char *s) { return s ? s : ""; }
 
 /* A zeroed test appended to v; NULL out of memory. message and body are printf'd later. */
-static struct rv_test *add_test(struct run_verdict *v, const char *suite, const char *kind,
+struct rv_test *rv_add_test(struct run_verdict *v, const char *suite, const char *kind,
                                 const char *source, const char *verdict, enum rv_state state,
                                 double seconds)
 {
@@ -51,8 +51,7 @@ static struct rv_test *add_test(struct run_verdict *v, const char *suite, const 
 
 /* Set *dst to a malloc'd printf result ("" on failure to allocate: the text is lost, not the
  * test). */
-static void set_text(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void set_text(char **dst, const char *fmt, ...)
+void rv_set_text(char **dst, const char *fmt, ...)
 {
   va_list ap;
   va_start(ap, fmt);
@@ -103,7 +102,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
 {
   struct run_verdict *v = ctx;
   const char *vd = nz(o->verdict);
-  struct rv_test *t = add_test(v, o->algorithm, o->kind, "outcome", vd, state_of(vd, o->kind),
+  struct rv_test *t = rv_add_test(v, o->algorithm, o->kind, "outcome", vd, state_of(vd, o->kind),
                                o->seconds);
   if (!t)
     return -1;
@@ -114,7 +113,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
     v->cpu_passed += t->state == RV_PASS;
   v->caught += !strcmp(vd, "caught");
   v->escaped += !strcmp(vd, "escaped");
-  set_text(&t->message, "%s", t->state == RV_PASS ? "" : o->reason ? o->reason : vd);
+  rv_set_text(&t->message, "%s", t->state == RV_PASS ? "" : o->reason ? o->reason : vd);
   char extra[4 * GR_CASE_TEXT_LEN + 128] = "";
   size_t k = 0;
   if (o->caught)
@@ -125,7 +124,7 @@ static int add_outcome(void *ctx, const struct store_outcome *o)
   for (int i = 0; i < 3; i++)
     if (text[i] && k < sizeof extra)
       k += (size_t)snprintf(extra + k, sizeof extra - k, "\n%s: %s", label[i], text[i]);
-  set_text(&t->body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld%s",
+  rv_set_text(&t->body, "cases: %lld, passed: %lld, failed: %lld, skipped: %lld%s",
            (long long)o->cases, (long long)o->passed, (long long)o->failed,
            (long long)o->skipped, extra);
   return 0;
@@ -136,7 +135,7 @@ static int add_check(void *ctx, const struct store_check *c)
   struct run_verdict *v = ctx;
   const char *vd = nz(c->verdict);
   struct rv_test *t =
-      add_test(v, c->algorithm, c->kind, "check", vd, state_of(vd, c->kind), c->seconds);
+      rv_add_test(v, c->algorithm, c->kind, "check", vd, state_of(vd, c->kind), c->seconds);
   if (!t)
     return -1;
   gr_fmt(t->name, sizeof t->name, "%s timing", nz(c->variant));
@@ -147,8 +146,8 @@ static int add_check(void *ctx, const struct store_check *c)
               !strcmp(v->tests[i].name, nz(c->variant));
   if (!counted)
     count_gpu(v, vd, c->reason);
-  set_text(&t->message, "%s", t->state == RV_PASS ? "" : c->reason && c->reason[0] ? c->reason : vd);
-  set_text(&t->body, "%s", nz(c->rows));
+  rv_set_text(&t->message, "%s", t->state == RV_PASS ? "" : c->reason && c->reason[0] ? c->reason : vd);
+  rv_set_text(&t->body, "%s", nz(c->rows));
   return 0;
 }
 
@@ -164,7 +163,7 @@ static int add_timings(struct run_verdict *v)
     enum rv_state st = ct->sc.cls == STATS_SLOWER   ? RV_FAIL
                        : ct->sc.cls == STATS_UNSURE ? RV_SKIP
                                                     : RV_PASS;
-    struct rv_test *t = add_test(v, ct->algorithm, ct->kind, "timing", cls, st, 0);
+    struct rv_test *t = rv_add_test(v, ct->algorithm, ct->kind, "timing", cls, st, 0);
     if (!t)
       return -1;
     gr_fmt(t->name, sizeof t->name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
@@ -195,8 +194,8 @@ static int add_timings(struct run_verdict *v)
            what, ct->sc.ratio, ct->sc.p, ct->sc.base.median, ct->sc.cur.median,
            (long long)r->base.id, v->base_file ? " of " : "", v->base_file ? v->base_file : "",
            r->base.commit);
-    set_text(&t->message, "%s", st == RV_PASS ? "" : detail);
-    set_text(&t->body, "%s\nmin effect %.3g%%, alpha %g; samples %zu -> %zu", detail,
+    rv_set_text(&t->message, "%s", st == RV_PASS ? "" : detail);
+    rv_set_text(&t->body, "%s\nmin effect %.3g%%, alpha %g; samples %zu -> %zu", detail,
              100 * ct->min_effect, ct->alpha, ct->sc.base.n, ct->sc.cur.n);
   }
   /* correctness transitions: the failing outcome says what it was in the baseline */
@@ -209,7 +208,7 @@ static int add_timings(struct run_verdict *v)
         continue;
       char *old = t->message;
       t->message = NULL;
-      set_text(&t->message, "regression against run %lld (%s -> %s): %s", (long long)r->base.id,
+      rv_set_text(&t->message, "regression against run %lld (%s -> %s): %s", (long long)r->base.id,
                oc->base_verdict[0] ? oc->base_verdict : "-", oc->cur_verdict, nz(old));
       free(old);
     }
@@ -234,6 +233,12 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
            "%zu correctness regressions, %zu accuracy regressions", (long long)c->base.id,
            c->n_same, c->n_faster, c->n_slower, c->n_unsure, c->n_regressions,
            c->n_acc_regressions);
+  }
+  if (v->open_unacked || v->open_acked || v->history_new) {
+    size_t k = strlen(tail);
+    snprintf(tail + k, sizeof tail - k, "; %zu open regressions (%zu acknowledged)%s",
+             v->open_unacked + v->open_acked, v->open_acked,
+             v->history_new ? ", a step confirmed over the nights" : "");
   }
   char counts[256];
   gr_fmt(counts, sizeof counts, "%zu passed (%zu historical bugs caught), %zu failed, %zu skipped, "
@@ -264,10 +269,18 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
         k += (size_t)snprintf(names + k, sizeof names - k, ", ...");
         break;
       }
-      if (t->compared)
-        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s slower %.3fx",
+      if (t->compared && isfinite(t->ratio))
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s %s %.3fx",
                               shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
-                              t->name, t->ratio);
+                              t->name,
+                              !strcmp(t->source, "history")      ? "step over the nights"
+                              : !strcmp(t->source, "regression") ? "still slower"
+                                                                 : "slower",
+                              t->ratio);
+      else if (t->compared)
+        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s open regression",
+                              shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
+                              t->name);
       else
         k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%s %s", shown > 1 ? ", " : "",
                               t->suite, t->name, t->verdict);
@@ -302,6 +315,28 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
   }
 }
 
+/* The clocks of the two runs: the SM clock while timing (else at the start) and the memory
+ * clock at the start, as NVML read them; a difference beyond max warns (timings of a GPU at
+ * another clock are not comparable). */
+static void clock_check(struct run_verdict *v, double max)
+{
+  const struct store_run *b = &v->cmp->base, *c = &v->cmp->cur;
+  double bs = b->timed_sm_clock_mhz > 0 ? b->timed_sm_clock_mhz : b->sm_clock_now_mhz;
+  double cs = c->timed_sm_clock_mhz > 0 ? c->timed_sm_clock_mhz : c->sm_clock_now_mhz;
+  double bm = b->mem_clock_now_mhz, cm = c->mem_clock_now_mhz;
+  size_t k = 0;
+  char *w = v->clock_warning;
+  size_t len = sizeof v->clock_warning;
+  if (bs > 0 && cs > 0 && fabs(cs / bs - 1) > max)
+    k += (size_t)snprintf(w + k, len - k, "SM clock %.0f MHz in run %lld, %.0f MHz in run %lld",
+                          bs, (long long)b->id, cs, (long long)c->id);
+  if (bm > 0 && cm > 0 && fabs(cm / bm - 1) > max && k < len)
+    k += (size_t)snprintf(w + k, len - k, "%smemory clock %.0f MHz in run %lld, %.0f MHz in run %lld",
+                          k ? "; " : "", bm, (long long)b->id, cm, (long long)c->id);
+  if (k && k < len)
+    snprintf(w + k, len - k, " (more than %.3g%% apart: timings may differ for it)", 100 * max);
+}
+
 int run_verdict_build(struct store *st, int64_t run, const struct rv_opts *o,
                       struct run_verdict **out, char *why, size_t len)
 {
@@ -326,6 +361,12 @@ int run_verdict_build(struct store *st, int64_t run, const struct rv_opts *o,
     gr_fmt(why, len, "cannot read run %lld: %s", (long long)run, store_errmsg(st));
     goto fail;
   }
+  v->db_path = store_path(st);
+  why[0] = 0;
+  if (!o->no_history && rv_open_build(st, v, o, why, len))
+    goto fail;
+  if (v->cmp)
+    clock_check(v, o->max_clock_diff > 0 ? o->max_clock_diff : 0.05);
   for (size_t i = 0; i < v->n; i++) {
     const struct rv_test *t = &v->tests[i];
     v->passed += t->state == RV_PASS;
@@ -348,7 +389,9 @@ void run_verdict_free(struct run_verdict *v)
   for (size_t i = 0; i < v->n; i++) {
     free(v->tests[i].message);
     free(v->tests[i].body);
+    free(v->tests[i].repro);
   }
+  free(v->open);
   free(v->tests);
   compare_result_free(v->cmp);
   free(v);

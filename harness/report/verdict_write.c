@@ -34,6 +34,18 @@ static void json_key_str(FILE *f, const char *key, const char *val, int comma)
     fputs(", ", f);
 }
 
+/* "driver_release": ..., "clocks": {...}: NVML's view of the GPU at the start, and the SM clock
+ * while timing */
+static void json_gpu_state(FILE *f, const struct store_run *r)
+{
+  json_key_str(f, "driver_release", r->driver_release[0] ? r->driver_release : NULL, 1);
+  fprintf(f, "\"driver_cuda\": \"%d.%d\", ", r->driver / 1000, r->driver % 1000 / 10);
+  fprintf(f, "\"clocks\": {\"sm_mhz\": %d, \"mem_mhz\": %d, \"sm_timed_mhz\": %.0f, "
+             "\"sm_max_mhz\": %d, \"mem_max_mhz\": %d, \"temp_c\": %d}",
+          r->sm_clock_now_mhz, r->mem_clock_now_mhz, r->timed_sm_clock_mhz, r->sm_clock_mhz,
+          r->mem_clock_mhz, r->temp_c);
+}
+
 void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
 {
   const struct store_run *r = &v->run;
@@ -51,8 +63,10 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
           r->allow_no_gpu ? "true" : "false");
   json_key_str(f, "night", v->night.night[0] ? v->night.night : NULL, 1);
-  fprintf(f, "\"shards\": %d, \"shards_present\": %d, \"gpus\": %d},\n", v->night.shard_count,
+  fprintf(f, "\"shards\": %d, \"shards_present\": %d, \"gpus\": %d, ", v->night.shard_count,
           v->night.shards_present, v->night.gpus);
+  json_gpu_state(f, r);
+  fputs("},\n", f);
   fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
              "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
           in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);
@@ -68,12 +82,53 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     json_key_str(f, "gpu", c->base.gpu[0] ? c->base.gpu : NULL, 1);
     fprintf(f, "\"other_gpu\": %s, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
                "\"unsure\": %zu, \"new\": %zu, \"gone\": %zu, \"regressions\": %zu, "
-               "\"accuracy_regressions\": %zu}",
+               "\"accuracy_regressions\": %zu",
             c->base_other_gpu ? "true" : "false", c->n_same, c->n_faster, c->n_slower, c->n_unsure,
             c->n_new, c->n_gone, c->n_regressions, c->n_acc_regressions);
+    fputs(", ", f);
+    json_gpu_state(f, &c->base);
+    fputs("}", f);
   } else {
     fputs("null", f);
   }
+  fprintf(f, ",\n%s  ", in);
+  json_key_str(f, "clock_warning", v->clock_warning[0] ? v->clock_warning : NULL, 0);
+  fprintf(f, ",\n%s  \"history_checked\": %s, \"open_regressions\": [", in,
+          v->history_checked ? "true" : "false");
+  size_t shown = 0;
+  for (size_t i = 0; i < v->n_open; i++) {
+    const struct rv_open *e = &v->open[i];
+    if (e->closed)
+      continue;
+    const struct store_open_reg *g = &e->reg;
+    fprintf(f, "%s\n%s    {", shown++ ? "," : "", in);
+    json_key_str(f, "algorithm", g->algorithm, 1);
+    json_key_str(f, "variant", g->variant, 1);
+    json_key_str(f, "params", g->params, 1);
+    json_key_str(f, "l2", g->l2, 1);
+    fprintf(f, "\"seed\": %llu, \"opened_run\": %lld, \"base_run\": %lld, \"ref_ms\": ",
+            (unsigned long long)g->seed, (long long)g->opened_run, (long long)g->base_run);
+    json_num(f, g->ref_ms);
+    fputs(", \"cur_ms\": ", f);
+    json_num(f, g->cur_ms > 0 ? g->cur_ms : NAN);
+    fprintf(f, ", \"fresh\": %s, \"history_new\": %s, ", e->fresh ? "true" : "false",
+            e->history_new ? "true" : "false");
+    json_key_str(f, "source", g->source, 1);
+    fprintf(f, "\"acknowledged\": ");
+    if (e->acked) {
+      fputc('{', f);
+      json_key_str(f, "who", e->ack.who, 1);
+      json_key_str(f, "at", e->ack.at, 1);
+      json_key_str(f, "reason", e->ack.reason, 0);
+      fputc('}', f);
+    } else {
+      fputs("null", f);
+    }
+    fputc('}', f);
+  }
+  if (shown)
+    fprintf(f, "\n%s  ", in);
+  fprintf(f, "], \"open_unacknowledged\": %zu, \"closed\": %zu", v->open_unacked, v->closed);
   fprintf(f, ",\n%s  \"tests\": [", in);
   for (size_t i = 0; i < v->n; i++) {
     const struct rv_test *t = &v->tests[i];
@@ -87,6 +142,14 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     json_key_str(f, "message", nz(t->message), 1);
     fputs("\"seconds\": ", f);
     json_num(f, t->seconds);
+    if (t->repro) {
+      fputs(", ", f);
+      json_key_str(f, "repro", t->repro, 0);
+    }
+    if (t->range[0]) {
+      fputs(", ", f);
+      json_key_str(f, "commits", t->range, 0);
+    }
     if (t->compared) {
       const char *const keys[] = {"ratio", "p", "base_ms", "cur_ms", "min_effect", "alpha"};
       const double vals[] = {t->ratio, t->p, t->base_ms, t->cur_ms, t->min_effect, t->alpha};
@@ -126,6 +189,20 @@ static void property(FILE *f, const char *name, const char *fmt, ...)
   fprintf(f, "/>\n");
 }
 
+/* NVML at the start of run r (0 unknown) and the SM clock while timing, named prefix... */
+static void gpu_state(FILE *f, const char *prefix, const struct store_run *r)
+{
+  char name[64];
+  const char *const keys[] = {"sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c"};
+  const int vals[] = {r->sm_clock_now_mhz, r->mem_clock_now_mhz, r->temp_c};
+  for (int i = 0; i < 3; i++) {
+    gr_fmt(name, sizeof name, "%s%s", prefix, keys[i]);
+    property(f, name, "%d", vals[i]);
+  }
+  gr_fmt(name, sizeof name, "%ssm_clock_timed_mhz", prefix);
+  property(f, name, "%.0f", r->timed_sm_clock_mhz);
+}
+
 /* What the run ran on and from, in every suite (junit-10 has properties per testsuite). */
 static void properties(FILE *f, const struct run_verdict *v)
 {
@@ -136,17 +213,30 @@ static void properties(FILE *f, const struct run_verdict *v)
   property(f, "seed", "%llu", (unsigned long long)r->seed);
   property(f, "gpu", "%s", r->gpu[0] ? r->gpu : "none");
   property(f, "compute_capability", "%s", r->cc);
-  property(f, "driver", "%d.%d", r->driver / 1000, r->driver % 1000 / 10);
+  property(f, "driver", "%s", r->driver_release[0] ? r->driver_release : "unknown");
+  property(f, "driver_cuda", "%d.%d", r->driver / 1000, r->driver % 1000 / 10);
   property(f, "runtime", "%d.%d", r->runtime / 1000, r->runtime % 1000 / 10);
   property(f, "commit", "%s%s", r->commit, r->dirty ? "-dirty" : "");
   if (r->checkout[0])
     property(f, "checkout_commit", "%s", r->checkout);
   property(f, "sm_clock_mhz", "%d", r->sm_clock_mhz);
   property(f, "mem_clock_mhz", "%d", r->mem_clock_mhz);
+  gpu_state(f, "", r);
   property(f, "host", "%s", r->host);
-  if (v->cmp)
-    property(f, "baseline_run", "%lld%s%s", (long long)v->cmp->base.id, v->base_file ? " of " : "",
+  if (v->cmp) {
+    const struct store_run *b = &v->cmp->base;
+    property(f, "baseline_run", "%lld%s%s", (long long)b->id, v->base_file ? " of " : "",
              v->base_file ? v->base_file : "");
+    property(f, "baseline_gpu", "%s", b->gpu[0] ? b->gpu : "none");
+    property(f, "baseline_driver", "%s", b->driver_release[0] ? b->driver_release : "unknown");
+    property(f, "baseline_commit", "%s", b->commit);
+    gpu_state(f, "baseline_", b);
+  }
+  if (v->clock_warning[0])
+    property(f, "clock_warning", "%s", v->clock_warning);
+  if (v->history_checked)
+    property(f, "open_regressions", "%zu (%zu acknowledged)", v->open_unacked + v->open_acked,
+             v->open_acked);
   fprintf(f, "    </properties>\n");
 }
 
@@ -173,6 +263,14 @@ static void junit_case(FILE *f, const struct rv_test *t)
     xml_attr(f, "type", t->verdict);
     fputc('>', f);
     gr_xml_escape(f, nz(t->body));
+    if (t->repro && !strstr(nz(t->body), "reproduce: ")) {
+      fputs("\nreproduce: ", f);
+      gr_xml_escape(f, t->repro);
+    }
+    if (t->range[0] && !strstr(nz(t->body), "git log ")) {
+      fputs("\ncommits: git log ", f);
+      gr_xml_escape(f, t->range);
+    }
     fprintf(f, "</%s>\n", t->state == RV_FAIL ? "failure" : "error");
     break;
   case RV_PASS: break;

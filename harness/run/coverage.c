@@ -57,13 +57,24 @@ void coverage_add(struct coverage *cv, uint32_t mask, int aimed)
     cv->cases[i] += mask >> i & 1;
 }
 
+static int is_limit(const struct coverage *cv, int i)
+{
+  return (cv->a->regimes[i].flags & REGIME_LIMIT) != 0;
+}
+
 int coverage_want(const struct coverage *cv)
 {
   int best = -1;
-  for (int i = 0; i < GR_MAX_REGIMES; i++)
-    if ((cv->applies >> i & 1) && cv->a->regimes[i].holds && cv->cases[i] < COVERAGE_WANT &&
-        cv->missed[i] < COVERAGE_GIVE_UP && (best < 0 || cv->cases[i] < cv->cases[best]))
+  for (int i = 0; i < GR_MAX_REGIMES; i++) {
+    if (!(cv->applies >> i & 1) || !cv->a->regimes[i].holds || cv->missed[i] >= COVERAGE_GIVE_UP ||
+        cv->cases[i] >= (is_limit(cv, i) ? COVERAGE_WANT_LIMIT : COVERAGE_WANT))
+      continue;
+    /* fewest cases first; on a tie the cheap ordinary path before the large limit case (a
+     * limit case often reaches the ordinary regimes of its size too, never the other way) */
+    if (best < 0 || cv->cases[i] < cv->cases[best] ||
+        (cv->cases[i] == cv->cases[best] && is_limit(cv, best) && !is_limit(cv, i)))
       best = i;
+  }
   return best;
 }
 
@@ -71,7 +82,7 @@ int coverage_steer(const struct coverage *cv, const struct variant *v, uint64_t 
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c)
 {
   struct gr_case alt;
-  for (uint64_t k = 1; k <= 256; k++) {
+  for (uint64_t k = 1; k <= COVERAGE_STEER_DRAWS; k++) {
     case_generate(cv->a, seed ^ (0xc2b2ae3d27d4eb4full * k), index, lim, &alt);
     if (coverage_mask(&alt, v, NULL) >> want & 1) {
       *c = alt;

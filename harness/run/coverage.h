@@ -19,6 +19,11 @@ extern "C" {
  * row missed it (a guess from the parameters that the data does not bear out). */
 #define COVERAGE_WANT 3
 #define COVERAGE_GIVE_UP 12
+/* ... and a limit regime (REGIME_LIMIT: large, costly cases) until it has this many */
+#define COVERAGE_WANT_LIMIT 1
+/* Alternatives drawn per steered case: the large cases of limit regimes are a few percent of a
+ * generator's stream, split over several targets, so one of them must be found among these. */
+#define COVERAGE_STEER_DRAWS 8192
 
 /* The regimes of a that belong to v (bit i: a->regimes[i]). */
 uint32_t coverage_applies(const struct algorithm *a, const struct variant *v);
@@ -36,10 +41,12 @@ struct coverage {
 void coverage_init(struct coverage *cv, const struct algorithm *a, const struct variant *v);
 /* Count a case that reached mask (aimed: the regime it was steered to, or -1). */
 void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
-/* The least reached regime still under COVERAGE_WANT cases and not given up, or -1. */
+/* The least reached regime still under its wanted cases (COVERAGE_WANT, or COVERAGE_WANT_LIMIT
+ * for a limit regime) and not given up, or -1; ties: ordinary regimes first, then table order. */
 int coverage_want(const struct coverage *cv);
-/* Draw up to 256 alternatives to case `index` of the stream of seed (deterministic) and keep in c
- * the first whose guessed regimes include `want`. 1 found; 0 none (c unchanged). */
+/* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed
+ * (deterministic) and keep in c the first whose guessed regimes include `want`. 1 found; 0 none
+ * (c unchanged). */
 int coverage_steer(const struct coverage *cv, const struct variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c);
 /* "one chunk 120, several chunks 14" ("" when v has no regimes); returns buf. */

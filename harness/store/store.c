@@ -58,7 +58,8 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   static const char sql[] =
       "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, gpu_name, gpu_sms,"
       " gpu_cc, gpu_mem_bytes, driver_version, runtime_version, sm_clock_mhz, mem_clock_mhz, seed,"
-      " budget_s, pid, checkout_commit, allow_no_gpu) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      " budget_s, pid, checkout_commit, allow_no_gpu, driver_release, sm_clock_now_mhz,"
+      " mem_clock_now_mhz, gpu_temp_c) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   sqlite3_stmt *s;
   char now[32];
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
@@ -84,6 +85,10 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   sqlite3_bind_int64(s, 16, (sqlite3_int64)getpid());
   bind_text(s, 17, ri->checkout_commit && ri->checkout_commit[0] ? ri->checkout_commit : NULL);
   sqlite3_bind_int(s, 18, ri->allow_no_gpu);
+  bind_text(s, 19, ri->driver_release && ri->driver_release[0] ? ri->driver_release : NULL);
+  sqlite3_bind_int(s, 20, ri->sm_clock_now_mhz);
+  sqlite3_bind_int(s, 21, ri->mem_clock_now_mhz);
+  sqlite3_bind_int(s, 22, ri->temp_c);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {

@@ -56,6 +56,9 @@ struct run_info {
   double budget_s;
   const char *checkout_commit; /* the current checkout's commit where it is not git_commit */
   int allow_no_gpu;            /* --allow-no-gpu: finding no GPU is not an environment failure */
+  /* NVML at the start of the run (0 / "" unknown) */
+  const char *driver_release; /* the driver's release, e.g. "580.159.04" */
+  int sm_clock_now_mhz, mem_clock_now_mhz, temp_c;
 };
 
 /* Insert a run (status 'running', with this process's id: a later store_open on the same host
@@ -175,6 +178,13 @@ struct store_run {
   int runtime, sm_clock_mhz, mem_clock_mhz; /* CUDA runtime (13000 = 13.0), peak clocks */
   uint64_t seed;
   int allow_no_gpu;        /* the run was allowed to find no GPU */
+  /* schema 8 (empty / 0 / -1 where the run or the file has none) */
+  char driver_release[32];        /* NVML: "580.159.04" */
+  int sm_clock_now_mhz, mem_clock_now_mhz, temp_c; /* NVML, at the start of the run */
+  double timed_sm_clock_mhz;      /* mean of the timings' median SM clocks, 0 unknown */
+  char verdict[16];               /* recorded by `compare --record`: ok, failed, ... ("" none) */
+  int verdict_exit, nightly_exit; /* -1 none */
+  char verdict_summary[512];
 };
 /* The run id of src. 0 ok; -1 not found (or a database error). */
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r);
@@ -400,6 +410,61 @@ typedef int (*store_point_fn)(void *ctx, const struct store_point *p);
  * in order of start within a group. 0 ok; -1 on a database error; else what fn returned. */
 int store_each_point(struct store *st, const char *since, int64_t until, const char *alg,
                      const char *var, store_point_fn fn, void *ctx);
+
+/* ---- recorded verdicts, open regressions, acknowledgements (store_verdict.c) ------------- */
+
+/* A regression open on a recorded night: a benchmark found slower (against the baseline, or as
+ * a step confirmed over the nights) that is not yet back within its threshold of ref_ms. */
+struct store_open_reg {
+  char algorithm[64], variant[64], kind[16], l2[8], source[16]; /* source: baseline | history */
+  char params[GR_CASE_TEXT_LEN];
+  uint64_t seed;
+  int64_t opened_run; /* the first night it was slower */
+  int64_t base_run;   /* the night it is measured against (ref_ms); 0 unknown */
+  double ref_ms;      /* the median before it */
+  double cur_ms;      /* the median on the recorded night; 0 not timed that night */
+  double p;           /* of the test that opened it */
+};
+/* Record run's verdict (result name, exit code, summary) and the regressions open on it
+ * (replacing what was recorded before), in one transaction. 0 ok; -1 with why. */
+int store_record_verdict(struct store *st, int64_t run, const char *result, int exit_code,
+                         const char *summary, const struct store_open_reg *open, size_t n,
+                         char *why, size_t len);
+/* Record the exit code of the nightly pipeline (ci/nightly) of run. 0 ok; -1 with why. */
+int store_set_nightly_exit(struct store *st, int64_t run, int code, char *why, size_t len);
+/* The latest run before run `before` (by start, then id) on GPU model gpu with a recorded
+ * verdict; 0 none (also when the schema has no record). */
+int64_t store_last_recorded(struct store *st, int64_t before, const char *gpu);
+/* The latest run (by start, then id) with a recorded verdict, any GPU model; 0 none. */
+int64_t store_latest_recorded(struct store *st);
+/* The highest run id; 0 none. */
+int64_t store_latest_run(struct store *st);
+/* The regressions recorded open on run. 0 ok; -1 on a database error; else what fn returned. */
+int store_each_open_reg(struct store *st, int64_t run,
+                        int (*fn)(void *ctx, const struct store_open_reg *r), void *ctx);
+
+/* An acknowledgement: a regression of a benchmark accepted (`gpuregress ack`). It covers the
+ * regressions of the benchmark opened on nights up to through_run. */
+struct store_ack {
+  int64_t id, through_run;
+  char benchmark[GR_CASE_TEXT_LEN + 160]; /* ALG/VARIANT, or ALG/VARIANT PARAMS */
+  char who[128], at[32], reason[512];
+  char undone_by[128], undone_at[32]; /* "" while in force */
+};
+/* 0 ok (*id set); -1 with why. */
+int store_add_ack(struct store *st, const char *benchmark, int64_t through_run, const char *who,
+                  const char *reason, int64_t *id, char *why, size_t len);
+/* Undo the acknowledgements in force of benchmark (exactly as acknowledged). Returns how many,
+ * -1 with why. */
+int store_undo_ack(struct store *st, const char *benchmark, const char *who, char *why,
+                   size_t len);
+/* Every acknowledgement (in force only, when active_only), oldest first. 0 ok (none when the
+ * schema has no acks); -1 on a database error; else what fn returned. */
+int store_each_ack(struct store *st, int active_only,
+                   int (*fn)(void *ctx, const struct store_ack *a), void *ctx);
+/* 1 when the acknowledgement a covers the benchmark (alg, var, params) */
+int store_ack_covers(const struct store_ack *a, const char *alg, const char *var,
+                     const char *params);
 
 #ifdef __cplusplus
 }

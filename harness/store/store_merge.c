@@ -248,14 +248,18 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   int64_t v = 0, objects = 0;
   int64_t roff = max_id(db, "SELECT coalesce(max(id), 0) FROM main.runs");
   char msg[GR_WHY_LEN];
-  if (sqlite3_prepare_v2(db, "SELECT (SELECT user_version FROM src.pragma_user_version),"
-                             " (SELECT count(*) FROM src.sqlite_master)", -1, &s, NULL) == SQLITE_OK) {
+  /* PRAGMA src.user_version: the table-valued pragma_user_version reads main's */
+  ok = 0;
+  if (sqlite3_prepare_v2(db, "PRAGMA src.user_version", -1, &s, NULL) == SQLITE_OK) {
     ok = sqlite3_step(s) == SQLITE_ROW;
     v = sqlite3_column_int64(s, 0);
-    objects = sqlite3_column_int64(s, 1);
     sqlite3_finalize(s);
-  } else {
-    ok = 0;
+  }
+  if (ok && sqlite3_prepare_v2(db, "SELECT count(*) FROM src.sqlite_master", -1, &s, NULL) ==
+                SQLITE_OK) {
+    ok = sqlite3_step(s) == SQLITE_ROW;
+    objects = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
   }
   if (!ok) {
     gr_fmt(why, len, "cannot read '%s': %s", path, sqlite3_errmsg(db));

@@ -147,6 +147,36 @@ static const char *const migrations[] = {
     "  exit_code INTEGER,"
     "  PRIMARY KEY (run_id, uid));"
     "CREATE INDEX night_parts_by_uid ON night_parts(uid);",
+    /* 8 -> 9: the night's verdict as recorded (`compare --record`: what the index of nights
+     * shows; the nightly's own exit code beside it), the regressions open on each recorded night
+     * (carried to the next night until back within the threshold), acknowledgements
+     * (`gpuregress ack`), and what NVML says of the GPU at the start of the run (the driver's
+     * release, the clocks and the temperature) */
+    "ALTER TABLE runs ADD COLUMN verdict TEXT;"           /* ok | failed | no_gpu | incomplete */
+    "ALTER TABLE runs ADD COLUMN verdict_exit INTEGER;"   /* the verdict's exit code */
+    "ALTER TABLE runs ADD COLUMN verdict_summary TEXT;"
+    "ALTER TABLE runs ADD COLUMN nightly_exit INTEGER;"   /* ci/nightly's exit code */
+    "ALTER TABLE runs ADD COLUMN driver_release TEXT;"    /* e.g. 580.159.04 (NVML) */
+    "ALTER TABLE runs ADD COLUMN sm_clock_now_mhz INTEGER;"  /* at the start (NVML), 0 unknown */
+    "ALTER TABLE runs ADD COLUMN mem_clock_now_mhz INTEGER;"
+    "ALTER TABLE runs ADD COLUMN gpu_temp_c INTEGER;"
+    "CREATE TABLE open_regressions ("
+    "  run_id INTEGER NOT NULL REFERENCES runs(id),"   /* the recorded night */
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL, kind TEXT,"
+    "  params TEXT NOT NULL, seed INTEGER NOT NULL, l2 TEXT NOT NULL,"
+    "  opened_run INTEGER NOT NULL,"                  /* the first night it was slower */
+    "  base_run INTEGER,"                             /* the night before it (the reference) */
+    "  ref_ms REAL NOT NULL,"                         /* the median before it */
+    "  cur_ms REAL,"                                  /* the median of run_id, NULL not timed */
+    "  p REAL,"
+    "  source TEXT NOT NULL,"                         /* baseline | history */
+    "  PRIMARY KEY (run_id, algorithm, variant, params, seed, l2));"
+    "CREATE TABLE acks ("
+    "  id INTEGER PRIMARY KEY,"
+    "  benchmark TEXT NOT NULL,"                      /* ALG/VARIANT or ALG/VARIANT PARAMS */
+    "  through_run INTEGER NOT NULL,"                 /* covers regressions opened up to it */
+    "  who TEXT NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL,"
+    "  undone_by TEXT, undone_at TEXT);",
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))

@@ -110,6 +110,39 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     }
     sqlite3_finalize(s);
   }
+  /* schema 8: NVML's view at the start, the recorded verdict */
+  r->verdict_exit = r->nightly_exit = -1;
+  if (rc == 0 && store_prepare(st, src,
+                               "SELECT coalesce(driver_release, ''), coalesce(sm_clock_now_mhz, 0),"
+                               " coalesce(mem_clock_now_mhz, 0), coalesce(gpu_temp_c, 0),"
+                               " coalesce(verdict, ''), coalesce(verdict_exit, -1),"
+                               " coalesce(nightly_exit, -1), coalesce(verdict_summary, '')"
+                               " FROM %s.runs WHERE id = ?",
+                               &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      store_col_text(s, 0, r->driver_release, sizeof r->driver_release);
+      r->sm_clock_now_mhz = sqlite3_column_int(s, 1);
+      r->mem_clock_now_mhz = sqlite3_column_int(s, 2);
+      r->temp_c = sqlite3_column_int(s, 3);
+      store_col_text(s, 4, r->verdict, sizeof r->verdict);
+      r->verdict_exit = sqlite3_column_int(s, 5);
+      r->nightly_exit = sqlite3_column_int(s, 6);
+      store_col_text(s, 7, r->verdict_summary, sizeof r->verdict_summary);
+    }
+    sqlite3_finalize(s);
+  }
+  /* the SM clock while timing: the mean of the timings' medians */
+  if (rc == 0 && store_has_table(st, src, "timings") &&
+      store_prepare(st, src,
+                    "SELECT coalesce(avg(sm_clock_mhz), 0) FROM %s.timings WHERE run_id = ?"
+                    " AND sm_clock_mhz > 0",
+                    &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW)
+      r->timed_sm_clock_mhz = sqlite3_column_double(s, 0);
+    sqlite3_finalize(s);
+  }
   return rc;
 }
 

@@ -239,6 +239,11 @@ out_close:
   return -1;
 }
 
+/* A stored text in a message: quoted, at most 80 characters of it (then its length) */
+#define SHORT(x)                                                                                   \
+  "CASE WHEN length(" x ") > 80 THEN quote(substr(" x ", 1, 80)) || '... (' || length(" x ") ||"   \
+  " ' characters)' ELSE quote(" x ") END"
+
 /* The tables of a run's rows: per run (run_id), per timing (timing_id); what names they hold. */
 static const struct {
   const char *table, *owner; /* owner: the column naming the run or the timing */
@@ -246,7 +251,7 @@ static const struct {
 } row_tables[] = {
     {"cases", "run_id", 1},       {"outcomes", "run_id", 1}, {"coverage", "run_id", 1},
     {"sanitizer", "run_id", 1},   {"timings", "run_id", 1},  {"samples", "timing_id", 0},
-    {"accuracy", "timing_id", 0},
+    {"accuracy", "timing_id", 0}, {"night_parts", "run_id", 0},
 };
 #define N_ROW_TABLES (sizeof row_tables / sizeof *row_tables)
 
@@ -333,12 +338,12 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
       int kind = has_column(db, "src", t, "kind");
       gr_fmt(
           sql, sizeof sql,
-          "SELECT %s, CASE WHEN NOT gr_name_ok(x.algorithm) THEN 'algorithm ' || quote(x.algorithm)"
-          " WHEN NOT gr_name_ok(x.variant) THEN 'variant ' || quote(x.variant) ELSE 'kind ' ||"
+          "SELECT %s, CASE WHEN NOT gr_name_ok(x.algorithm) THEN 'algorithm ' || " SHORT("x.algorithm")
+          " WHEN NOT gr_name_ok(x.variant) THEN 'variant ' || " SHORT("x.variant") " ELSE 'kind ' ||"
           " %s END || ' in %s is not a name gpuregress gives (1 to %d of A-Z a-z 0-9 _ . + -, a"
           " letter or digit first)' FROM src.%s x WHERE %s IN (SELECT x.id FROM src.runs x"
           " WHERE %s) AND (NOT gr_name_ok(x.algorithm) OR NOT gr_name_ok(x.variant)%s) LIMIT 1",
-          run_of, kind ? "quote(x.kind)" : "''", t, GR_NAME_MAX, t, run_of, runs_filter,
+          run_of, kind ? SHORT("x.kind") : "''", t, GR_NAME_MAX, t, run_of, runs_filter,
           kind ? " OR NOT gr_name_ok(x.kind)" : "");
       if ((bad = first_bad(db, sql, only, "run", what, sizeof what)) != 0) {
         if (bad < 0)

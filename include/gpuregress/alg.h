@@ -157,7 +157,19 @@ struct regime {
    * depends on the data); NULL in the parent, which only steers generation with the answer (the
    * best guess from the parameters). NULL: only the variant's run tells (run_ctx.reached). */
   int (*holds)(const struct gr_case *c, const struct gr_instance *inst);
+  unsigned flags; /* REGIME_LIMIT ... (0 for an ordinary code path) */
 };
+
+/* regime flags */
+/* A limit of the code (a counter width reached, a launch-grid cap, 2^24 or 2^31 elements, the
+ * last tier of a table): its cases are large and cost seconds, so steering aims at it until it
+ * has one case (COVERAGE_WANT_LIMIT) instead of COVERAGE_WANT; the generator draws such cases
+ * in a small share of the stream (its large branch), so that steering finds them. */
+#define REGIME_LIMIT 0x1u
+/* An ordinary regime whose smallest case is still large (2^24 labels, a partition of 12,289
+ * values): steered like any other, but the sanitizer lane leaves it, like the limits, to the
+ * fuzz (under compute-sanitizer such a case runs for minutes). */
+#define REGIME_LARGE 0x2u
 
 /* A regime predicate on the parameters alone: static int NAME(c, inst) returning EXPR (of c). */
 #define GR_REGIME_PREDICATE(name, expr)                                                            \

@@ -41,6 +41,10 @@ struct gpu_info {
   size_t l2_bytes;
   int driver_version, runtime_version; /* e.g. 13000 */
   int sm_clock_khz, mem_clock_khz;     /* peak clocks as reported */
+  /* NVML (dlopen'd; "" / 0 when it is absent): the driver's release and, now, the clocks and
+   * the temperature */
+  char driver_release[32]; /* e.g. "580.159.04" */
+  int sm_clock_now_mhz, mem_clock_now_mhz, temp_c;
 };
 
 /* Number of usable CUDA devices, or 0 with why saying what is true: "no NVIDIA driver: ...",

@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# The job files of ci/ (ci/github/gpuregress.yml, ci/gitlab/gpuregress.gitlab-ci.yml,
+# ci/jenkins/Jenkinsfile) run their commands here, in a stub GPU environment: a stub nvidia-smi
+# and gh on PATH, no CUDA device (gpuregress exits 3, "no GPU", as on a runner whose GPU is
+# gone), the build folder given through GPUREGRESS_BUILD / GPUREGRESS_HEAD_BUILD /
+# GPUREGRESS_BASE_BUILD (a CI system's cache of build folders) and a short GPUREGRESS_BUDGET.
+# Each job's gpuregress command exits with the verdict (3) and writes what the job publishes:
+# JUnit valid against ci/junit-10.xsd, the dashboard with its banner, the Markdown verdict; the
+# pull request check appends it to $GITHUB_STEP_SUMMARY and the GitHub job posts it with gh.
+# The YAML files parse, and each publishing path they name is one the commands write.
+# Skipped (77) where a GPU is usable: there the commands are the real thing.
+#   tests/ci_jobs.sh GPUREGRESS
+set -u
+bin=$1
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/expect.sh"
+if nvidia-smi -L >/dev/null 2>&1; then
+  echo "ci_jobs: a GPU is here: not the stub environment"
+  exit 77
+fi
+build=$(cd "$(dirname "$bin")" && pwd)
+stub="$tmp/stub"
+mkdir -p "$stub" "$tmp/work"
+cat >"$stub/nvidia-smi" <<'SH'
+#!/bin/sh
+echo "Stub GPU, 580.00.01, 1980 MHz, 1980 MHz, 40"
+SH
+cat >"$stub/gh" <<'SH'
+#!/bin/sh
+echo "gh $*" >>"$GH_LOG"
+SH
+chmod +x "$stub/nvidia-smi" "$stub/gh"
+head_sha=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo 0000000)
+export PATH="$stub:$PATH" GH_LOG="$tmp/gh.log" GITHUB_STEP_SUMMARY="$tmp/step_summary.md"
+export GPUREGRESS_BUILD="$build" GPUREGRESS_HEAD_BUILD="$build" GPUREGRESS_BASE_BUILD="$build"
+export GPUREGRESS_BUDGET=2 GPUREGRESS_HISTORY="$tmp/work/history/jenkins.db" CHANGE_TARGET=main
+export CI_MERGE_REQUEST_DIFF_BASE_SHA="$head_sha" CI_PIPELINE_SOURCE=schedule
+unset GPUREGRESS_GITLAB_TOKEN
+
+# the commands of a job file: the lines that run ci/nightly, ci/pr-check or post the verdict,
+# without their YAML / Groovy wrapping, with the CI system's expressions filled in
+commands() {
+  grep -E "(ci/nightly|ci/pr-check|gh pr comment|mkdir -p)" "$1" | grep -v '^ *[#/]' |
+    sed -E "s/^ *- (run: )?//; s/^ *run: //; s/^ *sh '//; s/'\$//" |
+    sed -E "s/\\\$\\{\\{ github.event.pull_request.base.sha \\}\\}/$head_sha/g;
+            s/\\\$\\{\\{ github.event.pull_request.number \\}\\}/42/g;
+            s/\\\$\\(git merge-base HEAD origin\\/\\\$CHANGE_TARGET\\)/$head_sha/g"
+}
+# run: CMD in the work folder, ci/ scripts from the source tree
+run_job() { # run_job NAME FILE: every command of FILE, their exit codes in $tmp/NAME.codes
+  local name=$1 file=$2 cmd n=0
+  : >"$tmp/$name.codes"
+  while IFS= read -r cmd; do
+    n=$((n + 1))
+    (cd "$tmp/work" && eval "${cmd//ci\//$root/ci/}") >"$tmp/$name.$n.log" 2>&1
+    echo "$? $cmd" >>"$tmp/$name.codes"
+  done < <(commands "$file")
+  check "$name: commands found in $file" [ "$n" -gt 0 ]
+}
+# what a nightly job publishes (--out DIR)
+published() { # published NAME DIR
+  local name=$1 dir=$2
+  check "$name: junit.xml" [ -s "$dir/junit.xml" ]
+  if command -v xmllint >/dev/null && [ -s "$dir/junit.xml" ]; then
+    xmllint --noout --schema "$root/ci/junit-10.xsd" "$dir/junit.xml" 2>"$tmp/xsd" ||
+      { echo "FAIL: $name: junit.xml: $(head -3 "$tmp/xsd")"; fails=$((fails + 1)); }
+  fi
+  check "$name: the dashboard's banner says no GPU" grep -q 'id=verdict data-result="no_gpu" data-exit="3"' "$dir/dashboard/index.html"
+  check "$name: summary.md, verdict first" grep -q '^### gpuregress: no GPU (exit 3)$' "$dir/summary.md"
+}
+code_of() { awk -v c="$2" 'index($0, c) {print $1; exit}' "$tmp/$1.codes"; }
+
+# GitHub Actions
+if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
+  for f in ci/github/gpuregress.yml ci/gitlab/gpuregress.gitlab-ci.yml; do
+    python3 -c 'import sys, yaml; yaml.safe_load(open(sys.argv[1]))' "$root/$f" 2>"$tmp/yaml" ||
+      { echo "FAIL: $f is no YAML: $(tail -2 "$tmp/yaml")"; fails=$((fails + 1)); }
+  done
+fi
+run_job github "$root/ci/github/gpuregress.yml"
+check "github: the nightly exits 3 (no GPU)" [ "$(code_of github 'ci/nightly')" = 3 ]
+published github "$tmp/work/results"
+check "github: the history database is where the cache step keeps it" [ -s "$tmp/work/results/gpuregress.db" ]
+check "github: the PR check exits 3 (no GPU)" [ "$(code_of github 'ci/pr-check')" = 3 ]
+check "github: the PR check's summary.md" grep -q '^### gpuregress: no GPU (exit 3)$' "$tmp/work/results/pr/summary.md"
+check "github: the PR check's junit.xml" [ -s "$tmp/work/results/pr/junit.xml" ]
+check "github: the job summary got the verdict" grep -q '^### gpuregress: no GPU' "$GITHUB_STEP_SUMMARY"
+check "github: the verdict posted on the pull request" grep -q "gh pr comment 42 --body-file results/pr/summary.md" "$tmp/gh.log"
+for p in results/junit.xml results/run.json results/gbench.json results/summary.md results/dashboard/; do
+  check "github: publishes $p, which the nightly wrote" [ -e "$tmp/work/$p" ]
+done
+
+# GitLab CI
+rm -rf "$tmp/work/results"
+run_job gitlab "$root/ci/gitlab/gpuregress.gitlab-ci.yml"
+check "gitlab: the nightly exits 3 (no GPU)" [ "$(code_of gitlab 'ci/nightly')" = 3 ]
+published gitlab "$tmp/work/results"
+check "gitlab: the merge request check exits 3" [ "$(code_of gitlab 'ci/pr-check')" = 3 ]
+for p in $(sed -n 's/^ *- \(results\/[^ ]*\)$/\1/p; s/^ *junit: \(results\/[^ ]*\)$/\1/p' "$root/ci/gitlab/gpuregress.gitlab-ci.yml"); do
+  check "gitlab: publishes $p, which the job wrote" [ -e "$tmp/work/$p" ]
+done
+
+# Jenkins
+rm -rf "$tmp/work/results"
+for s in "stage('nightly')" "stage('pr-check')" "junit " "archiveArtifacts " "changeRequest()"; do
+  check "jenkins: the Jenkinsfile has $s" grep -qF "$s" "$root/ci/jenkins/Jenkinsfile"
+done
+run_job jenkins "$root/ci/jenkins/Jenkinsfile"
+check "jenkins: the nightly exits 3 (no GPU)" [ "$(code_of jenkins 'ci/nightly')" = 3 ]
+check "jenkins: the history database kept outside the workspace" [ -s "$GPUREGRESS_HISTORY" ]
+published jenkins "$tmp/work/results"
+check "jenkins: the PR check exits 3" [ "$(code_of jenkins 'ci/pr-check')" = 3 ]
+
+if [ "$fails" != 0 ]; then
+  for f in "$tmp"/*.codes; do echo "== $f"; cat "$f"; done
+  for f in "$tmp"/*.log; do echo "== $f"; tail -5 "$f"; done
+fi
+[ "$fails" = 0 ] && echo "ci_jobs: GitHub Actions, GitLab CI and Jenkins run ci/nightly and ci/pr-check here (stub GPU): exit 3, JUnit, dashboard and Markdown published"
+exit $((fails > 0))

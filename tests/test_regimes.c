@@ -1,0 +1,118 @@
+/* The generators reach every regime (issue 23): for each algorithm, each GPU variant that is
+ * fixed or historical, and each of its regimes with a predicate, coverage steering (what the
+ * runner does while a regime is short of cases) finds a case the predicate holds for, at
+ * several points of the stream of several seeds, within COVERAGE_STEER_DRAWS draws; and the
+ * plain stream (no steering) reaches every limit regime too, in a small share of its cases.
+ *
+ *   test_regimes [ALG]       (all algorithms when none is named; ALG_HIDDEN ones are skipped)
+ *
+ * Exit 0 ok, 1 a regime the generator cannot reach (named, with the variant), 2 usage. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "case.h"
+#include "coverage.h"
+#include "registry.h"
+
+#define PLAIN_CASES 4000 /* the plain stream drawn per seed */
+#define MAX_LIMIT_SHARE 0.12 /* at most this share of the plain stream in limit regimes */
+
+static int applies_to(const struct variant *v)
+{
+  return (v->flags & VARIANT_GPU) && (v->kind == VARIANT_FIXED || v->kind == VARIANT_HISTORICAL);
+}
+
+/* Steering toward regime i of v from a few points of a few streams. 0 ok, else the failures. */
+static int check_steering(const struct algorithm *a, const struct variant *v, int i)
+{
+  static const uint64_t seeds[] = {1, 20261122, 0xdeadbeefull};
+  static const uint64_t points[] = {0, 1, 17};
+  int bad = 0;
+  struct coverage cv;
+  coverage_init(&cv, a, v);
+  for (size_t s = 0; s < sizeof seeds / sizeof *seeds; s++)
+    for (size_t p = 0; p < sizeof points / sizeof *points; p++) {
+      struct gr_case c;
+      if (!coverage_steer(&cv, v, seeds[s], points[p], NULL, i, &c)) {
+        printf("FAIL %s/%s: steering finds no case for '%s' (seed %llu, case %llu)\n", a->name,
+               v->name, a->regimes[i].name, (unsigned long long)seeds[s],
+               (unsigned long long)points[p]);
+        bad++;
+        continue;
+      }
+      if (!(coverage_mask(&c, v, NULL) >> i & 1)) {
+        printf("FAIL %s/%s: the steered case is not in '%s'\n", a->name, v->name,
+               a->regimes[i].name);
+        bad++;
+      }
+    }
+  return bad;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc > 2) {
+    fprintf(stderr, "usage: test_regimes [ALG]\n");
+    return 2;
+  }
+  int bad = 0, checked = 0;
+  for (size_t ai = 0; ai < registry_count; ai++) {
+    const struct algorithm *a = registry[ai];
+    if (argc == 2 ? strcmp(argv[1], a->name) != 0 : (a->flags & ALG_HIDDEN) != 0)
+      continue;
+    /* the plain stream: every limit regime of the algorithm reached, in a small share */
+    uint32_t limits = 0, plain_hit = 0;
+    for (size_t i = 0; i < a->n_regimes; i++)
+      if (a->regimes[i].flags & REGIME_LIMIT)
+        limits |= 1u << i;
+    long in_limit = 0;
+    for (long k = 0; limits && k < PLAIN_CASES; k++) {
+      struct gr_case c;
+      case_generate(a, 7, (uint64_t)k, NULL, &c);
+      uint32_t m = 0;
+      for (size_t vi = 0; vi < a->n_variants; vi++)
+        if (applies_to(&a->variants[vi]))
+          m |= coverage_mask(&c, &a->variants[vi], NULL);
+      plain_hit |= m & limits;
+      in_limit += (m & limits) != 0;
+    }
+    for (size_t i = 0; i < a->n_regimes; i++)
+      if ((limits >> i & 1) && !(plain_hit >> i & 1)) {
+        printf("FAIL %s: the plain stream never reaches limit regime '%s' in %d cases\n",
+               a->name, a->regimes[i].name, PLAIN_CASES);
+        bad++;
+      }
+    if (limits && in_limit > MAX_LIMIT_SHARE * PLAIN_CASES) {
+      printf("FAIL %s: %ld of %d plain cases are limit cases (the large share should stay under "
+             "%.0f%%)\n",
+             a->name, in_limit, PLAIN_CASES, 100 * MAX_LIMIT_SHARE);
+      bad++;
+    }
+    if (limits)
+      printf("%s: %ld of %d plain cases in limit regimes\n", a->name, in_limit, PLAIN_CASES);
+    /* steering, per variant and regime */
+    for (size_t vi = 0; vi < a->n_variants; vi++) {
+      const struct variant *v = &a->variants[vi];
+      if (!applies_to(v))
+        continue;
+      uint32_t app = coverage_applies(a, v);
+      for (size_t i = 0; i < a->n_regimes && i < GR_MAX_REGIMES; i++) {
+        if (!(app >> i & 1) || !a->regimes[i].holds)
+          continue;
+        int b = check_steering(a, v, (int)i);
+        bad += b;
+        checked++;
+        if (!b)
+          printf("ok %s/%s '%s'%s\n", a->name, v->name, a->regimes[i].name,
+                 a->regimes[i].flags & REGIME_LIMIT ? " (limit)" : "");
+      }
+    }
+  }
+  if (argc == 2 && !checked) {
+    fprintf(stderr, "test_regimes: '%s' is not an algorithm with regimes\n", argv[1]);
+    return 2;
+  }
+  printf("%d regime(s) of fixed and historical variants checked, %d failure(s)\n", checked, bad);
+  return bad ? 1 : 0;
+}
