@@ -14,7 +14,7 @@
 #include "bench_json.h"
 #include "bench_shim.h"
 #include "child.h"
-#include "lanes.h"
+#include "bench_private.h"
 #include "registry.h"
 
 
@@ -241,8 +241,8 @@ static int bench_stop(const struct bench_opts *o)
 }
 
 /* The plan in one benchmark process after another, on the one GPU this process sees. */
-static enum gr_status execute_here(struct bench_plan *p, const struct bench_opts *o, char *why,
-                                   size_t len)
+enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts *o, char *why,
+                                  size_t len)
 {
   size_t next = 0;
   struct samples sm = {0};
@@ -333,163 +333,15 @@ static enum gr_status execute_here(struct bench_plan *p, const struct bench_opts
   return rc;
 }
 
-/* ---- several GPUs ------------------------------------------------------------------------- */
-
-/* The plan over lanes (lanes.h): a job is one (algorithm, case) group of items, timed wholly
- * in one lane on its GPU, holding the GPU's lock exclusively; with one GPU the whole plan is
- * one job (the same single benchmark process as without --gpus). Each lane stores its timings
- * through its own connection; the results come back to fill p->res. */
-struct bench_lanes {
-  struct bench_plan *p;
-  const struct bench_opts *o;
-  size_t *start, *count; /* the groups */
-  struct store *lane_store;
-  char lane_why[GR_WHY_LEN];
-  enum gr_status status; /* the worst a lane reported */
-  char why[GR_WHY_LEN];
-};
-
-/* What a lane sends back for a group: this header, then the group's results. */
-struct bench_lane_res {
-  enum gr_status status;
-  char why[GR_WHY_LEN];
-  double copy_gbps;
-  char gpu_name[128], gpu_uuid[48];
-  size_t n_peaks;
-  struct bench_peak peaks[16];
-};
-
-static void bench_lane_begin(void *ctx, size_t lane)
-{
-  struct bench_lanes *b = ctx;
-  (void)lane;
-  setenv("GPUREGRESS_GPU_LOCKED", "1", 1); /* the lane holds it: its benchmark process must not
-                                            * wait for it */
-  if (b->o->store && store_open(store_path(b->o->store), &b->lane_store, b->lane_why,
-                                sizeof b->lane_why))
-    b->lane_store = NULL;
-}
-
-static void bench_lane_end(void *ctx, size_t lane)
-{
-  (void)lane;
-  store_close(((struct bench_lanes *)ctx)->lane_store);
-}
-
-static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, void **res,
-                           size_t *len)
-{
-  struct bench_lanes *b = ctx;
-  size_t n = b->count[job];
-  (void)lane;
-  (void)param;
-  struct bench_lane_res *r = calloc(1, sizeof *r + n * sizeof(struct bench_result));
-  *res = r;
-  *len = r ? sizeof *r + n * sizeof(struct bench_result) : 0;
-  if (!r)
-    return;
-  struct bench_result *rr = (struct bench_result *)(r + 1);
-  if (b->o->store && !b->lane_store) {
-    r->status = GR_STATUS_ENV;
-    gr_fmt(r->why, sizeof r->why, "%s", b->lane_why);
-    return;
-  }
-  struct bench_plan sub = *b->p;
-  sub.items = b->p->items + b->start[job];
-  sub.res = rr;
-  sub.n = n;
-  sub.n_peaks = 0;
-  struct bench_opts o = *b->o;
-  o.store = b->lane_store;
-  o.gpus = NULL;
-  r->status = execute_here(&sub, &o, r->why, sizeof r->why);
-  if (r->status == GR_STATUS_OK && o.store && store_write_failed(o.store)) {
-    r->status = GR_STATUS_USAGE; /* a database error: exit 2, as on one GPU */
-    gr_fmt(r->why, sizeof r->why, "cannot store the timings in '%s': %s", store_path(o.store),
-           store_errmsg(o.store));
-  }
-  r->copy_gbps = sub.copy_gbps;
-  memcpy(r->gpu_name, sub.gpu_name, sizeof r->gpu_name);
-  memcpy(r->gpu_uuid, sub.gpu_uuid, sizeof r->gpu_uuid);
-  r->n_peaks = sub.n_peaks;
-  memcpy(r->peaks, sub.peaks, sizeof r->peaks);
-}
-
-static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
-{
-  struct bench_lanes *b = ctx;
-  struct bench_plan *p = b->p;
-  size_t s = b->start[job], n = b->count[job];
-  (void)lane;
-  const struct bench_lane_res *r = res;
-  if (!r || len != sizeof *r + n * sizeof(struct bench_result)) {
-    const char *msg = bench_interrupted ? "interrupted" : "its lane process died";
-    for (size_t i = s; i < s + n; i++) {
-      memset(&p->res[i], 0, sizeof p->res[i]);
-      p->res[i].done = !bench_interrupted;
-      p->res[i].verdict = bench_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
-      gr_fmt(p->res[i].reason, sizeof p->res[i].reason, "%s", msg);
-    }
-    return;
-  }
-  memcpy(&p->res[s], r + 1, n * sizeof(struct bench_result));
-  if (r->status != GR_STATUS_OK && b->status == GR_STATUS_OK) {
-    b->status = r->status;
-    gr_fmt(b->why, sizeof b->why, "%s", r->why);
-  }
-  if (r->gpu_name[0]) {
-    p->copy_gbps = r->copy_gbps;
-    memcpy(p->gpu_name, r->gpu_name, sizeof p->gpu_name);
-    memcpy(p->gpu_uuid, r->gpu_uuid, sizeof p->gpu_uuid);
-  }
-  for (size_t k = 0; k < r->n_peaks && k < 16; k++)
-    if (!bench_peak_of(p, r->peaks[k].alg) && p->n_peaks < sizeof p->peaks / sizeof *p->peaks)
-      p->peaks[p->n_peaks++] = r->peaks[k];
-}
-
 enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
                              size_t len)
 {
   if (!o->gpus || !o->gpus->n)
-    return execute_here(p, o, why, len);
+    return bench_execute_here(p, o, why, len);
   if (o->json) {
     gr_fmt(why, len, "--json with --gpus: the JSON is written by one benchmark process; time on "
                      "one GPU for it");
     return GR_STATUS_USAGE;
   }
-  struct bench_lanes b = {.p = p, .o = o};
-  b.start = calloc(p->n ? p->n : 1, sizeof *b.start);
-  b.count = calloc(p->n ? p->n : 1, sizeof *b.count);
-  if (!b.start || !b.count) {
-    free(b.start);
-    free(b.count);
-    gr_fmt(why, len, "out of memory");
-    return GR_STATUS_ENV;
-  }
-  size_t ng = 0;
-  for (size_t i = 0; i < p->n; i++) {
-    int same = ng > 0 && (o->gpus->n == 1 || (p->items[i].alg == p->items[i - 1].alg &&
-                                               p->items[i].case_no == p->items[i - 1].case_no));
-    if (!same)
-      b.start[ng++] = i;
-    b.count[ng - 1]++;
-  }
-  struct lanes_spec spec = {
-      .gpus = o->gpus, .n_jobs = ng, .exclusive = 1, .ctx = &b, .begin = bench_lane_begin,
-      .end = bench_lane_end, .job = bench_lane_job, .done = bench_lane_done,
-      .interrupted = &bench_interrupted, .lane_flags = {&bench_interrupted, NULL}};
-  enum gr_status rc = GR_STATUS_OK;
-  if (o->store)
-    store_suspend(o->store);
-  if (lanes_run(&spec, why, len))
-    rc = GR_STATUS_ENV;
-  if (o->store && store_resume(o->store, why, len))
-    rc = GR_STATUS_ENV;
-  if (rc == GR_STATUS_OK && b.status != GR_STATUS_OK) {
-    rc = b.status;
-    gr_fmt(why, len, "%s", b.why);
-  }
-  free(b.start);
-  free(b.count);
-  return rc;
+  return bench_execute_lanes(p, o, why, len);
 }

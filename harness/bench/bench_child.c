@@ -56,12 +56,19 @@ static void add_context(const struct gpu_info *g, const struct bench_opts *o)
   gbench_context("gpu", g->name);
   gbench_context("gpu_cc", gr_fmt(b, sizeof b, "%d.%d", g->cc_major, g->cc_minor));
   gbench_context("gpu_sms", gr_fmt(b, sizeof b, "%d", g->sm_count));
-  gbench_context("driver", gr_fmt(b, sizeof b, "%d.%d", g->driver_version / 1000,
-                                  g->driver_version % 1000 / 10));
+  /* the driver's release (NVML), not the CUDA version it supports (that is driver_cuda) */
+  gbench_context("driver", g->driver_release[0] ? g->driver_release : "unknown");
+  gbench_context("driver_cuda", gr_fmt(b, sizeof b, "%d.%d", g->driver_version / 1000,
+                                       g->driver_version % 1000 / 10));
   gbench_context("cuda_runtime", gr_fmt(b, sizeof b, "%d.%d", g->runtime_version / 1000,
                                         g->runtime_version % 1000 / 10));
   gbench_context("sm_clock_mhz", gr_fmt(b, sizeof b, "%d", g->sm_clock_khz / 1000));
   gbench_context("mem_clock_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_khz / 1000));
+  if (g->sm_clock_now_mhz || g->temp_c) {
+    gbench_context("sm_clock_now_mhz", gr_fmt(b, sizeof b, "%d", g->sm_clock_now_mhz));
+    gbench_context("mem_clock_now_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_now_mhz));
+    gbench_context("gpu_temp_c", gr_fmt(b, sizeof b, "%d", g->temp_c));
+  }
   gbench_context("commit", o->commit ? o->commit : "unknown");
   gbench_context("l2", o->hot ? "hot" : "cold");
   gbench_context("real_time", "median GPU time of one launch (CUDA events)");

@@ -18,9 +18,21 @@
 
 /* ---- in the lane ------------------------------------------------------------------------- */
 
+struct lane;
+
 struct lane_arg {
   const struct lanes_spec *s;
   size_t lane;
+  struct lane *all; /* every lane of the parent, for the pipes a lane must not keep */
+  size_t n;
+};
+
+struct lane {
+  struct child c;
+  struct lane_arg arg;
+  long job;     /* the job it runs, -1 idle */
+  int restarts;
+  int dead;     /* gone for good */
 };
 
 static volatile int *lane_flag[2];
@@ -38,6 +50,16 @@ static int lane_main(void *arg, int in, int out)
   const struct lane_arg *la = arg;
   const struct lanes_spec *s = la->s;
   const struct gpu_slot *g = &s->gpus->slot[la->lane];
+  /* the parent's ends of the other lanes' pipes came with the fork: holding the write end of
+   * another lane's input, this lane would keep it from seeing its end (it waited, and was
+   * killed, 10 s after its last job: 30 s past the budget with 4 lanes) */
+  for (size_t k = 0; k < la->n; k++)
+    if (k != la->lane && la->all[k].c.pid) {
+      if (la->all[k].c.in >= 0)
+        close(la->all[k].c.in);
+      if (la->all[k].c.out >= 0)
+        close(la->all[k].c.out);
+    }
   /* CUDA's order is its own (fastest first) unless told: indices mean nvidia-smi's */
   setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
   setenv("CUDA_VISIBLE_DEVICES", g->id, 1);
@@ -72,14 +94,6 @@ static int lane_main(void *arg, int in, int out)
 
 /* ---- in the parent ----------------------------------------------------------------------- */
 
-struct lane {
-  struct child c;
-  struct lane_arg arg;
-  long job;     /* the job it runs, -1 idle */
-  int restarts;
-  int dead;     /* gone for good */
-};
-
 static int lane_start(struct lane *l)
 {
   child_init(&l->c);
@@ -103,7 +117,7 @@ int lanes_run(const struct lanes_spec *s, char *why, size_t len)
     return -1;
   }
   for (size_t i = 0; i < nl; i++) {
-    lanes[i].arg = (struct lane_arg){s, i};
+    lanes[i].arg = (struct lane_arg){s, i, lanes, nl};
     if (lane_start(&lanes[i])) {
       lanes[i].dead = 1;
       gr_fmt(why, len, "cannot start a lane: %s", strerror(errno));
