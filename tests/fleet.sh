@@ -133,6 +133,11 @@ expect 2 "no shard-K-of-N.db" -- env GPUREGRESS="$bin" "$root/ci/fleet/merge" "$
 expect 0 "2 GPUs: GPU-00000000-0000-0000-0000-000000000000 Stub GPU GPU-11111111" -- \
   env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --seed 9 --gpus all --db "$tmp/lanes.db"
 check "--gpus: the lanes' cases are the one-GPU run's" [ "$(cases_of "$tmp/lanes.db")" = "$(cases_of "$tmp/full.db")" ]
+# one variant, two GPUs: its case stream split in two parts, merged into one outcome
+expect 0 "reference            reference  pass          7      7" -- \
+  env PATH="$tmp/stub:$PATH" "$bin" fuzz ari/reference --gpus 2 --cases 7 --seed 3 --quiet --db "$tmp/parts.db"
+check "--gpus 2 on one variant: the parts draw cases 0..6 between them" \
+  [ "$(q "$tmp/parts.db" "SELECT group_concat(case_index) FROM (SELECT case_index FROM cases WHERE phase = 'fuzz' ORDER BY 1)")" = 0,1,2,3,4,5,6 ]
 expect 3 "only 2 GPUs are visible here" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus 3 --db "$tmp/lanes.db"
 expect 3 "no GPU 'GPU-99'" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus GPU-99 --db "$tmp/lanes.db"
 expect 2 "expected all, a count, or indices/UUIDs" -- "$bin" run "${sel[@]}" --gpus 0,x --db "$tmp/lanes.db"

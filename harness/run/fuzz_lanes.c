@@ -82,6 +82,8 @@ static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void
   o.limits = f->fj->limits ? f->fj->limits[i] : NULL;
   o.case_stride = f->parts > 1 ? f->parts : 0;
   o.case_offset = part;
+  if (o.max_cases && f->parts > 1) /* --cases N: the parts draw cases 0 .. N-1 between them */
+    o.max_cases = (o.max_cases + (long)f->parts - 1 - (long)part) / (long)f->parts;
   runner_fuzz_variant(&o, f->algs[i], f->vs[i], share, out);
 }
 
