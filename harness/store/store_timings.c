@@ -226,19 +226,30 @@ int store_each_point(struct store *st, const char *since, int64_t until, const c
   sqlite3_stmt *s;
   if (!store_has_table(st, STORE_MAIN, "timings"))
     return 0;
+  /* the GPU model of a row: its own where it records one (schema 8: a night spread over hosts
+   * of several models), else its run's */
+  sqlite3_stmt *q;
+  int row_gpu = 0;
+  if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM pragma_table_info('timings', 'main') WHERE name ="
+                                 " 'gpu_name'", -1, &q, NULL) == SQLITE_OK) {
+    row_gpu = sqlite3_step(q) == SQLITE_ROW;
+    sqlite3_finalize(q);
+  }
+  const char *gpu = row_gpu ? "coalesce(t.gpu_name, r.gpu_name, '')" : "coalesce(r.gpu_name, '')";
+  char sql[2048];
   /* a group is contiguous: ordered by its first row, then by start */
-  if (store_prepare(
-          st, STORE_MAIN,
-          "SELECT algorithm, variant, kind, l2, gpu, params, seed, run_id, started, git, median_ms,"
-          " coalesce(min_ms, median_ms), coalesce(max_ms, median_ms), coalesce(noise, 0) FROM"
-          " (SELECT t.*, r.started_at AS started, coalesce(r.git_commit, '') AS git,"
-          "  coalesce(r.gpu_name, '') AS gpu, min(t.id) OVER (PARTITION BY t.algorithm,"
-          "  t.variant, t.params, t.seed, t.l2, coalesce(r.gpu_name, '')) AS first"
-          "  FROM timings t JOIN runs r ON t.run_id = r.id WHERE t.samples > 0 AND"
-          "  t.median_ms > 0 AND (?3 IS NULL OR t.algorithm = ?3) AND (?4 IS NULL OR"
-          "  t.variant = ?4) AND" NIGHTS_WHERE ")"
-          " ORDER BY algorithm, variant, first, started, run_id, id",
-          &s))
+  gr_fmt(sql, sizeof sql,
+         "SELECT algorithm, variant, kind, l2, gpu, params, seed, run_id, started, git, median_ms,"
+         " coalesce(min_ms, median_ms), coalesce(max_ms, median_ms), coalesce(noise, 0) FROM"
+         " (SELECT t.*, r.started_at AS started, coalesce(r.git_commit, '') AS git,"
+         "  %s AS gpu, min(t.id) OVER (PARTITION BY t.algorithm,"
+         "  t.variant, t.params, t.seed, t.l2, %s) AS first"
+         "  FROM timings t JOIN runs r ON t.run_id = r.id WHERE t.samples > 0 AND"
+         "  t.median_ms > 0 AND (?3 IS NULL OR t.algorithm = ?3) AND (?4 IS NULL OR"
+         "  t.variant = ?4) AND" NIGHTS_WHERE ")"
+         " ORDER BY algorithm, variant, first, started, run_id, id",
+         gpu, gpu);
+  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
     return -1;
   bind_nights(s, since, until);
   if (alg)
