@@ -89,6 +89,9 @@ note names "$([ -z "$(find "$tmp/out-dots" -name '.._*')" ] && [ ! -e "$tmp/_siz
 long=$(printf 'v%.0s' $(seq 1 3000))
 hostile long "UPDATE timings SET variant = '$long' WHERE variant = 'v2_shared'"
 probe names 0 "plot: run 2" -- "$bin" plot --db "$tmp/long.db" --out "$tmp/out-long"
+# quotes and odd starts in the run's own texts (labels in the data files)
+hostile commit "UPDATE runs SET git_commit = 'a\"b''c\\d', started_at = 'x' WHERE id = 1"
+probe names 0 "plot: run 2" -- "$bin" plot --db "$tmp/commit.db" --out "$tmp/out-commit"
 # control characters: shown escaped on a terminal (\x1b), never raw
 hostile esc "UPDATE timings SET variant = char(27) || '[31mRED' || char(7) WHERE variant = 'v2_shared';
              UPDATE outcomes SET variant = char(27) || ']0;title' || char(7) WHERE variant = 'v2_shared';

@@ -100,6 +100,9 @@ grep -q 'data-result="ok"' "$page" && grep -q 'by tester at' "$page" ||
   { echo "FAIL: the acknowledged page"; fails=$((fails + 1)); }
 expect 0 "withdrew 1 acknowledgement" -- "$bin" ack --undo sortlike/v2_warp --db "$step"
 expect 1 "still slower" -- "$bin" compare --db "$step" --run 30
+"$bin" compare --db "$step" --run 30 --status-file "$tmp/status" >/dev/null 2>&1
+grep -q '^open_regressions=4$' "$tmp/status" && grep -q '^result=regression$' "$tmp/status" ||
+  { echo "FAIL: the status file: $(tr '\n' ' ' <"$tmp/status")"; fails=$((fails + 1)); }
 
 # reverted from night 26: nights 26..30 green again (back within the threshold)
 rev="$tmp/revert.db"

@@ -98,7 +98,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
  *   compare:   compared=0|1 (0: no baseline, the run judged alone),
- *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h)
+ *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h),
+ *              open_regressions=N acknowledged=N history_steps=N (over the nights)
  * The human output is the same with or without it. */
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
  * missing. */

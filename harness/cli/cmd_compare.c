@@ -325,6 +325,11 @@ int cmd_compare(int argc, char **argv)
   cli_status_set("compared", "%d", compared);
   cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
   cli_status_set("verdict", "%s", v->summary);
+  if (v->history_checked) { /* over the nights: what stays open, what a night confirmed */
+    cli_status_set("open_regressions", "%zu", v->open_unacked);
+    cli_status_set("acknowledged", "%zu", v->open_acked);
+    cli_status_set("history_steps", "%zu", v->history_new);
+  }
 out:
   run_verdict_free(v);
   store_close(st);

@@ -199,8 +199,15 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     const struct store_night *n = trends_night_row(t, t->timed[i]);
     /* the last night's tick only where the regular one before it is not too close */
     int last = i + 1 == t->n_timed && i % every > every / 2;
-    if (n && (i % every == 0 || last))
-      fprintf(f, "%zu \"%.5s\\n%.7s\"\n", i + 1, n->started + 5, n->commit[0] ? n->commit : "?");
+    if (n && (i % every == 0 || last)) {
+      /* MM-DD and the commit; a stored text is a label in quotes (no quote of its own) */
+      char day[8], commit[8];
+      gr_fmt(day, sizeof day, "%.5s", strlen(n->started) > 5 ? n->started + 5 : "?");
+      gr_fmt(commit, sizeof commit, "%.7s", n->commit[0] ? n->commit : "?");
+      view_gp_clean(day);
+      view_gp_clean(commit);
+      fprintf(f, "%zu \"%s\\n%s\"\n", i + 1, day, commit);
+    }
   }
   fprintf(f, "\n\n");
   vars[0] = 0;
