@@ -194,6 +194,10 @@ for f in newer neg foreign1 foreign0 empty; do
   probe store 2 "$want" -- "$bin" ack --list --db "$tmp/$f.db"
   same store "$tmp/$f.db" "$tmp/$f.orig" "the $f database"
 done
+probe store 2 "baseline '$tmp/neg.db' is not a gpuregress database" -- "$bin" compare --db "$base" --baseline "$tmp/neg.db"
+probe store 2 "has schema version 99, newer than this build" -- "$bin" compare --db "$base" --baseline "$tmp/newer.db"
+probe store 2 "is not a gpuregress database" -- "$bin" compare --db "$base" --baseline "$tmp/empty.db"
+probe store 2 "cannot read baseline '$tmp/fifo': not a regular file" -- "$bin" compare --db "$base" --baseline "$tmp/fifo"
 probe store 2 "not a regular file" -- "$bin" history --db "$tmp/fifo"
 probe store 2 "not a regular file" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/fifo"
 probe store 2 "not a regular file" -- "$bin" run --filter selftest/ok --cases 1 --db "$tmp/adir"
