@@ -2,7 +2,8 @@
 # The README as a newcomer reads it (issue 26): every command of its ```sh blocks runs as written,
 # its links lead to files that exist, and it stays short, with the task sections it promises.
 #   tests/readme.sh SOURCE_DIR BUILD_DIR
-# What `gpuregress list` and the commands' --help cite (doc/..., *.md, source files) must exist too.
+# What `gpuregress list` and the commands' --help cite (doc/..., *.md, source files), and the
+# harness/ and include/ files the README and doc/ name, must exist too.
 # `gpuregress ...` lines run in a scratch folder holding the committed sample night
 # (results/sample/), with BUILD_DIR on PATH, each expected to exit 0, or N where its comment says
 # "exit N" (plot: 3 also, gnuplot missing). A comment starting "GPU" marks a line that needs a GPU
@@ -33,6 +34,11 @@ for page in "$src"/doc/*.md; do
   while read -r link; do
     check "$(basename "$page") link '$link' exists" [ -e "$(dirname "$page")/${link%%#*}" ]
   done < <(grep -o '](\([a-zA-Z.][^):]*\))' "$page" | sed 's/^](//; s/)$//' | grep -v '^#\|^https\?:')
+done
+
+# the source files the README and doc/ name (they move: harness/ is in folders, the API in include/)
+for f in $(grep -ohE '\b(harness|include)/[A-Za-z0-9_/]+\.(c|h|cu|cc|html)\b' "$readme" "$src"/doc/*.md | sort -u); do
+  check "'$f', named by the README or doc/, exists" [ -e "$src/$f" ]
 done
 
 # 3. what `list` and every command's --help cite is in the repository (results/ is written by the
