@@ -253,6 +253,8 @@ t0=$(date +%s%N)
 probe files 2 "'big2.pgm' has 1 bytes after the 30000 x 25000 pixels" -- "$bin" repro 'sgm left=big.pgm right=big2.pgm' --variant reference
 ms=$((($(date +%s%N) - t0) / 1000000))
 note files "$([ "$ms" -lt 2000 ] && echo 1)" "the bad pair took $ms ms (hashed before its header was read?)"
+probe files 2 "a data: path names a file inside the dataset folder" -- "$bin" repro 'sgm left=data:../../etc/passwd right=data:x' --variant reference
+probe files 2 "a data: path names a file inside the dataset folder" -- "$bin" repro 'avos op=spgemm data=data:/etc/passwd' --variant reference
 printf 'P5\n4 4\n255\n' >"$tmp/short.pgm"
 probe files 2 "'short.pgm' is truncated" -- "$bin" repro 'sgm left=short.pgm right=short.pgm' --variant reference
 printf 'avos-csr 1\nshape1 1 0\n0:\n' >"$tmp/s1.txt"

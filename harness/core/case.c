@@ -115,6 +115,20 @@ static const char *intern(const char *s)
   return e->s;
 }
 
+/* 1 when rel is absolute or has a ".." component (it would leave the dataset folder) */
+static int dotdot_or_absolute(const char *rel)
+{
+  if (rel[0] == '/')
+    return 1;
+  for (const char *c = rel; *c;) {
+    size_t n = strcspn(c, "/");
+    if (n == 2 && c[0] == '.' && c[1] == '.')
+      return 1;
+    c += n + (c[n] == '/');
+  }
+  return 0;
+}
+
 /* A PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH
  * into *file, the hash it must have into *want (*has_want 1) and check the file's header
  * (algorithm's check_file) without reading it whole; file_hashes reads every file of the case
@@ -143,6 +157,11 @@ static int file_value(const struct algorithm *a, const struct param_spec *p, con
       return -1;
     }
     *has_want = 1;
+  }
+  if (strncmp(text, "data:", 5) == 0 && dotdot_or_absolute(text + 5)) {
+    gr_fmt(why, len, "'%s=%s': a data: path names a file inside the dataset folder (relative, no "
+                     "'..')", p->name, text);
+    return -1;
   }
   file_path(text, path, sizeof path);
   if (access(path, F_OK) != 0) {
