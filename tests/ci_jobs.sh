@@ -20,7 +20,7 @@ if nvidia-smi -L >/dev/null 2>&1; then
 fi
 build=$(cd "$(dirname "$bin")" && pwd)
 stub="$tmp/stub"
-mkdir -p "$stub" "$tmp/work"
+mkdir -p "$stub" "$tmp/job"
 cat >"$stub/nvidia-smi" <<'SH'
 #!/bin/sh
 echo "Stub GPU, 580.00.01, 1980 MHz, 1980 MHz, 40"
@@ -33,7 +33,7 @@ chmod +x "$stub/nvidia-smi" "$stub/gh"
 head_sha=$(git -C "$root" rev-parse HEAD 2>/dev/null || echo 0000000)
 export PATH="$stub:$PATH" GH_LOG="$tmp/gh.log" GITHUB_STEP_SUMMARY="$tmp/step_summary.md"
 export GPUREGRESS_BUILD="$build" GPUREGRESS_HEAD_BUILD="$build" GPUREGRESS_BASE_BUILD="$build"
-export GPUREGRESS_BUDGET=2 GPUREGRESS_HISTORY="$tmp/work/history/jenkins.db" CHANGE_TARGET=main
+export GPUREGRESS_BUDGET=2 GPUREGRESS_HISTORY="$tmp/job/history/jenkins.db" CHANGE_TARGET=main
 export CI_MERGE_REQUEST_DIFF_BASE_SHA="$head_sha" CI_PIPELINE_SOURCE=schedule
 unset GPUREGRESS_GITLAB_TOKEN
 
@@ -46,13 +46,13 @@ commands() {
             s/\\\$\\{\\{ github.event.pull_request.number \\}\\}/42/g;
             s/\\\$\\(git merge-base HEAD origin\\/\\\$CHANGE_TARGET\\)/$head_sha/g"
 }
-# run: CMD in the work folder, ci/ scripts from the source tree
+# run: CMD in the job folder, ci/ scripts from the source tree
 run_job() { # run_job NAME FILE: every command of FILE, their exit codes in $tmp/NAME.codes
   local name=$1 file=$2 cmd n=0
   : >"$tmp/$name.codes"
   while IFS= read -r cmd; do
     n=$((n + 1))
-    (cd "$tmp/work" && eval "${cmd//ci\//$root/ci/}") >"$tmp/$name.$n.log" 2>&1
+    (cd "$tmp/job" && eval "${cmd//ci\//$root/ci/}") >"$tmp/$name.$n.log" 2>&1
     echo "$? $cmd" >>"$tmp/$name.codes"
   done < <(commands "$file")
   check "$name: commands found in $file" [ "$n" -gt 0 ]
@@ -79,36 +79,36 @@ if command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null; then
 fi
 run_job github "$root/ci/github/gpuregress.yml"
 check "github: the nightly exits 3 (no GPU)" [ "$(code_of github 'ci/nightly')" = 3 ]
-published github "$tmp/work/results"
-check "github: the history database is where the cache step keeps it" [ -s "$tmp/work/results/gpuregress.db" ]
+published github "$tmp/job/results"
+check "github: the history database is where the cache step keeps it" [ -s "$tmp/job/results/gpuregress.db" ]
 check "github: the PR check exits 3 (no GPU)" [ "$(code_of github 'ci/pr-check')" = 3 ]
-check "github: the PR check's summary.md" grep -q '^### gpuregress: no GPU (exit 3)$' "$tmp/work/results/pr/summary.md"
-check "github: the PR check's junit.xml" [ -s "$tmp/work/results/pr/junit.xml" ]
+check "github: the PR check's summary.md" grep -q '^### gpuregress: no GPU (exit 3)$' "$tmp/job/results/pr/summary.md"
+check "github: the PR check's junit.xml" [ -s "$tmp/job/results/pr/junit.xml" ]
 check "github: the job summary got the verdict" grep -q '^### gpuregress: no GPU' "$GITHUB_STEP_SUMMARY"
 check "github: the verdict posted on the pull request" grep -q "gh pr comment 42 --body-file results/pr/summary.md" "$tmp/gh.log"
 for p in results/junit.xml results/run.json results/gbench.json results/summary.md results/dashboard/; do
-  check "github: publishes $p, which the nightly wrote" [ -e "$tmp/work/$p" ]
+  check "github: publishes $p, which the nightly wrote" [ -e "$tmp/job/$p" ]
 done
 
 # GitLab CI
-rm -rf "$tmp/work/results"
+rm -rf "$tmp/job/results"
 run_job gitlab "$root/ci/gitlab/gpuregress.gitlab-ci.yml"
 check "gitlab: the nightly exits 3 (no GPU)" [ "$(code_of gitlab 'ci/nightly')" = 3 ]
-published gitlab "$tmp/work/results"
+published gitlab "$tmp/job/results"
 check "gitlab: the merge request check exits 3" [ "$(code_of gitlab 'ci/pr-check')" = 3 ]
 for p in $(sed -n 's/^ *- \(results\/[^ ]*\)$/\1/p; s/^ *junit: \(results\/[^ ]*\)$/\1/p' "$root/ci/gitlab/gpuregress.gitlab-ci.yml"); do
-  check "gitlab: publishes $p, which the job wrote" [ -e "$tmp/work/$p" ]
+  check "gitlab: publishes $p, which the job wrote" [ -e "$tmp/job/$p" ]
 done
 
 # Jenkins
-rm -rf "$tmp/work/results"
+rm -rf "$tmp/job/results"
 for s in "stage('nightly')" "stage('pr-check')" "junit " "archiveArtifacts " "changeRequest()"; do
   check "jenkins: the Jenkinsfile has $s" grep -qF "$s" "$root/ci/jenkins/Jenkinsfile"
 done
 run_job jenkins "$root/ci/jenkins/Jenkinsfile"
 check "jenkins: the nightly exits 3 (no GPU)" [ "$(code_of jenkins 'ci/nightly')" = 3 ]
 check "jenkins: the history database kept outside the workspace" [ -s "$GPUREGRESS_HISTORY" ]
-published jenkins "$tmp/work/results"
+published jenkins "$tmp/job/results"
 check "jenkins: the PR check exits 3" [ "$(code_of jenkins 'ci/pr-check')" = 3 ]
 
 if [ "$fails" != 0 ]; then
