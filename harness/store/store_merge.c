@@ -24,21 +24,6 @@
 #define LEGACY_UID                                                                                 \
   "'legacy:' || coalesce(x.host, '') || ':' || x.started_at || ':' || x.seed || ':' || x.id"
 
-/* 1 when table of schema (main, src) has column */
-static int has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
-{
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1, ?2) WHERE name = ?3", -1, &s,
-                         NULL) != SQLITE_OK)
-    return 0;
-  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 2, schema, -1, SQLITE_STATIC);
-  sqlite3_bind_text(s, 3, column, -1, SQLITE_STATIC);
-  int found = sqlite3_step(s) == SQLITE_ROW;
-  sqlite3_finalize(s);
-  return found;
-}
-
 struct special {
   const char *column, *expr; /* expr NULL: the column is left to SQLite (a new rowid) */
 };
@@ -63,7 +48,7 @@ static int copy_sql(sqlite3 *db, const char *table, const struct special *sp, si
         special = 1;
         expr = sp[i].expr;
       }
-    if ((special && !expr) || (!special && !has_column(db, "src", table, name)))
+    if ((special && !expr) || (!special && !store_has_column(db, "src", table, name)))
       continue;
     size_t nc = strlen(cols), ne = strlen(exprs);
     snprintf(cols + nc, sizeof cols - nc, "%s\"%s\"", nc ? ", " : "", name);
@@ -125,8 +110,9 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
 {
   char uid[512], legacy[256], filter[1024], sql[8192];
   /* LEGACY_UID over the columns src has (a hand-made file may lack some) */
-  int host = has_column(db, "src", "runs", "host"), start = has_column(db, "src", "runs", "started_at"),
-      seed = has_column(db, "src", "runs", "seed");
+  int host = store_has_column(db, "src", "runs", "host"),
+      start = store_has_column(db, "src", "runs", "started_at"),
+      seed = store_has_column(db, "src", "runs", "seed");
   if (host && start && seed)
     gr_fmt(legacy, sizeof legacy, "%s", LEGACY_UID);
   else
@@ -134,7 +120,7 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
            "'legacy:' || coalesce(%s, '') || ':' || coalesce(%s, '') || ':' || coalesce(%s, '') ||"
            " ':' || x.id", host ? "x.host" : "NULL", start ? "x.started_at" : "NULL",
            seed ? "x.seed" : "NULL");
-  if (has_column(db, "src", "runs", "uid"))
+  if (store_has_column(db, "src", "runs", "uid"))
     gr_fmt(uid, sizeof uid, "coalesce(x.uid, %s)", legacy);
   else
     gr_fmt(uid, sizeof uid, "%s", legacy);
@@ -272,7 +258,8 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
     gr_fmt(why, len, "'%s' is not a gpuregress database (%s): nothing imported", path,
            v < 0 ? "a schema version gpuregress never writes" : objects ? "no schema version of ours"
                                                                         : "empty");
-  } else if (!has_column(db, "src", "runs", "id") || !has_column(db, "src", "outcomes", "run_id")) {
+  } else if (!store_has_column(db, "src", "runs", "id") ||
+             !store_has_column(db, "src", "outcomes", "run_id")) {
     gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table)", path);
   } else if (store_quick_check(db, "src", msg, sizeof msg)) {
     gr_fmt(why, len, "cannot import '%s': %s", path, msg);

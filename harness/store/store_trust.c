@@ -14,8 +14,8 @@
 
 #define N_MIGRATIONS store_schema_version()
 
-/* 1 when table of schema (main, src) has column */
-static int has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
+/* See store_private.h. */
+int store_has_column(sqlite3 *db, const char *schema, const char *table, const char *column)
 {
   sqlite3_stmt *s;
   if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1, ?2) WHERE name = ?3", -1, &s,
@@ -335,7 +335,7 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
              "(SELECT t.run_id FROM src.timings t WHERE t.id = x.timing_id)");
     /* names */
     if (row_tables[i].names) {
-      int kind = has_column(db, "src", t, "kind");
+      int kind = store_has_column(db, "src", t, "kind");
       gr_fmt(
           sql, sizeof sql,
           "SELECT %s, CASE WHEN NOT gr_name_ok(x.algorithm) THEN 'algorithm ' || " SHORT("x.algorithm")
@@ -364,7 +364,7 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
       const char *col = (const char *)sqlite3_column_text(c, 0),
                  *type = (const char *)sqlite3_column_text(c, 1);
       if (!col || !type || (strcmp(type, "INTEGER") && strcmp(type, "REAL")) ||
-          !has_column(db, "src", t, col))
+          !store_has_column(db, "src", t, col))
         continue;
       gr_fmt(sql, sizeof sql,
              "SELECT %s, '%s.%s holds ' || typeof(x.\"%s\") || ' ' || quote(x.\"%s\") || ' where a"
