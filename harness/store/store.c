@@ -98,15 +98,14 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   return (int64_t)sqlite3_last_insert_rowid(st->db);
 }
 
-int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code)
+static int update_run_row(struct store *st, int64_t run, const char *status, int exit_code)
 {
   sqlite3_stmt *s;
   char now[32];
-  store_commit(st); /* a failed batch is rolled back: the run's row is still worth updating */
   if (sqlite3_prepare_v2(st->db,
                          "UPDATE runs SET finished_at = ?, status = ?, exit_code = ? WHERE id = ?",
                          -1, &s, NULL) != SQLITE_OK)
-    return write_failed(st);
+    return -1;
   utc_now(now, sizeof now);
   bind_text(s, 1, now);
   bind_text(s, 2, status);
@@ -114,7 +113,23 @@ int store_finish_run(struct store *st, int64_t run, const char *status, int exit
   sqlite3_bind_int64(s, 4, run);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
-  return rc == SQLITE_DONE ? 0 : write_failed(st);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code)
+{
+  store_commit(st); /* a failed batch is rolled back: the run's row is still worth updating */
+  if (update_run_row(st, run, status, exit_code) == 0)
+    return 0;
+  /* A full disk (or a file size limit) stops the write-ahead log first: it only grows until a
+   * checkpoint. Whether the one frame of this update still fits behind the last committed batch
+   * depends on where that batch stopped, so a run would stay 'running' one time in a few. A
+   * checkpoint copies the committed frames into the database file (a few pages: most frames
+   * rewrite the same leaf) and empties the log, whose next write then starts at its front. */
+  int ck = sqlite3_wal_checkpoint_v2(st->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  if (ck == SQLITE_OK && update_run_row(st, run, status, exit_code) == 0)
+    return 0;
+  return write_failed(st);
 }
 
 static int begin_batch(struct store *st)
