@@ -78,6 +78,12 @@ while IFS= read -r line; do
       echo "$out" | tail -15
       fails=$((fails + 1))
     fi
+    # what a newcomer sees: no gnuplot warning (an empty data set of a variant with no timing)
+    if [[ $cmd == "gpuregress plot "* ]] && grep -q "warning:" <<<"$out"; then
+      echo "FAIL: README command '$cmd' prints warnings:"
+      grep "warning:" <<<"$out" | head -5
+      fails=$((fails + 1))
+    fi
     ran=$((ran + 1)) ;;
   scripts/* | ci/*)
     prog=${cmd%% *}

@@ -42,22 +42,31 @@ static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
     return;
   fprintf(f, "# %s, run %lld: per variant block: case median_ms gbps min_ms max_ms\n", a->name,
           (long long)c->run);
-  int points = 0;
+  int points = 0, blocks = 0;
   for (int v = 0; v < a->nvar; v++) {
+    /* a variant without a timing in this run (one the bench skipped) gets no block: gnuplot
+     * would warn of an empty data set on every plot */
+    int mine = 0;
+    for (int k = 0; k < a->ncases; k++) {
+      const struct store_timing *r = view_row_of(c, a, v, k);
+      mine += r && r->samples > 0 && r->median_ms > 0;
+    }
+    if (!mine)
+      continue;
     fprintf(f, "# %s (%s)\n", a->var[v], a->kind[v]);
     for (int k = 0; k < a->ncases; k++) {
       const struct store_timing *r = view_row_of(c, a, v, k);
-      if (r && r->samples > 0 && r->median_ms > 0) {
+      if (r && r->samples > 0 && r->median_ms > 0)
         fprintf(f, "%d %.9g %.9g %.9g %.9g\n", k, r->median_ms, r->gbps, r->min_ms, r->max_ms);
-        points++;
-      }
     }
     fprintf(f, "\n\n");
+    points += mine;
     /* gnuplot splits these at blanks (word()): names as the slug where they are not names */
-    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", v ? " " : "",
+    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", blocks ? " " : "",
              gr_slug(slug, sizeof slug, a->var[v]));
-    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", v ? " " : "",
+    snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s", blocks ? " " : "",
              gr_slug(slug, sizeof slug, a->kind[v]));
+    blocks++;
   }
   fprintf(f, "# copy-bandwidth floor: case floor_ms copy_gbps label (one parameter a line)\n");
   int lines = 1;
