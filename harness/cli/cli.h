@@ -138,8 +138,10 @@ struct gpu_set;
 /* --gpus SPEC of cmd resolved into out (gpus.h); 0 ok, else the exit code after a message (2 a
  * malformed spec, 3 the GPUs are not there). */
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
-/* gpus: NULL or none for the one visible GPU, else spread as bench --gpus does. */
-int bench_phase(struct store *st, int64_t run, const struct selection *sel, int quick, int quiet,
-                const struct gpu_set *gpus);
+/* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
+ * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
+ * --gpus does. */
+int bench_phase(struct store *st, int64_t run, const struct selection *sel, const struct run_meta *m,
+                int quick, int quiet, const struct gpu_set *gpus);
 
 #endif

@@ -185,7 +185,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
-    bench_phase(st, run, &sel, ra->bench == 2, ra->quiet, &ra->gpus); /* its checks are in the verdict */
+    bench_phase(st, run, &sel, &meta, ra->bench == 2, ra->quiet, &ra->gpus); /* its checks are in the verdict */
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
