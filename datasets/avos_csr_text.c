@@ -31,8 +31,10 @@ static int fail(struct reader *rd, const char *f, ...)
   va_start(ap, f);
   vsnprintf(msg, sizeof msg, f, ap);
   va_end(ap);
-  if (rd->why && rd->len)
+  if (rd->why && rd->len && rd->line > 0)
     snprintf(rd->why, rd->len, "'%s' line %ld: %s", rd->name, rd->line, msg);
+  else if (rd->why && rd->len) /* nothing read: an empty file */
+    snprintf(rd->why, rd->len, "'%s' is empty: %s", rd->name, msg);
   rd->failed = 1;
   return -1;
 }

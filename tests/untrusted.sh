@@ -259,6 +259,8 @@ printf 'P5\n4 4\n255\n' >"$tmp/short.pgm"
 probe files 2 "'short.pgm' is truncated" -- "$bin" repro 'sgm left=short.pgm right=short.pgm' --variant reference
 printf 'avos-csr 1\nshape1 1 0\n0:\n' >"$tmp/s1.txt"
 probe files 2 "'s1.txt' line 2: expected 'shape ROWS COLS NNZ'" -- "$bin" repro 'avos op=spgemm data=s1.txt' --variant reference
+: >"$tmp/s0.txt"
+probe files 2 "'s0.txt' is empty: expected the header 'avos-csr 1'" -- "$bin" repro 'avos op=spgemm data=s0.txt' --variant reference
 printf 'avos-csr 1\nshape 2 2 9\n' >"$tmp/s2.txt"
 probe files 2 "'s2.txt' line 2: shape 2 x 2 with 9 entries is not possible" -- "$bin" repro 'avos op=spgemm data=s2.txt' --variant reference
 printf 'KMSIGxxx' >"$tmp/k.sig"
