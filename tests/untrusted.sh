@@ -283,6 +283,14 @@ probe import 0 "3 runs added" -- "$bin" import --db "$tmp/m2.db" "$odd"
 note import "$([ "$("$dbq" "$tmp/m2.db" "SELECT count(*) FROM cases WHERE run_id NOT IN (SELECT id FROM runs)")" = 0 ] &&
   [ "$("$dbq" "$tmp/m2.db" "SELECT count(*) FROM runs")" = 5 ] && echo 1)" "ids <= 0 into a database with runs"
 probe import 0 "0 runs added (3 already here)" -- "$bin" import --db "$tmp/m2.db" "$odd"
+# an acknowledgement in another runner's file silences nothing here: import never carries acks
+cp "$base" "$tmp/acked.db"
+sql "$tmp/acked.db" "INSERT INTO acks (benchmark, through_run, who, at, reason)
+                     VALUES ('sortlike/v2_warp', 999, 'mallory', '2026-10-01T00:00:00Z', 'hide it')"
+probe import 0 "2 runs added" -- "$bin" import --db "$tmp/m5.db" "$tmp/acked.db"
+note import "$([ "$("$dbq" "$tmp/acked.db" "SELECT count(*) FROM acks")" = 1 ] &&
+  [ "$("$dbq" "$tmp/m5.db" "SELECT count(*) FROM acks")" = 0 ] && echo 1)" \
+  "an imported file's acknowledgement arrived: $("$dbq" "$tmp/m5.db" "SELECT * FROM acks")"
 # huge ids: kept or renumbered, never wrapped
 cp "$base" "$tmp/huge.db"
 sql "$tmp/huge.db" "UPDATE runs SET id = 9223372036854775807 WHERE id = 2; UPDATE outcomes SET run_id = 9223372036854775807 WHERE run_id = 2;
