@@ -222,7 +222,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
   chmod 755 "$tmp"
   as_other=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 fi
-for c in compare history "export --format json" "history --all"; do
+for c in compare history "export --format json" "history --all" "ack --list"; do
   probe store 0 "" -- ${as_other[@]+"${as_other[@]}"} "$bin" $c --db "$tmp/wp/w.db"
 done
 same store "$tmp/wp/w.db" "$tmp/wp.orig" "a write-protected database"

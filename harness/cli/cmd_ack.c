@@ -143,7 +143,10 @@ int cmd_ack(int argc, char **argv)
   }
   struct store *st = NULL;
   int rc = GR_EXIT_USAGE;
-  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
+  /* --list reads: nothing created, migrated or written (a write-protected file, a read-only
+   * mount, another runner's file); an acknowledgement and its undoing write */
+  if (list ? store_open_read(db, &st, why, sizeof why)
+           : store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress ack: %s\n", why);
     return GR_EXIT_USAGE;
   }
