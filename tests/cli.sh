@@ -50,6 +50,15 @@ fi
 
 # a run records what it did; exit 1 when a fixed variant fails, with a reproducer that works
 expect 0 "result: ok" -- "$bin" run --filter selftest/ok,selftest/bug_caught --cases 50 --seed 3 --db "$db"
+# a short budget spent by a fixed variant before it (a hang: the 8 s watchdog, past the 6 s
+# budget) still leaves the historical variant its share: historical variants run first (one case
+# of bug_caught never catches it at this seed); the table keeps the selection's order
+out=$("$bin" run --filter selftest/hang,selftest/bug_caught --budget 6 --watchdog 8 --no-shrink \
+  --seed 1 --quiet --db "$tmp/order.db" 2>&1)
+check "historical first: bug_caught caught within a budget a hang overran" \
+  grep -qE "^selftest +bug_caught +historical +caught" <<<"$out"
+check "the summary in selection order (hang, then bug_caught)" \
+  [ "$(grep -E '^selftest ' <<<"$out" | awk '{print $2}' | tr '\n' ' ')" = "hang bug_caught " ]
 expect 1 "repro:  gpuregress repro 'selftest n=37 dist=ones" -- "$bin" run --filter selftest/wrong --cases 50 --seed 3 --db "$db"
 repro=$("$dbq" "$db" "SELECT reproducer FROM outcomes WHERE variant = 'wrong'")
 case "$repro" in

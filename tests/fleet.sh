@@ -138,6 +138,12 @@ expect 0 "reference            reference  pass          7      7" -- \
   env PATH="$tmp/stub:$PATH" "$bin" fuzz ari/reference --gpus 2 --cases 7 --seed 3 --quiet --db "$tmp/parts.db"
 check "--gpus 2 on one variant: the parts draw cases 0..6 between them" \
   [ "$(q "$tmp/parts.db" "SELECT group_concat(case_index) FROM (SELECT case_index FROM cases WHERE phase = 'fuzz' ORDER BY 1)")" = 0,1,2,3,4,5,6 ]
+# historical variants are handed out first on lanes too: bug_caught after a hang that overruns the
+# budget (one lane: the jobs go in order) is caught, not left one case
+out=$(env PATH="$tmp/stub:$PATH" "$bin" run --filter selftest/hang,selftest/bug_caught --gpus 1 \
+  --budget 6 --watchdog 8 --no-shrink --seed 1 --quiet --db "$tmp/order.db" 2>&1)
+check "lanes: historical first (bug_caught caught beside an overrunning hang)" \
+  grep -qE "^selftest +bug_caught +historical +caught" <<<"$out"
 expect 3 "only 2 GPUs are visible here" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus 3 --db "$tmp/lanes.db"
 expect 3 "no GPU 'GPU-99'" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus GPU-99 --db "$tmp/lanes.db"
 expect 2 "expected all, a count, or indices/UUIDs" -- "$bin" run "${sel[@]}" --gpus 0,x --db "$tmp/lanes.db"

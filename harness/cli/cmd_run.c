@@ -153,15 +153,28 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     for (; done < sel.n && !store_failed; done++)
       store_failed = out[done].store_failed || store_outcomes(st, run, &out[done], 1);
   }
-  for (size_t i = done; i < sel.n && !runner_interrupted && !store_failed && !ra->gpus.n; i++) {
-    int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
-    double left = ra->budget - (now_seconds() - t0);
-    double share = runs_here && active ? left / (double)active : 0;
-    active -= runs_here;
-    o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
-    runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
-    store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
-    done++;
+  if (!ra->gpus.n) {
+    /* historical variants first (runner_order); the outcomes stay in selection order */
+    size_t order[sizeof sel.v / sizeof *sel.v];
+    runner_order(sel.v, sel.n, order);
+    for (size_t k = 0; k < sel.n && !runner_interrupted && !store_failed; k++) {
+      size_t i = order[k];
+      int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
+      double left = ra->budget - (now_seconds() - t0);
+      double share = runs_here && active ? left / (double)active : 0;
+      active -= runs_here;
+      o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
+      runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
+      store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
+      done++;
+    }
+    /* what follows reads out[0 .. done): the finished ones (all, unless interrupted or the
+     * store failed), kept in selection order */
+    size_t kept = 0;
+    for (size_t i = 0; i < sel.n; i++)
+      if (out[i].alg)
+        out[kept++] = out[i];
+    done = kept;
   }
   if (gpu_lock >= 0)
     close(gpu_lock);
@@ -298,7 +311,8 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
       {"gpus", required_argument, NULL, OPT_GPUS}, {"night", required_argument, NULL, OPT_NIGHT}
 
 static const char common_help[] =
-    "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g)\n"
+    "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g), shared as it\n"
+    "                          goes by the variants still to run, historical ones first\n"
     "  -n, --cases N           N cases per variant instead of a time budget\n"
     "  -s, --seed N            seed of the case stream (default: from the clock, printed)\n"
     "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"

@@ -10,9 +10,9 @@
 
 #include "lanes.h"
 
-/* The fuzzing phase spread over lanes: job j is part j % parts of variant j / parts (a variant
- * is split into parts, each a share of its case stream, only when there are more GPUs than
- * variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
+/* The fuzzing phase spread over lanes: job j is part j % parts of variant order[j / parts] (the
+ * historical variants first: runner_order; a variant is split into parts, each a share of its
+ * case stream, only when there are more GPUs than variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
  * seconds to go and m jobs (this one included) not yet handed out gets left * lanes / m, at
  * most left, so that the phase ends on time. */
 struct fuzz_lanes {
@@ -22,6 +22,7 @@ struct fuzz_lanes {
   const struct variant *const *vs;
   size_t parts, lanes;
   const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
+  size_t *order;               /* [n]: the variant of each rank (runner_order) */
   size_t active_left;          /* jobs of variants that run here, not yet handed out */
   double t0;
   struct outcome *part_out;    /* [n * parts] */
@@ -47,7 +48,7 @@ static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
 {
   struct fuzz_lanes *f = ctx;
   (void)jobs_left;
-  if (!f->runs_here[job / f->parts])
+  if (!f->runs_here[f->order[job / f->parts]])
     return 0;
   double left = f->fj->budget - (now_seconds() - f->t0);
   size_t m = f->active_left ? f->active_left : 1;
@@ -60,7 +61,7 @@ static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
 static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void **res, size_t *len)
 {
   struct fuzz_lanes *f = ctx;
-  size_t i = job / f->parts, part = job % f->parts;
+  size_t i = f->order[job / f->parts], part = job % f->parts;
   struct outcome *out = malloc(sizeof *out);
   (void)lane;
   *res = out;
@@ -90,8 +91,8 @@ static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void
 static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
 {
   struct fuzz_lanes *f = ctx;
-  struct outcome *out = &f->part_out[job];
-  size_t i = job / f->parts;
+  size_t i = f->order[job / f->parts];
+  struct outcome *out = &f->part_out[i * f->parts + job % f->parts]; /* by variant */
   (void)lane;
   if (res && len == sizeof *out) {
     memcpy(out, res, sizeof *out);
@@ -169,10 +170,14 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
                          .t0 = now_seconds()};
   f.o.progress = 0; /* lanes side by side: no progress line */
   f.part_out = calloc(n * parts, sizeof *f.part_out);
-  if (!f.part_out) {
+  f.order = calloc(n ? n : 1, sizeof *f.order);
+  if (!f.part_out || !f.order) {
+    free(f.part_out);
+    free(f.order);
     gr_fmt(why, len, "out of memory");
     return -1;
   }
+  runner_order(vs, n, f.order);
   struct lanes_spec spec = {
       .gpus = fj->gpus, .n_jobs = n * parts, .exclusive = 0, .ctx = &f,
       .begin = fuzz_lane_begin, .end = fuzz_lane_end, .job = fuzz_lane_job,
@@ -185,5 +190,6 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   for (size_t i = 0; i < n && rc == 0; i++)
     merge_parts(&out[i], &f.part_out[i * parts], parts);
   free(f.part_out);
+  free(f.order);
   return rc;
 }

@@ -295,6 +295,15 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
   free(chain_res);
 }
 
+void runner_order(const struct variant *const *vs, size_t n, size_t *order)
+{
+  size_t k = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t i = 0; i < n; i++)
+      if ((vs[i]->kind == VARIANT_HISTORICAL) == (pass == 0))
+        order[k++] = i;
+}
+
 void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out)
 {

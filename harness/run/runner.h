@@ -70,6 +70,14 @@ struct outcome {
 void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm *a,
                          const struct variant *v, double budget, struct outcome *out);
 
+/* The order in which a run fuzzes its n variants: order[k] is the k-th to run. Historical
+ * variants first, then the others, each group in selection order. The budget is shared as it
+ * goes (what is left over the variants still to run), and a variant overruns its share by its
+ * last case and its shrinking: run last, a historical variant of a short budget was left one
+ * case and "escaped". Run first, it has its full share, and a bug caught in a few cases hands
+ * the rest back to the variants after it. */
+void runner_order(const struct variant *const *vs, size_t n, size_t *order);
+
 /* Run one given case on one variant in a worker (repro). Returns the case verdict, also in res
  * with its reason; res->status is GR_STATUS_NO_GPU when the variant needs a GPU and there is
  * none. */
