@@ -141,7 +141,7 @@ int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
  * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
  * --gpus does. */
-int bench_phase(struct store *st, int64_t run, const struct selection *sel, const struct run_meta *m,
-                int quick, int quiet, const struct gpu_set *gpus);
+int bench_phase(struct store *st, int64_t run, const struct selection *sel,
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus);
 
 #endif

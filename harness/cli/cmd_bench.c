@@ -48,8 +48,8 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
   return GR_EXIT_OK;
 }
 
-int bench_phase(struct store *st, int64_t run, const struct selection *sel, const struct run_meta *m,
-                int quick, int quiet, const struct gpu_set *gpus)
+int bench_phase(struct store *st, int64_t run, const struct selection *sel,
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus)
 {
   char why[GR_WHY_LEN], commit[80];
   struct bench_plan *p;

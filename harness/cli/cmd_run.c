@@ -198,7 +198,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   }
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
-    bench_phase(st, run, &sel, &meta, ra->bench == 2, ra->quiet, &ra->gpus); /* its checks are in the verdict */
+    /* its checks are in the verdict */
+    bench_phase(st, run, &sel, &meta, ra->bench == 2, ra->quiet, &ra->gpus);
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);

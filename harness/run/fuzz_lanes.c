@@ -12,9 +12,10 @@
 
 /* The fuzzing phase spread over lanes: job j is part j % parts of variant order[j / parts] (the
  * historical variants first: runner_order; a variant is split into parts, each a share of its
- * case stream, only when there are more GPUs than variants). The budget is shared as on one GPU, times the lanes: a job handed out with `left`
- * seconds to go and m jobs (this one included) not yet handed out gets left * lanes / m, at
- * most left, so that the phase ends on time. */
+ * case stream, only when there are more GPUs than variants). The budget is shared as on one
+ * GPU, times the lanes: a job handed out with `left` seconds to go and m jobs (this one
+ * included) not yet handed out gets left * lanes / m, at most left, so that the phase ends on
+ * time. */
 struct fuzz_lanes {
   const struct fuzz_lanes_job *fj;
   struct runner_opts o;        /* the template: each lane sets its own store */
