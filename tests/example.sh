@@ -20,6 +20,7 @@ cmake --install "$build" --prefix "$p" >"$work/install.log" 2>&1 ||
 for f in include/gpuregress/gpuregress.h include/gpuregress/alg.h include/gpuregress/version.h \
   lib/libgpuregress.a lib/libgpuregress_cli.a lib/cmake/gpuregress/gpuregressConfig.cmake \
   lib/cmake/gpuregress/gpuregressConfigVersion.cmake lib/cmake/gpuregress/gpuregressTargets.cmake \
+  lib/cmake/gpuregress/gpuregress_runtime.cmake \
   lib/pkgconfig/gpuregress.pc share/doc/gpuregress/LICENSE; do
   check "installed $f" [ -s "$p/$f" ]
 done
@@ -50,6 +51,13 @@ expect 0 "v1_shared_u16" -- "$bin" list histogram
 check "Google Benchmark beside the runner" compgen -G "$ex/build/libbenchmark*" >/dev/null
 check "page templates beside the runner" [ -s "$ex/build/share/dashboard.html" ]
 check "gnuplot scripts beside the runner" [ -s "$ex/build/scripts/plot_sizes.gp" ]
+if [ -x "$p/bin/kmedoids_mpi" ]; then
+  check "kmedoids_mpi beside the runner with the built-ins" [ -x "$ex/build/kmedoids_mpi" ]
+fi
+# the two runners of one folder copy those files under a lock (they raced in a parallel build);
+# a relink after a change copies again without error
+touch "$ex/histogram_alg.c"
+check "a rebuild of both runners" cmake --build "$ex/build" -j2
 expect 0 "pass" -- "$bin" run --filter histogram/reference --cases 40 --seed 3 --db "$work/h.db" \
   --quiet --allow-no-gpu
 expect 0 "pass" -- "$bin" repro 'histogram n=70000 bins=1 dist=one_bin seed=3' --variant reference
