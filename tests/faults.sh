@@ -17,34 +17,10 @@ set -u
 bin=$1
 dbq=$2
 nightly=${3:-$(cd "$(dirname "$0")/.." && pwd)/ci/nightly}
-limit=${PROBE_TIMEOUT:-20}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-declare -A tried=() passed=()
 classes="crash hang exit message store signal"
-
-# note CLASS OK WHAT: count one probe; print WHAT when it failed
-note() {
-  tried[$1]=$((${tried[$1]:-0} + 1))
-  if [ "$2" = 1 ]; then
-    passed[$1]=$((${passed[$1]:-0} + 1))
-  else
-    echo "FAIL [$1] $3"
-  fi
-}
-
-# probe CLASS CODE FRAGMENT -- command...: exit CODE and FRAGMENT in stdout+stderr, in time
-probe() {
-  local cls=$1 code=$2 sub=$3 out rc
-  shift 4
-  out=$(timeout -k 2 "$limit" "$@" 2>&1 </dev/null)
-  rc=$?
-  if [ "$rc" = "$code" ] && grep -qF -- "$sub" <<<"$out"; then
-    note "$cls" 1 ""
-  else
-    note "$cls" 0 "$(printf '%q ' "$@")-> exit $rc (want $code, '$sub'): $(head -c 300 <<<"$out")"
-  fi
-}
+source "$(dirname "$0")/probe.sh"
 
 db="$tmp/t.db"
 long=$(printf 'a%.0s' $(seq 1 300))
@@ -201,11 +177,4 @@ sleep 0.5
 left=$(pgrep -f -- "$kdb" | wc -l)
 note signal "$([ "$left" = 0 ] && echo 1)" "SIGKILL: $left processes left"
 
-fails=0
-summary="faults:"
-for c in $classes; do
-  summary+=" $c ${passed[$c]:-0}/${tried[$c]:-0}"
-  fails=$((fails + ${tried[$c]:-0} - ${passed[$c]:-0}))
-done
-echo "$summary (ok/tried)"
-[ "$fails" = 0 ]
+probe_summary faults

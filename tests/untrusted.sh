@@ -21,33 +21,11 @@ bin=$(abs "$1")
 synth=$(abs "$2")
 dbq=$(abs "$3")
 nightly=$(abs "$4")
-limit=${PROBE_TIMEOUT:-20}
 tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-declare -A tried=() passed=()
 classes="names outputs numbers store files import"
-
-note() {
-  tried[$1]=$((${tried[$1]:-0} + 1))
-  if [ "$2" = 1 ]; then
-    passed[$1]=$((${passed[$1]:-0} + 1))
-  else
-    echo "FAIL [$1] $3"
-  fi
-}
-
-# probe CLASS CODE FRAGMENT -- command...: exit CODE and FRAGMENT in stdout+stderr, in time
-probe() {
-  local cls=$1 code=$2 sub=$3 out rc
-  shift 4
-  out=$(cd "$tmp" && timeout -k 2 "$limit" "$@" 2>&1 </dev/null)
-  rc=$?
-  if [ "$rc" = "$code" ] && grep -qF -- "$sub" <<<"$out"; then
-    note "$cls" 1 ""
-  else
-    note "$cls" 0 "$(printf '%q ' "$@")-> exit $rc (want $code, '$sub'): $(head -c 400 <<<"$out")"
-  fi
-}
+probe_dir=$tmp # relative data-file names in the probes are files of $tmp
+source "$(dirname "$0")/probe.sh"
 # same CLASS FILE COPY WHAT: FILE is byte-identical to COPY and no -wal/-shm appeared beside it
 same() {
   note "$1" "$(cmp -s "$2" "$3" && [ ! -e "$2-wal" ] && [ ! -e "$2-shm" ] && echo 1)" "$4 changed"
@@ -323,11 +301,4 @@ probe import 2 "not a gpuregress database (empty)" -- "$bin" import --db "$tmp/m
 probe import 2 "not a regular file" -- "$bin" import --db "$tmp/m4.db" "$tmp/fifo"
 note import "$([ "$("$dbq" "$tmp/m4.db" "SELECT count(*) FROM runs")" = 0 ] && echo 1)" "a refused file left rows behind"
 
-fails=0
-summary="untrusted:"
-for c in $classes; do
-  summary+=" $c ${passed[$c]:-0}/${tried[$c]:-0}"
-  fails=$((fails + ${tried[$c]:-0} - ${passed[$c]:-0}))
-done
-echo "$summary (ok/tried)"
-[ "$fails" = 0 ]
+probe_summary untrusted
