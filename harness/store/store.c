@@ -37,7 +37,7 @@ int store_write_failed(struct store *st) { return st->write_failed; }
 
 const char *store_path(struct store *st) { return st->path; }
 
-static void utc_now(char *buf, size_t len)
+void store_utc_now(char *buf, size_t len)
 {
   time_t t = time(NULL);
   struct tm tm;
@@ -66,7 +66,7 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
     gr_fmt(why, len, "cannot record the run: %s", sqlite3_errmsg(st->db));
     return -1;
   }
-  utc_now(now, sizeof now);
+  store_utc_now(now, sizeof now);
   bind_text(s, 1, now);
   bind_text(s, 2, ri->command);
   bind_text(s, 3, ri->git_commit);
@@ -106,7 +106,7 @@ static int update_run_row(struct store *st, int64_t run, const char *status, int
                          "UPDATE runs SET finished_at = ?, status = ?, exit_code = ? WHERE id = ?",
                          -1, &s, NULL) != SQLITE_OK)
     return -1;
-  utc_now(now, sizeof now);
+  store_utc_now(now, sizeof now);
   bind_text(s, 1, now);
   bind_text(s, 2, status);
   sqlite3_bind_int(s, 3, exit_code);

@@ -55,6 +55,8 @@ void store_harden(sqlite3 *db);
  * whole or not unique, rows of no run or timing, a name of a shape gpuregress never gives, text
  * where a number belongs); -2 a database error. Needs store_sql_name_ok as gr_name_ok(x). */
 int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char *why, size_t len);
+/* The time now in UTC as stored in the database: YYYY-MM-DDTHH:MM:SSZ (store.c). */
+void store_utc_now(char *buf, size_t len);
 /* 1 when table of schema (main, src) has column; 0 when not or on an error (store_trust.c). */
 int store_has_column(sqlite3 *db, const char *schema, const char *table, const char *column);
 /* SQL function gr_name_ok(x): 1 when x is text of a name gpuregress gives (gr_name_ok). */

@@ -7,7 +7,6 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 static void text_of(sqlite3_stmt *s, int i, char *dst, size_t len)
 {
@@ -189,20 +188,12 @@ int store_each_open_reg(struct store *st, int64_t run,
   return stop ? stop : rc == SQLITE_DONE ? 0 : -1;
 }
 
-static void now_utc(char *buf, size_t len)
-{
-  time_t t = time(NULL);
-  struct tm tm;
-  gmtime_r(&t, &tm);
-  strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 int store_add_ack(struct store *st, const char *benchmark, int64_t through_run, const char *who,
                   const char *reason, int64_t *id, char *why, size_t len)
 {
   sqlite3_stmt *s;
   char now[32];
-  now_utc(now, sizeof now);
+  store_utc_now(now, sizeof now);
   if (store_commit(st) ||
       sqlite3_prepare_v2(st->db,
                          "INSERT INTO acks (benchmark, through_run, who, at, reason)"
@@ -227,7 +218,7 @@ int store_undo_ack(struct store *st, const char *benchmark, const char *who, cha
 {
   sqlite3_stmt *s;
   char now[32];
-  now_utc(now, sizeof now);
+  store_utc_now(now, sizeof now);
   if (store_commit(st) ||
       sqlite3_prepare_v2(st->db,
                          "UPDATE acks SET undone_by = ?, undone_at = ? WHERE benchmark = ? AND"
