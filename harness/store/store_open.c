@@ -196,21 +196,23 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   return 0;
 }
 
+int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *why, size_t len)
+{
+  *s = NULL;
+  if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK && sqlite3_step(*s) == SQLITE_ROW)
+    return 0;
+  st->err = sqlite3_extended_errcode(st->db);
+  gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  sqlite3_finalize(*s);
+  *s = NULL;
+  return -1;
+}
+
 int store_user_version(struct store *st, int *v, char *why, size_t len)
 {
   sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(st->db, "PRAGMA user_version", -1, &s, NULL) != SQLITE_OK) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  if (store_first_row(st, "PRAGMA user_version", &s, why, len))
     return -1;
-  }
-  int rc = sqlite3_step(s);
-  if (rc != SQLITE_ROW) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    sqlite3_finalize(s);
-    return -1;
-  }
   *v = sqlite3_column_int(s, 0);
   sqlite3_finalize(s);
   return 0;

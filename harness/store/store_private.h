@@ -21,6 +21,8 @@ struct store {
 /* The hint that follows "cannot use database 'PATH': MESSAGE" for the SQLite result code of the
  * failure ("" when there is none). */
 const char *store_open_hint(int code);
+/* The first row of sql in *s (finalize it). 0 ok; -1 with why (st->err set), *s finalized. */
+int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *why, size_t len);
 /* PRAGMA user_version into *v. 0 ok; -1 with why (st->err set). */
 int store_user_version(struct store *st, int *v, char *why, size_t len);
 

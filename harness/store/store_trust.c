@@ -49,23 +49,13 @@ static int src_has_table(sqlite3 *db, const char *table)
 int store_judge_schema(struct store *st, int *v, char *why, size_t len)
 {
   sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(st->db,
-                         "SELECT (SELECT user_version FROM pragma_user_version),"
-                         " (SELECT count(*) FROM sqlite_master),"
-                         " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
-                         "  ('runs', 'cases', 'outcomes'))",
-                         -1, &s, NULL) != SQLITE_OK) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  if (store_first_row(st,
+                      "SELECT (SELECT user_version FROM pragma_user_version),"
+                      " (SELECT count(*) FROM sqlite_master),"
+                      " (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN"
+                      "  ('runs', 'cases', 'outcomes'))",
+                      &s, why, len))
     return -1;
-  }
-  int rc = sqlite3_step(s);
-  if (rc != SQLITE_ROW) {
-    st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
-    sqlite3_finalize(s);
-    return -1;
-  }
   int64_t ver = sqlite3_column_int64(s, 0), objects = sqlite3_column_int64(s, 1),
           ours = sqlite3_column_int64(s, 2);
   sqlite3_finalize(s);
