@@ -5,10 +5,11 @@
  *    must pass them all, v1_fullmask must be caught.
  * 2. The timing hooks on one small and one larger case per variant: setup, launch 3 times,
  *    fetch, check (fixed pass, historical caught when D % 32 != 0).
- * 3. The issue's size sweep (the algorithm's bench_cases) for v4, v3 and v2_padded:
+ * 3. The issue's size sweep (the algorithm's bench_cases) for v5, v4, v3 and v2_padded:
  *    CUDA events around each launch of the production pipeline, warm-up discarded, median of
  *    --reps; outputs cross-checked between the variants (and against the CPU reference for the
- *    640x480 cases). Printed with throughput (Mpixel*D/s) and the ratio to libSGM's H100 times.
+ *    640x480 cases). Printed with throughput (Mpixel*D/s), the ratio to v4 in the same run and
+ *    the ratio to libSGM's H100 times.
  *
  * 4. Optionally (--cases N) N generated cases per variant, as tests/test_cases does.
  * Fixed variants run before the historical one, so that a crash of the latter loses nothing.
@@ -198,15 +199,17 @@ static double libsgm_ms(const struct sgm_params *p)
 struct row {
   char label[48];
   const char *variant;
-  double median, min, mpds, lib;
+  double median, min, mpds, lib, v4; /* v4: v4_packed_dpx's median on the same case */
   const char *check;
 };
 
 static void sweep(const struct algorithm *a, int reps, int with_v2, int only_case, struct row *rows,
                   int *nrows)
 {
-  static const char *const names[] = {"v4_packed_dpx", "v3_warp_fused", "v2_padded"};
-  const int nvar = with_v2 ? 3 : 2;
+  static const char *const names[] = {"v5_prefetch_wta", "v4_packed_dpx", "v3_warp_fused",
+                                      "v2_padded"};
+  enum { NV = sizeof names / sizeof *names };
+  const int nvar = with_v2 ? NV : NV - 1;
   printf("== sweep (reps %d)\n", reps);
   for (int ci = 0; a->bench_cases[ci]; ci++) {
     if (only_case >= 0 && ci != only_case)
@@ -224,7 +227,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       continue;
     }
     struct sgm_data *d = inst->priv;
-    void *outs[3] = {NULL, NULL, NULL};
+    void *outs[NV] = {NULL};
     int first_row = *nrows;
     for (int vi = 0; vi < nvar; vi++) {
       const struct variant *v = alg_variant(a, names[vi]);
@@ -234,7 +237,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
         failures++;
         continue;
       }
-      int n = vi == 2 ? (reps < 5 ? reps : 5) : reps;
+      int n = vi == NV - 1 ? (reps < 5 ? reps : 5) : reps; /* v2 is slow */
       struct gpu_timing t = gpu_time(a->bench_launch, st, 2, n, GPU_L2_WARM);
       outs[vi] = malloc(inst->out_bytes);
       a->bench_fetch(st, outs[vi]);
@@ -248,6 +251,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       r->mpds = (double)d->prm.width * d->prm.height * d->prm.disp / (r->median * 1e3);
       r->lib = libsgm_ms(&d->prm);
       r->check = "-";
+      r->v4 = 0;
       if (d->prm.width * d->prm.height <= 640 * 480) { /* the CPU reference is quick here */
         struct check_report rep;
         memset(&rep, 0, sizeof rep);
@@ -272,9 +276,12 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
                names[nvar - 1], i);
         failures++;
       } else if (!strcmp(rows[first_row + vi].check, "-"))
-        rows[first_row + vi].check = nvar == 3 ? "== v2" : "== v3";
+        rows[first_row + vi].check = nvar == NV ? "== v2" : "== v3";
     }
-    for (int vi = 0; vi < 3; vi++)
+    for (int i = first_row; i < *nrows; i++) /* row 1 of the case is v4's (names[1]) */
+      if (*nrows - first_row > 1 && rows[first_row + 1].variant == names[1])
+        rows[i].v4 = rows[first_row + 1].median;
+    for (int vi = 0; vi < NV; vi++)
       free(outs[vi]);
     a->instance_free(inst);
   }
@@ -282,16 +289,18 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
 
 static void print_table(const struct row *rows, int nrows)
 {
-  printf("\n%-20s %-14s %10s %10s %12s %10s %7s  %s\n", "case", "variant", "median ms", "min ms",
-         "Mpix*D/s", "libSGM ms", "ratio", "check");
+  printf("\n%-20s %-15s %10s %10s %12s %7s %10s %7s  %s\n", "case", "variant", "median ms",
+         "min ms", "Mpix*D/s", "/ v4", "libSGM ms", "ratio", "check");
   for (int i = 0; i < nrows; i++) {
-    char lib[16] = "-", ratio[16] = "-";
+    char lib[16] = "-", ratio[16] = "-", v4[16] = "-";
+    if (rows[i].v4 > 0)
+      snprintf(v4, sizeof v4, "%.3f", rows[i].median / rows[i].v4);
     if (rows[i].lib > 0) {
       snprintf(lib, sizeof lib, "%.2f", rows[i].lib);
       snprintf(ratio, sizeof ratio, "%.2f", rows[i].median / rows[i].lib);
     }
-    printf("%-20s %-14s %10.3f %10.3f %12.0f %10s %7s  %s\n", rows[i].label, rows[i].variant,
-           rows[i].median, rows[i].min, rows[i].mpds, lib, ratio, rows[i].check);
+    printf("%-20s %-15s %10.3f %10.3f %12.0f %7s %10s %7s  %s\n", rows[i].label, rows[i].variant,
+           rows[i].median, rows[i].min, rows[i].mpds, v4, lib, ratio, rows[i].check);
   }
   fflush(stdout);
 }
@@ -364,7 +373,7 @@ int main(int argc, char **argv)
   if (cases > 0)
     fuzz(a, vs, nv, cases, seed);
   if (do_sweep) {
-    struct row rows[32];
+    struct row rows[64];
     int nrows = 0;
     sweep(a, reps, with_v2, only_case, rows, &nrows);
     print_table(rows, nrows);

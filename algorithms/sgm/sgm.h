@@ -39,6 +39,8 @@ int sgm_v2_padded_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, vo
 int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
 /* fixed: v3 with the recurrence on pairs of 16-bit disparities (Hopper 16x2 min/add, DPX) */
 int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+/* fixed: v4 with the last kernel reading the other paths' costs up to 8 pixels ahead */
+int sgm_v5_prefetch_wta_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
 
 #ifdef __cplusplus
 }

@@ -132,7 +132,7 @@ static const struct regime sgm_regimes[] = {
     {"D % 32 != 0", NULL, d_partial_warp, 0},
     {"D > 256", NULL, d_large, 0},
     {"8 paths", NULL, eight_paths, 0},
-    {"16-bit path costs", "v3_warp_fused v4_packed_dpx", wide_paths, 0},
+    {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta", wide_paths, 0},
     {"W*H*D > 2^24", NULL, cells_2_24, REGIME_LIMIT},
 };
 
@@ -147,6 +147,8 @@ static const struct variant sgm_variants[] = {
      "warp per scan line, ceil(D/32) disparities per lane, cost fused, last path fused with WTA"},
     {"v4_packed_dpx", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v4_packed_dpx_launch),
      "v3 with two disparities per register: 16x2 min/add (Hopper DPX); 1.2-1.4x v3 at D >= 256"},
+    {"v5_prefetch_wta", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v5_prefetch_wta_launch),
+     "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM)"},
 };
 
 static void sgm_fixup(struct gr_case *c)
