@@ -304,8 +304,10 @@ static inline int sgm_warp_pick_k(int D)
   return 16;
 }
 
-/* The sgm_launch_fn of a variant built on this layout. */
-template <class Ops>
+/* The sgm_launch_fn of a variant built on this layout. ROWS_FIRST: the left-right blocks (the
+ * longest: a row is W steps, a vertical or diagonal line at most H) lead the multi-path grid
+ * instead of closing it, so that they do not run alone at its end. */
+template <class Ops, bool ROWS_FIRST = false>
 static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream)
 {
   if (a->disp > 512 || (a->paths != 4 && a->paths != 8))
@@ -334,9 +336,11 @@ static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, 
   p.path_out = a->path_out;
   p.disp_out = a->disp_out;
   p.smin_out = a->smin_out;
-  /* segments: diagonals (the most blocks) first, then vertical, then left-right */
+  /* segments: diagonals (the most blocks) first, then vertical, then left-right; or left-right
+   * first (ROWS_FIRST) */
   static const int order8[] = {4, 5, 6, 7, 2, 3, 0}, order4[] = {2, 3, 0};
-  const int *order = a->paths == 8 ? order8 : order4;
+  static const int rows8[] = {0, 4, 5, 6, 7, 2, 3}, rows4[] = {0, 2, 3};
+  const int *order = a->paths == 8 ? (ROWS_FIRST ? rows8 : order8) : (ROWS_FIRST ? rows4 : order4);
   int blocks = 0;
   p.nseg = a->paths - 1;
   for (int i = 0; i < p.nseg; i++) {
