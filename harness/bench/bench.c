@@ -124,6 +124,7 @@ struct session {
   struct gr_metrics acc; /* M lines of the pending item */
   int done;     /* DONE or NOGPU: the plan is over */
   int started;  /* BW came: the device answered */
+  int waiting;  /* WAIT came and BW not yet: the process waits for its GPU's lock */
   enum gr_status fatal; /* not OK: no benchmark can run (why) */
   struct bench_json *json; /* the JSON being assembled, or NULL */
 };
@@ -176,7 +177,10 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
   } else if (strcmp(tag, "ERR") == 0) {
     gr_fmt(why, len, "%s", rest);
     ss->fatal = GR_STATUS_USAGE;
+  } else if (strcmp(tag, "WAIT") == 0) {
+    ss->waiting = 1; /* the process said on stderr what it waits for */
   } else if (strcmp(tag, "BW") == 0) {
+    ss->waiting = 0;
     p->copy_gbps = strtod(rest, &save);
     save += *save == '\t';
     size_t ul = strcspn(save, "\t");
@@ -267,7 +271,12 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
     struct session ss = {.cur = -1, .pending = -1, .pv = VERDICT_PASS,
                          .json = o->json ? &json : NULL};
     for (;;) {
-      enum child_read_status r = child_read_line(&c, o->watchdog, line, sizeof line);
+      /* waiting for the GPU's lock: no watchdog (the holder is bounded by its own), an
+       * interrupt still stops it */
+      enum child_read_status r =
+          child_read_line(&c, ss.waiting ? 1.0 : o->watchdog, line, sizeof line);
+      if (r == CHILD_TIMEOUT && ss.waiting && !bench_stop(o))
+        continue;
       if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
         child_finish(&c, 1, NULL, 0);
         int stopped = bench_stop(o);

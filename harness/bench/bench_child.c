@@ -34,6 +34,14 @@ struct bench_child {
 
 static struct bench_child C;
 
+/* Before blocking on the GPU's lock: the parent's watchdog must not count the wait (another
+ * gpuregress job of this host holds the GPU, and that job is bounded by its own budget). */
+static void say_waiting(const char *what, void *arg)
+{
+  (void)arg;
+  child_say(C.fd, "WAIT\t%s", what);
+}
+
 static double thread_cpu_seconds(void)
 {
   struct timespec t;
@@ -319,7 +327,7 @@ int bench_child_main(void *arg, int in, int out)
   if (p->gpu_uuid[0] && !(locked && *locked)) {
     struct gpu_slot slot = {.index = -1};
     gr_fmt(slot.uuid, sizeof slot.uuid, "%s", p->gpu_uuid);
-    gpus_lock(&slot, 1); /* held until this process ends */
+    gpus_lock_wait(&slot, 1, say_waiting, NULL); /* held until this process ends */
   }
   p->copy_gbps = bench_gpu_copy_gbps();
   child_flatten(p->gpu_name);

@@ -4,6 +4,8 @@
  * Protocol on the child's output pipe (lines tab-separated, reasons flattened):
  *   "NOGPU\t<why>"        no usable device: every item is skipped with that reason
  *   "ERR\t<why>"          the child could not start the benchmarks (bad Google Benchmark flag)
+ *   "WAIT\t<what>"        the child waits for its GPU's lock (another gpuregress job of this
+ *                         host holds the GPU): the parent's watchdog is off until BW
  *   "BW\t<GB/s>\t<uuid>\t<gpu>"   the copy bandwidth, the device's UUID ("-" unknown) and
  *                         name, once per child
  *   "PEAK\t<alg>\t<items/s>\t<name>"   an algorithm's item peak (alg->item_peak), once per

@@ -208,6 +208,12 @@ int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len)
 
 int gpus_lock(const struct gpu_slot *slot, int exclusive)
 {
+  return gpus_lock_wait(slot, exclusive, NULL, NULL);
+}
+
+int gpus_lock_wait(const struct gpu_slot *slot, int exclusive,
+                   void (*waiting)(const char *what, void *arg), void *arg)
+{
   const char *key = slot->uuid[0] ? slot->uuid : slot->id;
   if (!key[0])
     return -1;
@@ -226,6 +232,10 @@ int gpus_lock(const struct gpu_slot *slot, int exclusive)
     return fd;
   fprintf(stderr, "gpuregress: GPU %s is busy with another gpuregress job (%s): waiting for it\n",
           key, path);
+  if (waiting) {
+    char what[4200];
+    waiting(gr_fmt(what, sizeof what, "GPU %s (%s)", key, path), arg);
+  }
   if (flock(fd, op) != 0) { /* an interrupt: the job sees it and stops */
     close(fd);
     return -1;

@@ -44,6 +44,10 @@ int gpus_list(struct gpu_set *out, char *why, size_t len);
  * stderr what it waits for. Returns the lock's descriptor (close it to release), or -1 when the
  * lock cannot be had (no lock: the job runs anyway). A slot without UUID or id locks nothing. */
 int gpus_lock(const struct gpu_slot *slot, int exclusive);
+/* gpus_lock that also calls waiting(what, arg) once, before it blocks (what: the GPU and the
+ * lock file), so that a process watched by a parent can say why it is silent. */
+int gpus_lock_wait(const struct gpu_slot *slot, int exclusive,
+                   void (*waiting)(const char *what, void *arg), void *arg);
 
 /* The --gpus help line, shared by run, fuzz, bench and sanitize. */
 #define GPUS_HELP                                                                                  \
