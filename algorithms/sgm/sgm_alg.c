@@ -122,6 +122,8 @@ GR_REGIME_PREDICATE(d_large, c->v[P_D] > 256)
 GR_REGIME_PREDICATE(eight_paths, c->v[P_PATHS] == 1)
 /* v3/v4 keep L in 8 bits while 31 + P2 <= 255, else in 16 */
 GR_REGIME_PREDICATE(wide_paths, 31 + c->v[P_P2] > 255)
+/* v5's last kernel loads up to 8 pixels ahead: a row no longer than its ring (prologue and end) */
+GR_REGIME_PREDICATE(short_rows, c->v[P_W] <= 8)
 /* the cost volume past 2^24 cells (a float or 24-bit index loses cells) */
 GR_REGIME_PREDICATE(cells_2_24, c->v[P_W] * c->v[P_H] * c->v[P_D] > (int64_t)1 << 24)
 
@@ -133,6 +135,7 @@ static const struct regime sgm_regimes[] = {
     {"D > 256", NULL, d_large, 0},
     {"8 paths", NULL, eight_paths, 0},
     {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta", wide_paths, 0},
+    {"W <= 8", "v5_prefetch_wta", short_rows, 0},
     {"W*H*D > 2^24", NULL, cells_2_24, REGIME_LIMIT},
 };
 
