@@ -4,7 +4,9 @@
  * paths and the winner-takes-all) and the line-block function (paths 2..7) of the layout in
  * sgm_warp.cuh. The design and its measurements: v4_packed_dpx.cu; what v5 changes: v5_*.cu.
  * PF (row only): in the LAST row, how many pixels ahead the other paths' costs are loaded, a
- * register ring of PF slots (1: one pixel ahead, v4). */
+ * register ring of PF slots (1: one pixel ahead, v4's order of loads and sums). Moving v4's row
+ * here changed its last kernels' registers by -5..+5 (one case +21: K = 16, 16-bit, 4 paths;
+ * ptxas, no spill anywhere): the bench of the next GPU session re-times v4 beside v5. */
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -195,98 +197,118 @@ __device__ __forceinline__ void v4_row_pf(const sgm_warp_params &p, int y)
   fetch(0, fl_cur, fr_cur);
   fetch(1, fl_nxt, fr_nxt);
 
-  /* LAST: the other paths' costs of step s in ring slot s % PF */
+  /* LAST: the other paths' costs of step s in ring slot s % PF; osum their sum at this step.
+   * PF == 1 keeps v4's order: the next pixel loaded at the start of a step, summed at its end. */
   uint32_t raw[PF][NS][NW];
-  auto load_others = [&](int s, uint32_t (&dst)[NS][NW]) {
-    const size_t pix = ((size_t)y * W + (x0 + DIR * s)) * DP;
+  uint32_t osum[NP];
+  auto load_others = [&](int x, uint32_t (&dst)[NS][NW]) {
+    const size_t pix = ((size_t)y * W + x) * DP;
 #pragma unroll
     for (int q = 0; q < NS; q++)
       sgm_warp_load<T, K>(bufs + q * p.slot_elems + pix, lane, dst[q]);
+  };
+  auto sum_others = [&](const uint32_t (&src)[NS][NW]) {
+#pragma unroll
+    for (int i = 0; i < NP; i++)
+      osum[i] = 0;
+#pragma unroll
+    for (int q = 0; q < NS; q++)
+      v4_add_raw<T, K>(src[q], osum);
   };
   if constexpr (LAST) {
 #pragma unroll
     for (int u = 0; u < PF; u++)
       if (u < W)
-        load_others(u, raw[u]);
+        load_others(x0 + DIR * u, raw[u]);
+    if constexpr (PF == 1)
+      sum_others(raw[0]);
   }
 
-  for (int s0 = 0; s0 < W; s0 += PF) {
+  /* step s of the line; u = s % PF, a constant once the ring's loop is unrolled */
+  auto step = [&](const int s, const int u) {
+    const int j = s & 31, x = x0 + DIR * s;
+    if constexpr (LAST && PF > 1) {
+      sum_others(raw[u]);
+      if (s + PF < W)
+        load_others(x + DIR * PF, raw[u]);
+    }
+    if (j == 0 && s) {
+      fl_cur = fl_nxt;
+      fr_cur = fr_nxt;
+      fetch(s / 32 + 1, fl_nxt, fr_nxt);
+    }
+    if constexpr (LAST && PF == 1) {
+      if (s + 1 < W)
+        load_others(x + DIR, raw[0]);
+    }
+    const uint32_t clv = __shfl_sync(V4_FULL, fl_cur, j);
+    const uint32_t crv = __shfl_sync(V4_FULL, fr_cur, j);
+    if (s) {
+      if constexpr (DIR > 0) {
+        uint32_t up = __shfl_up_sync(V4_FULL, win[K - 1], 1);
 #pragma unroll
-    for (int u = 0; u < PF; u++) {
-      const int s = s0 + u;
-      if (s >= W)
-        break;
-      const int j = s & 31, x = x0 + DIR * s;
-      uint32_t osum[NP];
-      if constexpr (LAST) {
-#pragma unroll
-        for (int i = 0; i < NP; i++)
-          osum[i] = 0;
-#pragma unroll
-        for (int q = 0; q < NS; q++)
-          v4_add_raw<T, K>(raw[u][q], osum);
-        if (s + PF < W)
-          load_others(s + PF, raw[u]);
-      }
-      if (j == 0 && s) {
-        fl_cur = fl_nxt;
-        fr_cur = fr_nxt;
-        fetch(s / 32 + 1, fl_nxt, fr_nxt);
-      }
-      const uint32_t clv = __shfl_sync(V4_FULL, fl_cur, j);
-      const uint32_t crv = __shfl_sync(V4_FULL, fr_cur, j);
-      if (s) {
-        if constexpr (DIR > 0) {
-          uint32_t up = __shfl_up_sync(V4_FULL, win[K - 1], 1);
-#pragma unroll
-          for (int k = K - 1; k > 0; k--)
-            win[k] = win[k - 1];
-          win[0] = lane ? up : crv;
-        } else {
-          uint32_t dn = __shfl_down_sync(V4_FULL, win[0], 1);
-#pragma unroll
-          for (int k = 0; k + 1 < K; k++)
-            win[k] = win[k + 1];
-          win[K - 1] = lane < 31 ? dn : crv;
-        }
-      }
-      int c[K];
-      if (x >= D - 1) {
-#pragma unroll
-        for (int k = 0; k < K; k++)
-          c[k] = __popc(clv ^ win[k]);
+        for (int k = K - 1; k > 0; k--)
+          win[k] = win[k - 1];
+        win[0] = lane ? up : crv;
       } else {
+        uint32_t dn = __shfl_down_sync(V4_FULL, win[0], 1);
 #pragma unroll
-        for (int k = 0; k < K; k++)
-          c[k] = lane * K + k <= x ? __popc(clv ^ win[k]) : SGM_COST_OUTSIDE;
+        for (int k = 0; k + 1 < K; k++)
+          win[k] = win[k + 1];
+        win[K - 1] = lane < 31 ? dn : crv;
       }
-      uint32_t C[NP];
-      v4_pair_costs<K>(c, C);
-      v4_update<K>(P, C, mp, p1p1, p2, pm, lane);
-      const size_t pix = (size_t)y * W + x;
-      if (nat)
-        v4_put_natural<K>(nat + pix * D, lane, P, D);
-      if constexpr (!LAST) {
-        uint32_t w[NW];
-        v4_pack<T, K>(P, pm, w);
-        sgm_warp_store<T, K>(bufs + sgm_warp_slot(R) * p.slot_elems + pix * DP, lane, w);
-      } else {
-        uint32_t Ssum[NP];
+    }
+    int c[K];
+    if (x >= D - 1) {
 #pragma unroll
-        for (int i = 0; i < NP; i++)
-          Ssum[i] = P[i] + osum[i];
-        unsigned best = 0xffffffffu;
+      for (int k = 0; k < K; k++)
+        c[k] = __popc(clv ^ win[k]);
+    } else {
 #pragma unroll
-        for (int k = 0; k < K; k++)
-          if (lane * K + k < D)
-            best = min(best, ((unsigned)v4_half<K>(Ssum, k) << 9) | (unsigned)(lane * K + k));
-        best = __reduce_min_sync(V4_FULL, best);
-        if (lane == 0) {
-          p.disp_out[pix] = (uint16_t)(best & 511u);
-          if (p.smin_out)
-            p.smin_out[pix] = (uint16_t)(best >> 9);
-        }
+      for (int k = 0; k < K; k++)
+        c[k] = lane * K + k <= x ? __popc(clv ^ win[k]) : SGM_COST_OUTSIDE;
+    }
+    uint32_t C[NP];
+    v4_pair_costs<K>(c, C);
+    v4_update<K>(P, C, mp, p1p1, p2, pm, lane);
+    const size_t pix = (size_t)y * W + x;
+    if (nat)
+      v4_put_natural<K>(nat + pix * D, lane, P, D);
+    if constexpr (!LAST) {
+      uint32_t w[NW];
+      v4_pack<T, K>(P, pm, w);
+      sgm_warp_store<T, K>(bufs + sgm_warp_slot(R) * p.slot_elems + pix * DP, lane, w);
+    } else {
+      uint32_t Ssum[NP];
+#pragma unroll
+      for (int i = 0; i < NP; i++)
+        Ssum[i] = P[i] + osum[i];
+      unsigned best = 0xffffffffu;
+#pragma unroll
+      for (int k = 0; k < K; k++)
+        if (lane * K + k < D)
+          best = min(best, ((unsigned)v4_half<K>(Ssum, k) << 9) | (unsigned)(lane * K + k));
+      best = __reduce_min_sync(V4_FULL, best);
+      if (lane == 0) {
+        p.disp_out[pix] = (uint16_t)(best & 511u);
+        if (p.smin_out)
+          p.smin_out[pix] = (uint16_t)(best >> 9);
       }
+      if constexpr (PF == 1) {
+        if (s + 1 < W)
+          sum_others(raw[0]);
+      }
+    }
+  };
+  if constexpr (PF == 1) {
+    for (int s = 0; s < W; s++)
+      step(s, 0);
+  } else {
+    for (int s0 = 0; s0 < W; s0 += PF) {
+#pragma unroll
+      for (int u = 0; u < PF; u++)
+        if (s0 + u < W)
+          step(s0 + u, u);
     }
   }
 }

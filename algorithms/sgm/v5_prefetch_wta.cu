@@ -11,7 +11,7 @@
  * 16x2 update, a warp min: ~200 cycles), so with the loads far enough ahead the kernel is bound by
  * its reads, 1.88 GB at the copy rate: ~0.65 ms instead of 1.88.
  * The ring: PF slots of the lane's words of every other path, PF = 32 words / (words per pixel),
- * between 1 and 8. With 8 paths and 8-bit costs: 4 at D <= 128 (28 registers; ptxas: 64 in all
+ * between 1 and 8. With 8 paths and 8-bit costs: 4 at D <= 128 (28 registers; ptxas: 78 in all
  * for K = 4, no spill), 2 at D <= 256, 1 beyond (the last kernel is then v4's; at D = 256 v4's
  * last kernel was already DRAM-bound, 77% of peak); 16-bit costs take twice the words.
  * The multi-path kernel is v4's (instruction-bound, 75% issue-busy) with one change of order:
