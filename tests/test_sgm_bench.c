@@ -278,9 +278,12 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       } else if (!strcmp(rows[first_row + vi].check, "-"))
         rows[first_row + vi].check = nvar == NV ? "== v2" : "== v3";
     }
-    for (int i = first_row; i < *nrows; i++) /* row 1 of the case is v4's (names[1]) */
-      if (*nrows - first_row > 1 && rows[first_row + 1].variant == names[1])
-        rows[i].v4 = rows[first_row + 1].median;
+    double v4 = 0; /* v4's median on this case (names[1]), when it ran */
+    for (int i = first_row; i < *nrows; i++)
+      if (!strcmp(rows[i].variant, names[1]))
+        v4 = rows[i].median;
+    for (int i = first_row; i < *nrows; i++)
+      rows[i].v4 = v4;
     for (int vi = 0; vi < NV; vi++)
       free(outs[vi]);
     a->instance_free(inst);
