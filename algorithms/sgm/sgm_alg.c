@@ -124,6 +124,8 @@ GR_REGIME_PREDICATE(eight_paths, c->v[P_PATHS] == 1)
 GR_REGIME_PREDICATE(wide_paths, 31 + c->v[P_P2] > 255)
 /* v5's last kernel loads up to 8 pixels ahead: a row no longer than its ring (prologue and end) */
 GR_REGIME_PREDICATE(short_rows, c->v[P_W] <= 8)
+/* v5 puts the left-right blocks first in the multi-path grid on wide images */
+GR_REGIME_PREDICATE(wide_image, 5 * c->v[P_W] >= 8 * c->v[P_H])
 /* the cost volume past 2^24 cells (a float or 24-bit index loses cells) */
 GR_REGIME_PREDICATE(cells_2_24, c->v[P_W] * c->v[P_H] * c->v[P_D] > (int64_t)1 << 24)
 
@@ -136,6 +138,7 @@ static const struct regime sgm_regimes[] = {
     {"8 paths", NULL, eight_paths, 0},
     {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta", wide_paths, 0},
     {"W <= 8", "v5_prefetch_wta", short_rows, 0},
+    {"W >= 1.6 H", "v5_prefetch_wta", wide_image, 0},
     {"W*H*D > 2^24", NULL, cells_2_24, REGIME_LIMIT},
 };
 
@@ -151,7 +154,8 @@ static const struct variant sgm_variants[] = {
     {"v4_packed_dpx", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v4_packed_dpx_launch),
      "v3 with two disparities per register: 16x2 min/add (Hopper DPX); 1.2-1.4x v3 at D >= 256"},
     {"v5_prefetch_wta", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v5_prefetch_wta_launch),
-     "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM)"},
+     "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM),"
+     " rows first where W >= 1.6 H"},
 };
 
 static void sgm_fixup(struct gr_case *c)

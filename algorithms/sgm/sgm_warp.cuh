@@ -6,7 +6,8 @@
  * and line-block device functions through an Ops type:
  *   Ops::row<K, T, R, LAST, PATHS>(p, y)   path R = 0 or 1 on row y (LAST: right-left + sum + WTA)
  *   Ops::lines<K, T, R>(p, blk, tile)      paths R = 2..7, block blk (sgm_warp_lines below)
- * (SGM_WARP_OPS makes one) and its launcher is sgm_warp_launch<Ops>. */
+ * (SGM_WARP_OPS makes one) and its launcher is sgm_warp_launch<Ops> (v5 enqueues its own last
+ * kernel after sgm_warp_prepare). */
 #pragma once
 
 #include <cuda_pipeline.h>
@@ -304,12 +305,21 @@ static inline int sgm_warp_pick_k(int D)
   return 16;
 }
 
-/* The sgm_launch_fn of a variant built on this layout. ROWS_FIRST: the left-right blocks (the
- * longest: a row is W steps, a vertical or diagonal line at most H) lead the multi-path grid
- * instead of closing it, so that they do not run alone at its end. */
-template <class Ops, bool ROWS_FIRST = false>
-static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream)
+/* The layout's scratch and parameters for args a: the census images then PATHS-1 slots of path
+ * buffers, and the multi-path grid's segments: diagonals (the most blocks) first, then vertical,
+ * then left-right; or left-right first (rows_first: a row is W steps, a vertical or diagonal line
+ * at most H, so that the longest blocks do not run alone at the grid's end). Returns 1 for an
+ * unsupported configuration; 0 with *scratch_bytes set when a->scratch is NULL (pl->ready 0); 0
+ * with the census launched on stream and *pl ready otherwise. */
+struct sgm_warp_plan {
+  sgm_warp_params p;
+  int K, wide, blocks, ready;
+};
+
+static int sgm_warp_prepare(const struct sgm_gpu_args *a, size_t *scratch_bytes, bool rows_first,
+                            cudaStream_t stream, sgm_warp_plan *pl)
 {
+  memset(pl, 0, sizeof *pl);
   if (a->disp > 512 || (a->paths != 4 && a->paths != 8))
     return 1;
   const int K = sgm_warp_pick_k(a->disp), wide = SGM_COST_MAX + a->p2 > 255;
@@ -321,8 +331,7 @@ static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, 
     *scratch_bytes = need;
     return 0;
   }
-  sgm_warp_params p;
-  memset(&p, 0, sizeof p);
+  sgm_warp_params &p = pl->p;
   char *base = (char *)a->scratch;
   p.cl = (const uint32_t *)base;
   p.cr = (const uint32_t *)(base + census);
@@ -336,11 +345,9 @@ static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, 
   p.path_out = a->path_out;
   p.disp_out = a->disp_out;
   p.smin_out = a->smin_out;
-  /* segments: diagonals (the most blocks) first, then vertical, then left-right; or left-right
-   * first (ROWS_FIRST) */
   static const int order8[] = {4, 5, 6, 7, 2, 3, 0}, order4[] = {2, 3, 0};
   static const int rows8[] = {0, 4, 5, 6, 7, 2, 3}, rows4[] = {0, 2, 3};
-  const int *order = a->paths == 8 ? (ROWS_FIRST ? rows8 : order8) : (ROWS_FIRST ? rows4 : order4);
+  const int *order = a->paths == 8 ? (rows_first ? rows8 : order8) : (rows_first ? rows4 : order4);
   int blocks = 0;
   p.nseg = a->paths - 1;
   for (int i = 0; i < p.nseg; i++) {
@@ -351,11 +358,27 @@ static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, 
     p.seg_path[i] = r;
     p.seg_end[i] = blocks;
   }
+  sgm_census_launch(a->left, a->right, a->width, a->height, (uint32_t *)p.cl, (uint32_t *)p.cr,
+                    stream);
+  pl->K = K;
+  pl->wide = wide;
+  pl->blocks = blocks;
+  pl->ready = 1;
+  return 0;
+}
+
+/* The sgm_launch_fn of a variant built on this layout (v3, v4). */
+template <class Ops>
+static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream)
+{
+  sgm_warp_plan pl;
   cudaStream_t st = (cudaStream_t)stream;
-  sgm_census_launch(a->left, a->right, a->width, a->height, (uint32_t *)p.cl, (uint32_t *)p.cr, st);
-  if (wide)
-    sgm_warp_enqueue_k<Ops, uint16_t>(K, p, a->paths, blocks, st);
+  const int rc = sgm_warp_prepare(a, scratch_bytes, false, st, &pl);
+  if (rc || !pl.ready)
+    return rc;
+  if (pl.wide)
+    sgm_warp_enqueue_k<Ops, uint16_t>(pl.K, pl.p, a->paths, pl.blocks, st);
   else
-    sgm_warp_enqueue_k<Ops, uint8_t>(K, p, a->paths, blocks, st);
+    sgm_warp_enqueue_k<Ops, uint8_t>(pl.K, pl.p, a->paths, pl.blocks, st);
   return 0;
 }

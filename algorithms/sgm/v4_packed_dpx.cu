@@ -19,10 +19,7 @@
  * of DRAM bandwidth); the last kernel (right-left path, sum of 8, WTA) 1.88 ms with 135 blocks of
  * 8 warps, one line a warp: 13% achieved occupancy, 23% issue-busy, 30% of DRAM bandwidth for
  * its 1.88 GB of reads. At this size the last kernel is latency-bound for want of lines, not
- * bandwidth-bound as at D=256: the next step is to take right-left into the multi-path kernel
- * (an 8th buffer, +0.27 GB each way) and sum + WTA in a kernel over every pixel (~2.1 GB read,
- * ~0.8 ms at the copy rate), which would bring 1.88 ms toward ~1.1. Not done: no device time
- * left to verify it in issue 27. */
+ * bandwidth-bound as at D=256: v5_prefetch_wta keeps its loads further ahead. */
 #include "sgm_dpx.cuh"
 
 /* the launcher: the layout's kernels on this variant's scan-line functions */
