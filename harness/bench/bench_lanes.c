@@ -9,12 +9,15 @@
 #include "lanes.h"
 
 /* The plan over lanes (lanes.h). The plan's (algorithm, case) groups (the items of one case
- * share its input and reference) are dealt to the lanes up front, the largest group first to
- * the least loaded lane (items counted), and each lane times its groups in one benchmark
- * process, holding its GPU's lock exclusively: a benchmark process starts a CUDA context and
- * measures the copy bandwidth and the item peaks, once per lane rather than once per group.
- * With one GPU the whole plan is one job: the same
- * single benchmark process as without --gpus. Each lane stores its timings through its own
+ * share its input and reference) are dealt to the lanes up front, the costliest group first to
+ * the least loaded lane (longest processing time first). A group's cost is the seconds its
+ * benchmarks took when last timed in this database (timings.seconds: setup, sampling and the
+ * check after it); a benchmark never timed counts as the mean of those that were, or 1 when
+ * none was: with no history the groups are dealt by their number of benchmarks. Each lane
+ * times its groups in one benchmark process, holding its GPU's lock exclusively: a benchmark
+ * process starts a CUDA context and measures the copy bandwidth and the item peaks, once per
+ * lane rather than once per group. With one GPU the whole plan is one job: the same single
+ * benchmark process as without --gpus. Each lane stores its timings through its own
  * connection; the results come back to fill p->res. */
 struct bench_lanes {
   struct bench_plan *p;
@@ -137,18 +140,62 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
       p->peaks[p->n_peaks++] = r->peaks[k];
 }
 
+/* Deal the plan's groups to nl lanes (see the top of this file): lane_of[g] for each group g
+ * of the ng starting at gs[g] with gc[g] items. */
+static void bench_deal(const struct bench_plan *p, const struct bench_opts *o, size_t nl,
+                       const size_t *gs, const size_t *gc, size_t ng, double *cost,
+                       double *gcost, size_t *order, double *load, size_t *lane_of)
+{
+  double known = 0;
+  size_t n_known = 0;
+  for (size_t i = 0; i < p->n; i++) { /* each benchmark's expected seconds */
+    cost[i] = 0;
+    if (o->store && store_last_seconds(o->store, p->items[i].alg->name, p->items[i].v->name,
+                                       p->items[i].params, &cost[i]) == 0) {
+      known += cost[i];
+      n_known++;
+    }
+  }
+  for (size_t g = 0; g < ng; g++) {
+    gcost[g] = 0;
+    for (size_t k = 0; k < gc[g]; k++) {
+      double c = cost[gs[g] + k];
+      gcost[g] += c > 0 ? c : n_known ? known / (double)n_known : 1.0;
+    }
+    order[g] = g;
+  }
+  for (size_t a = 1; a < ng; a++) /* the costliest group first (stable) */
+    for (size_t k = a; k > 0 && gcost[order[k]] > gcost[order[k - 1]]; k--) {
+      size_t t = order[k];
+      order[k] = order[k - 1];
+      order[k - 1] = t;
+    }
+  for (size_t l = 0; l < nl; l++)
+    load[l] = 0;
+  for (size_t k = 0; k < ng; k++) { /* ... to the least loaded lane */
+    size_t best = 0;
+    for (size_t l = 1; l < nl; l++)
+      best = load[l] < load[best] ? l : best;
+    lane_of[order[k]] = best;
+    load[best] += gcost[order[k]];
+  }
+}
+
 enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts *o, char *why,
                                    size_t len)
 {
   struct bench_lanes b = {.p = p, .o = o};
   size_t nl = o->gpus->n, cap = p->n ? p->n : 1, ng = 0;
   size_t *gs = calloc(cap, sizeof *gs), *gc = calloc(cap, sizeof *gc), *order = calloc(cap, sizeof *order);
-  size_t *lane_of = calloc(cap, sizeof *lane_of), *load = calloc(nl, sizeof *load);
+  size_t *lane_of = calloc(cap, sizeof *lane_of);
+  double *load = calloc(nl, sizeof *load), *cost = calloc(cap, sizeof *cost);
+  double *gcost = calloc(cap, sizeof *gcost);
   b.idx = calloc(cap, sizeof *b.idx);
   b.start = calloc(nl, sizeof *b.start);
   b.count = calloc(nl, sizeof *b.count);
-  if (!gs || !gc || !order || !lane_of || !load || !b.idx || !b.start || !b.count) {
-    free(gs), free(gc), free(order), free(lane_of), free(load);
+  if (!gs || !gc || !order || !lane_of || !load || !cost || !gcost || !b.idx || !b.start ||
+      !b.count) {
+    free(gs), free(gc), free(order), free(lane_of), free(load), free(cost), free(gcost);
     free(b.idx), free(b.start), free(b.count);
     gr_fmt(why, len, "out of memory");
     return GR_STATUS_ENV;
@@ -159,21 +206,7 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
       gs[ng++] = i;
     gc[ng - 1]++;
   }
-  for (size_t g = 0; g < ng; g++) /* the largest group first (stable) */
-    order[g] = g;
-  for (size_t a = 1; a < ng; a++)
-    for (size_t k = a; k > 0 && gc[order[k]] > gc[order[k - 1]]; k--) {
-      size_t t = order[k];
-      order[k] = order[k - 1];
-      order[k - 1] = t;
-    }
-  for (size_t k = 0; k < ng; k++) { /* ... to the least loaded lane */
-    size_t best = 0;
-    for (size_t l = 1; l < nl; l++)
-      best = load[l] < load[best] ? l : best;
-    lane_of[order[k]] = best;
-    load[best] += gc[order[k]];
-  }
+  bench_deal(p, o, nl, gs, gc, ng, cost, gcost, order, load, lane_of);
   size_t jobs = 0, at = 0;
   for (size_t l = 0; l < nl; l++) { /* a job per lane with items: its groups in plan order */
     b.start[jobs] = at;
@@ -183,7 +216,7 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     b.count[jobs] = at - b.start[jobs];
     jobs += b.count[jobs] > 0;
   }
-  free(gs), free(gc), free(order), free(lane_of), free(load);
+  free(gs), free(gc), free(order), free(lane_of), free(load), free(cost), free(gcost);
   struct lanes_spec spec = {
       .gpus = o->gpus, .n_jobs = jobs, .exclusive = 1, .ctx = &b, .begin = bench_lane_begin,
       .end = bench_lane_end, .job = bench_lane_job, .done = bench_lane_done,

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static int smi_query(char *buf, size_t len, char *why, size_t why_len)
     return -1;
   }
   unlink(path);
-  static const char *const argv[] = {"nvidia-smi", "--query-gpu=index,uuid,name",
+  static const char *const argv[] = {"nvidia-smi", "--query-gpu=index,uuid,name,pci.bus_id",
                                      "--format=csv,noheader", NULL};
   struct child c;
   child_init(&c);
@@ -91,7 +92,10 @@ int gpus_list(struct gpu_set *out, char *why, size_t len)
     struct gpu_slot *s = &all.slot[all.n++];
     s->index = (int)v;
     trimmed(s->uuid, sizeof s->uuid, c1 + 1, (size_t)(c2 - c1 - 1));
-    trimmed(s->name, sizeof s->name, c2 + 1, strlen(c2 + 1));
+    char *c3 = strchr(c2 + 1, ','); /* the bus id, when the query had it */
+    trimmed(s->name, sizeof s->name, c2 + 1, c3 ? (size_t)(c3 - c2 - 1) : strlen(c2 + 1));
+    if (c3)
+      trimmed(s->pci, sizeof s->pci, c3 + 1, strlen(c3 + 1));
     gr_fmt(s->id, sizeof s->id, "%s", s->uuid[0] ? s->uuid : idx);
   }
   /* within CUDA_VISIBLE_DEVICES, in its order */
@@ -241,4 +245,71 @@ int gpus_lock_wait(const struct gpu_slot *slot, int exclusive,
     return -1;
   }
   return fd;
+}
+
+int gpus_near_cpus(const char *pci, const char *sysfs, void *out)
+{
+  cpu_set_t *set = out;
+  CPU_ZERO(set);
+  /* DDDDDDDD:BB:DD.F (nvidia-smi) or DDDD:BB:DD.F (Linux): hex digits, ':' and '.' only, so
+   * that the id cannot leave the devices folder */
+  char id[32];
+  size_t n = pci ? strlen(pci) : 0;
+  if (n != 16 && n != 12)
+    return -1;
+  const char *p = n == 16 ? pci + 4 : pci;
+  if (n == 16 && strncmp(pci, "0000", 4))
+    return -1;
+  for (size_t i = 0; i < 12; i++) {
+    char c = (char)tolower((unsigned char)p[i]);
+    int want_colon = i == 4 || i == 7, want_dot = i == 10;
+    if (want_colon ? c != ':' : want_dot ? c != '.' : !isxdigit((unsigned char)c))
+      return -1;
+    id[i] = c;
+  }
+  id[12] = 0;
+  char path[4096], text[4096];
+  gr_fmt(path, sizeof path, "%s/bus/pci/devices/%s/local_cpulist", sysfs, id);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t k = read(fd, text, sizeof text - 1);
+  close(fd);
+  if (k <= 0)
+    return -1;
+  text[k] = 0;
+  /* "0-15,32-47\n": ranges and single CPUs */
+  const char *s = text;
+  while (*s && *s != '\n') {
+    char *end;
+    long a = strtol(s, &end, 10), b = a;
+    if (end == s || a < 0)
+      return -1;
+    s = end;
+    if (*s == '-') {
+      b = strtol(s + 1, &end, 10);
+      if (end == s + 1 || b < a)
+        return -1;
+      s = end;
+    }
+    for (long c = a; c <= b && c < CPU_SETSIZE; c++)
+      CPU_SET((int)c, set);
+    if (*s == ',')
+      s++;
+    else if (*s && *s != '\n')
+      return -1;
+  }
+  return CPU_COUNT(set) > 0 ? 0 : -1;
+}
+
+int gpus_bind_near(const struct gpu_slot *s)
+{
+  cpu_set_t near, now, both;
+  if (!s->pci[0] || gpus_near_cpus(s->pci, "/sys", &near) ||
+      sched_getaffinity(0, sizeof now, &now))
+    return 0;
+  CPU_AND(&both, &near, &now);
+  if (CPU_COUNT(&both) == 0 || CPU_EQUAL(&both, &now) || sched_setaffinity(0, sizeof both, &both))
+    return 0;
+  return CPU_COUNT(&both);
 }

@@ -1,7 +1,9 @@
 /* The GPUs of a command (`--gpus all|N|LIST`) and the lock that keeps a benchmark alone on its
  * GPU. The parent never initialises CUDA: the GPUs are listed by nvidia-smi (index, UUID, model),
  * within CUDA_VISIBLE_DEVICES when it is set, and each lane (lanes.h) is pinned to one of them by
- * setting CUDA_VISIBLE_DEVICES to its UUID before its workers start.
+ * setting CUDA_VISIBLE_DEVICES to its UUID before its workers start, and to the CPUs nearest its
+ * GPU (the NUMA node of its PCI device, as Linux lists it): a launch-bound benchmark (cuSPARSE's
+ * SpGEMM, a chain of short kernels) timed from the far socket runs slower for it.
  *
  * The lock: one file per physical GPU, <GPUREGRESS_LOCK_DIR or /tmp>/gpuregress-gpu-<UUID>.lock.
  * A fuzzing job holds it shared, a benchmark exclusive (flock, so a killed holder releases it):
@@ -23,6 +25,7 @@ struct gpu_slot {
   char uuid[96];  /* "GPU-..." or "" when unknown */
   char name[128]; /* the model, "" when unknown */
   int index;      /* nvidia-smi's index, -1 unknown */
+  char pci[32];   /* PCI bus id as nvidia-smi prints it ("00000000:18:00.0"), "" unknown */
 };
 
 struct gpu_set {
@@ -48,6 +51,16 @@ int gpus_lock(const struct gpu_slot *slot, int exclusive);
  * lock file), so that a process watched by a parent can say why it is silent. */
 int gpus_lock_wait(const struct gpu_slot *slot, int exclusive,
                    void (*waiting)(const char *what, void *arg), void *arg);
+
+/* The CPUs nearest the GPU of PCI bus id pci (nvidia-smi's form, 8 hex digits of domain, or
+ * Linux's, 4): <sysfs>/bus/pci/devices/<id>/local_cpulist parsed into *out (a cpu_set_t, as
+ * sched_setaffinity takes it). sysfs: "/sys", or a copy for tests. 0 ok with at least one CPU;
+ * -1 when the id is malformed, the file is absent or unreadable, or lists nothing. */
+int gpus_near_cpus(const char *pci, const char *sysfs, void *out);
+/* Restrict this process (and what it starts) to the CPUs nearest GPU slot s that it may use:
+ * the number of CPUs it keeps, or 0 when it was left as it was (no PCI id, no such file, or no
+ * CPU of that node allowed here). */
+int gpus_bind_near(const struct gpu_slot *s);
 
 /* The --gpus help line, shared by run, fuzz, bench and sanitize. */
 #define GPUS_HELP                                                                                  \

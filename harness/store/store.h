@@ -228,6 +228,10 @@ int store_each_timing(struct store *st, enum store_src src, int64_t run, store_t
  * 1 none, -1 on a database error. */
 int store_find_timing(struct store *st, int64_t run, const char *alg, const char *var,
                       const char *params, uint64_t seed, struct store_timing *t);
+/* The seconds the newest timings row of (alg, var, params) took, any run: what a scheduler can
+ * expect it to cost. 0 found (finite, positive, under a day), 1 none, -1 on a database error. */
+int store_last_seconds(struct store *st, const char *alg, const char *var, const char *params,
+                       double *seconds);
 /* The samples (ms) of the rows of (alg, var, params, seed, l2) in run, in a malloc'd array the
  * caller frees. 0 ok; -1 on a database error or out of memory. */
 int store_samples(struct store *st, enum store_src src, int64_t run, const char *alg,

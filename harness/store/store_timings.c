@@ -105,6 +105,32 @@ int store_find_timing(struct store *st, int64_t run, const char *alg, const char
   return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
 }
 
+int store_last_seconds(struct store *st, const char *alg, const char *var, const char *params,
+                       double *seconds)
+{
+  sqlite3_stmt *s;
+  *seconds = 0;
+  if (!store_has_table(st, STORE_MAIN, "timings"))
+    return 1;
+  if (store_prepare(st, STORE_MAIN,
+                    "SELECT seconds FROM %s.timings WHERE algorithm = ? AND variant = ?"
+                    " AND params = ? AND seconds > 0 ORDER BY id DESC LIMIT 1",
+                    &s))
+    return -1;
+  sqlite3_bind_text(s, 1, alg, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 2, var, -1, SQLITE_STATIC);
+  sqlite3_bind_text(s, 3, params, -1, SQLITE_STATIC);
+  int rc = sqlite3_step(s);
+  double v = rc == SQLITE_ROW ? sqlite3_column_double(s, 0) : 0;
+  sqlite3_finalize(s);
+  if (rc != SQLITE_ROW)
+    return rc == SQLITE_DONE ? 1 : -1;
+  if (!(v > 0 && v < 86400)) /* NaN, or a value from a hostile or broken database */
+    return 1;
+  *seconds = v;
+  return 0;
+}
+
 int store_samples(struct store *st, enum store_src src, int64_t run, const char *alg,
                   const char *var, const char *params, uint64_t seed, const char *l2, double **ms,
                   size_t *n)
