@@ -1,9 +1,10 @@
 /* The GPUs of a command (`--gpus all|N|LIST`) and the lock that keeps a benchmark alone on its
  * GPU. The parent never initialises CUDA: the GPUs are listed by nvidia-smi (index, UUID, model),
  * within CUDA_VISIBLE_DEVICES when it is set, and each lane (lanes.h) is pinned to one of them by
- * setting CUDA_VISIBLE_DEVICES to its UUID before its workers start, and to the CPUs nearest its
- * GPU (the NUMA node of its PCI device, as Linux lists it): a launch-bound benchmark (cuSPARSE's
- * SpGEMM, a chain of short kernels) timed from the far socket runs slower for it.
+ * setting CUDA_VISIBLE_DEVICES to its UUID before its workers start; a timing lane (bench) also
+ * to the CPUs nearest its GPU (the NUMA node of its PCI device, as Linux lists it), so that a
+ * launch-bound benchmark is not timed from the far socket (fuzzing lanes keep every CPU: their
+ * references and checks are CPU work).
  *
  * The lock: one file per physical GPU, <GPUREGRESS_LOCK_DIR or /tmp>/gpuregress-gpu-<UUID>.lock.
  * A fuzzing job holds it shared, a benchmark exclusive (flock, so a killed holder releases it):
