@@ -144,6 +144,14 @@ out=$(env PATH="$tmp/stub:$PATH" "$bin" run --filter selftest/hang,selftest/bug_
   --budget 6 --watchdog 8 --no-shrink --seed 1 --quiet --db "$tmp/order.db" 2>&1)
 check "lanes: historical first (bug_caught caught beside an overrunning hang)" \
   grep -qE "^selftest +bug_caught +historical +caught" <<<"$out"
+# the budget shared so that every variant gets as much: three variants that use their whole
+# share (a historical bug no check sees, then two fixed) on two lanes in 9 s get 4.5 s each (the
+# old share, left * lanes / m, gave 6, 9 and 3 s: busy lanes counted as free)
+out=$(env PATH="$tmp/stub:$PATH" "$bin" run --filter selftest/bug_escapes,selftest/ok,ari/reference \
+  --gpus 2 --budget 9 --no-shrink --seed 5 --quiet --db "$tmp/shares.db" 2>&1)
+secs=$(awk '$1 == "selftest" || $1 == "ari" {print $9}' <<<"$out" | sort -n | tr '\n' ' ')
+check "lanes: every variant's share within 30% of the largest (seconds: $secs)" \
+  awk -v s="$secs" 'BEGIN { n = split(s, a, " "); exit !(n == 3 && a[1] >= 0.7 * a[n]) }'
 expect 3 "only 2 GPUs are visible here" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus 3 --db "$tmp/lanes.db"
 expect 3 "no GPU 'GPU-99'" -- env PATH="$tmp/stub:$PATH" "$bin" run "${sel[@]}" --gpus GPU-99 --db "$tmp/lanes.db"
 expect 2 "expected all, a count, or indices/UUIDs" -- "$bin" run "${sel[@]}" --gpus 0,x --db "$tmp/lanes.db"

@@ -12,20 +12,27 @@
 
 /* The fuzzing phase spread over lanes: job j is part j % parts of variant order[j / parts] (the
  * historical variants first: runner_order; a variant is split into parts, each a share of its
- * case stream, only when there are more GPUs than variants). The budget is shared as on one
- * GPU, times the lanes: a job handed out with `left` seconds to go and m jobs (this one
- * included) not yet handed out gets left * lanes / m, at most left, so that the phase ends on
- * time. */
+ * case stream, only when there are more GPUs than variants). The budget is shared so that every
+ * variant gets as much as the others and the phase ends on time: a job handed out with m jobs
+ * (this one included) not yet handed out gets the largest share s such that those m jobs, each
+ * of s seconds, fit in what is left of the budget on the lanes, each lane free from the end of
+ * the share of the job it runs (fuzz_share). A variant that ends early (a historical bug caught
+ * in a few cases) hands its time back to the jobs after it. Before, a job got left * lanes / m:
+ * the busy lanes counted as free and jobs as divisible, so the shares grew as the phase went and
+ * the last variants had what was left (4 GPUs, 240 s: about 40 s a variant, then sgm v3, v4 and
+ * v5 30, 20 and 11 s). */
 struct fuzz_lanes {
   const struct fuzz_lanes_job *fj;
   struct runner_opts o;        /* the template: each lane sets its own store */
   const struct algorithm *const *algs;
   const struct variant *const *vs;
-  size_t parts, lanes;
+  size_t parts, lanes, n_jobs;
   const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
   size_t *order;               /* [n]: the variant of each rank (runner_order) */
   size_t active_left;          /* jobs of variants that run here, not yet handed out */
   double t0;
+  double *job_end;             /* [jobs]: when a running job's share ends (t0-relative), else 0 */
+  double *busy;                /* [lanes]: scratch of fuzz_lane_param */
   struct outcome *part_out;    /* [n * parts] */
   struct store *lane_store;    /* in a lane: its own connection */
   char lane_why[GR_WHY_LEN];   /* in a lane: why it has none */
@@ -45,18 +52,47 @@ static void fuzz_lane_end(void *ctx, size_t lane)
   store_close(((struct fuzz_lanes *)ctx)->lane_store);
 }
 
+/* The largest s for which m jobs of s seconds fit before `left` on lanes free after busy[0..n)
+ * seconds (n lanes; a lane takes floor((left - busy) / s) of them); 0 when none fits. */
+static double fuzz_share(double left, const double *busy, size_t n, size_t m)
+{
+  double best = 0;
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 1; k <= m; k++) {
+      double s = (left - busy[i]) / (double)k;
+      if (!(s > best))
+        break; /* smaller for every larger k */
+      size_t fit = 0;
+      for (size_t l = 0; l < n && fit < m; l++)
+        if (left - busy[l] >= s * (1 - 1e-9))
+          fit += (size_t)((left - busy[l]) / s + 1e-9);
+      if (fit >= m)
+        best = s;
+    }
+  return best;
+}
+
 static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
 {
   struct fuzz_lanes *f = ctx;
   (void)jobs_left;
   if (!f->runs_here[f->order[job / f->parts]])
     return 0;
-  double left = f->fj->budget - (now_seconds() - f->t0);
+  double now = now_seconds() - f->t0, left = f->fj->budget - now;
   size_t m = f->active_left ? f->active_left : 1;
   f->active_left -= f->active_left > 0;
-  double share = left * (double)f->lanes / (double)m;
+  /* the lanes: those running a job are free at the end of its share, the others (this job's
+   * lane among them) now */
+  size_t n = 0;
+  for (size_t k = 0; k < f->n_jobs && n + 1 < f->lanes; k++)
+    if (f->job_end[k] > 0)
+      f->busy[n++] = f->job_end[k] > now ? f->job_end[k] - now : 0;
+  while (n < f->lanes)
+    f->busy[n++] = 0;
+  double share = left > 0 ? fuzz_share(left, f->busy, n, m) : 0;
   share = share > left ? left : share;
-  return share > 0 ? share : 0;
+  f->job_end[job] = now + share > 0 ? now + share : 1e-9; /* running, even with no time */
+  return share;
 }
 
 static void fuzz_lane_job(void *ctx, size_t lane, size_t job, double share, void **res, size_t *len)
@@ -95,6 +131,7 @@ static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, 
   size_t i = f->order[job / f->parts];
   struct outcome *out = &f->part_out[i * f->parts + job % f->parts]; /* by variant */
   (void)lane;
+  f->job_end[job] = 0;
   if (res && len == sizeof *out) {
     memcpy(out, res, sizeof *out);
     return;
@@ -172,9 +209,14 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   f.o.progress = 0; /* lanes side by side: no progress line */
   f.part_out = calloc(n * parts, sizeof *f.part_out);
   f.order = calloc(n ? n : 1, sizeof *f.order);
-  if (!f.part_out || !f.order) {
+  f.n_jobs = n * parts;
+  f.job_end = calloc(f.n_jobs ? f.n_jobs : 1, sizeof *f.job_end);
+  f.busy = calloc(lanes ? lanes : 1, sizeof *f.busy);
+  if (!f.part_out || !f.order || !f.job_end || !f.busy) {
     free(f.part_out);
     free(f.order);
+    free(f.job_end);
+    free(f.busy);
     gr_fmt(why, len, "out of memory");
     return -1;
   }
@@ -192,5 +234,7 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
     merge_parts(&out[i], &f.part_out[i * parts], parts);
   free(f.part_out);
   free(f.order);
+  free(f.job_end);
+  free(f.busy);
   return rc;
 }
