@@ -5,9 +5,10 @@
  * its outcome is the parts' merged: counts and regimes summed, the earliest failure standing for
  * the variant with its case and its shrinking.
  *
- * The budget is shared as on one GPU, times the lanes: a job handed out with `left` seconds to
- * go and m jobs (this one included) not yet handed out gets left * lanes / m, at most left, so
- * that the phase ends on time. */
+ * The budget is shared so that every variant gets as much and the phase ends on time: a job
+ * handed out with m jobs (this one included) not yet handed out gets the largest share with
+ * which those m fit in what is left on the lanes, each lane free at the end of its running
+ * job's share (fuzz_lanes.c). */
 #ifndef GR_FUZZ_LANES_H
 #define GR_FUZZ_LANES_H
 
