@@ -474,6 +474,66 @@ static void test_check_fails(void)
   kmedoids_algorithm.instance_free(inst);
 }
 
+/* Past the reference's limit (n > KM_REF_MAX_N) the check samples 64 objects (i = s * n / 64)
+ * and finds each one's nearest medoid in parallel: a right output passes, an output where a
+ * sampled object sits in a farther cluster fails on that object, whatever the thread count. */
+static void test_check_sampled(void)
+{
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN];
+  EXPECT(case_parse("kmedoids n=9000 k=8 sig_min=3 sig_max=6 classes=4 alpha_milli=200 iters=2 "
+                    "ranks=1 dist=classes seed=7",
+                    &c, why, sizeof why) == 0,
+         "%s", why);
+  EXPECT(kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
+  const struct km_data *d = inst->priv;
+  EXPECT(!d->has_ref, "n = 9000 has a reference: the sampled path is not tested");
+  int64_t n = d->ds.n;
+  int k = d->cfg.k;
+  struct km_out_layout l = km_out_layout(n, k, d->cfg.iters);
+  unsigned char *o = calloc(1, l.bytes);
+  int32_t *med = (int32_t *)(o + l.medoids), *asg = (int32_t *)(o + l.assign);
+  double *obj = (double *)(o + l.objective);
+  int32_t head[2] = {1, 0};
+  memcpy(o, head, sizeof head);
+  for (int j = 0; j < k; j++)
+    med[j] = (int32_t)(j * 1000);
+  double *dist = malloc(sizeof(double) * (size_t)n * (size_t)k);
+  for (int64_t i = 0; i < n; i++) { /* nearest, the first of equals: the right assignment */
+    double best = INFINITY;
+    for (int j = 0; j < k; j++) {
+      dist[i * k + j] = km_ref_sqfd(&d->ref, i, med[j]);
+      if (dist[i * k + j] < best) {
+        best = dist[i * k + j];
+        asg[i] = j;
+      }
+    }
+    obj[0] += best;
+  }
+  struct check_report rep;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 0, "a right output fails: %s", rep.why);
+  /* a sampled object (the 37th: i = 37 * n / 64) moved to its farthest cluster */
+  int64_t victim = 37 * (n / 64);
+  int far = 0;
+  for (int j = 1; j < k; j++)
+    far = dist[victim * k + j] > dist[victim * k + far] ? j : far;
+  EXPECT(dist[victim * k + far] > 1.01 * dist[victim * k + asg[victim]] + 1e-3,
+         "object %lld has no cluster clearly farther than its own", (long long)victim);
+  int32_t keep = asg[victim];
+  asg[victim] = far;
+  memset(&rep, 0, sizeof rep);
+  char want[64];
+  snprintf(want, sizeof want, "object %lld is assigned", (long long)victim);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1 && strstr(rep.why, want),
+         "a sampled object in a farther cluster passes (%s)", rep.why);
+  asg[victim] = keep;
+  free(dist);
+  free(o);
+  kmedoids_algorithm.instance_free(inst);
+}
+
 /* Generated cases stay cheap and valid. */
 static void test_generated_cases(void)
 {
@@ -504,6 +564,7 @@ int main(void)
   test_split();
   test_engine_cpu();
   test_check_fails();
+  test_check_sampled();
   test_generated_cases();
   if (test_failures) {
     printf("%d failure(s)\n", test_failures);

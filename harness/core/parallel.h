@@ -1,0 +1,21 @@
+/* A parallel loop for the CPU side of a check or a reference: fn(ctx, lo, hi) over [0, n) cut in
+ * contiguous chunks, on up to one thread per CPU this process may run on (sched_getaffinity: a
+ * timing lane bound to its GPU's NUMA node keeps to it), at most GR_PARALLEL_MAX threads and never
+ * fewer than `grain` items a thread. The calling thread takes a chunk itself; where a thread
+ * cannot be started its chunk runs on the caller, so the loop always completes. fn must write
+ * only what its chunk owns: results in arrays indexed by item, reduced afterwards in item order,
+ * give the same answer as the serial loop whatever the thread count. */
+#ifndef GR_PARALLEL_H
+#define GR_PARALLEL_H
+
+#include <stddef.h>
+
+#define GR_PARALLEL_MAX 16
+
+/* The number of threads gr_parallel_for would use for n items of this grain (1: serial). */
+size_t gr_parallel_threads(size_t n, size_t grain);
+
+void gr_parallel_for(size_t n, size_t grain, void (*fn)(void *ctx, size_t lo, size_t hi),
+                     void *ctx);
+
+#endif
