@@ -104,10 +104,16 @@ int cli_opt_error(const char *cmd, int c, char **argv)
 
 const char *cli_build_commit(void) { return GR_GIT_COMMIT; }
 
+/* The probe child: arg is the GPU to describe (an index or UUID in nvidia-smi's order), NULL for
+ * the one the environment makes device 0. */
 static int probe_main(void *arg, int in, int out)
 {
   struct probe q;
-  (void)arg, (void)in;
+  (void)in;
+  if (arg) { /* CUDA starts on that GPU only: on a 4-GPU host, 0.3 s instead of 0.7-1.3 s */
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+    setenv("CUDA_VISIBLE_DEVICES", arg, 1);
+  }
   memset(&q, 0, sizeof q);
   if (gpu_device_count(q.why, sizeof q.why) > 0)
     q.ok = gpu_query(&q.info, q.why, sizeof q.why) == 0;
@@ -116,13 +122,14 @@ static int probe_main(void *arg, int in, int out)
   return 0;
 }
 
-/* Ask a child process about the GPU: the parent never initialises CUDA. */
-static void probe_gpu(struct probe *p)
+/* Ask a child process about GPU id (NULL: device 0): the parent never initialises CUDA. */
+static void probe_gpu(struct probe *p, const char *id)
 {
   struct child c;
   child_init(&c);
   c.what = "GPU probe";
   c.fn = probe_main;
+  c.arg = (void *)id;
   c.pipe_out = 1;
   memset(p, 0, sizeof *p);
   if (child_start(&c)) {
@@ -151,7 +158,7 @@ static void read_cmd(const char *cmd, char *buf, size_t len)
   pclose(f);
 }
 
-void collect_meta(struct run_meta *m, int argc, char **argv)
+void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus)
 {
   memset(m, 0, sizeof *m);
   /* the commit this binary was built from; the checkout's only as extra information */
@@ -172,7 +179,7 @@ void collect_meta(struct run_meta *m, int argc, char **argv)
   for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
     used += (size_t)snprintf(m->command + used, sizeof m->command - used, "%s%s", i ? " " : "",
                              argv[i]);
-  probe_gpu(&m->gpu);
+  probe_gpu(&m->gpu, gpus && gpus->n ? gpus->slot[0].id : NULL);
   if (m->gpu.ok)
     gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
 }

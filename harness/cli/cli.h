@@ -9,6 +9,7 @@
 
 #include "alg.h"
 #include "gpu.h"
+#include "gpus.h"
 #include "store.h"
 
 /* Print "gpuregress CMD: <message>" and a pointer to --help on stderr; returns GR_EXIT_USAGE. */
@@ -71,8 +72,9 @@ struct run_meta {
   char host[128], command[1024], cc[16];
   int dirty; /* the build's tree had changes */
 };
-/* Fill m; warns on stderr when the current checkout is at another commit than the build. */
-void collect_meta(struct run_meta *m, int argc, char **argv);
+/* Fill m; warns on stderr when the current checkout is at another commit than the build. The
+ * GPU described is the first of gpus (--gpus), or device 0 where gpus is NULL or empty. */
+void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus);
 /* The commit this binary was built from, "-dirty" appended when its tree had changes. */
 const char *cli_build_commit(void);
 /* The run_info of a run about to begin, pointing into m. */
