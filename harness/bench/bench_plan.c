@@ -15,6 +15,7 @@ void bench_opts_default(struct bench_opts *o)
   o->noise = 0.005;
   o->min_samples = 30;
   o->max_samples = 10000;
+  o->rounds = 3;
   o->watchdog = 300;
   o->display = 1;
 }

@@ -71,6 +71,7 @@ struct bench_opts {
   double max_time;   /* seconds of sampling per item (the cap) */
   double noise;      /* target relative noise of the median */
   long min_samples, max_samples;
+  int rounds;        /* independent set-ups the samples are drawn from, the budgets shared */
   double watchdog;   /* seconds without a word from the child before it is killed */
   int display;       /* 0 quiet, 1 Google Benchmark's console table on stderr, 2 its own format */
   const char *json;  /* Google Benchmark JSON output file ("-": stdout), or NULL */

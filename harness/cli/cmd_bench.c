@@ -71,7 +71,7 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
 
 enum {
   OPT_SIZES = 256, OPT_CASE, OPT_QUICK, OPT_HOT, OPT_MAX_TIME, OPT_NOISE, OPT_MIN_SAMPLES,
-  OPT_MAX_SAMPLES, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS, OPT_AGAINST
+  OPT_MAX_SAMPLES, OPT_ROUNDS, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS, OPT_AGAINST
 };
 
 static const char bench_help[] =
@@ -100,6 +100,9 @@ static const char bench_help[] =
     "      --max-time S      sampling cap per benchmark in seconds (default 1)\n"
     "      --noise F         target relative noise of the median (default 0.005)\n"
     "      --min-samples N   (default 30)     --max-samples N (default 10000)\n"
+    "      --rounds N        set the variant up N times, a share of the budgets each, and pool\n"
+    "                        the samples (default 3; 1-16): a state's own speed (where its\n"
+    "                        buffers landed) does not become the run's median\n"
     "      --watchdog S      a benchmark silent this long is a timeout (default 300; the\n"
     "                        wait for a GPU that another gpuregress job holds is not counted)\n"
     "  -d, --db FILE         SQLite database (default " STORE_DEFAULT_PATH ")\n"
@@ -218,6 +221,7 @@ int cmd_bench(int argc, char **argv)
       {"noise", required_argument, NULL, OPT_NOISE},
       {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
       {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
+      {"rounds", required_argument, NULL, OPT_ROUNDS},
       {"watchdog", required_argument, NULL, OPT_WATCHDOG},
       {"db", required_argument, NULL, 'd'},
       {"json", required_argument, NULL, OPT_JSON},
@@ -291,6 +295,11 @@ int cmd_bench(int argc, char **argv)
         goto out;
       *(c == OPT_MIN_SAMPLES ? &o.min_samples : &o.max_samples) = (long)u;
       break;
+    case OPT_ROUNDS:
+      if (cli_opt_u64("bench", "--rounds", optarg, 1, 16, &u))
+        goto out;
+      o.rounds = (int)u;
+      break;
     case OPT_WATCHDOG:
       if (cli_opt_double("bench", "--watchdog", optarg, 1, 1e6, &o.watchdog))
         goto out;
@@ -355,7 +364,7 @@ int cmd_bench(int argc, char **argv)
   if (against && against_check(st, against)) /* before the timing, not after it */
     goto out;
   struct run_meta meta;
-  collect_meta(&meta, argc, argv);
+  collect_meta(&meta, argc, argv, &gpus);
   struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
   char commit[80];
   o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
