@@ -941,7 +941,8 @@ static const struct variant avos_variants[] = {
     {"v2_warp_hash", VARIANT_FIXED, VARIANT_GPU, avos_run_gpu, GPU(avos_v2_warp_hash_launch),
      "a thread per row of <= 16 terms (sorted in registers), then row-private tables (8 lanes, "
      "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
-    {"cusparse", VARIANT_PEER, VARIANT_GPU | VARIANT_NOSHMEM, avos_run_cusparse, NULL,
+    {"cusparse", VARIANT_PEER, VARIANT_GPU | VARIANT_NOSHMEM | VARIANT_HOST_BOUND, avos_run_cusparse,
+     NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern is "
      "checked, on cases with no zero avos terms"},
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gr.h"
+#include "registry.h"
 
 void compare_opts_default(struct compare_opts *o)
 {
@@ -72,6 +73,16 @@ double compare_min_effect(const struct compare_opts *o, const char *alg)
     if (strcmp(o->over[k].alg, alg) == 0 && o->over[k].min_effect >= 0)
       return o->over[k].min_effect;
   return o->min_effect;
+}
+
+double compare_min_effect_variant(const struct compare_opts *o, const char *alg, const char *variant)
+{
+  double e = compare_min_effect(o, alg);
+  const struct algorithm *a = registry_find(alg);
+  for (size_t k = 0; a && k < a->n_variants; k++)
+    if (strcmp(a->variants[k].name, variant) == 0)
+      return a->variants[k].flags & VARIANT_HOST_BOUND ? e * COMPARE_HOST_BOUND_FACTOR : e;
+  return e;
 }
 
 double compare_alpha(const struct compare_opts *o, const char *alg)
@@ -254,7 +265,7 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
   }
   for (size_t i = 0; i < r->n_t; i++) {
     struct compare_timing *t = &r->t[i];
-    t->min_effect = compare_min_effect(o, t->algorithm);
+    t->min_effect = compare_min_effect_variant(o, t->algorithm, t->variant);
     t->alpha = compare_alpha(o, t->algorithm);
     /* a fixed or peer variant whose output went wrong after timing; historical ones are meant
      * to be wrong */

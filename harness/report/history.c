@@ -237,7 +237,7 @@ static int flush(struct scan *k)
   }
   for (size_t i = 0; i < k->n; i++)
     ms[i] = k->nights[i].median_ms;
-  s->min_effect = compare_min_effect(&k->o->co, s->algorithm);
+  s->min_effect = compare_min_effect_variant(&k->o->co, s->algorithm, s->variant);
   s->alpha = compare_alpha(&k->o->co, s->algorithm);
   int nc = history_detect(ms, k->n, s->min_effect, s->alpha, k->o, ch, k->n);
   int np = k->n > 1 ? history_detect(ms, k->n - 1, s->min_effect, s->alpha, k->o, prev, k->n) : 0;

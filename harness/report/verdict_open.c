@@ -323,7 +323,7 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
   for (size_t i = 0; i < v->n_open; i++) {
     struct rv_open *e = &v->open[i];
     if (!(e->min_effect > 0))
-      e->min_effect = compare_min_effect(co, e->reg.algorithm);
+      e->min_effect = compare_min_effect_variant(co, e->reg.algorithm, e->reg.variant);
     e->reg.cur_ms = median_tonight(&tn, &e->reg);
     e->closed = !e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
                 e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect);
