@@ -188,6 +188,19 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     save += ul + (save[ul] == '\t');
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", save);
     ss->started = 1;
+  } else if (strcmp(tag, "GI") == 0) { /* the GPU's description: our own child's bytes */
+    struct gpu_info g;
+    size_t n = (size_t)strtoull(rest, NULL, 10);
+    if (n == sizeof g && child_read(c, o->watchdog, &g, sizeof g) == CHILD_GOT) {
+      g.name[sizeof g.name - 1] = g.uuid[sizeof g.uuid - 1] = 0;
+      g.driver_release[sizeof g.driver_release - 1] = 0;
+      p->gpu = g;
+      p->have_gpu = 1;
+    } else if (n != sizeof g) {
+      gr_fmt(why, len, "the benchmark process sent a GPU description of %zu bytes, not %zu", n,
+             sizeof g);
+      ss->fatal = GR_STATUS_ENV;
+    }
   } else if (strcmp(tag, "PEAK") == 0) {
     char *alg = strtok_r(rest, "\t", &save), *rate = strtok_r(NULL, "\t", &save);
     const struct algorithm *a = alg ? registry_find(alg) : NULL;

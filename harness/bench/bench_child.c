@@ -443,6 +443,8 @@ int bench_child_main(void *arg, int in, int out)
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
     gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%s", info.uuid);
     add_context(&info, o);
+    child_say(C.fd, "GI\t%zu", sizeof info); /* the whole description, bytes as in memory */
+    child_say_bytes(C.fd, &info, sizeof info);
   }
   /* alone on the GPU: no other gpuregress job of this host loads it while we time (a lane
    * holds the lock already for its job: GPUREGRESS_GPU_LOCKED) */

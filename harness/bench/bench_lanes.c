@@ -27,6 +27,7 @@ struct bench_lanes {
   struct store *lane_store;
   char lane_why[GR_WHY_LEN];
   enum gr_status status; /* the worst a lane reported */
+  size_t gpu_lane;       /* the lane whose GPU description p->gpu holds */
   char why[GR_WHY_LEN];
 };
 
@@ -38,6 +39,8 @@ struct bench_lane_res {
   char gpu_name[128], gpu_uuid[48];
   size_t n_peaks;
   struct bench_peak peaks[16];
+  struct gpu_info gpu;
+  int have_gpu;
 };
 
 static void bench_lane_begin(void *ctx, size_t lane)
@@ -76,6 +79,7 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
     return;
   }
   struct bench_plan sub = *b->p;
+  sub.have_gpu = 0;
   struct bench_item *items = malloc((n ? n : 1) * sizeof *items);
   if (!items) {
     r->status = GR_STATUS_ENV;
@@ -100,6 +104,8 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   r->copy_gbps = sub.copy_gbps;
   memcpy(r->gpu_name, sub.gpu_name, sizeof r->gpu_name);
   memcpy(r->gpu_uuid, sub.gpu_uuid, sizeof r->gpu_uuid);
+  r->gpu = sub.gpu;
+  r->have_gpu = sub.have_gpu;
   r->n_peaks = sub.n_peaks;
   memcpy(r->peaks, sub.peaks, sizeof r->peaks);
   free(items);
@@ -110,7 +116,6 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
   struct bench_lanes *b = ctx;
   struct bench_plan *p = b->p;
   const size_t *idx = b->idx + b->start[job], n = b->count[job];
-  (void)lane;
   const struct bench_lane_res *r = res;
   if (!r || len != sizeof *r + n * sizeof(struct bench_result)) {
     const char *msg = bench_interrupted ? "interrupted" : "its lane process died";
@@ -129,6 +134,11 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
   if (r->status != GR_STATUS_OK && b->status == GR_STATUS_OK) {
     b->status = r->status;
     gr_fmt(b->why, sizeof b->why, "%s", r->why);
+  }
+  if (r->have_gpu && (!p->have_gpu || lane < b->gpu_lane)) { /* the run describes the first */
+    p->gpu = r->gpu;
+    p->have_gpu = 1;
+    b->gpu_lane = lane;
   }
   if (r->gpu_name[0]) {
     p->copy_gbps = r->copy_gbps;

@@ -10,6 +10,7 @@
 
 #include "alg.h"
 #include "case.h"
+#include "gpu.h"
 #include "gpus.h"
 #include "gr.h"
 #include "stats.h"
@@ -59,6 +60,10 @@ struct bench_plan {
   double copy_gbps; /* measured by the child; 0 unknown */
   char gpu_name[128];
   char gpu_uuid[48]; /* the physical GPU, "" unknown (several GPUs: the last lane's) */
+  /* the description of the GPU the benchmark process found (gpu_query), for the run's row where
+   * the parent did not probe (bench --gpus); several GPUs: the first lane's */
+  struct gpu_info gpu;
+  int have_gpu;
   struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
   size_t n_peaks;
 };

@@ -158,7 +158,7 @@ static void read_cmd(const char *cmd, char *buf, size_t len)
   pclose(f);
 }
 
-void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus)
+void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus, int probe)
 {
   memset(m, 0, sizeof *m);
   /* the commit this binary was built from; the checkout's only as extra information */
@@ -179,7 +179,8 @@ void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_se
   for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
     used += (size_t)snprintf(m->command + used, sizeof m->command - used, "%s%s", i ? " " : "",
                              argv[i]);
-  probe_gpu(&m->gpu, gpus && gpus->n ? gpus->slot[0].id : NULL);
+  if (probe)
+    probe_gpu(&m->gpu, gpus && gpus->n ? gpus->slot[0].id : NULL);
   if (m->gpu.ok)
     gr_fmt(m->cc, sizeof m->cc, "%d.%d", m->gpu.info.cc_major, m->gpu.info.cc_minor);
 }

@@ -73,8 +73,10 @@ struct run_meta {
   int dirty; /* the build's tree had changes */
 };
 /* Fill m; warns on stderr when the current checkout is at another commit than the build. The
- * GPU described is the first of gpus (--gpus), or device 0 where gpus is NULL or empty. */
-void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus);
+ * GPU described (probe 1: by a child process that starts CUDA) is the first of gpus (--gpus), or
+ * device 0 where gpus is NULL or empty; probe 0 leaves m->gpu unknown (bench --gpus: its
+ * benchmark processes describe their GPUs, and the run's row is set from the first lane's). */
+void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus, int probe);
 /* The commit this binary was built from, "-dirty" appended when its tree had changes. */
 const char *cli_build_commit(void);
 /* The run_info of a run about to begin, pointing into m. */

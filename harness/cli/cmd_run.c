@@ -83,7 +83,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     return GR_EXIT_USAGE;
   }
   struct run_meta meta;
-  collect_meta(&meta, argc, argv, &ra->gpus);
+  collect_meta(&meta, argc, argv, &ra->gpus, 1);
   struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
   ri.allow_no_gpu = ra->allow_no_gpu;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);

@@ -339,7 +339,7 @@ int cmd_sanitize(int argc, char **argv)
     return GR_EXIT_ENV;
   }
   struct run_meta meta;
-  collect_meta(&meta, argc, argv, &sa.gpus);
+  collect_meta(&meta, argc, argv, &sa.gpus, 1);
   if (!meta.gpu.ok) {
     printf("sanitize: skipped: %s\n", meta.gpu.why);
     cli_status_set("result", "no_gpu");

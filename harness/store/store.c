@@ -98,6 +98,34 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   return (int64_t)sqlite3_last_insert_rowid(st->db);
 }
 
+int store_set_run_gpu(struct store *st, int64_t run, const struct run_info *ri)
+{
+  static const char sql[] =
+      "UPDATE runs SET gpu_name = ?, gpu_sms = ?, gpu_cc = ?, gpu_mem_bytes = ?,"
+      " driver_version = ?, runtime_version = ?, sm_clock_mhz = ?, mem_clock_mhz = ?,"
+      " driver_release = ?, sm_clock_now_mhz = ?, mem_clock_now_mhz = ?, gpu_temp_c = ?"
+      " WHERE id = ?";
+  sqlite3_stmt *s;
+  if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
+    return -1;
+  bind_text(s, 1, ri->gpu_name && ri->gpu_name[0] ? ri->gpu_name : NULL);
+  sqlite3_bind_int(s, 2, ri->gpu_sms);
+  bind_text(s, 3, ri->gpu_cc);
+  sqlite3_bind_int64(s, 4, ri->gpu_mem_bytes);
+  sqlite3_bind_int(s, 5, ri->driver_version);
+  sqlite3_bind_int(s, 6, ri->runtime_version);
+  sqlite3_bind_int(s, 7, ri->sm_clock_mhz);
+  sqlite3_bind_int(s, 8, ri->mem_clock_mhz);
+  bind_text(s, 9, ri->driver_release && ri->driver_release[0] ? ri->driver_release : NULL);
+  sqlite3_bind_int(s, 10, ri->sm_clock_now_mhz);
+  sqlite3_bind_int(s, 11, ri->mem_clock_now_mhz);
+  sqlite3_bind_int(s, 12, ri->temp_c);
+  sqlite3_bind_int64(s, 13, run);
+  int rc = sqlite3_step(s);
+  sqlite3_finalize(s);
+  return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static int update_run_row(struct store *st, int64_t run, const char *status, int exit_code)
 {
   sqlite3_stmt *s;

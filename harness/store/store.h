@@ -65,6 +65,9 @@ struct run_info {
  * marks it 'killed' once that process is gone), committed at once. Returns its id, or -1 with
  * why. */
 int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, size_t len);
+/* Set the run's GPU description (the gpu_* columns, the driver's, the clocks) from ri: for a run
+ * whose GPU was described by its benchmark processes, after its row was begun without it. 0 ok. */
+int store_set_run_gpu(struct store *st, int64_t run, const struct run_info *ri);
 /* Set status ('finished', 'interrupted') and exit code. 0 ok. */
 int store_finish_run(struct store *st, int64_t run, const char *status, int exit_code);
 
