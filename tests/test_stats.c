@@ -1,7 +1,7 @@
 /* Statistics behind `gpuregress compare`, on synthetic samples: known Mann-Whitney values, a 10%
  * shift is found as slower (and faster the other way), identical and equal distributions give
  * "same", two noisy draws of one distribution give no false regression over many trials, and
- * too few or too noisy samples are "unsure"; a host-bound peer is asked 3x the minimum effect. */
+ * too few or too noisy samples are "unsure"; a host-bound peer is asked 4x the minimum effect. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -136,9 +136,9 @@ int main(void)
     fprintf(stderr, "power: %d of 1000 shifts found\n", found);
   EXPECT(found >= 990);
 
-  /* a host-bound peer (VARIANT_HOST_BOUND: avos/cusparse) is asked 3x the minimum effect: the
+  /* a host-bound peer (VARIANT_HOST_BOUND: avos/cusparse) is asked 4x the minimum effect: the
    * 7.6% between two processes of one build that an H100 measured (0.463 -> 0.498 ms, 0.3%
-   * noise in each) is "same" for it and "slower" for our own kernel; a 20% slowdown is still
+   * noise in each) is "same" for it and "slower" for our own kernel; a 30% slowdown is still
    * found in it */
   struct compare_opts co;
   compare_opts_default(&co);
@@ -152,7 +152,7 @@ int main(void)
   draw(&r, b, 30, 0.498, 0.003, 0);
   EXPECT(stats_classify(a, 30, b, 30, e_peer, co.alpha, &c) == 0 && c.cls == STATS_SAME);
   EXPECT(stats_classify(a, 30, b, 30, e_own, co.alpha, &c) == 0 && c.cls == STATS_SLOWER);
-  draw(&r, b, 30, 0.463 * 1.2, 0.003, 0);
+  draw(&r, b, 30, 0.463 * 1.3, 0.003, 0);
   EXPECT(stats_classify(a, 30, b, 30, e_peer, co.alpha, &c) == 0 && c.cls == STATS_SLOWER);
   TEST_DONE();
 }

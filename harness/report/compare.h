@@ -47,7 +47,7 @@ double compare_min_effect(const struct compare_opts *o, const char *alg);
 /* The minimum effect asked of one variant: its algorithm's, times COMPARE_HOST_BOUND_FACTOR for a
  * variant this build registers with VARIANT_HOST_BOUND (a library peer whose timed launch does
  * host-side work). */
-#define COMPARE_HOST_BOUND_FACTOR 3.0
+#define COMPARE_HOST_BOUND_FACTOR 4.0
 double compare_min_effect_variant(const struct compare_opts *o, const char *alg, const char *variant);
 double compare_alpha(const struct compare_opts *o, const char *alg);
 

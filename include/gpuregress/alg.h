@@ -56,8 +56,8 @@ enum variant_kind {
 #define VARIANT_NOSHMEM 0x4u  /* does not use shared memory itself: skip differential poison */
 /* its timed launch does host-side library work (descriptor creation, size queries, allocations
  * inside the library): its time moves between processes more than within one, so compare asks
- * it for 3x the minimum effect of its algorithm (cuSPARSE's SpGEMM: 0.453-0.518 ms over 13
- * processes on one H100, 0.2-0.5% noise within each, where our own kernels moved < 1.5%) */
+ * it for 4x the minimum effect of its algorithm (cuSPARSE's SpGEMM: 0.448-0.518 ms over 31
+ * processes on H100s and H200s, 0.2-0.5% noise within each, where our own kernels moved < 1.5%) */
 #define VARIANT_HOST_BOUND 0x8u
 
 /* algorithm flags */
