@@ -891,6 +891,24 @@ static int r_group(const struct gr_case *c, const struct gr_instance *inst)
   return !inst && op_is(c, AVOS_OP_SPGEMM) && row_guess(c) > 16;
 }
 
+/* A result row wider than a warp's hash table (AVOS_WARP_SLOTS in avos_common.cuh): where
+ * v1_hash_full_drop loses entries. On the data, the reference's widest row; without it, the
+ * guess. Without this regime the fuzzer reached such rows by chance: on an H100 (gpu-check,
+ * 150 s) the bug escaped 42 cases, having been caught after 19 to 28 cases in earlier runs. */
+#define AVOS_TABLE_SLOTS 256
+static int r_full_table(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!is_matrix((int)c->v[P_OP]))
+    return 0;
+  if (!inst)
+    return row_guess(c) > AVOS_TABLE_SLOTS;
+  const struct avos_csr *m = &((const struct avos_data *)inst->priv)->ref;
+  for (int32_t r = 0; r < m->rows; r++)
+    if (m->indptr[r + 1] - m->indptr[r] > AVOS_TABLE_SLOTS)
+      return 1;
+  return 0;
+}
+
 /* Limits: the elementwise grid-stride loop taking a second round (more 16-byte vectors than
  * the capped grid has threads) and past 2^24 elements; a long closure (families of 32+
  * generations: 5+ squarings; their paths overflow int8/int16 values); more global-tier rows than
@@ -920,6 +938,7 @@ static const struct regime avos_regimes[] = {
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
     [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},
+    [AVOS_REGIME_FULL_TABLE] = {"rows past a warp table", "v1_hash_full_drop", r_full_table, 0},
 };
 
 /* table */

@@ -77,6 +77,7 @@ enum {
   AVOS_REGIME_LONG_CLOSURE,
   AVOS_REGIME_EW_STRIDES,
   AVOS_REGIME_EW_2_24,
+  AVOS_REGIME_FULL_TABLE, /* a result row of more distinct columns than a warp's table holds */
 };
 
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */
