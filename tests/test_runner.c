@@ -4,6 +4,7 @@
  * variant passes. Uses a temporary database and checks what it holds. */
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -34,6 +35,20 @@ int main(void)
   struct run_info ri = {.command = "test_runner", .seed = 3};
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   EXPECT(run > 0);
+  /* a run begun without its GPU (bench --gpus) gets the first lane's description afterwards */
+  struct store_run sr;
+  EXPECT(store_get_run(st, STORE_MAIN, run, &sr) == 0 && sr.gpu[0] == 0 && sr.sms == 0);
+  struct run_info gi = {.gpu_name = "NVIDIA Test GPU", .gpu_sms = 132, .gpu_cc = "9.0",
+                        .driver_version = 13000, .sm_clock_mhz = 1980,
+                        .driver_release = "580.159.04", .temp_c = 37};
+  EXPECT(store_set_run_gpu(st, run, &gi) == 0);
+  EXPECT(store_get_run(st, STORE_MAIN, run, &sr) == 0);
+  EXPECT(strcmp(sr.gpu, "NVIDIA Test GPU") == 0 && sr.sms == 132 && strcmp(sr.cc, "9.0") == 0 &&
+             sr.driver == 13000 && sr.sm_clock_mhz == 1980 &&
+             strcmp(sr.driver_release, "580.159.04") == 0 && sr.temp_c == 37 &&
+             strcmp(sr.command, "test_runner") == 0 && sr.seed == 3,
+         "run %lld: gpu '%s', %d SMs, cc '%s', driver %d, release '%s'", (long long)run, sr.gpu,
+         sr.sms, sr.cc, sr.driver, sr.driver_release);
   struct runner_opts o = {.seed = 3, .watchdog = 1.0, .max_cases = 300, .shrink_budget = 60,
                           .shrink = 1, .store = st, .run_id = run};
   static const struct {

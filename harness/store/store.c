@@ -53,13 +53,33 @@ static void bind_text(sqlite3_stmt *s, int i, const char *v)
     sqlite3_bind_null(s, i);
 }
 
+/* The run's GPU description, bound from parameter `first` on in the order of GPU_COLUMNS. */
+#define GPU_COLUMNS                                                                                \
+  "gpu_name, gpu_sms, gpu_cc, gpu_mem_bytes, driver_version, runtime_version, sm_clock_mhz,"      \
+  " mem_clock_mhz, driver_release, sm_clock_now_mhz, mem_clock_now_mhz, gpu_temp_c"
+#define GPU_N_COLUMNS 12
+static void bind_gpu(sqlite3_stmt *s, int first, const struct run_info *ri)
+{
+  bind_text(s, first, ri->gpu_name && ri->gpu_name[0] ? ri->gpu_name : NULL);
+  sqlite3_bind_int(s, first + 1, ri->gpu_sms);
+  bind_text(s, first + 2, ri->gpu_cc);
+  sqlite3_bind_int64(s, first + 3, ri->gpu_mem_bytes);
+  sqlite3_bind_int(s, first + 4, ri->driver_version);
+  sqlite3_bind_int(s, first + 5, ri->runtime_version);
+  sqlite3_bind_int(s, first + 6, ri->sm_clock_mhz);
+  sqlite3_bind_int(s, first + 7, ri->mem_clock_mhz);
+  bind_text(s, first + 8, ri->driver_release && ri->driver_release[0] ? ri->driver_release : NULL);
+  sqlite3_bind_int(s, first + 9, ri->sm_clock_now_mhz);
+  sqlite3_bind_int(s, first + 10, ri->mem_clock_now_mhz);
+  sqlite3_bind_int(s, first + 11, ri->temp_c);
+}
+
 int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, size_t len)
 {
   static const char sql[] =
-      "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, gpu_name, gpu_sms,"
-      " gpu_cc, gpu_mem_bytes, driver_version, runtime_version, sm_clock_mhz, mem_clock_mhz, seed,"
-      " budget_s, pid, checkout_commit, allow_no_gpu, driver_release, sm_clock_now_mhz,"
-      " mem_clock_now_mhz, gpu_temp_c) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, seed, budget_s, pid,"
+      " checkout_commit, allow_no_gpu, " GPU_COLUMNS ")"
+      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   sqlite3_stmt *s;
   char now[32];
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
@@ -72,23 +92,12 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   bind_text(s, 3, ri->git_commit);
   sqlite3_bind_int(s, 4, ri->git_dirty);
   bind_text(s, 5, ri->host);
-  bind_text(s, 6, ri->gpu_name && ri->gpu_name[0] ? ri->gpu_name : NULL);
-  sqlite3_bind_int(s, 7, ri->gpu_sms);
-  bind_text(s, 8, ri->gpu_cc);
-  sqlite3_bind_int64(s, 9, ri->gpu_mem_bytes);
-  sqlite3_bind_int(s, 10, ri->driver_version);
-  sqlite3_bind_int(s, 11, ri->runtime_version);
-  sqlite3_bind_int(s, 12, ri->sm_clock_mhz);
-  sqlite3_bind_int(s, 13, ri->mem_clock_mhz);
-  sqlite3_bind_int64(s, 14, (sqlite3_int64)ri->seed);
-  sqlite3_bind_double(s, 15, ri->budget_s);
-  sqlite3_bind_int64(s, 16, (sqlite3_int64)getpid());
-  bind_text(s, 17, ri->checkout_commit && ri->checkout_commit[0] ? ri->checkout_commit : NULL);
-  sqlite3_bind_int(s, 18, ri->allow_no_gpu);
-  bind_text(s, 19, ri->driver_release && ri->driver_release[0] ? ri->driver_release : NULL);
-  sqlite3_bind_int(s, 20, ri->sm_clock_now_mhz);
-  sqlite3_bind_int(s, 21, ri->mem_clock_now_mhz);
-  sqlite3_bind_int(s, 22, ri->temp_c);
+  sqlite3_bind_int64(s, 6, (sqlite3_int64)ri->seed);
+  sqlite3_bind_double(s, 7, ri->budget_s);
+  sqlite3_bind_int64(s, 8, (sqlite3_int64)getpid());
+  bind_text(s, 9, ri->checkout_commit && ri->checkout_commit[0] ? ri->checkout_commit : NULL);
+  sqlite3_bind_int(s, 10, ri->allow_no_gpu);
+  bind_gpu(s, 11, ri);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {
@@ -100,27 +109,13 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
 
 int store_set_run_gpu(struct store *st, int64_t run, const struct run_info *ri)
 {
-  static const char sql[] =
-      "UPDATE runs SET gpu_name = ?, gpu_sms = ?, gpu_cc = ?, gpu_mem_bytes = ?,"
-      " driver_version = ?, runtime_version = ?, sm_clock_mhz = ?, mem_clock_mhz = ?,"
-      " driver_release = ?, sm_clock_now_mhz = ?, mem_clock_now_mhz = ?, gpu_temp_c = ?"
-      " WHERE id = ?";
+  static const char sql[] = "UPDATE runs SET (" GPU_COLUMNS ") = (?,?,?,?,?,?,?,?,?,?,?,?)"
+                            " WHERE id = ?";
   sqlite3_stmt *s;
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
     return -1;
-  bind_text(s, 1, ri->gpu_name && ri->gpu_name[0] ? ri->gpu_name : NULL);
-  sqlite3_bind_int(s, 2, ri->gpu_sms);
-  bind_text(s, 3, ri->gpu_cc);
-  sqlite3_bind_int64(s, 4, ri->gpu_mem_bytes);
-  sqlite3_bind_int(s, 5, ri->driver_version);
-  sqlite3_bind_int(s, 6, ri->runtime_version);
-  sqlite3_bind_int(s, 7, ri->sm_clock_mhz);
-  sqlite3_bind_int(s, 8, ri->mem_clock_mhz);
-  bind_text(s, 9, ri->driver_release && ri->driver_release[0] ? ri->driver_release : NULL);
-  sqlite3_bind_int(s, 10, ri->sm_clock_now_mhz);
-  sqlite3_bind_int(s, 11, ri->mem_clock_now_mhz);
-  sqlite3_bind_int(s, 12, ri->temp_c);
-  sqlite3_bind_int64(s, 13, run);
+  bind_gpu(s, 1, ri);
+  sqlite3_bind_int64(s, GPU_N_COLUMNS + 1, run);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   return rc == SQLITE_DONE ? 0 : -1;
