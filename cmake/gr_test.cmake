@@ -29,7 +29,10 @@ function(gr_test_exe name)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:C>:${GR_C_WARNINGS}> $<$<COMPILE_LANGUAGE:CUDA>:${GR_CUDA_FLAGS}>)
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  # in <build>/tests: Google Benchmark's library is the one copied beside gpuregress in <build>
+  # (a GPU machine lacks it; with $ORIGIN alone ctest there failed on every test program)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests
+                                           BUILD_RPATH "$ORIGIN;$ORIGIN/..")
 endfunction()
 
 # CTest's resource spec file for the GPU tests, from the GPUs present now (written again only
