@@ -57,7 +57,7 @@ enum variant_kind {
 /* its timed launch does host-side library work (descriptor creation, size queries, allocations
  * inside the library): its time moves between processes more than within one, so compare asks
  * it for 4x the minimum effect of its algorithm (cuSPARSE's SpGEMM: 0.448-0.518 ms over 31
- * processes on H100s and H200s, 0.2-0.5% noise within each, where our own kernels moved < 1.5%) */
+ * processes on H100s and H200s, 0.2-0.5% noise within each, where our v2_warp_hash moved < 2.5%) */
 #define VARIANT_HOST_BOUND 0x8u
 
 /* algorithm flags */
