@@ -300,14 +300,13 @@ static void child_body(struct gbench_state *gs, void *arg)
     spin_ns = extra > 0 ? extra * 1e6 : 1;
   }
 
-  /* The samples come from o->rounds independent setups of the variant (its buffers, handles and
+  /* The samples come from o->rounds independent set-ups of the variant (its buffers, handles and
    * plans made again), a share of the time, sample and noise budget each: a state is a random
-   * effect, and samples of one state are not independent replicates of the benchmark. On an
-   * H100 the cuSPARSE peer's first state in a process timed 0.453-0.493 ms over five processes
-   * while fresh states in the same processes timed 0.445-0.460 (0.2% noise within each): with one
-   * state a run's median was that state's, and compare saw 6-9% "changes" between runs of the
-   * same build. The median over the rounds' pooled samples follows the typical state; a state
-   * unlike the others widens the noise instead of moving the median. */
+   * effect, and samples of one state are not independent replicates of the benchmark. Of 25
+   * fresh states of the cuSPARSE peer in 5 processes on an H100, one timed 0.543 ms against
+   * 0.445-0.468 for the others (0.2-0.5% noise within each): timed in one state, such a state is
+   * the run's median; over three it is outvoted and shows as noise. (What moves between
+   * processes instead is VARIANT_HOST_BOUND's matter, compare.h.) */
   int rounds = o->rounds > 1 ? o->rounds : 1;
   long r_min = (o->min_samples + rounds - 1) / rounds, r_max = o->max_samples / rounds;
   double r_time = o->max_time / rounds, r_noise = o->noise * sqrt((double)rounds);
