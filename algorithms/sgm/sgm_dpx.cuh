@@ -168,34 +168,14 @@ __device__ __forceinline__ void v4_row_pf(const sgm_warp_params &p, int y)
   uint16_t *nat = p.path_out ? p.path_out + (size_t)R * p.h * W * D : nullptr;
 
   uint32_t win[K]; /* win[k] = right census at x - (lane*K + k) */
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    int xs = x0 - (lane * K + k);
-    win[k] = xs >= 0 ? crr[xs] : 0u;
-  }
+  sgm_warp_window_init<K>(win, crr, x0, lane);
   constexpr int NP = (K + 1) / 2;
   uint32_t P[NP], pm[NP], mp;
   v4_padmask<K>(pm, lane, D);
   v4_reset<K>(P, mp, pm);
   const uint32_t p1p1 = (uint32_t)p.p1 * 0x10001u, p2 = (uint32_t)p.p2;
 
-  /* census fed 32 pixels at a time: lane j of batch b holds pixel x0 + DIR*(32b + j): its left
-   * census and the right census entering the window there (d = 0 for left-right, d = 32K-1
-   * for right-left) */
-  uint32_t fl_cur, fr_cur, fl_nxt, fr_nxt;
-  auto fetch = [&](int b, uint32_t &fl, uint32_t &fr) {
-    int pos = x0 + DIR * (32 * b + lane);
-    fl = 0;
-    fr = 0;
-    if (pos >= 0 && pos < W) {
-      fl = clr[pos];
-      int fi = DIR > 0 ? pos : pos - (DP - 1);
-      if (fi >= 0)
-        fr = crr[fi];
-    }
-  };
-  fetch(0, fl_cur, fr_cur);
-  fetch(1, fl_nxt, fr_nxt);
+  sgm_warp_census<K, DIR> cen(clr, crr, x0, W, lane);
 
   /* LAST: the other paths' costs of step s in ring slot s % PF; osum their sum at this step.
    * PF == 1 keeps v4's order: the next pixel loaded at the start of a step, summed at its end. */
@@ -226,38 +206,20 @@ __device__ __forceinline__ void v4_row_pf(const sgm_warp_params &p, int y)
 
   /* step s of the line; u = s % PF, a constant once the ring's loop is unrolled */
   auto step = [&](const int s, const int u) {
-    const int j = s & 31, x = x0 + DIR * s;
+    const int x = x0 + DIR * s;
     if constexpr (LAST && PF > 1) {
       sum_others(raw[u]);
       if (s + PF < W)
         load_others(x + DIR * PF, raw[u]);
     }
-    if (j == 0 && s) {
-      fl_cur = fl_nxt;
-      fr_cur = fr_nxt;
-      fetch(s / 32 + 1, fl_nxt, fr_nxt);
-    }
+    cen.advance(s);
     if constexpr (LAST && PF == 1) {
       if (s + 1 < W)
         load_others(x + DIR, raw[0]);
     }
-    const uint32_t clv = __shfl_sync(V4_FULL, fl_cur, j);
-    const uint32_t crv = __shfl_sync(V4_FULL, fr_cur, j);
-    if (s) {
-      if constexpr (DIR > 0) {
-        uint32_t up = __shfl_up_sync(V4_FULL, win[K - 1], 1);
-#pragma unroll
-        for (int k = K - 1; k > 0; k--)
-          win[k] = win[k - 1];
-        win[0] = lane ? up : crv;
-      } else {
-        uint32_t dn = __shfl_down_sync(V4_FULL, win[0], 1);
-#pragma unroll
-        for (int k = 0; k + 1 < K; k++)
-          win[k] = win[k + 1];
-        win[K - 1] = lane < 31 ? dn : crv;
-      }
-    }
+    const uint32_t clv = cen.left(s), crv = cen.right(s);
+    if (s)
+      sgm_warp_window_slide<K, DIR>(win, crv, lane);
     int c[K];
     if (x >= D - 1) {
 #pragma unroll

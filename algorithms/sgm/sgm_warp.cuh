@@ -150,6 +150,88 @@ __device__ __forceinline__ void sgm_warp_store(T *pix, int lane,
   sgm_warp_store_piece<T, K, 1>(pix, lane, w);
 }
 
+/* The census a horizontal line's warp reads, 32 pixels at a time: lane j of batch b holds pixel
+ * x0 + DIR*(32b + j), its left census and the right census entering the window there (d = 0 for
+ * left-right, d = 32K-1 for right-left); the next batch is loaded while this one is used. */
+template <int K, int DIR> struct sgm_warp_census {
+  const uint32_t *clr, *crr;
+  int x0, w, lane;
+  uint32_t fl_cur, fr_cur, fl_nxt, fr_nxt;
+
+  __device__ __forceinline__ void fetch(int b, uint32_t &fl, uint32_t &fr) const
+  {
+    int pos = x0 + DIR * (32 * b + lane);
+    fl = 0;
+    fr = 0;
+    if (pos >= 0 && pos < w) {
+      fl = clr[pos];
+      int fi = DIR > 0 ? pos : pos - (32 * K - 1);
+      if (fi >= 0)
+        fr = crr[fi];
+    }
+  }
+  __device__ __forceinline__ sgm_warp_census(const uint32_t *l, const uint32_t *r, int x, int w_,
+                                             int ln)
+      : clr(l), crr(r), x0(x), w(w_), lane(ln)
+  {
+    fetch(0, fl_cur, fr_cur);
+    fetch(1, fl_nxt, fr_nxt);
+  }
+  /* at step s of the line: a new batch every 32 steps */
+  __device__ __forceinline__ void advance(int s)
+  {
+    if ((s & 31) == 0 && s) {
+      fl_cur = fl_nxt;
+      fr_cur = fr_nxt;
+      fetch(s / 32 + 1, fl_nxt, fr_nxt);
+    }
+  }
+  /* step s's left census and the right census entering the window, in every lane */
+  __device__ __forceinline__ uint32_t left(int s) const
+  {
+    return __shfl_sync(0xffffffffu, fl_cur, s & 31);
+  }
+  __device__ __forceinline__ uint32_t right(int s) const
+  {
+    return __shfl_sync(0xffffffffu, fr_cur, s & 31);
+  }
+};
+
+/* The right image's census words a horizontal line's warp compares with at its first pixel x0:
+ * lane l holds disparities l*K .. l*K + K-1, win[k] = right census at x0 - (l*K + k), 0 left of
+ * the image. */
+template <int K>
+__device__ __forceinline__ void sgm_warp_window_init(uint32_t (&win)[K], const uint32_t *crr,
+                                                     int x0, int lane)
+{
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    int xs = x0 - (lane * K + k);
+    win[k] = xs >= 0 ? crr[xs] : 0u;
+  }
+}
+
+/* The window one pixel further along DIR: every disparity's word moves to the next one (across
+ * lanes at the edges), and disparity 0 (DIR > 0: lane 0; DIR < 0: the window runs the other way,
+ * lane 31's last) takes crv, the right census at the new pixel. */
+template <int K, int DIR>
+__device__ __forceinline__ void sgm_warp_window_slide(uint32_t (&win)[K], uint32_t crv, int lane)
+{
+  if constexpr (DIR > 0) {
+    uint32_t up = __shfl_up_sync(0xffffffffu, win[K - 1], 1);
+#pragma unroll
+    for (int k = K - 1; k > 0; k--)
+      win[k] = win[k - 1];
+    win[0] = lane ? up : crv;
+  } else {
+    uint32_t dn = __shfl_down_sync(0xffffffffu, win[0], 1);
+#pragma unroll
+    for (int k = 0; k + 1 < K; k++)
+      win[k] = win[k + 1];
+    win[K - 1] = lane < 31 ? dn : crv;
+  }
+}
+
 /* A block of the line kernels (R = 2..7: vertical and diagonal paths) runs 8 adjacent scan lines
  * row by row. Line c holds the pixels x = c + S*y (S = dx*dy); the block's lines are at
  * x = cb + S*y + warp. Rows ylo..yhi are those where any of them is in the image, walked in the

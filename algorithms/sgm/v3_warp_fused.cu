@@ -117,31 +117,11 @@ __device__ __forceinline__ void v3_row(const sgm_warp_params &p, int y)
   uint16_t *nat = p.path_out ? p.path_out + (size_t)R * p.h * W * D : nullptr;
 
   uint32_t win[K]; /* win[k] = right census at x - (lane*K + k) */
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    int xs = x0 - (lane * K + k);
-    win[k] = xs >= 0 ? crr[xs] : 0u;
-  }
+  sgm_warp_window_init<K>(win, crr, x0, lane);
   int Lp[K], mp;
   v3_reset<K>(Lp, mp, lane, D);
 
-  /* census fed 32 pixels at a time: lane j of batch b holds pixel x0 + DIR*(32b + j): its left
-   * census and the right census entering the window there (d = 0 for left-right, d = 32K-1
-   * for right-left) */
-  uint32_t fl_cur, fr_cur, fl_nxt, fr_nxt;
-  auto fetch = [&](int b, uint32_t &fl, uint32_t &fr) {
-    int pos = x0 + DIR * (32 * b + lane);
-    fl = 0;
-    fr = 0;
-    if (pos >= 0 && pos < W) {
-      fl = clr[pos];
-      int fi = DIR > 0 ? pos : pos - (DP - 1);
-      if (fi >= 0)
-        fr = crr[fi];
-    }
-  };
-  fetch(0, fl_cur, fr_cur);
-  fetch(1, fl_nxt, fr_nxt);
+  sgm_warp_census<K, DIR> cen(clr, crr, x0, W, lane);
 
   /* LAST: the other paths' costs, loaded one pixel ahead */
   uint32_t raw[NS][NW];
@@ -168,33 +148,15 @@ __device__ __forceinline__ void v3_row(const sgm_warp_params &p, int y)
   }
 
   for (int s = 0; s < W; s++) {
-    const int j = s & 31, x = x0 + DIR * s;
-    if (j == 0 && s) {
-      fl_cur = fl_nxt;
-      fr_cur = fr_nxt;
-      fetch(s / 32 + 1, fl_nxt, fr_nxt);
-    }
+    const int x = x0 + DIR * s;
+    cen.advance(s);
     if constexpr (LAST) {
       if (s + 1 < W)
         load_others(x + DIR);
     }
-    const uint32_t clv = __shfl_sync(V3_FULL, fl_cur, j);
-    const uint32_t crv = __shfl_sync(V3_FULL, fr_cur, j);
-    if (s) {
-      if constexpr (DIR > 0) {
-        uint32_t up = __shfl_up_sync(V3_FULL, win[K - 1], 1);
-#pragma unroll
-        for (int k = K - 1; k > 0; k--)
-          win[k] = win[k - 1];
-        win[0] = lane ? up : crv;
-      } else {
-        uint32_t dn = __shfl_down_sync(V3_FULL, win[0], 1);
-#pragma unroll
-        for (int k = 0; k + 1 < K; k++)
-          win[k] = win[k + 1];
-        win[K - 1] = lane < 31 ? dn : crv;
-      }
-    }
+    const uint32_t clv = cen.left(s), crv = cen.right(s);
+    if (s)
+      sgm_warp_window_slide<K, DIR>(win, crv, lane);
     int c[K];
 #pragma unroll
     for (int k = 0; k < K; k++)
