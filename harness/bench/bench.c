@@ -210,6 +210,10 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
       pk->items_per_s = strtod(rate, NULL);
       gr_fmt(pk->name, sizeof pk->name, "%s", save ? save : "");
     }
+  } else if (strcmp(tag, "X") == 0) { /* another lane's: its result stays not done here */
+    size_t i = (size_t)strtoull(rest, NULL, 10);
+    if (i < p->n && i >= *next)
+      *next = i + 1;
   } else if (strcmp(tag, "B") == 0) {
     ss->cur = strtol(rest, NULL, 10);
     sm->n = 0;

@@ -136,7 +136,8 @@ static void *prebuild_main(void *arg)
   (void)arg;
   double budget = 0.25 * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE), used = 0;
   char text[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
-  for (size_t i = PB.start; i < C.p->n && PB.n < PREBUILD_MAX; i++) {
+  size_t end = C.p->claim ? C.p->n_own : C.p->n; /* a lane builds its own cases only */
+  for (size_t i = PB.start; i < end && PB.n < PREBUILD_MAX; i++) {
     if (__atomic_load_n(&PB.stop, __ATOMIC_ACQUIRE))
       break;
     const struct bench_item *it = &C.p->items[i];
@@ -251,6 +252,11 @@ static void child_body(struct gbench_state *gs, void *arg)
   const struct algorithm *a = it->alg;
   const struct bench_opts *o = C.o;
   char why[GR_WHY_LEN] = "";
+  if (!bench_claim(C.p, i)) {
+    child_say(C.fd, "X\t%zu", i);
+    gbench_skip(gs, "timed on another GPU");
+    return;
+  }
   double t0 = now_seconds();
   child_say(C.fd, "B\t%zu", i);
 

@@ -10,6 +10,8 @@
  *                         name, once per child
  *   "PEAK\t<alg>\t<items/s>\t<name>"   an algorithm's item peak (alg->item_peak), once per
  *                         child and algorithm of the plan that has one
+ *   "X\t<i>"              item i's group is timed by another lane (bench_plan.h, claim):
+ *                         nothing is run or reported for it here
  *   "B\t<i>"              item i begins (a crash from here on is its crash)
  *   "T\t<i>\t<verdict>\t<launches>\t<seconds>\t<reason>"   item i's result, then its accuracy
  *   "M\t<name>\t<value>"  metrics (gr_metrics: error rates, one line each) and its samples:

@@ -2,13 +2,13 @@
 #include "bench_gpu.h"
 
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
 #include "gr.h"
+#include "nvml.h"
 
 /* device helpers */
 
@@ -31,45 +31,14 @@ static __global__ void spin_kernel(unsigned long long ns)
 
 /* host side */
 
-/* NVML, resolved at run time. Only the few entry points we need, declared by hand. */
-typedef int (*nvml_init_fn)(void);
-typedef int (*nvml_by_pci_fn)(const char *bus_id, void **device);
-typedef int (*nvml_clock_fn)(void *device, int type, unsigned *mhz);
-#define NVML_CLOCK_SM 1
-
 static struct {
   int open, cold;
   cudaEvent_t start, stop;
   void *flush;
   size_t flush_bytes;
-  void *nvml_lib, *nvml_dev;
-  nvml_clock_fn nvml_clock;
 } g;
 
-static void nvml_open(void)
-{
-  int dev;
-  char bus[32];
-  g.nvml_lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!g.nvml_lib)
-    return;
-  nvml_init_fn init = (nvml_init_fn)dlsym(g.nvml_lib, "nvmlInit_v2");
-  nvml_by_pci_fn by_pci = (nvml_by_pci_fn)dlsym(g.nvml_lib, "nvmlDeviceGetHandleByPciBusId_v2");
-  g.nvml_clock = (nvml_clock_fn)dlsym(g.nvml_lib, "nvmlDeviceGetClockInfo");
-  if (!init || !by_pci || !g.nvml_clock || init() != 0 || cudaGetDevice(&dev) != cudaSuccess ||
-      cudaDeviceGetPCIBusId(bus, sizeof bus, dev) != cudaSuccess || by_pci(bus, &g.nvml_dev) != 0) {
-    g.nvml_dev = NULL;
-    g.nvml_clock = NULL;
-  }
-}
-
-extern "C" int bench_gpu_sm_clock(void)
-{
-  unsigned mhz = 0;
-  if (g.nvml_clock && g.nvml_dev && g.nvml_clock(g.nvml_dev, NVML_CLOCK_SM, &mhz) == 0)
-    return (int)mhz;
-  return 0;
-}
+extern "C" int bench_gpu_sm_clock(void) { return gr_nvml_clock(GR_NVML_CLOCK_SM); }
 
 extern "C" int bench_gpu_open(int cold, char *why, size_t len)
 {
@@ -85,7 +54,6 @@ extern "C" int bench_gpu_open(int cold, char *why, size_t len)
     g.flush_bytes = 2 * (info.l2_bytes ? info.l2_bytes : (size_t)64 << 20);
     GR_CUDA_CHECK(cudaMalloc(&g.flush, g.flush_bytes));
   }
-  nvml_open();
   g.open = 1;
   return 0;
 }
@@ -98,7 +66,7 @@ extern "C" void bench_gpu_close(void)
   cudaEventDestroy(g.stop);
   if (g.flush)
     cudaFree(g.flush);
-  memset(&g, 0, sizeof g); /* NVML stays loaded: the process is about to end */
+  memset(&g, 0, sizeof g);
 }
 
 extern "C" double bench_gpu_copy_gbps(void)

@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "bench_private.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "lanes.h"
 
@@ -18,12 +20,21 @@
  * process starts a CUDA context and measures the copy bandwidth and the item peaks, once per
  * lane rather than once per group. With one GPU the whole plan is one job: the same single
  * benchmark process as without --gpus. Each lane stores its timings through its own
- * connection; the results come back to fill p->res. */
+ * connection; the results come back to fill p->res.
+ *
+ * The deal is a guess (a case's instance is built ahead in a lane and not on one GPU, the CUDA
+ * start of the lanes differs by a second on 4 H200s): a lane that is through with its own groups
+ * takes over the others' not yet begun, those planned to start last first. Every lane's list is
+ * the whole plan, its own groups first (costliest first, so that what is left to take over at
+ * the end is small), and a group is timed by the lane that claims it first (bench_plan.h,
+ * claim: one int per group in memory the lanes share). */
 struct bench_lanes {
   struct bench_plan *p;
   const struct bench_opts *o;
-  size_t *idx;           /* the plan's items, job after job */
-  size_t *start, *count; /* job j: idx[start[j] .. start[j] + count[j]) */
+  struct bench_lists l;  /* the jobs' lists (bench_private.h) */
+  int *claim;            /* per group: 0, or the job that times it + 1 (shared by the lanes);
+                          * NULL with one job */
+  int *lost;             /* per job: its lane died before it reported */
   struct store *lane_store;
   char lane_why[GR_WHY_LEN];
   enum gr_status status; /* the worst a lane reported */
@@ -31,7 +42,7 @@ struct bench_lanes {
   char why[GR_WHY_LEN];
 };
 
-/* What a lane sends back for a group: this header, then the group's results. */
+/* What a lane sends back for its job: this header, then a result per item of its list. */
 struct bench_lane_res {
   enum gr_status status;
   char why[GR_WHY_LEN];
@@ -64,7 +75,7 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
                            size_t *len)
 {
   struct bench_lanes *b = ctx;
-  size_t n = b->count[job];
+  size_t n = b->l.count[job];
   (void)lane;
   (void)param;
   struct bench_lane_res *r = calloc(1, sizeof *r + n * sizeof(struct bench_result));
@@ -87,11 +98,15 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
     return;
   }
   for (size_t k = 0; k < n; k++)
-    items[k] = b->p->items[b->idx[b->start[job] + k]];
+    items[k] = b->p->items[b->l.idx[b->l.start[job] + k]];
   sub.items = items;
   sub.res = rr;
   sub.n = n;
   sub.n_peaks = 0;
+  sub.claim = b->claim;
+  sub.group = b->claim ? b->l.gid + b->l.start[job] : NULL;
+  sub.claim_tag = (int)job + 1;
+  sub.n_own = b->l.n_own[job];
   struct bench_opts o = *b->o;
   o.store = b->lane_store;
   o.gpus = NULL;
@@ -115,22 +130,21 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
 {
   struct bench_lanes *b = ctx;
   struct bench_plan *p = b->p;
-  const size_t *idx = b->idx + b->start[job], n = b->count[job];
+  const size_t *idx = b->l.idx + b->l.start[job], n = b->l.count[job];
   const struct bench_lane_res *r = res;
   if (!r || len != sizeof *r + n * sizeof(struct bench_result)) {
-    const char *msg = bench_interrupted ? "interrupted" : "its lane process died";
-    for (size_t k = 0; k < n; k++) {
-      struct bench_result *pr = &p->res[idx[k]];
-      memset(pr, 0, sizeof *pr);
-      pr->done = !bench_interrupted;
-      pr->verdict = bench_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
-      gr_fmt(pr->reason, sizeof pr->reason, "%s", msg);
-    }
+    b->lost[job] = 1; /* what it did not report: bench_lost */
     return;
   }
   const struct bench_result *rr = (const struct bench_result *)(r + 1);
-  for (size_t k = 0; k < n; k++)
-    p->res[idx[k]] = rr[k];
+  const size_t *gid = b->l.gid + b->l.start[job];
+  for (size_t k = 0; k < n; k++) {
+    /* its own claim's results stand; for a group no lane claimed (no GPU here, an interrupt)
+     * what this lane said stands until a lane that times it says more */
+    int owner = b->claim ? __atomic_load_n(&b->claim[gid[k]], __ATOMIC_ACQUIRE) : (int)job + 1;
+    if (rr[k].done && (owner == (int)job + 1 || (owner == 0 && !p->res[idx[k]].done)))
+      p->res[idx[k]] = rr[k];
+  }
   if (r->status != GR_STATUS_OK && b->status == GR_STATUS_OK) {
     b->status = r->status;
     gr_fmt(b->why, sizeof b->why, "%s", r->why);
@@ -150,11 +164,10 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
       p->peaks[p->n_peaks++] = r->peaks[k];
 }
 
-/* Deal the plan's groups to nl lanes (see the top of this file): lane_of[g] for each group g
- * of the ng starting at gs[g] with gc[g] items. */
-static void bench_deal(const struct bench_plan *p, const struct bench_opts *o, size_t nl,
-                       const size_t *gs, const size_t *gc, size_t ng, double *cost,
-                       double *gcost, size_t *order, double *load, size_t *lane_of)
+/* Each group's expected seconds (see the top of this file): gcost[g] for the ng groups starting
+ * at gs[g] with gc[g] items; cost is scratch for p->n items. */
+static void bench_costs(const struct bench_plan *p, const struct bench_opts *o, const size_t *gs,
+                        const size_t *gc, size_t ng, double *cost, double *gcost)
 {
   double known = 0;
   size_t n_known = 0;
@@ -172,22 +185,93 @@ static void bench_deal(const struct bench_plan *p, const struct bench_opts *o, s
       double c = cost[gs[g] + k];
       gcost[g] += c > 0 ? c : n_known ? known / (double)n_known : 1.0;
     }
-    order[g] = g;
   }
-  for (size_t a = 1; a < ng; a++) /* the costliest group first (stable) */
-    for (size_t k = a; k > 0 && gcost[order[k]] > gcost[order[k - 1]]; k--) {
+}
+
+/* order[0..n): 0..n-1 sorted by key, largest first (stable). */
+static void sort_desc(size_t *order, const double *key, size_t n)
+{
+  for (size_t k = 0; k < n; k++)
+    order[k] = k;
+  for (size_t a = 1; a < n; a++)
+    for (size_t k = a; k > 0 && key[order[k]] > key[order[k - 1]]; k--) {
       size_t t = order[k];
       order[k] = order[k - 1];
       order[k - 1] = t;
     }
-  for (size_t l = 0; l < nl; l++)
-    load[l] = 0;
-  for (size_t k = 0; k < ng; k++) { /* ... to the least loaded lane */
+}
+
+int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double *gcost,
+                     size_t ng, struct bench_lists *l, size_t *jobs_out)
+{
+  size_t cap = ng ? ng : 1, jobs = 0, at = 0;
+  size_t *order = calloc(cap, sizeof *order), *late = calloc(cap, sizeof *late);
+  size_t *lane_of = calloc(cap, sizeof *lane_of);
+  double *load = calloc(nl ? nl : 1, sizeof *load), *begin = calloc(cap, sizeof *begin);
+  if (!order || !late || !lane_of || !load || !begin) {
+    free(order), free(late), free(lane_of), free(load), free(begin);
+    return -1;
+  }
+  sort_desc(order, gcost, ng);
+  for (size_t k = 0; k < ng; k++) { /* the costliest group first to the least loaded lane */
     size_t best = 0;
-    for (size_t l = 1; l < nl; l++)
-      best = load[l] < load[best] ? l : best;
+    for (size_t m = 1; m < nl; m++)
+      best = load[m] < load[best] ? m : best;
     lane_of[order[k]] = best;
+    begin[order[k]] = load[best]; /* when it would begin on its lane, costliest first there */
     load[best] += gcost[order[k]];
+  }
+  for (size_t m = 0; m < nl; m++) /* a lane with no group of its own gets no job */
+    for (size_t g = 0; g < ng; g++)
+      if (lane_of[g] == m) {
+        jobs++;
+        break;
+      }
+  sort_desc(late, begin, ng); /* the groups planned to begin last first */
+  size_t job = 0;
+  for (size_t m = 0; m < nl; m++) {
+    size_t first = at;
+    for (size_t k = 0; k < ng; k++) { /* its own: costliest first (several jobs) */
+      size_t g = jobs > 1 ? order[k] : k;
+      for (size_t i = 0; lane_of[g] == m && i < gc[g]; i++, at++) {
+        l->idx[at] = gs[g] + i;
+        l->gid[at] = g;
+      }
+    }
+    if (at == first)
+      continue;
+    l->start[job] = first;
+    l->n_own[job] = at - first;
+    for (size_t k = 0; jobs > 1 && k < ng; k++) /* then the others', to take over */
+      for (size_t i = 0; lane_of[late[k]] != m && i < gc[late[k]]; i++, at++) {
+        l->idx[at] = gs[late[k]] + i;
+        l->gid[at] = late[k];
+      }
+    l->count[job] = at - first;
+    job++;
+  }
+  free(order), free(late), free(lane_of), free(load), free(begin);
+  *jobs_out = job;
+  return 0;
+}
+
+/* After the lanes: what no lane reported because its lane died, or because the run was
+ * interrupted before a lane took it. */
+static void bench_lost(struct bench_lanes *b, size_t jobs, const size_t *group_of)
+{
+  int lost_any = 0;
+  for (size_t j = 0; j < jobs; j++)
+    lost_any |= b->lost[j];
+  for (size_t i = 0; i < b->p->n; i++) {
+    struct bench_result *pr = &b->p->res[i];
+    int owner = b->claim ? b->claim[group_of[i]] : 1;
+    if (pr->done || !(owner ? b->lost[owner - 1] : lost_any || bench_interrupted))
+      continue;
+    memset(pr, 0, sizeof *pr);
+    pr->done = !bench_interrupted;
+    pr->verdict = bench_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
+    gr_fmt(pr->reason, sizeof pr->reason, "%s",
+           bench_interrupted ? "interrupted" : "its lane process died");
   }
 }
 
@@ -195,55 +279,63 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
                                    size_t len)
 {
   struct bench_lanes b = {.p = p, .o = o};
-  size_t nl = o->gpus->n, cap = p->n ? p->n : 1, ng = 0;
-  size_t *gs = calloc(cap, sizeof *gs), *gc = calloc(cap, sizeof *gc), *order = calloc(cap, sizeof *order);
-  size_t *lane_of = calloc(cap, sizeof *lane_of);
-  double *load = calloc(nl, sizeof *load), *cost = calloc(cap, sizeof *cost);
-  double *gcost = calloc(cap, sizeof *gcost);
-  b.idx = calloc(cap, sizeof *b.idx);
-  b.start = calloc(nl, sizeof *b.start);
-  b.count = calloc(nl, sizeof *b.count);
-  if (!gs || !gc || !order || !lane_of || !load || !cost || !gcost || !b.idx || !b.start ||
-      !b.count) {
-    free(gs), free(gc), free(order), free(lane_of), free(load), free(cost), free(gcost);
-    free(b.idx), free(b.start), free(b.count);
-    gr_fmt(why, len, "out of memory");
-    return GR_STATUS_ENV;
-  }
+  size_t nl = o->gpus->n, cap = p->n ? p->n : 1, ng = 0, jobs = 0;
+  size_t *gs = calloc(cap, sizeof *gs), *gc = calloc(cap, sizeof *gc);
+  size_t *group_of = calloc(cap, sizeof *group_of);
+  double *cost = calloc(cap, sizeof *cost), *gcost = calloc(cap, sizeof *gcost);
+  b.l.idx = calloc(nl * cap, sizeof *b.l.idx);
+  b.l.gid = calloc(nl * cap, sizeof *b.l.gid);
+  b.l.start = calloc(nl, sizeof *b.l.start);
+  b.l.count = calloc(nl, sizeof *b.l.count);
+  b.l.n_own = calloc(nl, sizeof *b.l.n_own);
+  b.lost = calloc(nl, sizeof *b.lost);
+  enum gr_status rc = GR_STATUS_OK;
+  if (!gs || !gc || !group_of || !cost || !gcost || !b.l.idx || !b.l.gid || !b.l.start ||
+      !b.l.count || !b.l.n_own || !b.lost)
+    goto oom;
   for (size_t i = 0; i < p->n; i++) { /* the (algorithm, case) groups */
     if (!ng || p->items[i].alg != p->items[i - 1].alg ||
         p->items[i].case_no != p->items[i - 1].case_no)
       gs[ng++] = i;
     gc[ng - 1]++;
+    group_of[i] = ng - 1;
   }
-  bench_deal(p, o, nl, gs, gc, ng, cost, gcost, order, load, lane_of);
-  size_t jobs = 0, at = 0;
-  for (size_t l = 0; l < nl; l++) { /* a job per lane with items: its groups in plan order */
-    b.start[jobs] = at;
-    for (size_t g = 0; g < ng; g++)
-      for (size_t k = 0; lane_of[g] == l && k < gc[g]; k++)
-        b.idx[at++] = gs[g] + k;
-    b.count[jobs] = at - b.start[jobs];
-    jobs += b.count[jobs] > 0;
+  bench_costs(p, o, gs, gc, ng, cost, gcost);
+  if (bench_lane_lists(nl, gs, gc, gcost, ng, &b.l, &jobs))
+    goto oom;
+  if (jobs > 1) { /* the claims, in memory the lanes and their benchmark processes share */
+    void *m = mmap(NULL, ng * sizeof *b.claim, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                   -1, 0);
+    if (m == MAP_FAILED) {
+      gr_fmt(why, len, "cannot map the lanes' shared claims: %s", strerror(errno));
+      rc = GR_STATUS_ENV;
+      goto out;
+    }
+    b.claim = m; /* zero-filled: no group claimed */
   }
-  free(gs), free(gc), free(order), free(lane_of), free(load), free(cost), free(gcost);
   struct lanes_spec spec = {
       .gpus = o->gpus, .n_jobs = jobs, .exclusive = 1, .ctx = &b, .begin = bench_lane_begin,
       .end = bench_lane_end, .job = bench_lane_job, .done = bench_lane_done,
       .interrupted = &bench_interrupted, .lane_flags = {&bench_interrupted, NULL}};
-  enum gr_status rc = GR_STATUS_OK;
   if (o->store)
     store_suspend(o->store);
   if (lanes_run(&spec, why, len))
     rc = GR_STATUS_ENV;
   if (o->store && store_resume(o->store, why, len))
     rc = GR_STATUS_ENV;
+  bench_lost(&b, jobs, group_of);
   if (rc == GR_STATUS_OK && b.status != GR_STATUS_OK) {
     rc = b.status;
     gr_fmt(why, len, "%s", b.why);
   }
-  free(b.idx);
-  free(b.start);
-  free(b.count);
+  goto out;
+oom:
+  gr_fmt(why, len, "out of memory");
+  rc = GR_STATUS_ENV;
+out:
+  if (b.claim)
+    munmap(b.claim, ng * sizeof *b.claim);
+  free(gs), free(gc), free(group_of), free(cost), free(gcost);
+  free(b.l.idx), free(b.l.gid), free(b.l.start), free(b.l.count), free(b.l.n_own), free(b.lost);
   return rc;
 }

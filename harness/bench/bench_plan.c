@@ -230,6 +230,13 @@ void bench_plan_free(struct bench_plan *p)
   free(p);
 }
 
+int bench_claim(const struct bench_plan *p, size_t i)
+{
+  int seen = 0, *slot = p->claim ? &p->claim[p->group[i]] : NULL;
+  return !slot || __atomic_compare_exchange_n(slot, &seen, p->claim_tag, 0, __ATOMIC_ACQ_REL,
+                                              __ATOMIC_ACQUIRE) || seen == p->claim_tag;
+}
+
 const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a)
 {
   for (size_t i = 0; i < p->n_peaks; i++)

@@ -66,7 +66,20 @@ struct bench_plan {
   int have_gpu;
   struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
   size_t n_peaks;
+  /* A lane's copy of the plan under bench --gpus with several GPUs (bench_lanes.c); NULL and 0
+   * elsewhere. The lane's list holds its own groups first (n_own items: its instances are built
+   * ahead), then the other lanes' in the order it may take them over once its own are done. An
+   * item of group group[i] is timed only by the lane that claims claim[group[i]] first with its
+   * claim_tag (memory shared by the lanes): the others skip it, saying so ("X", bench_child.h). */
+  int *claim;
+  const size_t *group;
+  int claim_tag;
+  size_t n_own;
 };
+
+/* 1 when this process times item i: no claims (one GPU), or its group is this lane's claim,
+ * taken now if no lane had it; 0 when another lane took the group first. */
+int bench_claim(const struct bench_plan *p, size_t i);
 
 /* The peak of algorithm a in p, NULL when a has none or it is not measured yet. */
 const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a);

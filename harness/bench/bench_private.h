@@ -19,4 +19,20 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
 enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts *o, char *why,
                                    size_t len);
 
+/* The lanes' lists of bench --gpus (bench_lanes.c, described at its top), for ng groups of
+ * items (group g: the gc[g] items from gs[g], expected to take gcost[g] seconds) over nl lanes:
+ * the groups dealt costliest first to the least loaded lane; job j's list, the items
+ * idx[start[j] .. start[j] + count[j]) with their groups in gid, holds its own groups first
+ * (n_own[j] items, costliest group first), then, with several jobs, every other group, those
+ * planned to begin last first. With one job, its list is the plan in order. idx and gid hold
+ * nl times the items, start, count and n_own nl entries. */
+struct bench_lists {
+  size_t *idx, *gid, *start, *count, *n_own;
+};
+
+/* The lists above; *jobs: how many (a lane with no group of its own gets none). 0 ok, -1 out of
+ * memory. */
+int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double *gcost,
+                     size_t ng, struct bench_lists *l, size_t *jobs);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "gr.h"
+#include "nvml.h"
 
 /* device helpers */
 
@@ -79,46 +80,17 @@ extern "C" int gpu_device_count(char *why, size_t len)
   return n;
 }
 
-/* NVML, resolved at run time (no build dependency): the driver's release, the current clocks
- * and the temperature of device dev. Leaves info's fields empty where NVML or an entry point is
- * missing. The library stays loaded (a probe's process ends soon after). */
-typedef int (*nvml_init_fn)(void);
-typedef int (*nvml_version_fn)(char *version, unsigned length);
-typedef int (*nvml_by_pci_fn)(const char *bus_id, void **device);
-typedef int (*nvml_clock_fn)(void *device, int type, unsigned *mhz);
-typedef int (*nvml_temp_fn)(void *device, int sensor, unsigned *celsius);
-#define NVML_CLOCK_SM 1
-#define NVML_CLOCK_MEM 2
-#define NVML_TEMPERATURE_GPU 0
-
+/* NVML (nvml.h): the driver's release, the current clocks and the temperature of device dev.
+ * Leaves info's fields empty where NVML or an entry point is missing. */
 static void nvml_query(struct gpu_info *info, int dev)
 {
-  void *lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!lib)
-    return;
-  nvml_init_fn init = (nvml_init_fn)dlsym(lib, "nvmlInit_v2");
-  nvml_version_fn version = (nvml_version_fn)dlsym(lib, "nvmlSystemGetDriverVersion");
-  nvml_by_pci_fn by_pci = (nvml_by_pci_fn)dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2");
-  nvml_clock_fn clock = (nvml_clock_fn)dlsym(lib, "nvmlDeviceGetClockInfo");
-  nvml_temp_fn temp = (nvml_temp_fn)dlsym(lib, "nvmlDeviceGetTemperature");
-  if (!init || init() != 0)
-    return;
-  char v[80] = "";
-  if (version && version(v, sizeof v) == 0) {
-    v[sizeof v - 1] = 0;
-    gr_fmt(info->driver_release, sizeof info->driver_release, "%s", v);
-  }
   char bus[32];
-  void *h = NULL;
-  if (!by_pci || cudaDeviceGetPCIBusId(bus, sizeof bus, dev) != cudaSuccess || by_pci(bus, &h) != 0)
-    return;
-  unsigned u;
-  if (clock && clock(h, NVML_CLOCK_SM, &u) == 0)
-    info->sm_clock_now_mhz = (int)u;
-  if (clock && clock(h, NVML_CLOCK_MEM, &u) == 0)
-    info->mem_clock_now_mhz = (int)u;
-  if (temp && temp(h, NVML_TEMPERATURE_GPU, &u) == 0)
-    info->temp_c = (int)u;
+  if (!gr_nvml_attached() && cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess)
+    gr_nvml_attach_pci(bus);
+  gr_nvml_release(info->driver_release, sizeof info->driver_release);
+  info->sm_clock_now_mhz = gr_nvml_clock(GR_NVML_CLOCK_SM);
+  info->mem_clock_now_mhz = gr_nvml_clock(GR_NVML_CLOCK_MEM);
+  info->temp_c = gr_nvml_temp();
 }
 
 extern "C" int gpu_query(struct gpu_info *info, char *why, size_t len)
