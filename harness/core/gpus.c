@@ -302,14 +302,46 @@ int gpus_near_cpus(const char *pci, const char *sysfs, void *out)
   return CPU_COUNT(set) > 0 ? 0 : -1;
 }
 
-int gpus_bind_near(const struct gpu_slot *s)
+int gpus_lane_cpus(const struct gpu_set *set, size_t lane, const char *sysfs, const void *allowed,
+                   void *out)
 {
-  cpu_set_t near, now, both;
-  if (!s->pci[0] || gpus_near_cpus(s->pci, "/sys", &near) ||
-      sched_getaffinity(0, sizeof now, &now))
+  cpu_set_t near, mine;
+  const cpu_set_t *now = allowed;
+  if (lane >= set->n || gpus_near_cpus(set->slot[lane].pci, sysfs, &near))
+    return -1;
+  CPU_AND(&mine, &near, now);
+  int n = CPU_COUNT(&mine);
+  if (n == 0)
+    return -1;
+  size_t peers = 0, rank = 0; /* the lanes whose GPUs have the same nearest CPUs */
+  for (size_t k = 0; k < set->n; k++) {
+    cpu_set_t other;
+    if (gpus_near_cpus(set->slot[k].pci, sysfs, &other) == 0 && CPU_EQUAL(&other, &near)) {
+      rank += k < lane;
+      peers++;
+    }
+  }
+  if (peers > 1 && (size_t)n >= peers) {
+    size_t per = (size_t)n / peers, lo = rank * per, hi = rank + 1 == peers ? (size_t)n : lo + per;
+    cpu_set_t slice;
+    CPU_ZERO(&slice);
+    for (size_t c = 0, i = 0; c < CPU_SETSIZE; c++)
+      if (CPU_ISSET(c, &mine)) {
+        if (i >= lo && i < hi)
+          CPU_SET(c, &slice);
+        i++;
+      }
+    mine = slice;
+  }
+  memcpy(out, &mine, sizeof mine);
+  return 0;
+}
+
+int gpus_bind_lane(const struct gpu_set *set, size_t lane)
+{
+  cpu_set_t now, mine;
+  if (sched_getaffinity(0, sizeof now, &now) || gpus_lane_cpus(set, lane, "/sys", &now, &mine) ||
+      CPU_EQUAL(&mine, &now) || sched_setaffinity(0, sizeof mine, &mine))
     return 0;
-  CPU_AND(&both, &near, &now);
-  if (CPU_COUNT(&both) == 0 || CPU_EQUAL(&both, &now) || sched_setaffinity(0, sizeof both, &both))
-    return 0;
-  return CPU_COUNT(&both);
+  return CPU_COUNT(&mine);
 }

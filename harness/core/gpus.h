@@ -58,10 +58,19 @@ int gpus_lock_wait(const struct gpu_slot *slot, int exclusive,
  * sched_setaffinity takes it). sysfs: "/sys", or a copy for tests. 0 ok with at least one CPU;
  * -1 when the id is malformed, the file is absent or unreadable, or lists nothing. */
 int gpus_near_cpus(const char *pci, const char *sysfs, void *out);
-/* Restrict this process (and what it starts) to the CPUs nearest GPU slot s that it may use:
- * the number of CPUs it keeps, or 0 when it was left as it was (no PCI id, no such file, or no
- * CPU of that node allowed here). */
-int gpus_bind_near(const struct gpu_slot *s);
+/* The CPUs of lane `lane` of set when each lane times on its GPU (bench --gpus): those nearest
+ * its GPU (gpus_near_cpus under sysfs) among the allowed ones (a cpu_set_t, as `out`), shared
+ * out among the lanes whose GPUs have the same nearest CPUs: the k-th such lane gets the k-th
+ * of as many contiguous slices (the last takes the rest), so that one lane's CPU work (a check
+ * on every CPU it may use, a reference) never preempts another lane's launches. Where the node
+ * has fewer allowed CPUs than lanes, the lane keeps all of them. 0 ok; -1 (out untouched) when
+ * the slot has no PCI id, sysfs does not say, or no CPU of the node is allowed. */
+int gpus_lane_cpus(const struct gpu_set *set, size_t lane, const char *sysfs, const void *allowed,
+                   void *out);
+
+/* Restrict this process (and what it starts) to gpus_lane_cpus of "/sys" within its current
+ * affinity: the number of CPUs it keeps, or 0 when it was left as it was. */
+int gpus_bind_lane(const struct gpu_set *set, size_t lane);
 
 /* The --gpus help line, shared by run, fuzz, bench and sanitize. */
 #define GPUS_HELP                                                                                  \

@@ -63,8 +63,8 @@ static int lane_main(void *arg, int in, int out)
   /* CUDA's order is its own (fastest first) unless told: indices mean nvidia-smi's */
   setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
   setenv("CUDA_VISIBLE_DEVICES", g->id, 1);
-  if (s->exclusive) /* timing: its launches from the CPUs of its GPU's NUMA node */
-    gpus_bind_near(g);
+  if (s->exclusive) /* timing: its launches from its share of its GPU's NUMA node's CPUs */
+    gpus_bind_lane(s->gpus, la->lane);
   lane_flag[0] = s->lane_flags[0];
   lane_flag[1] = s->lane_flags[1];
   signal(SIGTERM, lane_on_term);
