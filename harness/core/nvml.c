@@ -1,14 +1,13 @@
 /* NVML through dlopen: only the entry points we need, declared by hand. See nvml.h.
  *
  * One load and one handle per process: the GPU description (gpu_query) and the timing layer's
- * per-sample SM clock (bench_gpu.cu) used to load and attach it each on its own. Where the
- * handle is taken matters under bench --gpus, where a benchmark process per GPU starts CUDA at
- * once and the driver completes their starts one after another: on 4 H200s (persistence mode on,
- * driver 580), three bench --quick runs each, the lanes' GPUs were ready at 1.17-1.21 s with no
- * NVML at all, 1.23-1.36 s with this one attach by PCI bus id after CUDA's start, 1.69-1.78 s
- * with the handle taken by UUID before CUDA (nvmlDeviceGetHandleByUUID may attach every GPU
- * as it searches: the lanes then queue behind each other's NVML too); the build before, with
- * its two loads and attaches, 1.58-1.64 s. */
+ * per-sample SM clock (bench_gpu.cu) used to load NVML and attach the GPU each on its own. Where
+ * the handle is taken did not matter to the start of bench --gpus, whose benchmark processes
+ * start CUDA at once: on 4 H100s, bench --quick --gpus all run back to back took 2.95 and 2.82 s
+ * with the handle taken by UUID before CUDA, 2.80 and 2.82 s by PCI bus id after CUDA's start
+ * (this), 2.78 and 2.86 s with no NVML at all. (An earlier comparison that put the first at 0.5 s
+ * slower had run it right after a one-GPU bench: three of its GPUs had sat idle, and a GPU idle
+ * for a few seconds starts CUDA about 0.5 s later, plain libcuda as much as gpuregress.) */
 #define _GNU_SOURCE
 #include "nvml.h"
 
