@@ -61,5 +61,16 @@ int main(void)
     fputs(text, stderr);
   free(text);
   bench_plan_free(p);
+
+  /* the rounds a benchmark is sampled over: their floors of samples within the cap, else fewer;
+   * 6 samples at least in all, so that compare can call a change (3 against 3: never) */
+  EXPECT(bench_round_floor(3) == 3 && bench_round_floor(2) == 3 && bench_round_floor(1) == 6);
+  EXPECT(bench_rounds(3, 0.94, 1.0) == 3);   /* a 0.94 ms launch: as asked */
+  EXPECT(bench_rounds(3, 100, 1.0) == 3);    /* 9 x 0.1 s = 0.9 s: within the cap */
+  EXPECT(bench_rounds(3, 120, 1.0) == 2);    /* 9 x 0.12 s past it, 6 x 0.12 s within */
+  EXPECT(bench_rounds(3, 940, 1.0) == 1);    /* kmedoids n=100000: one round of 6 */
+  EXPECT(bench_rounds(3, 9, 0.25) == 3);     /* --quick's kmedoids n=10000 (9 ms): as asked */
+  EXPECT(bench_rounds(16, 0.001, 1.0) == 16);
+  EXPECT(bench_rounds(1, 940, 1.0) == 1 && bench_rounds(0, 1, 1.0) == 1);
   TEST_DONE();
 }

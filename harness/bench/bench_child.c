@@ -312,11 +312,13 @@ static void child_body(struct gbench_state *gs, void *arg)
    * fresh states of the cuSPARSE peer in 5 processes on an H100, one timed 0.543 ms against
    * 0.445-0.468 for the others (0.2-0.5% noise within each): timed in one state, such a state is
    * the run's median; over three it is outvoted and shows as noise. (What moves between
-   * processes instead is VARIANT_HOST_BOUND's matter, compare.h.) */
-  int rounds = o->rounds > 1 ? o->rounds : 1;
+   * processes instead is VARIANT_HOST_BOUND's matter, compare.h.) A benchmark whose rounds
+   * cannot take their three samples each within the cap gets fewer (bench_rounds). */
+  int rounds = bench_rounds(o->rounds, t_one * (double)launches * slow, o->max_time);
   long r_min = (o->min_samples + rounds - 1) / rounds, r_max = o->max_samples / rounds;
+  long floor_n = bench_round_floor(rounds);
   double r_time = o->max_time / rounds, r_noise = o->noise * sqrt((double)rounds);
-  r_max = r_max < 3 ? 3 : r_max;
+  r_max = r_max < floor_n ? floor_n : r_max;
   size_t n = 0;
   struct stats_summary s;
   memset(&s, 0, sizeof s);
@@ -349,7 +351,7 @@ static void child_body(struct gbench_state *gs, void *arg)
         n++;
         long nr = (long)(n - n0);
         double el = now_seconds() - tr;
-        if (nr >= r_max || (el >= r_time && nr >= 3) || bench_interrupted)
+        if (nr >= r_max || (el >= r_time && nr >= floor_n) || bench_interrupted)
           break;
         /* the noise test sorts the samples: do it about 32 times per doubling */
         if (nr >= r_min && (nr < 64 || nr % (nr / 32) == 0)) {

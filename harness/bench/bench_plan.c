@@ -230,6 +230,20 @@ void bench_plan_free(struct bench_plan *p)
   free(p);
 }
 
+int bench_round_floor(int rounds)
+{
+  int r = rounds > 1 ? rounds : 1, f = (6 + r - 1) / r;
+  return f < 3 ? 3 : f;
+}
+
+int bench_rounds(int asked, double sample_ms, double max_time)
+{
+  int r = asked > 1 ? asked : 1;
+  while (r > 1 && (double)bench_round_floor(r) * r * sample_ms * 1e-3 > max_time)
+    r--;
+  return r;
+}
+
 int bench_claim(const struct bench_plan *p, size_t i)
 {
   int seen = 0, *slot = p->claim ? &p->claim[p->group[i]] : NULL;

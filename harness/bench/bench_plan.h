@@ -81,6 +81,18 @@ struct bench_plan {
  * taken now if no lane had it; 0 when another lane took the group first. */
 int bench_claim(const struct bench_plan *p, size_t i);
 
+/* The fewest timed samples a round of a benchmark takes, over `rounds` rounds: 3 (a median), and
+ * 6 over all rounds: compare's rank test (Mann-Whitney U at alpha 0.01) can call a change
+ * between two runs of 5 samples or more each (smallest p 0.008), never between 3 and 3 (0.1). */
+int bench_round_floor(int rounds);
+
+/* The rounds (independent set-ups, --rounds) a benchmark is sampled over: asked, or fewer (at
+ * least 1) where the rounds' floors of samples of sample_ms each would take them past the cap
+ * max_time (seconds). A launch of 0.94 ms keeps 3 rounds; one of 0.94 s (kmedoids n=100000)
+ * gets 1 round of 6 samples, not 3 of 3 with 2 warm-ups each (15 launches, 17.7 s, for a 1 s
+ * cap). */
+int bench_rounds(int asked, double sample_ms, double max_time);
+
 /* The peak of algorithm a in p, NULL when a has none or it is not measured yet. */
 const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a);
 
