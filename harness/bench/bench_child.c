@@ -313,7 +313,8 @@ static void child_body(struct gbench_state *gs, void *arg)
    * 0.445-0.468 for the others (0.2-0.5% noise within each): timed in one state, such a state is
    * the run's median; over three it is outvoted and shows as noise. (What moves between
    * processes instead is VARIANT_HOST_BOUND's matter, compare.h.) A benchmark whose rounds
-   * cannot take their three samples each within the cap gets fewer (bench_rounds). */
+   * cannot take their floor of samples (bench_round_floor) within the cap gets fewer
+   * (bench_rounds). */
   int rounds = bench_rounds(o->rounds, t_one * (double)launches * slow, o->max_time);
   long r_min = (o->min_samples + rounds - 1) / rounds, r_max = o->max_samples / rounds;
   long floor_n = bench_round_floor(rounds);
