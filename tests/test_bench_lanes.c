@@ -1,10 +1,13 @@
-/* bench --gpus over several GPUs without GPUs: the lanes' lists (bench_lane_lists) and the
- * claims through which a lane that is through with its own groups takes over the others' not yet
- * begun (bench_claim). A simulation of four lanes, one of them starting a second late, the
- * lanes' costs unlike the deal's guess, checks that every group is timed exactly once and that
- * taking over shortens the night against the deal alone; forked processes claiming at once
- * check that no group is timed twice. */
+/* bench --gpus over several GPUs without GPUs: the lanes' lists (bench_lane_lists), the claims
+ * through which a lane that is through with its own groups takes over the others' not yet begun
+ * (bench_claim), where that is worth it (bench_take, bench_owner_begin), and the turns in which
+ * the lanes start CUDA (bench_turn_wait). Simulations of four lanes check that every group is
+ * timed exactly once, that taking over shortens the night when a lane starts a second late,
+ * and that a lane no longer takes a group its owner is about to begin (its case built twice,
+ * the night longer); forked processes check that no group is timed twice and that CUDA starts
+ * never overlap. */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench_plan.h"
+#include "gr.h"
 #include "bench_private.h"
 #include "test_util.h"
 
@@ -28,7 +32,7 @@ struct lists {
   struct bench_lists l;
 };
 
-static void make_lists(struct lists *L, size_t nl)
+static void make_lists(struct lists *L, size_t nl, double stagger)
 {
   memset(L, 0, sizeof *L);
   for (size_t g = 0; g < NG; g++) {
@@ -36,42 +40,53 @@ static void make_lists(struct lists *L, size_t nl)
     L->n += gc[g];
   }
   L->l = (struct bench_lists){L->idx, L->gid, L->start, L->count, L->n_own};
-  EXPECT(bench_lane_lists(nl, L->gs, gc, guess, NG, &L->l, &L->jobs) == 0);
+  EXPECT(bench_lane_lists(nl, L->gs, gc, guess, NG, stagger, &L->l, &L->jobs) == 0);
 }
 
-/* Simulated lanes: lane j becomes ready at ready[j] and walks its list (take_over 0: its own
- * groups only); at each group it claims (bench_claim, the claims in plain memory) it spends
- * real[g] seconds. Returns when the last lane ends; timed_by[g]: the job that timed group g;
- * *first_end: when the first lane ended; *last_claim: when the last group was begun. */
-static double simulate(const struct lists *L, int take_over, const double *ready,
-                       const double *real, int *timed_by, double *first_end, double *last_claim)
+/* Simulated lanes: lane j becomes ready at ready[j] and walks its list (take 0: its own groups
+ * only; 1: taking over any group not begun, as bench_claim alone; 2: taking over where
+ * bench_take finds it worth it); at each group it times it spends real[g] seconds, and build[g]
+ * more when the group is not its own (its case was not built ahead). Returns when the last lane
+ * ends; timed_by[g]: the job that timed group g; *first_end: when the first lane ended;
+ * *last_claim: when the last group was begun. */
+static double simulate(const struct lists *L, int take, const double *ready, const double *real,
+                       const double *build, int *timed_by, double *first_end, double *last_claim)
 {
   int claim[NG] = {0};
-  double clock[NL], end = 0;
+  double clock[NL], end = 0, free_at[NL];
+  size_t at[NL], declined[NL];
   *last_claim = 0;
-  size_t at[NL];
   for (size_t j = 0; j < L->jobs; j++) {
     clock[j] = ready[j];
+    free_at[j] = ready[j]; /* as the deal has it: the lanes are ready when they say */
     at[j] = 0;
+    declined[j] = (size_t)-1;
   }
   for (;;) { /* the lane that is free first goes next */
     size_t j = NL;
     for (size_t k = 0; k < L->jobs; k++) {
-      size_t lim = take_over ? L->count[k] : L->n_own[k];
+      size_t lim = take ? L->count[k] : L->n_own[k];
       if (at[k] < lim && (j == NL || clock[k] < clock[j]))
         j = k;
     }
     if (j == NL)
       break;
     const size_t *gid = L->gid + L->start[j];
-    struct bench_plan p = {.claim = claim, .group = gid, .claim_tag = (int)j + 1};
+    struct bench_plan p = {.claim = claim, .group = gid, .claim_tag = (int)j + 1,
+                           .n_own = L->n_own[j]};
+    if (take == 2) {
+      p.lists = &L->l;
+      p.jobs = L->jobs;
+      p.gcost = guess;
+      p.free_at = free_at;
+    }
     size_t g = gid[at[j]];
-    if (bench_claim(&p, at[j])) {
+    if (bench_take(&p, at[j], clock[j], &declined[j])) {
       *last_claim = clock[j] > *last_claim ? clock[j] : *last_claim;
-      clock[j] += real[g];
+      clock[j] += real[g] + (at[j] >= L->n_own[j] ? build[g] : 0);
       timed_by[g] = (int)j;
     }
-    size_t lim = take_over ? L->count[j] : L->n_own[j];
+    size_t lim = take ? L->count[j] : L->n_own[j];
     while (at[j] < lim && gid[at[j]] == g) /* the rest of the group: claimed or skipped alike */
       at[j]++;
   }
@@ -88,14 +103,14 @@ int main(void)
   struct lists L;
 
   /* one GPU: one job, the plan in order, all of it its own */
-  make_lists(&L, 1);
+  make_lists(&L, 1, 0);
   EXPECT(L.jobs == 1 && L.count[0] == L.n && L.n_own[0] == L.n);
   for (size_t k = 0; k < L.n; k++)
     EXPECT(L.idx[k] == k, "item %zu at %zu", L.idx[k], k);
 
   /* four: each list is the whole plan, every item once, its own groups first and costliest
    * first, the others' after them planned-last first; each group owned by exactly one job */
-  make_lists(&L, NL);
+  make_lists(&L, NL, 0);
   EXPECT(L.jobs == NL);
   int owner[NG];
   for (size_t g = 0; g < NG; g++)
@@ -137,20 +152,163 @@ int main(void)
   double ready[NL] = {1.2, 1.3, 2.2, 1.25}, real[NG];
   for (size_t g = 0; g < NG; g++)
     real[g] = guess[g] * (g % 3 == 0 ? 0.6 : g % 3 == 1 ? 1.3 : 1.0);
-  int by_static[NG], by_take[NG];
+  int by_static[NG], by_take[NG], by_rule[NG];
   memset(by_static, -1, sizeof by_static);
   memset(by_take, -1, sizeof by_take);
-  double s_first, s_last, t_first, t_last;
-  double t_static = simulate(&L, 0, ready, real, by_static, &s_first, &s_last);
-  double t_take = simulate(&L, 1, ready, real, by_take, &t_first, &t_last);
+  memset(by_rule, -1, sizeof by_rule);
+  double s_first, s_last, t_first, t_last, r_first, r_last, none[NG] = {0};
+  double t_static = simulate(&L, 0, ready, real, none, by_static, &s_first, &s_last);
+  double t_take = simulate(&L, 1, ready, real, none, by_take, &t_first, &t_last);
+  double t_rule = simulate(&L, 2, ready, real, none, by_rule, &r_first, &r_last);
+  printf("late lane: deal alone %.2f s, taking over any %.2f s, where worth it %.2f s\n",
+         t_static, t_take, t_rule);
   for (size_t g = 0; g < NG; g++)
-    EXPECT(by_static[g] >= 0 && by_take[g] >= 0, "group %zu not timed", g);
+    EXPECT(by_static[g] >= 0 && by_take[g] >= 0 && by_rule[g] >= 0, "group %zu not timed", g);
+  EXPECT(t_rule < t_static && t_rule <= t_take + 1e-9,
+         "where worth it: %.2f s against %.2f s (deal alone), %.2f s (taking over any)", t_rule,
+         t_static, t_take);
+
   /* no lane ends while a group is still to begin (the deal alone: one idles for a while) */
   EXPECT(t_first >= t_last, "a lane ended at %.2f s, a group began at %.2f s", t_first, t_last);
   EXPECT(s_first < s_last - 0.5, "the deal alone: first end %.2f s, last begin %.2f s", s_first,
          s_last);
   EXPECT(t_take < t_static, "taking over: %.2f s against %.2f s for the deal alone", t_take,
          t_static);
+
+  /* the night of the H100 host: lanes ready together, the guess right, but a case taken over is
+   * built again (0.2-0.65 s there): taking over a group its owner is about to begin ended the
+   * night late; where worth it, never later than the deal, and sooner than taking over any */
+  double b_static, b_take, b_rule, together[NL] = {1.2, 1.2, 1.2, 1.2}, build[NG];
+  for (size_t g = 0; g < NG; g++) {
+    build[g] = g % 2 ? 0.65 : 0.2;
+    real[g] = guess[g] * (g % 4 == 0 ? 0.7 : g % 4 == 2 ? 1.25 : 1.0);
+  }
+  b_static = simulate(&L, 0, together, real, build, by_static, &s_first, &s_last);
+  b_take = simulate(&L, 1, together, real, build, by_take, &t_first, &t_last);
+  b_rule = simulate(&L, 2, together, real, build, by_rule, &r_first, &r_last);
+  printf("builds: deal alone %.2f s, taking over any %.2f s, where worth it %.2f s\n", b_static,
+         b_take, b_rule);
+  for (size_t g = 0; g < NG; g++)
+    EXPECT(by_take[g] >= 0 && by_rule[g] >= 0, "group %zu not timed", g);
+  EXPECT(b_rule <= b_static + 1e-9 && b_rule < b_take,
+         "where worth it: %.2f s against %.2f s (deal alone), %.2f s (taking over any)", b_rule,
+         b_static, b_take);
+
+  /* when an owner begins a group: when it is free, plus its unclaimed own groups ahead; a lane
+   * takes over a group only if it could end it before then, declines the rest of the group */
+  {
+    int claim[NG] = {0};
+    double free_at[NL] = {5.0, 5.0, 5.0, 5.0};
+    const size_t *gid0 = L.gid + L.start[0];
+    size_t last = gid0[L.n_own[0] - 1], who, first_item = L.n_own[0] - 1;
+    while (first_item > 0 && gid0[first_item - 1] == last)
+      first_item--;
+    double ahead = 0;
+    for (size_t k = 0; k < first_item; k++)
+      if (k == 0 || gid0[k] != gid0[k - 1])
+        ahead += guess[gid0[k]];
+    EXPECT(ahead > 0, "job 0 owns a single group");
+    double b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 1.0, &who);
+    EXPECT(who == 0 && fabs(b - (5.0 + ahead)) < 1e-9, "owner %zu begins at %.3f, not %.3f",
+           who, b, 5.0 + ahead);
+    b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 7.0, &who);
+    EXPECT(fabs(b - (7.0 + ahead)) < 1e-9, "a free_at in the past counts as now: %.3f", b);
+    claim[gid0[0]] = 1; /* its first group begun: no longer ahead */
+    b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 1.0, &who);
+    EXPECT(fabs(b - (5.0 + ahead - guess[gid0[0]])) < 1e-9, "claimed groups count: %.3f", b);
+    claim[gid0[0]] = 0;
+
+    /* job 1 comes to job 0's last group: worth it at 1.0 (the owner begins it at 5 + ahead),
+     * not when the owner will be there before it could end it */
+    const size_t *gid1 = L.gid + L.start[1];
+    size_t k1 = L.n_own[1];
+    while (gid1[k1] != last)
+      k1++;
+    struct bench_plan p1 = {.claim = claim, .group = gid1, .claim_tag = 2, .n_own = L.n_own[1],
+                            .lists = &L.l, .jobs = L.jobs, .gcost = guess, .free_at = free_at};
+    size_t declined = (size_t)-1;
+    for (size_t k = 0; k < first_item; k++) /* the owner has begun all the rest: at 5 s it */
+      claim[gid0[k]] = 1;                   /* comes to its last group */
+    double late = 5.0 - guess[last] + 0.01;
+    EXPECT(!bench_take(&p1, k1, late, &declined) && declined == last && claim[last] == 0,
+           "taken over at %.2f s though its owner begins it at 5 s", late);
+    EXPECT(k1 + 1 >= L.count[1] || gid1[k1 + 1] != last ||
+               (!bench_take(&p1, k1 + 1, 1.0, &declined) && claim[last] == 0),
+           "the rest of a declined group taken");
+    declined = (size_t)-1;
+    EXPECT(bench_take(&p1, k1, 5.0 - guess[last] - 0.01, &declined) && claim[last] == 2,
+           "not taken over when worth it");
+    EXPECT(k1 + 1 >= L.count[1] || gid1[k1 + 1] != last || bench_take(&p1, k1 + 1, 9.0, &declined),
+           "the rest of a group taken over");
+    /* its own group: claimed whatever the time, and its free_at set to now + the guess */
+    EXPECT(bench_take(&p1, 0, 2.0, &declined) && claim[gid1[0]] == 2);
+    EXPECT(fabs(free_at[1] - (2.0 + guess[gid1[0]])) < 1e-9, "free_at %.3f", free_at[1]);
+    /* an owner without a GPU (free_at never): every group of it is worth taking over */
+    const size_t *gid2 = L.gid + L.start[2];
+    size_t k2 = L.n_own[2], g3 = L.gid[L.start[3]];
+    while (gid2[k2] != g3)
+      k2++;
+    struct bench_plan p2 = p1;
+    p2.group = gid2;
+    p2.claim_tag = 3;
+    p2.n_own = L.n_own[2];
+    free_at[3] = INFINITY;
+    declined = (size_t)-1;
+    EXPECT(bench_take(&p2, k2, 100.0, &declined) && claim[g3] == 3,
+           "the first group of a lane with no GPU not taken over");
+  }
+
+  /* the deal with the lanes' CUDA starts in turns: lane m begins m * 0.35 s after lane 0, and
+   * gets that much less of the plan */
+  {
+    struct lists S;
+    make_lists(&S, NL, BENCH_CUDA_START_S);
+    double own[NL] = {0};
+    for (size_t j = 0; j < S.jobs; j++)
+      for (size_t k = 0; k < S.n_own[j]; k++)
+        if (k == 0 || S.gid[S.start[j] + k] != S.gid[S.start[j] + k - 1])
+          own[j] += guess[S.gid[S.start[j] + k]];
+    printf("deal in turns: %.2f %.2f %.2f %.2f s of own groups\n", own[0], own[1], own[2], own[3]);
+    EXPECT(S.jobs == NL && own[0] > own[NL - 1] + BENCH_CUDA_START_S,
+           "lane 0 %.2f s, lane %d %.2f s", own[0], NL - 1, own[NL - 1]);
+  }
+
+  /* the turns: four processes start "CUDA" (a 30 ms nap) in job order, never two at once; a
+   * turn nobody passes holds the next lane only until the stall */
+  {
+    struct span {
+      double from, to;
+    };
+    int *turns = mmap(NULL, sizeof(int) + NL * sizeof(struct span), PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    EXPECT(turns != MAP_FAILED);
+    if (turns != MAP_FAILED) {
+      struct span *sp = (struct span *)(turns + 2);
+      pid_t pid[NL];
+      for (size_t j = 0; j < NL; j++)
+        if ((pid[j] = fork()) == 0) {
+          usleep((useconds_t)(1000 * (NL - j))); /* the last job comes first */
+          bench_turn_wait(turns, (int)j, 5.0);
+          sp[j].from = now_seconds();
+          usleep(30000);
+          sp[j].to = now_seconds();
+          bench_turn_pass(turns);
+          _exit(0);
+        }
+      for (size_t j = 0; j < NL; j++)
+        waitpid(pid[j], NULL, 0);
+      for (size_t j = 1; j < NL; j++)
+        EXPECT(sp[j].from >= sp[j - 1].to, "job %zu began %.4f s before job %zu ended", j,
+               sp[j - 1].to - sp[j].from, j - 1);
+      EXPECT(*turns == NL);
+      *turns = 0; /* job 0 never passes: job 1 goes after the stall */
+      double t0 = now_seconds();
+      bench_turn_wait(turns, 1, 0.2);
+      double waited = now_seconds() - t0;
+      EXPECT(waited >= 0.2 && waited < 2.0, "stalled turn: waited %.3f s", waited);
+      munmap(turns, sizeof(int) + NL * sizeof(struct span));
+    }
+  }
 
   /* real processes claiming at once: each group is timed by exactly one (shared memory, as the
    * lanes and their benchmark processes share it) */

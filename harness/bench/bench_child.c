@@ -31,6 +31,7 @@ struct bench_child {
   double *ms;
   int *clk;
   size_t cap;
+  size_t declined; /* the group of another lane this one left to its owner (bench_take) */
 };
 
 static struct bench_child C;
@@ -252,7 +253,7 @@ static void child_body(struct gbench_state *gs, void *arg)
   const struct algorithm *a = it->alg;
   const struct bench_opts *o = C.o;
   char why[GR_WHY_LEN] = "";
-  if (!bench_claim(C.p, i)) {
+  if (!bench_take(C.p, i, now_seconds(), &C.declined)) {
     child_say(C.fd, "X\t%zu", i);
     gbench_skip(gs, "timed on another GPU");
     return;
@@ -422,6 +423,7 @@ int bench_child_main(void *arg, int in, int out)
   C.p = p;
   C.o = o;
   C.fd = out;
+  C.declined = (size_t)-1;
   char **argv = calloc((size_t)o->n_gb_args + 3, sizeof *argv);
   int argc = 0, color_given = 0;
   if (!argv)
@@ -439,7 +441,10 @@ int bench_child_main(void *arg, int in, int out)
     return 0;
   }
   prebuild_start(start);
+  if (p->turns) /* after the lanes before this one (bench_plan.h); its cases build meanwhile */
+    bench_turn_wait(p->turns, p->claim_tag - 1, 2.0);
   if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
+    bench_lane_started(p, 0);
     prebuild_stop();
     prebuild_free();
     child_flatten(why);
@@ -463,6 +468,7 @@ int bench_child_main(void *arg, int in, int out)
     gpus_lock_wait(&slot, 1, say_waiting, NULL); /* held until this process ends */
   }
   p->copy_gbps = bench_gpu_copy_gbps();
+  bench_lane_started(p, 1);
   child_flatten(p->gpu_name);
   child_say(C.fd, "BW\t%.6f\t%s\t%s", p->copy_gbps, p->gpu_uuid[0] ? p->gpu_uuid : "-",
             p->gpu_name);

@@ -4,9 +4,11 @@
 #include "bench_private.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "lanes.h"
 
@@ -27,13 +29,24 @@
  * takes over the others' not yet begun, those planned to start last first. Every lane's list is
  * the whole plan, its own groups first (costliest first, so that what is left to take over at
  * the end is small), and a group is timed by the lane that claims it first (bench_plan.h,
- * claim: one int per group in memory the lanes share). */
+ * claim: one int per group in memory the lanes share). A lane takes over a group only where
+ * its owner would begin it later than the lane could end it (bench_take): a group taken over
+ * has its case built again, and one taken just before its owner came to it ended the run late.
+ *
+ * The lanes start CUDA one at a time, in job order (bench_turn_wait): the driver serialises
+ * the starts anyway (BENCH_CUDA_START_S), so in turns the first lane times after one start
+ * rather than after four, and the others build their cases while they wait. The deal counts
+ * job m as beginning m starts after job 0. */
 struct bench_lanes {
   struct bench_plan *p;
   const struct bench_opts *o;
   struct bench_lists l;  /* the jobs' lists (bench_private.h) */
+  size_t jobs;
+  const double *gcost;   /* per group: expected seconds */
   int *claim;            /* per group: 0, or the job that times it + 1 (shared by the lanes);
                           * NULL with one job */
+  int *turns;            /* CUDA starts over (shared); NULL with one job */
+  double *free_at;       /* per job: when it begins its next own group (shared); NULL with one */
   int *lost;             /* per job: its lane died before it reported */
   struct store *lane_store;
   char lane_why[GR_WHY_LEN];
@@ -107,6 +120,11 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   sub.group = b->claim ? b->l.gid + b->l.start[job] : NULL;
   sub.claim_tag = (int)job + 1;
   sub.n_own = b->l.n_own[job];
+  sub.turns = b->turns;
+  sub.lists = &b->l;
+  sub.jobs = b->jobs;
+  sub.gcost = b->gcost;
+  sub.free_at = b->free_at;
   struct bench_opts o = *b->o;
   o.store = b->lane_store;
   o.gpus = NULL;
@@ -202,7 +220,7 @@ static void sort_desc(size_t *order, const double *key, size_t n)
 }
 
 int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double *gcost,
-                     size_t ng, struct bench_lists *l, size_t *jobs_out)
+                     size_t ng, double stagger, struct bench_lists *l, size_t *jobs_out)
 {
   size_t cap = ng ? ng : 1, jobs = 0, at = 0;
   size_t *order = calloc(cap, sizeof *order), *late = calloc(cap, sizeof *late);
@@ -213,6 +231,8 @@ int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double
     return -1;
   }
   sort_desc(order, gcost, ng);
+  for (size_t m = 0; nl > 1 && m < nl; m++) /* lane m begins m CUDA starts after lane 0 */
+    load[m] = (double)m * stagger;
   for (size_t k = 0; k < ng; k++) { /* the costliest group first to the least loaded lane */
     size_t best = 0;
     for (size_t m = 1; m < nl; m++)
@@ -255,6 +275,89 @@ int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double
   return 0;
 }
 
+void bench_turn_wait(const int *turns, int mine, double stall)
+{
+  int last = -1;
+  double since = now_seconds();
+  for (;;) {
+    int over = __atomic_load_n(turns, __ATOMIC_ACQUIRE);
+    if (over >= mine)
+      return;
+    if (over != last) {
+      last = over;
+      since = now_seconds();
+    } else if (now_seconds() - since > stall) {
+      return;
+    }
+    struct timespec nap = {0, 500000};
+    nanosleep(&nap, NULL);
+  }
+}
+
+void bench_turn_pass(int *turns) { __atomic_add_fetch(turns, 1, __ATOMIC_ACQ_REL); }
+
+void bench_lane_started(struct bench_plan *p, int ok)
+{
+  if (!p->turns)
+    return;
+  bench_turn_pass(p->turns);
+  if (!ok) {
+    double never = INFINITY;
+    __atomic_store(&p->free_at[p->claim_tag - 1], &never, __ATOMIC_RELEASE);
+  }
+}
+
+double bench_owner_begin(const struct bench_lists *l, size_t jobs, const int *claim,
+                         const double *gcost, const double *free_at, size_t g, double now,
+                         size_t *owner)
+{
+  for (size_t j = 0; j < jobs; j++) {
+    const size_t *gid = l->gid + l->start[j];
+    double t;
+    __atomic_load(&free_at[j], &t, __ATOMIC_ACQUIRE);
+    t = t > now ? t : now;
+    for (size_t k = 0; k < l->n_own[j]; k++) {
+      if (k > 0 && gid[k] == gid[k - 1])
+        continue;
+      if (gid[k] == g) {
+        *owner = j;
+        return t;
+      }
+      if (!__atomic_load_n(&claim[gid[k]], __ATOMIC_ACQUIRE))
+        t += gcost[gid[k]];
+    }
+  }
+  *owner = jobs;
+  return now;
+}
+
+int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined)
+{
+  if (!p->claim)
+    return 1;
+  size_t g = p->group[i], owner;
+  int seen = __atomic_load_n(&p->claim[g], __ATOMIC_ACQUIRE);
+  if (seen == p->claim_tag)
+    return 1;
+  if (seen || (i >= p->n_own && g == *declined))
+    return 0;
+  if (i >= p->n_own && p->lists && p->free_at) {
+    double begin = bench_owner_begin(p->lists, p->jobs, p->claim, p->gcost, p->free_at, g, now,
+                                     &owner);
+    if (owner < p->jobs && now + p->gcost[g] > begin) {
+      *declined = g;
+      return 0;
+    }
+  }
+  if (!bench_claim(p, i))
+    return 0;
+  if (i < p->n_own && p->free_at) {
+    double at = now + p->gcost[g];
+    __atomic_store(&p->free_at[p->claim_tag - 1], &at, __ATOMIC_RELEASE);
+  }
+  return 1;
+}
+
 /* After the lanes: what no lane reported because its lane died, or because the run was
  * interrupted before a lane took it. */
 static void bench_lost(struct bench_lanes *b, size_t jobs, const size_t *group_of)
@@ -279,7 +382,7 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
                                    size_t len)
 {
   struct bench_lanes b = {.p = p, .o = o};
-  size_t nl = o->gpus->n, cap = p->n ? p->n : 1, ng = 0, jobs = 0;
+  size_t nl = o->gpus->n, cap = p->n ? p->n : 1, ng = 0, jobs = 0, shared_bytes = 0;
   size_t *gs = calloc(cap, sizeof *gs), *gc = calloc(cap, sizeof *gc);
   size_t *group_of = calloc(cap, sizeof *group_of);
   double *cost = calloc(cap, sizeof *cost), *gcost = calloc(cap, sizeof *gcost);
@@ -301,17 +404,27 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     group_of[i] = ng - 1;
   }
   bench_costs(p, o, gs, gc, ng, cost, gcost);
-  if (bench_lane_lists(nl, gs, gc, gcost, ng, &b.l, &jobs))
+  if (bench_lane_lists(nl, gs, gc, gcost, ng, BENCH_CUDA_START_S, &b.l, &jobs))
     goto oom;
-  if (jobs > 1) { /* the claims, in memory the lanes and their benchmark processes share */
-    void *m = mmap(NULL, ng * sizeof *b.claim, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-                   -1, 0);
+  b.jobs = jobs;
+  b.gcost = gcost;
+  /* the claims, the turns and when each job is free, in memory the lanes and their benchmark
+   * processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles, 8-aligned] */
+  size_t at_free = ((ng + 1) * sizeof(int) + 7) & ~(size_t)7;
+  shared_bytes = at_free + jobs * sizeof(double);
+  if (jobs > 1) {
+    void *m = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
       gr_fmt(why, len, "cannot map the lanes' shared claims: %s", strerror(errno));
       rc = GR_STATUS_ENV;
       goto out;
     }
-    b.claim = m; /* zero-filled: no group claimed */
+    b.claim = m; /* zero-filled: no group claimed, no start over */
+    b.turns = b.claim + ng;
+    b.free_at = (double *)((char *)m + at_free);
+    double t0 = now_seconds();
+    for (size_t j = 0; j < jobs; j++) /* free once its CUDA start is over, as the deal has it */
+      b.free_at[j] = t0 + (double)(j + 1) * BENCH_CUDA_START_S;
   }
   struct lanes_spec spec = {
       .gpus = o->gpus, .n_jobs = jobs, .exclusive = 1, .ctx = &b, .begin = bench_lane_begin,
@@ -334,7 +447,7 @@ oom:
   rc = GR_STATUS_ENV;
 out:
   if (b.claim)
-    munmap(b.claim, ng * sizeof *b.claim);
+    munmap(b.claim, shared_bytes);
   free(gs), free(gc), free(group_of), free(cost), free(gcost);
   free(b.l.idx), free(b.l.gid), free(b.l.start), free(b.l.count), free(b.l.n_own), free(b.lost);
   return rc;

@@ -50,6 +50,8 @@ struct bench_peak {
   char name[64];      /* what was measured ("DPX recurrence peak") */
 };
 
+struct bench_lists;
+
 struct bench_plan {
   struct bench_item *items;
   struct bench_result *res;
@@ -75,11 +77,51 @@ struct bench_plan {
   const size_t *group;
   int claim_tag;
   size_t n_own;
+  /* The lanes start CUDA one at a time, in the order of their jobs (bench_turn_wait): turns
+   * counts the starts that are over (shared). A group of another lane is taken over only where
+   * its owner would not begin it before this lane could end it (bench_take): lists (every job's
+   * list, bench_private.h) and gcost (each group's expected seconds) as dealt, free_at[job] when
+   * that job is expected to begin its next own group (now_seconds; shared, set by the job). */
+  int *turns;
+  const struct bench_lists *lists;
+  size_t jobs;
+  const double *gcost;
+  double *free_at;
 };
 
 /* 1 when this process times item i: no claims (one GPU), or its group is this lane's claim,
  * taken now if no lane had it; 0 when another lane took the group first. */
 int bench_claim(const struct bench_plan *p, size_t i);
+
+/* A CUDA start (context, first allocations) takes 0.25-0.5 s on an H100 or H200 host, and the
+ * driver serialises the starts of a host's processes: four at once are all ready after
+ * 1.1-1.3 s, four one after another at 0.35, 0.73, 1.09 and 1.52 s (plain libcuda, 4 H100s).
+ * Lanes that take turns begin timing one by one instead of all late, and the deal gives lane m
+ * m * BENCH_CUDA_START_S seconds less of the plan. */
+#define BENCH_CUDA_START_S 0.35
+
+/* Wait until `turns` (shared) reaches mine, or until it has not moved for `stall` seconds (the
+ * lane before died or waits for its GPU: the start goes on unordered). */
+void bench_turn_wait(const int *turns, int mine, double stall);
+/* This lane's CUDA start is over (or failed): the next may start. */
+void bench_turn_pass(int *turns);
+/* In a lane's benchmark process (nothing without turns): its CUDA start is over, the next lane's
+ * turn; ok 0: it found no GPU, and the other lanes take over every group of it. */
+void bench_lane_started(struct bench_plan *p, int ok);
+
+/* When group g's owner (the job whose own groups hold it) is expected to begin it, at `now`:
+ * when that job is free (free_at, or now if past) plus the expected seconds of its own groups
+ * ahead of g that no lane has claimed yet. *owner: that job (jobs when none owns g). */
+double bench_owner_begin(const struct bench_lists *l, size_t jobs, const int *claim,
+                         const double *gcost, const double *free_at, size_t g, double now,
+                         size_t *owner);
+
+/* 1 when this lane times item i (claimed now where needed), 0 when it leaves it to another:
+ * another lane claimed its group, or the group is another lane's own and its owner would begin
+ * it before now + its expected seconds (taking it over would end it later, the case built twice),
+ * or it is *declined (a group declined at its first item stays declined for the rest). On the
+ * first item of an own group the job's free_at becomes now + the group's expected seconds. */
+int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined);
 
 /* The fewest timed samples a round of a benchmark takes, over `rounds` rounds: 3 (a median), and
  * 6 over all rounds: compare's rank test (Mann-Whitney U at alpha 0.01) can call a change
