@@ -258,6 +258,49 @@ int main(void)
            "the first group of a lane with no GPU not taken over");
   }
 
+  /* the build counts: a lane that would end the group in time but for its case's build leaves
+   * it to its owner (which built it ahead); a build known only for another case of the same
+   * algorithm counts as well, one of another algorithm does not */
+  {
+    static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
+    int claim[NG] = {0};
+    double free_at[NL] = {5.0, 5.0, 5.0, 5.0}, built[NG] = {0};
+    const size_t *gid0 = L.gid + L.start[0], *gid1 = L.gid + L.start[1];
+    size_t last = gid0[L.n_own[0] - 1], k1 = L.n_own[1], declined = (size_t)-1;
+    for (size_t k = 0; k < L.n_own[0]; k++)
+      claim[gid0[k]] = gid0[k] == last ? 0 : 1; /* the owner comes to `last` at 5 s */
+    while (gid1[k1] != last)
+      k1++;
+    struct bench_item items[NL * 64];
+    memset(items, 0, sizeof items);
+    for (size_t k = 0; k < L.count[1]; k++)
+      items[k].alg = gid1[k] % 2 ? &alg_a : &alg_b;
+    struct bench_plan p1 = {.items = items, .n = L.count[1], .claim = claim, .group = gid1,
+                            .claim_tag = 2, .n_own = L.n_own[1], .lists = &L.l, .jobs = L.jobs,
+                            .gcost = guess, .free_at = free_at, .built_s = built};
+    double now = 5.0 - guess[last] - 0.2; /* 0.2 s to spare */
+    size_t other = (last + 2) % NG; /* same algorithm as last */
+    size_t unlike = (last + 1) % NG; /* the other algorithm */
+    built[unlike] = 0.5;
+    EXPECT(bench_take(&p1, k1, now, &declined) && claim[last] == 2,
+           "declined for the build of another algorithm's case");
+    claim[last] = 0;
+    built[other] = 0.3;
+    EXPECT(!bench_take(&p1, k1, now, &declined) && claim[last] == 0,
+           "taken over though a case of its algorithm took 0.3 s to build");
+    built[other] = 0;
+    declined = (size_t)-1;
+    built[last] = 0.1;
+    EXPECT(bench_take(&p1, k1, now, &declined) && claim[last] == 2,
+           "a 0.1 s build left 0.1 s to spare: not taken over");
+    claim[last] = 0;
+    built[last] = 0.25;
+    declined = (size_t)-1;
+    EXPECT(!bench_take(&p1, k1, now, &declined), "its own 0.25 s build not counted");
+    bench_built(&p1, k1, 0.75);
+    EXPECT(built[last] == 0.75, "bench_built: %.2f", built[last]);
+  }
+
   /* the deal with the lanes' CUDA starts in turns: lane m begins m * 0.35 s after lane 0, and
    * gets that much less of the plan */
   {

@@ -6,7 +6,6 @@
 #include "bench_child.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench_gpu.h"
+#include "bench_prebuild.h"
 #include "bench_shim.h"
 #include "child.h"
 #include "gpu.h"
@@ -109,84 +109,9 @@ static double slowdown_of(const struct bench_item *it)
   return 1;
 }
 
-/* Instances built ahead, on a helper thread, while the main thread starts CUDA, measures the copy
- * bandwidth and the item peaks: the host side of the first cases (inputs and CPU references,
- * up to 0.9 s a case) no longer waits for the GPU's start, which is serialised in the driver
- * across the lanes of a host (4 H200s: the 4 lanes' CUDA was ready 1.4-1.7 s after their
- * start, against 0.45 s for one process on one GPU). The helper builds the plan's next cases in
- * order and stops when the GPU is ready (it finishes the case it is on), after PREBUILD_MAX
- * cases, or where the cases built would need more than a quarter of the host's memory (counted
- * by their device_bytes, the best size the contract gives). A case whose build failed is built
- * again when its turn comes, which reports the failure. Nothing is timed while it runs. */
-#define PREBUILD_MAX 8
-struct prebuilt {
-  const struct algorithm *alg;
-  char text[GR_CASE_TEXT_LEN];
-  struct gr_case c; /* the instance keeps a pointer to its case: a slot is never reused */
-  struct gr_instance *inst;
-};
-static struct {
-  pthread_t thread;
-  int running, stop; /* stop: read and written with __atomic builtins */
-  size_t start, n;
-  struct prebuilt slot[PREBUILD_MAX];
-} PB;
-
-static void *prebuild_main(void *arg)
+static struct gr_instance *child_instance(size_t i, char *why, size_t len)
 {
-  (void)arg;
-  double budget = 0.25 * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE), used = 0;
-  char text[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
-  size_t end = C.p->claim ? C.p->n_own : C.p->n; /* a lane builds its own cases only */
-  for (size_t i = PB.start; i < end && PB.n < PREBUILD_MAX; i++) {
-    if (__atomic_load_n(&PB.stop, __ATOMIC_ACQUIRE))
-      break;
-    const struct bench_item *it = &C.p->items[i];
-    case_format(&it->c, text, sizeof text);
-    if (PB.n && strcmp(text, PB.slot[PB.n - 1].text) == 0)
-      continue; /* the variants of one case share its instance */
-    double bytes = it->alg->device_bytes ? (double)it->alg->device_bytes(&it->c) : 0;
-    if (used + bytes > budget)
-      break;
-    struct prebuilt *b = &PB.slot[PB.n];
-    b->alg = it->alg;
-    b->c = it->c;
-    gr_fmt(b->text, sizeof b->text, "%s", text);
-    if (it->alg->instance_new(&b->c, &b->inst, why, sizeof why))
-      b->inst = NULL;
-    used += bytes;
-    PB.n++;
-  }
-  return NULL;
-}
-
-static void prebuild_start(size_t start)
-{
-  PB.start = start;
-  PB.running = pthread_create(&PB.thread, NULL, prebuild_main, NULL) == 0;
-}
-
-/* Stop the helper (it finishes the case it is on) and wait for it. */
-static void prebuild_stop(void)
-{
-  if (!PB.running)
-    return;
-  __atomic_store_n(&PB.stop, 1, __ATOMIC_RELEASE);
-  pthread_join(PB.thread, NULL);
-  PB.running = 0;
-}
-
-/* The instances built ahead and never used (an interrupted or failed plan). */
-static void prebuild_free(void)
-{
-  for (size_t k = 0; k < PB.n; k++)
-    if (PB.slot[k].inst)
-      PB.slot[k].alg->instance_free(PB.slot[k].inst);
-  PB.n = 0;
-}
-
-static struct gr_instance *child_instance(const struct bench_item *it, char *why, size_t len)
-{
+  const struct bench_item *it = &C.p->items[i];
   char text[GR_CASE_TEXT_LEN];
   case_format(&it->c, text, sizeof text);
   if (C.inst && strcmp(text, C.inst_text) == 0)
@@ -194,19 +119,17 @@ static struct gr_instance *child_instance(const struct bench_item *it, char *why
   if (C.inst)
     C.inst_alg->instance_free(C.inst);
   C.inst = NULL;
-  for (size_t k = 0; k < PB.n; k++) /* built ahead: taken over, its case stays in its slot */
-    if (PB.slot[k].inst && strcmp(PB.slot[k].text, text) == 0) {
-      C.inst = PB.slot[k].inst;
-      PB.slot[k].inst = NULL;
-      C.inst_alg = it->alg;
-      gr_fmt(C.inst_text, sizeof C.inst_text, "%s", text);
-      return C.inst;
-    }
+  if ((C.inst = prebuild_take(text, &C.inst_alg))) { /* built ahead */
+    gr_fmt(C.inst_text, sizeof C.inst_text, "%s", text);
+    return C.inst;
+  }
   C.inst_case = it->c; /* the instance keeps a pointer to its case */
+  double t0 = now_seconds();
   if (it->alg->instance_new(&C.inst_case, &C.inst, why, len)) {
     C.inst = NULL;
     return NULL;
   }
+  bench_built(C.p, i, now_seconds() - t0);
   C.inst_alg = it->alg;
   gr_fmt(C.inst_text, sizeof C.inst_text, "%s", text);
   return C.inst;
@@ -270,7 +193,7 @@ static void child_body(struct gbench_state *gs, void *arg)
     report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
     return;
   }
-  struct gr_instance *inst = child_instance(it, why, sizeof why);
+  struct gr_instance *inst = child_instance(i, why, sizeof why);
   if (!inst) {
     gbench_skip(gs, why);
     report_end(i, "error", 0, now_seconds() - t0, why, 0, NULL);
@@ -440,12 +363,11 @@ int bench_child_main(void *arg, int in, int out)
     child_say(C.fd, "ERR\t%s", why);
     return 0;
   }
-  prebuild_start(start);
+  prebuild_start(p, start);
   if (p->turns) /* after the lanes before this one (bench_plan.h); its cases build meanwhile */
     bench_turn_wait(p->turns, p->claim_tag - 1, 2.0);
   if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
     bench_lane_started(p, 0);
-    prebuild_stop();
     prebuild_free();
     child_flatten(why);
     child_say(C.fd, "NOGPU\t%s", why);
@@ -485,7 +407,7 @@ int bench_child_main(void *arg, int in, int out)
     child_say(C.fd, "PEAK\t%s\t%.6g\t%s", a->name, pk->items_per_s, pk->name);
   }
 
-  prebuild_stop(); /* nothing runs beside the timing */
+  prebuild_stop(!p->claim); /* one GPU: nothing runs beside the timing (bench_prebuild.c) */
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);
   gbench_run(o->display, o->json ? send_json : NULL, NULL);

@@ -47,6 +47,7 @@ struct bench_lanes {
                           * NULL with one job */
   int *turns;            /* CUDA starts over (shared); NULL with one job */
   double *free_at;       /* per job: when it begins its next own group (shared); NULL with one */
+  double *built_s;       /* per group: its case's build seconds (shared); NULL with one job */
   int *lost;             /* per job: its lane died before it reported */
   struct store *lane_store;
   char lane_why[GR_WHY_LEN];
@@ -125,6 +126,7 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   sub.jobs = b->jobs;
   sub.gcost = b->gcost;
   sub.free_at = b->free_at;
+  sub.built_s = b->built_s;
   struct bench_opts o = *b->o;
   o.store = b->lane_store;
   o.gpus = NULL;
@@ -331,6 +333,32 @@ double bench_owner_begin(const struct bench_lists *l, size_t jobs, const int *cl
   return now;
 }
 
+void bench_built(const struct bench_plan *p, size_t i, double seconds)
+{
+  if (p->built_s)
+    __atomic_store(&p->built_s[p->group[i]], &seconds, __ATOMIC_RELEASE);
+}
+
+/* What building group g's case will cost (bench_take): its own build where a lane built it, else
+ * the longest build of a case of its algorithm, else 0. */
+static double build_guess(const struct bench_plan *p, size_t g)
+{
+  const struct algorithm *a = NULL;
+  double mine = 0, most = 0, t;
+  if (!p->built_s)
+    return 0;
+  for (size_t k = 0; k < p->n && !a; k++)
+    a = p->group[k] == g ? p->items[k].alg : NULL;
+  for (size_t k = 0; k < p->n; k++) {
+    if (p->items[k].alg != a)
+      continue;
+    __atomic_load(&p->built_s[p->group[k]], &t, __ATOMIC_ACQUIRE);
+    mine = p->group[k] == g ? t : mine;
+    most = t > most ? t : most;
+  }
+  return mine > 0 ? mine : most;
+}
+
 int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined)
 {
   if (!p->claim)
@@ -344,7 +372,7 @@ int bench_take(const struct bench_plan *p, size_t i, double now, size_t *decline
   if (i >= p->n_own && p->lists && p->free_at) {
     double begin = bench_owner_begin(p->lists, p->jobs, p->claim, p->gcost, p->free_at, g, now,
                                      &owner);
-    if (owner < p->jobs && now + p->gcost[g] > begin) {
+    if (owner < p->jobs && now + p->gcost[g] + build_guess(p, g) > begin) {
       *declined = g;
       return 0;
     }
@@ -408,10 +436,11 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     goto oom;
   b.jobs = jobs;
   b.gcost = gcost;
-  /* the claims, the turns and when each job is free, in memory the lanes and their benchmark
-   * processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles, 8-aligned] */
+  /* the claims, the turns, when each job is free and the builds' seconds, in memory the lanes
+   * and their benchmark processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles,
+   * 8-aligned][built_s: ng doubles] */
   size_t at_free = ((ng + 1) * sizeof(int) + 7) & ~(size_t)7;
-  shared_bytes = at_free + jobs * sizeof(double);
+  shared_bytes = at_free + (jobs + ng) * sizeof(double);
   if (jobs > 1) {
     void *m = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
@@ -422,6 +451,7 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     b.claim = m; /* zero-filled: no group claimed, no start over */
     b.turns = b.claim + ng;
     b.free_at = (double *)((char *)m + at_free);
+    b.built_s = b.free_at + jobs;
     double t0 = now_seconds();
     for (size_t j = 0; j < jobs; j++) /* free once its CUDA start is over, as the deal has it */
       b.free_at[j] = t0 + (double)(j + 1) * BENCH_CUDA_START_S;

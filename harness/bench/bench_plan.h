@@ -87,6 +87,7 @@ struct bench_plan {
   size_t jobs;
   const double *gcost;
   double *free_at;
+  double *built_s; /* per group: the seconds its case took to build in a lane, 0 unknown (shared) */
 };
 
 /* 1 when this process times item i: no claims (one GPU), or its group is this lane's claim,
@@ -118,10 +119,14 @@ double bench_owner_begin(const struct bench_lists *l, size_t jobs, const int *cl
 
 /* 1 when this lane times item i (claimed now where needed), 0 when it leaves it to another:
  * another lane claimed its group, or the group is another lane's own and its owner would begin
- * it before now + its expected seconds (taking it over would end it later, the case built twice),
- * or it is *declined (a group declined at its first item stays declined for the rest). On the
- * first item of an own group the job's free_at becomes now + the group's expected seconds. */
+ * it before this lane could end it: now + its expected seconds + the seconds its case takes to
+ * build (built_s: this group's where a lane built it, else the most a case of its algorithm
+ * took, else 0), or it is *declined (a group declined at its first item stays declined for the
+ * rest). On the first item of an own group the job's free_at becomes now + the group's
+ * expected seconds. */
 int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined);
+/* Item i's case took `seconds` to build in this lane (built_s; nothing without lanes). */
+void bench_built(const struct bench_plan *p, size_t i, double seconds);
 
 /* The fewest timed samples a round of a benchmark takes, over `rounds` rounds: 3 (a median), and
  * 6 over all rounds: compare's rank test (Mann-Whitney U at alpha 0.01) can call a change
