@@ -32,7 +32,7 @@ struct lists {
   struct bench_lists l;
 };
 
-static void make_lists(struct lists *L, size_t nl, double stagger)
+static void make_lists(struct lists *L, size_t nl)
 {
   memset(L, 0, sizeof *L);
   for (size_t g = 0; g < NG; g++) {
@@ -40,7 +40,7 @@ static void make_lists(struct lists *L, size_t nl, double stagger)
     L->n += gc[g];
   }
   L->l = (struct bench_lists){L->idx, L->gid, L->start, L->count, L->n_own};
-  EXPECT(bench_lane_lists(nl, L->gs, gc, guess, NG, stagger, &L->l, &L->jobs) == 0);
+  EXPECT(bench_lane_lists(nl, L->gs, gc, guess, NG, &L->l, &L->jobs) == 0);
 }
 
 /* Simulated lanes: lane j becomes ready at ready[j] and walks its list (take 0: its own groups
@@ -52,8 +52,13 @@ static void make_lists(struct lists *L, size_t nl, double stagger)
 static double simulate(const struct lists *L, int take, const double *ready, const double *real,
                        const double *build, int *timed_by, double *first_end, double *last_claim)
 {
+  static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
+  static struct bench_item items[NL][NL * 64];
   int claim[NG] = {0};
   double clock[NL], end = 0, free_at[NL];
+  for (size_t j = 0; j < L->jobs; j++)
+    for (size_t k = 0; k < L->count[j]; k++)
+      items[j][k].alg = L->gid[L->start[j] + k] % 2 ? &alg_a : &alg_b;
   size_t at[NL], declined[NL];
   *last_claim = 0;
   for (size_t j = 0; j < L->jobs; j++) {
@@ -74,11 +79,14 @@ static double simulate(const struct lists *L, int take, const double *ready, con
     const size_t *gid = L->gid + L->start[j];
     struct bench_plan p = {.claim = claim, .group = gid, .claim_tag = (int)j + 1,
                            .n_own = L->n_own[j]};
-    if (take == 2) {
+    if (take == 2) { /* the owners built their cases ahead: build[] is known to the rule */
       p.lists = &L->l;
       p.jobs = L->jobs;
       p.gcost = guess;
       p.free_at = free_at;
+      p.items = items[j];
+      p.n = L->count[j];
+      p.built_s = (double *)build;
     }
     size_t g = gid[at[j]];
     if (bench_take(&p, at[j], clock[j], &declined[j])) {
@@ -103,14 +111,14 @@ int main(void)
   struct lists L;
 
   /* one GPU: one job, the plan in order, all of it its own */
-  make_lists(&L, 1, 0);
+  make_lists(&L, 1);
   EXPECT(L.jobs == 1 && L.count[0] == L.n && L.n_own[0] == L.n);
   for (size_t k = 0; k < L.n; k++)
     EXPECT(L.idx[k] == k, "item %zu at %zu", L.idx[k], k);
 
   /* four: each list is the whole plan, every item once, its own groups first and costliest
    * first, the others' after them planned-last first; each group owned by exactly one job */
-  make_lists(&L, NL, 0);
+  make_lists(&L, NL);
   EXPECT(L.jobs == NL);
   int owner[NG];
   for (size_t g = 0; g < NG; g++)
@@ -194,55 +202,94 @@ int main(void)
          "where worth it: %.2f s against %.2f s (deal alone), %.2f s (taking over any)", b_rule,
          b_static, b_take);
 
-  /* when an owner begins a group: when it is free, plus its unclaimed own groups ahead; a lane
-   * takes over a group only if it could end it before then, declines the rest of the group */
+  /* the rule: a lane takes over another's group only where it would end it sooner than its
+   * owner, builds counted (the owner's none where its case is built, built_s) */
   {
+    static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
     int claim[NG] = {0};
-    double free_at[NL] = {5.0, 5.0, 5.0, 5.0};
-    const size_t *gid0 = L.gid + L.start[0];
-    size_t last = gid0[L.n_own[0] - 1], who, first_item = L.n_own[0] - 1;
+    double free_at[NL] = {5.0, 5.0, 5.0, 5.0}, built[NG] = {0};
+    const size_t *gid0 = L.gid + L.start[0], *gid1 = L.gid + L.start[1];
+    size_t last = gid0[L.n_own[0] - 1], first_item = L.n_own[0] - 1, who, k1 = L.n_own[1];
     while (first_item > 0 && gid0[first_item - 1] == last)
       first_item--;
+    while (gid1[k1] != last)
+      k1++;
+    struct bench_item items[NL * 64];
+    memset(items, 0, sizeof items);
+    for (size_t k = 0; k < L.count[1]; k++) /* two algorithms: even and odd groups */
+      items[k].alg = gid1[k] % 2 ? &alg_a : &alg_b;
+    struct bench_plan p1 = {.items = items, .n = L.count[1], .claim = claim, .group = gid1,
+                            .claim_tag = 2, .n_own = L.n_own[1], .lists = &L.l, .jobs = L.jobs,
+                            .gcost = guess, .free_at = free_at, .built_s = built};
+    /* when job 0 begins its last group: when it is free, plus its groups ahead not claimed */
     double ahead = 0;
     for (size_t k = 0; k < first_item; k++)
       if (k == 0 || gid0[k] != gid0[k - 1])
         ahead += guess[gid0[k]];
     EXPECT(ahead > 0, "job 0 owns a single group");
-    double b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 1.0, &who);
-    EXPECT(who == 0 && fabs(b - (5.0 + ahead)) < 1e-9, "owner %zu begins at %.3f, not %.3f",
-           who, b, 5.0 + ahead);
-    b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 7.0, &who);
+    double b = bench_owner_begin(&p1, last, 1.0, &who);
+    EXPECT(who == 0 && fabs(b - (5.0 + ahead)) < 1e-9, "owner %zu begins at %.3f, not %.3f", who,
+           b, 5.0 + ahead);
+    b = bench_owner_begin(&p1, last, 7.0, &who);
     EXPECT(fabs(b - (7.0 + ahead)) < 1e-9, "a free_at in the past counts as now: %.3f", b);
-    claim[gid0[0]] = 1; /* its first group begun: no longer ahead */
-    b = bench_owner_begin(&L.l, L.jobs, claim, guess, free_at, last, 1.0, &who);
+    claim[gid0[0]] = 1;
+    b = bench_owner_begin(&p1, last, 1.0, &who);
     EXPECT(fabs(b - (5.0 + ahead - guess[gid0[0]])) < 1e-9, "claimed groups count: %.3f", b);
     claim[gid0[0]] = 0;
+    /* a case of gid0[0]'s algorithm took 0.4 s to build somewhere: each group of that algorithm
+     * ahead counts 0.4 s more, but for those built already */
+    size_t par = gid0[0] % 2, same = 0;
+    built[gid0[0]] = 0.1;
+    for (size_t g = 0; g < NG; g++)
+      if (g % 2 == par && g != gid0[0] && g != last) {
+        built[g] = 0.4;
+        break;
+      }
+    for (size_t k = 0; k < first_item; k++)
+      if ((k == 0 || gid0[k] != gid0[k - 1]) && gid0[k] % 2 == par && built[gid0[k]] == 0)
+        same++;
+    b = bench_owner_begin(&p1, last, 1.0, &who);
+    EXPECT(fabs(b - (5.0 + ahead + 0.4 * (double)same)) < 1e-9,
+           "the owner's builds ahead: begins at %.3f, not %.3f", b, 5.0 + ahead + 0.4 * same);
+    memset(built, 0, sizeof built);
 
-    /* job 1 comes to job 0's last group: worth it at 1.0 (the owner begins it at 5 + ahead),
-     * not when the owner will be there before it could end it */
-    const size_t *gid1 = L.gid + L.start[1];
-    size_t k1 = L.n_own[1];
-    while (gid1[k1] != last)
-      k1++;
-    struct bench_plan p1 = {.claim = claim, .group = gid1, .claim_tag = 2, .n_own = L.n_own[1],
-                            .lists = &L.l, .jobs = L.jobs, .gcost = guess, .free_at = free_at};
+    /* the owner comes to `last` at 5 s (all its other groups begun) */
+    for (size_t k = 0; k < first_item; k++)
+      claim[gid0[k]] = 1;
     size_t declined = (size_t)-1;
-    for (size_t k = 0; k < first_item; k++) /* the owner has begun all the rest: at 5 s it */
-      claim[gid0[k]] = 1;                   /* comes to its last group */
-    double late = 5.0 - guess[last] + 0.01;
-    EXPECT(!bench_take(&p1, k1, late, &declined) && declined == last && claim[last] == 0,
-           "taken over at %.2f s though its owner begins it at 5 s", late);
+    EXPECT(bench_take(&p1, k1, 4.9, &declined) && claim[last] == 2,
+           "not taken over at 4.9 s (no builds known: this lane ends it first)");
+    EXPECT(k1 + 1 >= L.count[1] || gid1[k1 + 1] != last || bench_take(&p1, k1 + 1, 9.0, &declined),
+           "the rest of a group taken over");
+    claim[last] = 0;
+    EXPECT(!bench_take(&p1, k1, 5.0, &declined) && declined == last && claim[last] == 0,
+           "taken over at 5 s: its owner is free then");
     EXPECT(k1 + 1 >= L.count[1] || gid1[k1 + 1] != last ||
                (!bench_take(&p1, k1 + 1, 1.0, &declined) && claim[last] == 0),
            "the rest of a declined group taken");
+    /* its owner built it (0.3 s): this lane would build it again, so ends it sooner only
+     * before 4.7 s */
+    built[last] = 0.3;
     declined = (size_t)-1;
-    EXPECT(bench_take(&p1, k1, 5.0 - guess[last] - 0.01, &declined) && claim[last] == 2,
-           "not taken over when worth it");
-    EXPECT(k1 + 1 >= L.count[1] || gid1[k1 + 1] != last || bench_take(&p1, k1 + 1, 9.0, &declined),
-           "the rest of a group taken over");
-    /* its own group: claimed whatever the time, and its free_at set to now + the guess */
+    EXPECT(!bench_take(&p1, k1, 4.75, &declined) && claim[last] == 0,
+           "taken over at 4.75 s though the owner built it and is free at 5 s");
+    declined = (size_t)-1;
+    EXPECT(bench_take(&p1, k1, 4.65, &declined) && claim[last] == 2, "not taken over at 4.65 s");
+    claim[last] = 0;
+    /* nobody built it, but a case of its algorithm took 0.3 s: both would build it */
+    built[last] = 0;
+    built[(last + 2) % NG] = 0.3;
+    built[(last + 1) % NG] = 2.0; /* another algorithm's: no bearing */
+    declined = (size_t)-1;
+    EXPECT(bench_take(&p1, k1, 4.9, &declined) && claim[last] == 2,
+           "both build it: not taken over at 4.9 s");
+    /* its own group: claimed whatever the time; free_at = now + guess + build */
+    memset(built, 0, sizeof built);
+    declined = (size_t)-1;
     EXPECT(bench_take(&p1, 0, 2.0, &declined) && claim[gid1[0]] == 2);
     EXPECT(fabs(free_at[1] - (2.0 + guess[gid1[0]])) < 1e-9, "free_at %.3f", free_at[1]);
+    bench_built(&p1, k1, 0.75);
+    EXPECT(built[last] == 0.75, "bench_built: %.2f", built[last]);
     /* an owner without a GPU (free_at never): every group of it is worth taking over */
     const size_t *gid2 = L.gid + L.start[2];
     size_t k2 = L.n_own[2], g3 = L.gid[L.start[3]];
@@ -252,68 +299,12 @@ int main(void)
     p2.group = gid2;
     p2.claim_tag = 3;
     p2.n_own = L.n_own[2];
+    p2.items = NULL;
+    p2.n = 0;
     free_at[3] = INFINITY;
     declined = (size_t)-1;
     EXPECT(bench_take(&p2, k2, 100.0, &declined) && claim[g3] == 3,
            "the first group of a lane with no GPU not taken over");
-  }
-
-  /* the build counts: a lane that would end the group in time but for its case's build leaves
-   * it to its owner (which built it ahead); a build known only for another case of the same
-   * algorithm counts as well, one of another algorithm does not */
-  {
-    static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
-    int claim[NG] = {0};
-    double free_at[NL] = {5.0, 5.0, 5.0, 5.0}, built[NG] = {0};
-    const size_t *gid0 = L.gid + L.start[0], *gid1 = L.gid + L.start[1];
-    size_t last = gid0[L.n_own[0] - 1], k1 = L.n_own[1], declined = (size_t)-1;
-    for (size_t k = 0; k < L.n_own[0]; k++)
-      claim[gid0[k]] = gid0[k] == last ? 0 : 1; /* the owner comes to `last` at 5 s */
-    while (gid1[k1] != last)
-      k1++;
-    struct bench_item items[NL * 64];
-    memset(items, 0, sizeof items);
-    for (size_t k = 0; k < L.count[1]; k++)
-      items[k].alg = gid1[k] % 2 ? &alg_a : &alg_b;
-    struct bench_plan p1 = {.items = items, .n = L.count[1], .claim = claim, .group = gid1,
-                            .claim_tag = 2, .n_own = L.n_own[1], .lists = &L.l, .jobs = L.jobs,
-                            .gcost = guess, .free_at = free_at, .built_s = built};
-    double now = 5.0 - guess[last] - 0.2; /* 0.2 s to spare */
-    size_t other = (last + 2) % NG; /* same algorithm as last */
-    size_t unlike = (last + 1) % NG; /* the other algorithm */
-    built[unlike] = 0.5;
-    EXPECT(bench_take(&p1, k1, now, &declined) && claim[last] == 2,
-           "declined for the build of another algorithm's case");
-    claim[last] = 0;
-    built[other] = 0.3;
-    EXPECT(!bench_take(&p1, k1, now, &declined) && claim[last] == 0,
-           "taken over though a case of its algorithm took 0.3 s to build");
-    built[other] = 0;
-    declined = (size_t)-1;
-    built[last] = 0.1;
-    EXPECT(bench_take(&p1, k1, now, &declined) && claim[last] == 2,
-           "a 0.1 s build left 0.1 s to spare: not taken over");
-    claim[last] = 0;
-    built[last] = 0.25;
-    declined = (size_t)-1;
-    EXPECT(!bench_take(&p1, k1, now, &declined), "its own 0.25 s build not counted");
-    bench_built(&p1, k1, 0.75);
-    EXPECT(built[last] == 0.75, "bench_built: %.2f", built[last]);
-  }
-
-  /* the deal with the lanes' CUDA starts in turns: lane m begins m * 0.35 s after lane 0, and
-   * gets that much less of the plan */
-  {
-    struct lists S;
-    make_lists(&S, NL, BENCH_CUDA_START_S);
-    double own[NL] = {0};
-    for (size_t j = 0; j < S.jobs; j++)
-      for (size_t k = 0; k < S.n_own[j]; k++)
-        if (k == 0 || S.gid[S.start[j] + k] != S.gid[S.start[j] + k - 1])
-          own[j] += guess[S.gid[S.start[j] + k]];
-    printf("deal in turns: %.2f %.2f %.2f %.2f s of own groups\n", own[0], own[1], own[2], own[3]);
-    EXPECT(S.jobs == NL && own[0] > own[NL - 1] + BENCH_CUDA_START_S,
-           "lane 0 %.2f s, lane %d %.2f s", own[0], NL - 1, own[NL - 1]);
   }
 
   /* the turns: four processes start "CUDA" (a 30 ms nap) in job order, never two at once; a

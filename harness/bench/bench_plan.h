@@ -79,7 +79,7 @@ struct bench_plan {
   size_t n_own;
   /* The lanes start CUDA one at a time, in the order of their jobs (bench_turn_wait): turns
    * counts the starts that are over (shared). A group of another lane is taken over only where
-   * its owner would not begin it before this lane could end it (bench_take): lists (every job's
+   * its owner would not end it before this lane could (bench_take): lists (every job's
    * list, bench_private.h) and gcost (each group's expected seconds) as dealt, free_at[job] when
    * that job is expected to begin its next own group (now_seconds; shared, set by the job). */
   int *turns;
@@ -95,10 +95,10 @@ struct bench_plan {
 int bench_claim(const struct bench_plan *p, size_t i);
 
 /* A CUDA start (context, first allocations) takes 0.25-0.5 s on an H100 or H200 host, and the
- * driver serialises the starts of a host's processes: four at once are all ready after
+ * driver serialises the starts of a host's processes: four at once were all ready after
  * 1.1-1.3 s, four one after another at 0.35, 0.73, 1.09 and 1.52 s (plain libcuda, 4 H100s).
- * Lanes that take turns begin timing one by one instead of all late, and the deal gives lane m
- * m * BENCH_CUDA_START_S seconds less of the plan. */
+ * Lanes that take turns begin timing one by one instead of all late; each job is expected free
+ * (free_at) after its turn. */
 #define BENCH_CUDA_START_S 0.35
 
 /* Wait until `turns` (shared) reaches mine, or until it has not moved for `stall` seconds (the
@@ -110,20 +110,21 @@ void bench_turn_pass(int *turns);
  * turn; ok 0: it found no GPU, and the other lanes take over every group of it. */
 void bench_lane_started(struct bench_plan *p, int ok);
 
-/* When group g's owner (the job whose own groups hold it) is expected to begin it, at `now`:
- * when that job is free (free_at, or now if past) plus the expected seconds of its own groups
- * ahead of g that no lane has claimed yet. *owner: that job (jobs when none owns g). */
-double bench_owner_begin(const struct bench_lists *l, size_t jobs, const int *claim,
-                         const double *gcost, const double *free_at, size_t g, double now,
-                         size_t *owner);
+/* When group g's owner (the job whose own groups hold it) is expected to begin it, at `now`
+ * (p: a lane's plan with lists, gcost, free_at and built_s): when that job is free (free_at, or
+ * now if past) plus, for each of its own groups ahead of g that no lane has claimed, its
+ * expected seconds and its build where its case is not built yet (see bench_take). *owner: that
+ * job (p->jobs when none owns g). */
+double bench_owner_begin(const struct bench_plan *p, size_t g, double now, size_t *owner);
 
 /* 1 when this lane times item i (claimed now where needed), 0 when it leaves it to another:
- * another lane claimed its group, or the group is another lane's own and its owner would begin
- * it before this lane could end it: now + its expected seconds + the seconds its case takes to
- * build (built_s: this group's where a lane built it, else the most a case of its algorithm
- * took, else 0), or it is *declined (a group declined at its first item stays declined for the
- * rest). On the first item of an own group the job's free_at becomes now + the group's
- * expected seconds. */
+ * another lane claimed its group; or the group is another lane's own and that owner would end it
+ * no later than this lane: this lane would end it at now + its build + its expected seconds, the
+ * owner at bench_owner_begin + its build (none where its case is built) + the same seconds; or
+ * it is *declined (a group declined at its first item stays declined for the rest). A build is
+ * guessed from built_s: the group's own where a lane built its case, else the longest of a case
+ * of its algorithm, else 0. On the first item of an own group the job's free_at becomes now +
+ * the group's expected seconds + its build. */
 int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined);
 /* Item i's case took `seconds` to build in this lane (built_s; nothing without lanes). */
 void bench_built(const struct bench_plan *p, size_t i, double seconds);

@@ -30,10 +30,9 @@ struct bench_lists {
   size_t *idx, *gid, *start, *count, *n_own;
 };
 
-/* The lists above; lane m counted as beginning m * stagger seconds after lane 0 (its CUDA start
- * waits for theirs); *jobs: how many (a lane with no group of its own gets none). 0 ok, -1 out
- * of memory. */
+/* The lists above; *jobs: how many (a lane with no group of its own gets none). 0 ok, -1 out of
+ * memory. */
 int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double *gcost,
-                     size_t ng, double stagger, struct bench_lists *l, size_t *jobs);
+                     size_t ng, struct bench_lists *l, size_t *jobs);
 
 #endif
