@@ -119,7 +119,7 @@ static struct gr_instance *child_instance(size_t i, char *why, size_t len)
   if (C.inst)
     C.inst_alg->instance_free(C.inst);
   C.inst = NULL;
-  if ((C.inst = prebuild_take(text, &C.inst_alg))) { /* built ahead */
+  if ((C.inst = prebuild_take(i, text, &C.inst_alg))) { /* built ahead */
     gr_fmt(C.inst_text, sizeof C.inst_text, "%s", text);
     return C.inst;
   }

@@ -8,11 +8,13 @@
  * its turn comes, which reports the failure.
  *
  * On one GPU nothing is timed while it runs: at the GPU's start the case it is on is finished
- * first. A lane of several GPUs times on: the case is finished beside the timing at idle
- * priority (SCHED_IDLE: it gets a CPU only where the timing thread does not want it), as the
- * other lanes' builds and checks run beside it on the host's other CPUs anyway; on the 4-H100
- * host a lane waited up to 0.65 s for a case it would need only after its first group. See
- * bench_prebuild.h. */
+ * first and no other begins. A lane of several GPUs goes on building its own cases beside the
+ * timing, at idle priority (SCHED_IDLE: it gets a CPU only where the timing thread does not want
+ * it), as the other lanes' builds and checks run beside it on the host's other CPUs anyway: the
+ * lanes start CUDA in turns (bench_plan.h), so the first ones have had little time to build,
+ * and on 4 H100s they built 0.9 s of cases between their groups while the last ones, whose
+ * cases were all built, ended 0.9 s sooner. A lane's memory budget is its share of the quarter.
+ * See bench_prebuild.h. */
 #define _GNU_SOURCE
 #include "bench_prebuild.h"
 
@@ -36,6 +38,7 @@ static struct {
   pthread_cond_t built;          /* a slot was filled, or the helper ended */
   int stop;                      /* no case begins any more */
   char building[GR_CASE_TEXT_LEN]; /* the case being built, "" none */
+  size_t at;                     /* the item the timing is at + 1 (0: none yet) */
   size_t start, n;
   struct prebuilt slot[PREBUILD_MAX];
 } PB = {.mu = PTHREAD_MUTEX_INITIALIZER, .built = PTHREAD_COND_INITIALIZER};
@@ -45,6 +48,7 @@ static void *prebuild_main(void *arg)
   (void)arg;
   const struct bench_plan *p = PB.p;
   double budget = 0.25 * (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE), used = 0;
+  budget /= p->jobs > 1 ? (double)p->jobs : 1.0;
   char text[GR_CASE_TEXT_LEN], last[GR_CASE_TEXT_LEN] = "", why[GR_WHY_LEN];
   size_t end = p->claim ? p->n_own : p->n; /* a lane builds its own cases only */
   for (size_t i = PB.start; i < end; i++) {
@@ -54,7 +58,11 @@ static void *prebuild_main(void *arg)
       continue; /* the variants of one case share its instance */
     double bytes = it->alg->device_bytes ? (double)it->alg->device_bytes(&it->c) : 0;
     pthread_mutex_lock(&PB.mu);
-    int go = !PB.stop && PB.n < PREBUILD_MAX && used + bytes <= budget;
+    int go = !PB.stop && PB.n < PREBUILD_MAX && used + bytes <= budget, past = i < PB.at;
+    if (past) { /* the timing built it itself */
+      pthread_mutex_unlock(&PB.mu);
+      continue;
+    }
     if (go)
       gr_fmt(PB.building, sizeof PB.building, "%s", text);
     struct prebuilt *b = &PB.slot[PB.n];
@@ -90,6 +98,7 @@ void prebuild_start(const struct bench_plan *p, size_t start)
   PB.start = start;
   PB.stop = 0;
   PB.n = 0;
+  PB.at = 0;
   PB.building[0] = 0;
   PB.running = pthread_create(&PB.thread, NULL, prebuild_main, NULL) == 0;
 }
@@ -98,23 +107,23 @@ void prebuild_stop(int wait)
 {
   if (!PB.running)
     return;
-  pthread_mutex_lock(&PB.mu);
-  PB.stop = 1;
-  int busy = PB.building[0] != 0;
-  pthread_mutex_unlock(&PB.mu);
-  if (wait || !busy) {
+  if (wait) {
+    pthread_mutex_lock(&PB.mu);
+    PB.stop = 1;
+    pthread_mutex_unlock(&PB.mu);
     pthread_join(PB.thread, NULL);
     PB.running = 0;
     return;
   }
   struct sched_param idle = {0};
-  pthread_setschedparam(PB.thread, SCHED_IDLE, &idle); /* may fail: it still ends soon */
+  pthread_setschedparam(PB.thread, SCHED_IDLE, &idle); /* may fail: then at its own priority */
 }
 
-struct gr_instance *prebuild_take(const char *text, const struct algorithm **alg)
+struct gr_instance *prebuild_take(size_t i, const char *text, const struct algorithm **alg)
 {
   struct gr_instance *inst = NULL;
   pthread_mutex_lock(&PB.mu);
+  PB.at = i + 1;
   for (;;) {
     for (size_t k = 0; k < PB.n && !inst; k++) /* taken over, its case stays in its slot */
       if (PB.slot[k].inst && strcmp(PB.slot[k].text, text) == 0) {
@@ -133,6 +142,9 @@ struct gr_instance *prebuild_take(const char *text, const struct algorithm **alg
 void prebuild_free(void)
 {
   if (PB.running) {
+    pthread_mutex_lock(&PB.mu);
+    PB.stop = 1; /* no case begins any more */
+    pthread_mutex_unlock(&PB.mu);
     pthread_join(PB.thread, NULL);
     PB.running = 0;
   }

@@ -9,12 +9,13 @@
 
 /* Build the cases of p's items from `start` on (a lane's own items only) on a helper thread. */
 void prebuild_start(const struct bench_plan *p, size_t start);
-/* The GPU is ready: no case begins any more. wait 1: also wait for the case being built; 0: it
- * is finished beside the timing, at idle priority (prebuild_take waits for it). */
+/* The GPU is ready. wait 1: no case begins any more, and the one being built is waited for;
+ * 0: the helper goes on beside the timing at idle priority (a lane of several GPUs). */
 void prebuild_stop(int wait);
-/* The instance built ahead for the case printed as `text` (waiting for it while it is being
- * built), handed over with its algorithm in *alg; NULL when it was not built ahead. */
-struct gr_instance *prebuild_take(const char *text, const struct algorithm **alg);
+/* The timing is at item i: the instance built ahead for its case, printed as `text` (waited for
+ * while it is being built), handed over with its algorithm in *alg; NULL when it was not built
+ * ahead (the helper then skips the cases of items up to i). */
+struct gr_instance *prebuild_take(size_t i, const char *text, const struct algorithm **alg);
 /* Wait for the helper and free the instances built ahead and never taken. */
 void prebuild_free(void);
 
