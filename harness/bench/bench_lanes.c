@@ -30,8 +30,8 @@
  * the whole plan, its own groups first (costliest first, so that what is left to take over at
  * the end is small), and a group is timed by the lane that claims it first (bench_plan.h,
  * claim: one int per group in memory the lanes share). A lane takes over a group only where
- * its owner would begin it later than the lane could end it (bench_take): a group taken over
- * has its case built again, and one taken just before its owner came to it ended the run late.
+ * it would end it sooner than its owner, builds counted (bench_take): a group taken over has
+ * its case built again, and one taken just before its owner came to it ended the run late.
  *
  * The lanes start CUDA one at a time, in job order (bench_turn_wait): the driver serialises
  * the starts anyway (BENCH_CUDA_START_S), so in turns the first lane times after one start
