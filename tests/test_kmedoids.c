@@ -554,8 +554,43 @@ static void test_generated_cases(void)
          kn);
 }
 
+/* The self-similarities and the distance matrix are computed on several threads: every value as
+ * the one-loop definition gives it, bit for bit, for odd and even n (the matrix's items pair
+ * rows t and n-1-t: the middle row of an odd n alone). */
+static void test_parallel_terms(void)
+{
+  char why[256];
+  const int ns[] = {1, 2, 3, 4, 5, 64, 129, 300};
+  for (size_t t = 0; t < sizeof ns / sizeof *ns; t++) {
+    struct kmsig ds;
+    struct kmsig_gen g = {ns[t], 3, 12, 4, KMSIG_DIST_CLASSES, 7 + (uint64_t)t};
+    EXPECT(kmsig_generate(&g, &ds, why, sizeof why) == 0, "%s", why);
+    struct km_ref r;
+    EXPECT(km_ref_init(&r, &ds, 0.2) == 0, "km_ref_init");
+    double *m = km_ref_distance_matrix(&r);
+    EXPECT(m != NULL, "matrix");
+    int64_t n = ds.n, bad_self = 0, bad = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double s1 = km_ref_cross(&r, i, i);
+      bad_self += memcmp(&s1, &r.self[i], sizeof s1) != 0;
+      for (int64_t j = 0; m && j < n; j++) {
+        double d = i == j ? 0.0 : km_ref_sqfd(&r, i, j);
+        bad += memcmp(&d, &m[i * n + j], sizeof d) != 0;
+      }
+    }
+    EXPECT(bad_self == 0, "n=%lld: %lld self-similarities differ from the loop's", (long long)n,
+           (long long)bad_self);
+    EXPECT(bad == 0, "n=%lld: %lld matrix entries differ from km_ref_sqfd", (long long)n,
+           (long long)bad);
+    free(m);
+    km_ref_release(&r);
+    kmsig_free(&ds);
+  }
+}
+
 int main(void)
 {
+  test_parallel_terms();
   test_sqfd_known();
   test_sqfd_properties();
   test_reference_known();

@@ -1,5 +1,6 @@
-/* CPU reference of k-medoids over feature signatures with the SQFD distance: serial, double
- * precision, plain loops (speed is not its job).
+/* CPU reference of k-medoids over feature signatures with the SQFD distance: double precision,
+ * plain loops; the self-similarities and the distance matrix are spread over the CPUs
+ * (gr_parallel_for), each value computed exactly as one loop would, the iteration serial.
  *
  * Definitions (doc/algorithms.md, kmedoids):
  *   weights normalised to sum to 1 per signature;
