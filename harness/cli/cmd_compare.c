@@ -2,6 +2,7 @@
  * is in compare.c and verdict.c; this file parses options, prints and picks the exit code. */
 #define _GNU_SOURCE
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ static const char compare_help[] =
     "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
     "                          [--alpha A] [--db FILE] [--all] [--format text|json|markdown]\n"
     "                          [--record [--nightly-exit N]] [--max-clock-diff F]\n"
+    "                          [--night-sigmas K]\n"
     "\n"
     "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
     "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
@@ -37,6 +39,10 @@ static const char compare_help[] =
     "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
     "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
     "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
+    "  --night-sigmas K a benchmark's minimum effect is at least K times the noise of a\n"
+    "                   difference of two nights: sqrt(2) x the spread of its median over the\n"
+    "                   last 20 finished runs before --run on the same GPU model, where there\n"
+    "                   are 5 or more (default 3; 0 off)\n"
     "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
     "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
@@ -149,6 +155,21 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
             t->cur_gpu, t->base_uuid[0] ? t->base_uuid : "?", t->base_host[0] ? t->base_host : "?",
             t->cur_uuid[0] ? t->cur_uuid : "?", t->cur_host[0] ? t->cur_host : "?");
   }
+  /* moved by the minimum effect, but within what its own history moves between nights */
+  for (size_t i = 0, shown = 0; i < r->n_t; i++) {
+    const struct compare_timing *t = &r->t[i];
+    double e = compare_min_effect_variant(o, t->algorithm, t->variant);
+    if (!t->in_base || !t->in_cur || t->min_effect <= e || fabs(t->sc.ratio - 1) < e ||
+        fabs(t->sc.ratio - 1) >= t->min_effect)
+      continue;
+    if (!shown++)
+      fprintf(f, "\nmoved by the min effect or more, within %g x sqrt(2) x their night-to-night "
+                 "noise (the last nights before this run on this GPU model):\n",
+              o->night_sigmas);
+    fprintf(f, "  %s/%s %.48s: ratio %.3fx, noise %.2f%% over %d nights: min effect %.3g%%\n",
+            t->algorithm, t->variant, t->params, t->sc.ratio, 100 * t->night_noise, t->nights,
+            100 * t->min_effect);
+  }
   if (r->n_other_model && !r->base_other_gpu)
     fprintf(f, "\n%zu benchmark%s timed on another GPU model than in the baseline: unsure\n",
             r->n_other_model, r->n_other_model == 1 ? " was" : "s were");
@@ -211,7 +232,7 @@ int cmd_compare(int argc, char **argv)
 {
   enum {
     OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC,
-    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK
+    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK, OPT_NIGHT_SIGMAS
   };
   static const struct option opts[] = {
       {"baseline", required_argument, NULL, OPT_BASELINE},
@@ -225,6 +246,7 @@ int cmd_compare(int argc, char **argv)
       {"record", no_argument, NULL, OPT_RECORD},
       {"nightly-exit", required_argument, NULL, OPT_NIGHTLY_EXIT},
       {"max-clock-diff", required_argument, NULL, OPT_CLOCK},
+      {"night-sigmas", required_argument, NULL, OPT_NIGHT_SIGMAS},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
@@ -256,6 +278,10 @@ int cmd_compare(int argc, char **argv)
     }
     case OPT_CLOCK:
       if (cli_opt_double("compare", "--max-clock-diff", optarg, 1e-6, 10, &co.max_clock_diff))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_NIGHT_SIGMAS:
+      if (cli_opt_double("compare", "--night-sigmas", optarg, 0, 100, &co.night_sigmas))
         return GR_EXIT_USAGE;
       break;
     case OPT_BASELINE:

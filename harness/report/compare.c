@@ -15,6 +15,7 @@ void compare_opts_default(struct compare_opts *o)
   o->min_effect = 0.05;
   o->alpha = 0.01;
   o->max_accuracy_loss = 0.005;
+  o->night_sigmas = 3;
 }
 
 int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len)
@@ -237,6 +238,69 @@ static int collect_accuracy(void *ctx, const struct store_accuracy *row)
   return 0;
 }
 
+/* The medians of each compared benchmark in the nights before cur (store_each_point: grouped by
+ * benchmark and GPU model, oldest first within a group), the last COMPARE_NOISE_NIGHTS kept. */
+struct nights {
+  struct compare_result *r;
+  int64_t cur;
+  double (*ms)[COMPARE_NOISE_NIGHTS]; /* per timing, a ring */
+  int *n;                             /* per timing, medians seen */
+  struct compare_timing *last;        /* the timing of the group seen last (NULL: none) */
+  char last_key[GR_CASE_TEXT_LEN + 400];
+};
+
+static int collect_night(void *ctx, const struct store_point *pt)
+{
+  struct nights *nt = ctx;
+  if (pt->run == nt->cur || !(pt->median_ms > 0) || !isfinite(pt->median_ms))
+    return 0;
+  char key[sizeof nt->last_key];
+  gr_fmt(key, sizeof key, "%s\t%s\t%s\t%llu\t%s\t%s", pt->algorithm, pt->variant, pt->params,
+         (unsigned long long)pt->seed, pt->l2, pt->gpu);
+  if (strcmp(key, nt->last_key)) {
+    gr_fmt(nt->last_key, sizeof nt->last_key, "%s", key);
+    struct compare_timing *t =
+        find_timing(nt->r, pt->algorithm, pt->variant, pt->params, pt->seed, pt->l2);
+    /* the current row's GPU model, else the run's */
+    const char *model = t && t->cur_gpu[0] ? t->cur_gpu : nt->r->cur.gpu;
+    nt->last = t && t->in_base && t->in_cur && !strcmp(model, pt->gpu) ? t : NULL;
+  }
+  if (nt->last) {
+    size_t i = (size_t)(nt->last - nt->r->t);
+    nt->ms[i][nt->n[i]++ % COMPARE_NOISE_NIGHTS] = pt->median_ms;
+  }
+  return 0;
+}
+
+/* night_noise and nights of every compared timing (0 where the history is short). 0 ok, -1 out
+ * of memory or a database error. */
+static int night_noise(struct store *st, struct compare_result *r, int64_t cur)
+{
+  struct nights nt = {r, cur, calloc(r->n_t + 1, sizeof *nt.ms), calloc(r->n_t + 1, sizeof *nt.n),
+                      NULL, ""};
+  int rc = -1;
+  if (!nt.ms || !nt.n || store_each_point(st, NULL, cur, NULL, NULL, collect_night, &nt))
+    goto out;
+  for (size_t i = 0; i < r->n_t; i++) {
+    int m = nt.n[i] < COMPARE_NOISE_NIGHTS ? nt.n[i] : COMPARE_NOISE_NIGHTS;
+    r->t[i].nights = m;
+    r->t[i].night_noise = 0;
+    if (m < COMPARE_MIN_NOISE_NIGHTS)
+      continue;
+    double d[COMPARE_NOISE_NIGHTS];
+    int first = nt.n[i] - m; /* the oldest kept, in ring order */
+    for (int k = 1; k < m; k++)
+      d[k - 1] = fabs(log(nt.ms[i][(first + k) % COMPARE_NOISE_NIGHTS]) -
+                      log(nt.ms[i][(first + k - 1) % COMPARE_NOISE_NIGHTS]));
+    r->t[i].night_noise = 1.4826 * stats_median_inplace(d, (size_t)m - 1) / sqrt(2.0);
+  }
+  rc = 0;
+out:
+  free(nt.ms);
+  free(nt.n);
+  return rc;
+}
+
 int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len)
 {
@@ -263,9 +327,17 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
     gr_fmt(why, len, "cannot read the runs: %s", store_errmsg(st));
     goto fail;
   }
+  if (o->night_sigmas > 0 && night_noise(st, r, cur)) {
+    gr_fmt(why, len, "cannot read the history of the benchmarks: %s", store_errmsg(st));
+    goto fail;
+  }
   for (size_t i = 0; i < r->n_t; i++) {
     struct compare_timing *t = &r->t[i];
     t->min_effect = compare_min_effect_variant(o, t->algorithm, t->variant);
+    /* two nights' medians differ by sqrt(2) times the noise of one */
+    double e = o->night_sigmas * sqrt(2.0) * t->night_noise;
+    if (e > t->min_effect)
+      t->min_effect = e;
     t->alpha = compare_alpha(o, t->algorithm);
     /* a fixed or peer variant whose output went wrong after timing; historical ones are meant
      * to be wrong */

@@ -32,6 +32,9 @@ struct compare_opts {
   double max_accuracy_loss; /* rise of an accuracy metric (error rate, absolute) that is a
                                regression: default 0.005 (half a percentage point) */
   double max_clock_diff;    /* relative clock difference of two runs that warns (0: 0.05) */
+  double night_sigmas;      /* a benchmark's minimum effect is at least this many times the
+                             * noise of the difference of two nights' medians (sqrt 2 times
+                             * its night-to-night noise) where the history has it (3; 0 off) */
   struct {
     char alg[64];
     double min_effect, alpha; /* < 0: not overridden */
@@ -44,6 +47,8 @@ void compare_opts_default(struct compare_opts *o);
  * which: 0 min effect, 1 alpha. 0 ok; -1 with why. */
 int compare_opts_parse(struct compare_opts *o, int which, const char *text, char *why, size_t len);
 double compare_min_effect(const struct compare_opts *o, const char *alg);
+#define COMPARE_NOISE_NIGHTS 20
+#define COMPARE_MIN_NOISE_NIGHTS 5
 /* The minimum effect asked of one variant: its algorithm's, times COMPARE_HOST_BOUND_FACTOR for a
  * variant this build registers with VARIANT_HOST_BOUND (a library peer whose timed launch does
  * host-side work). */
@@ -60,6 +65,15 @@ struct compare_timing {
   char base_verdict[16], cur_verdict[16];
   int regression;                 /* check after timing went from good to bad */
   double min_effect, alpha;       /* what was applied */
+  /* The history before the run (finished runs of STORE_MAIN on the same GPU model): the
+   * night-to-night noise of the benchmark's median, as `history` estimates it (1.4826 * median
+   * |log m[i] - log m[i-1]| / sqrt 2), over the last COMPARE_NOISE_NIGHTS nights of it; 0 with
+   * fewer than COMPARE_MIN_NOISE_NIGHTS. The minimum effect applied is at least night_sigmas
+   * times sqrt(2) times it (the noise of a difference of two nights): a benchmark whose median moves between processes (radix_sort n=65536 on an H100:
+   * 4-5% between two modes a process falls into, 0.2% within one) is not called slower or
+   * faster for a move its own history shows is ordinary. */
+  double night_noise;
+  int nights;
   /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
   char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
   int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
