@@ -554,9 +554,9 @@ static void test_generated_cases(void)
          kn);
 }
 
-/* The self-similarities and the distance matrix are computed on several threads: every value as
- * the one-loop definition gives it, bit for bit, for odd and even n (the matrix's items pair
- * rows t and n-1-t: the middle row of an odd n alone). */
+/* The self-similarities and the distance matrix computed on several threads (the instance's) are
+ * the reference's and the one-loop definition's, bit for bit, for odd and even n (the matrix's
+ * items pair rows t and n-1-t: the middle row of an odd n alone). */
 static void test_parallel_terms(void)
 {
   char why[256];
@@ -566,9 +566,17 @@ static void test_parallel_terms(void)
     struct kmsig_gen g = {ns[t], 3, 12, 4, KMSIG_DIST_CLASSES, 7 + (uint64_t)t};
     EXPECT(kmsig_generate(&g, &ds, why, sizeof why) == 0, "%s", why);
     struct km_ref r;
-    EXPECT(km_ref_init(&r, &ds, 0.2) == 0, "km_ref_init");
-    double *m = km_ref_distance_matrix(&r);
+    EXPECT(km_ref_init_parallel(&r, &ds, 0.2) == 0, "km_ref_init_parallel");
+    double *m = km_ref_distance_matrix_parallel(&r);
     EXPECT(m != NULL, "matrix");
+    struct km_ref rs;
+    EXPECT(km_ref_init(&rs, &ds, 0.2) == 0, "km_ref_init");
+    double *ms = km_ref_distance_matrix(&rs);
+    EXPECT(ms && m && memcmp(ms, m, sizeof(double) * (size_t)(ds.n * ds.n)) == 0 &&
+               memcmp(rs.self, r.self, sizeof(double) * (size_t)ds.n) == 0,
+           "n=%lld: the serial reference's terms differ", (long long)ds.n);
+    free(ms);
+    km_ref_release(&rs);
     int64_t n = ds.n, bad_self = 0, bad = 0;
     for (int64_t i = 0; i < n; i++) {
       double s1 = km_ref_cross(&r, i, i);

@@ -276,6 +276,41 @@ static int km_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t
   return 0;
 }
 
+/* The reference's per-object and per-pair terms over the CPUs (kmedoids_alg.h) */
+
+static void self_chunk(void *ctx, size_t lo, size_t hi)
+{
+  km_ref_self(ctx, (int64_t)lo, (int64_t)hi);
+}
+
+int km_ref_init_parallel(struct km_ref *r, const struct kmsig *ds, double alpha)
+{
+  if (km_ref_alloc(r, ds, alpha))
+    return -1;
+  gr_parallel_for((size_t)ds->n, 64, self_chunk, r);
+  return 0;
+}
+
+struct matrix_job {
+  const struct km_ref *r;
+  double *m;
+};
+
+static void matrix_chunk(void *ctx, size_t lo, size_t hi)
+{
+  const struct matrix_job *mj = ctx;
+  km_ref_matrix_items(mj->r, mj->m, (int64_t)lo, (int64_t)hi);
+}
+
+double *km_ref_distance_matrix_parallel(const struct km_ref *r)
+{
+  int64_t n = r->ds->n;
+  struct matrix_job mj = {r, malloc(sizeof(double) * (size_t)(n ? n * n : 1))};
+  if (mj.m)
+    gr_parallel_for((size_t)(n + 1) / 2, 8, matrix_chunk, &mj);
+  return mj.m;
+}
+
 static int km_instance_new(const struct gr_case *c, struct gr_instance **out, char *why, size_t len)
 {
   struct gr_instance *inst = gr_instance_alloc(c, sizeof(struct km_data), why, len);
@@ -295,12 +330,12 @@ static int km_instance_new(const struct gr_case *c, struct gr_instance **out, ch
            (long long)c->v[P_N]);
     goto out_fail;
   }
-  if (km_ref_init(&d->ref, &d->ds, d->cfg.alpha)) {
+  if (km_ref_init_parallel(&d->ref, &d->ds, d->cfg.alpha)) {
     gr_fmt(why, len, "out of host memory for the reference");
     goto out_fail;
   }
   if (ref_pairs(c) <= KM_REF_PAIRS && c->v[P_N] <= KM_REF_MAX_N) {
-    d->dist = km_ref_distance_matrix(&d->ref);
+    d->dist = km_ref_distance_matrix_parallel(&d->ref);
     if (!d->dist || km_result_alloc(&d->res, d->ds.n, d->cfg.k, d->cfg.iters) ||
         km_reference(&d->ref, &d->cfg, d->dist, &d->res)) {
       gr_fmt(why, len, "out of host memory for the reference (n = %lld)", (long long)d->ds.n);

@@ -1,13 +1,10 @@
-/* CPU reference of k-medoids with SQFD: double precision, the iteration serial; the per-signature
- * and per-pair terms (self-similarities, the distance matrix) spread over the CPUs with
- * gr_parallel_for, each value computed as the serial loop would. See kmedoids.h. */
+/* CPU reference of k-medoids with SQFD: serial, double precision. See kmedoids.h. */
 #include "kmedoids_ref.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parallel.h"
 #include "rng.h"
 
 int km_result_alloc(struct km_result *res, int64_t n, int k, int iters)
@@ -36,14 +33,7 @@ void km_result_release(struct km_result *res)
   memset(res, 0, sizeof *res);
 }
 
-static void self_chunk(void *ctx, size_t lo, size_t hi)
-{
-  struct km_ref *r = ctx;
-  for (size_t i = lo; i < hi; i++)
-    r->self[i] = km_ref_cross(r, (int64_t)i, (int64_t)i);
-}
-
-int km_ref_init(struct km_ref *r, const struct kmsig *ds, double alpha)
+int km_ref_alloc(struct km_ref *r, const struct kmsig *ds, double alpha)
 {
   memset(r, 0, sizeof *r);
   r->ds = ds;
@@ -61,8 +51,20 @@ int km_ref_init(struct km_ref *r, const struct kmsig *ds, double alpha)
     for (int64_t c = ds->off[i]; c < ds->off[i + 1]; c++)
       r->w[c] = ds->data[c * KMSIG_REC + KMSIG_DIM] / sum;
   }
-  /* n x size^2 kernel terms (10,000 signatures of 40-80 centroids: 0.4-0.8 s on one core) */
-  gr_parallel_for((size_t)ds->n, 64, self_chunk, r);
+  return 0;
+}
+
+void km_ref_self(struct km_ref *r, int64_t lo, int64_t hi)
+{
+  for (int64_t i = lo; i < hi; i++)
+    r->self[i] = km_ref_cross(r, i, i);
+}
+
+int km_ref_init(struct km_ref *r, const struct kmsig *ds, double alpha)
+{
+  if (km_ref_alloc(r, ds, alpha))
+    return -1;
+  km_ref_self(r, 0, ds->n);
   return 0;
 }
 
@@ -117,27 +119,16 @@ double km_ref_sqfd(const struct km_ref *r, int64_t i, int64_t j)
   return rad <= KM_ZERO_RADICAND ? 0.0 : sqrt(rad);
 }
 
-struct matrix_job {
-  const struct km_ref *r;
-  double *m;
-  int64_t n;
-};
-
-/* Item t owns rows t and n-1-t: the pairs (i, j > i) of both, written on both sides of the
- * diagonal; each item has n - 1 pairs (the middle row of an odd n half of that), so contiguous
- * chunks of items are even. */
-static void matrix_chunk(void *ctx, size_t lo, size_t hi)
+void km_ref_matrix_items(const struct km_ref *r, double *m, int64_t lo, int64_t hi)
 {
-  const struct matrix_job *mj = ctx;
-  int64_t n = mj->n;
-  double *m = mj->m;
-  for (size_t t = lo; t < hi; t++) {
-    int64_t rows[2] = {(int64_t)t, n - 1 - (int64_t)t};
-    for (int k = 0; k < (rows[1] != rows[0] ? 2 : 1); k++) {
+  int64_t n = r->ds->n;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t rows[2] = {t, n - 1 - t};
+    for (int k = 0; k < (rows[1] > rows[0] ? 2 : 1); k++) {
       int64_t i = rows[k];
       m[i * n + i] = 0.0;
       for (int64_t j = i + 1; j < n; j++)
-        m[i * n + j] = m[j * n + i] = km_ref_sqfd(mj->r, i, j);
+        m[i * n + j] = m[j * n + i] = km_ref_sqfd(r, i, j);
     }
   }
 }
@@ -146,10 +137,8 @@ double *km_ref_distance_matrix(const struct km_ref *r)
 {
   int64_t n = r->ds->n;
   double *m = malloc(sizeof(double) * (size_t)(n ? n * n : 1));
-  if (!m)
-    return NULL;
-  struct matrix_job mj = {r, m, n};
-  gr_parallel_for((size_t)(n + 1) / 2, 8, matrix_chunk, &mj);
+  if (m)
+    km_ref_matrix_items(r, m, 0, (n + 1) / 2);
   return m;
 }
 

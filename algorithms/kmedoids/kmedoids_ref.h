@@ -1,6 +1,6 @@
-/* CPU reference of k-medoids over feature signatures with the SQFD distance: double precision,
- * plain loops; the self-similarities and the distance matrix are spread over the CPUs
- * (gr_parallel_for), each value computed exactly as one loop would, the iteration serial.
+/* CPU reference of k-medoids over feature signatures with the SQFD distance: serial, double
+ * precision, plain loops (speed is not its job: kmedoids_alg.c runs the per-object and per-pair
+ * terms below over the CPUs, each value as here).
  *
  * Definitions (doc/algorithms.md, kmedoids):
  *   weights normalised to sum to 1 per signature;
@@ -80,6 +80,10 @@ struct km_ref {
 };
 /* 0, or -1 when out of memory. */
 int km_ref_init(struct km_ref *r, const struct kmsig *ds, double alpha);
+/* km_ref_init in parts: the weights, with room for the self-similarities (0, or -1 out of
+ * memory); then those of objects [lo, hi), each independent of the others. */
+int km_ref_alloc(struct km_ref *r, const struct kmsig *ds, double alpha);
+void km_ref_self(struct km_ref *r, int64_t lo, int64_t hi);
 void km_ref_release(struct km_ref *r);
 /* cross(X_i, X_j) with i's centroids outer, in double. */
 double km_ref_cross(const struct km_ref *r, int64_t i, int64_t j);
@@ -88,6 +92,10 @@ double km_ref_cross(const struct km_ref *r, int64_t i, int64_t j);
 double km_ref_sqfd(const struct km_ref *r, int64_t i, int64_t j);
 /* The n x n SQFD matrix (row-major), or NULL when out of memory. */
 double *km_ref_distance_matrix(const struct km_ref *r);
+/* Items [lo, hi) of the (n + 1) / 2 that make that matrix, into m: item t is rows t and n-1-t
+ * (one row for the middle of an odd n), each pair (i, j > i) of them written on both sides of
+ * the diagonal; so the items are independent and hold n - 1 pairs each. */
+void km_ref_matrix_items(const struct km_ref *r, double *m, int64_t lo, int64_t hi);
 
 /* The initial medoids of the definition above (k <= n). 0, or -1 when out of memory. */
 int km_init_medoids(int64_t n, int k, uint64_t init_seed, int32_t *medoids);
