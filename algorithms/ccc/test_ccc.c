@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case.h"
+#include "ccc_alg.h"
 #include "ccc_ref.h"
 #include "algorithms/ari/ari_ref.h"
 #include "rng.h"
@@ -166,8 +168,45 @@ static void test_titanic(void)
   EXPECT(m[3][6] < 0.05); /* siblings ~ port: independent */
 }
 
+/* An instance's reference CCC is computed on several threads (ccc_reference_pairs): each checked
+ * pair's value and part pair are ccc_reference_pair's on its own, bit for bit, for all pairs and
+ * for a sampled set; n = 1 and 2 features too. */
+static void test_instance_reference(void)
+{
+  const char *cases[] = {
+      "ccc n=300 features=40 cat=5 max_cat=12 missing=3 values=mixed seed=11",
+      "ccc n=1 features=2 cat=0 max_cat=1 missing=0 values=continuous seed=2",
+      "ccc n=200 features=180 cat=0 max_cat=1 missing=0 values=ties seed=5",
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    struct gr_case c;
+    struct gr_instance *inst = NULL;
+    char why[GR_WHY_LEN] = "";
+    EXPECT(case_parse(cases[k], &c, why, sizeof why) == 0, "%s: %s", cases[k], why);
+    EXPECT(c.alg->instance_new(&c, &inst, why, sizeof why) == 0 && inst, "%s: %s", cases[k], why);
+    if (!inst)
+      continue;
+    const struct ccc_data *d = inst->priv;
+    int16_t *scratch = malloc(2 * (size_t)d->n * sizeof *scratch);
+    int64_t bad = 0;
+    for (int64_t s = 0; s < d->checked; s++) {
+      int i, j;
+      uint8_t idx = 0;
+      ccc_pair_of(d->check_pair[s], d->features, &i, &j);
+      double v = ccc_reference_pair(&d->feat[i], &d->feat[j], d->n, scratch, &idx);
+      bad += memcmp(&v, &d->ref[s], sizeof v) != 0 || idx != d->ref_idx[s];
+    }
+    EXPECT(bad == 0, "%s: %lld of %lld pairs differ from the serial reference", cases[k],
+           (long long)bad, (long long)d->checked);
+    EXPECT(d->checked > 0, "%s: no pair checked", cases[k]);
+    free(scratch);
+    c.alg->instance_free(inst);
+  }
+}
+
 int main(void)
 {
+  test_instance_reference();
   test_exact_rounding();
   test_layout();
   test_known();
