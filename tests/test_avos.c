@@ -323,8 +323,59 @@ static void test_full_table_steering(void)
          steered);
 }
 
+static int same_stats(const struct avos_stats *x, const struct avos_stats *y)
+{
+  return x->overflow == y->overflow && x->cycle_vertex == y->cycle_vertex &&
+         x->iterations == y->iterations && x->fixed_point == y->fixed_point;
+}
+
+/* The products and closures over the CPUs (avos_spgemm_parallel) are the serial reference's: the
+ * same pattern, values and statistics (overflows at 8 bits, the cycle vertex of an injected
+ * cycle), for genealogies of both shapes, with and without S, and tiny ones (rows < pieces). */
+static void test_parallel_product(void)
+{
+  char why[256];
+  const struct genealogy_opts os[] = {
+      {GENEALOGY_FAMILY, 3000, 9, 30, 0, 5}, {GENEALOGY_FAMILY, 2000, 12, 90, 1, 6},
+      {GENEALOGY_PEDIGREE, 2047, 1, 0, 0, 7}, {GENEALOGY_FAMILY, 5, 2, 0, 0, 8},
+      {GENEALOGY_FAMILY, 1, 1, 0, 0, 9}};
+  const int bits[] = {8, 16, 32, 64};
+  int overflows = 0, cycles = 0;
+  for (size_t t = 0; t < sizeof os / sizeof *os; t++)
+    for (size_t k = 0; k < sizeof bits / sizeof *bits; k++) {
+      struct avos_csr w, p1, p2, c1, c2;
+      EXPECT(genealogy_generate(&os[t], &w, NULL, why, sizeof why) == 0, "%s", why);
+      for (int with_s = 0; with_s < 2; with_s++) {
+        struct avos_stats s1 = {0, -1, 0, 0}, s2 = {0, -1, 0, 0};
+        int r1 = avos_spgemm(&w, &w, with_s ? &w : NULL, bits[k], &p1, &s1, why, sizeof why);
+        int r2 = avos_spgemm_parallel(&w, &w, with_s ? &w : NULL, bits[k], &p2, &s2, why,
+                                      sizeof why);
+        EXPECT(r1 == 0 && r2 == 0 && avos_csr_equal(&p1, &p2) && same_stats(&s1, &s2),
+               "shape %zu, %d bits, S %d: the product over the CPUs differs (overflow %lld/%lld, "
+               "cycle %lld/%lld)", t, bits[k], with_s, (long long)s1.overflow,
+               (long long)s2.overflow, (long long)s1.cycle_vertex, (long long)s2.cycle_vertex);
+        overflows += s1.overflow > 0;
+        cycles += s1.cycle_vertex > 0;
+        avos_csr_release(&p1);
+        avos_csr_release(&p2);
+      }
+      struct avos_stats s1, s2;
+      int r1 = avos_closure(&w, bits[k], &c1, &s1, why, sizeof why);
+      int r2 = avos_closure_by(&w, bits[k], avos_spgemm_parallel, &c2, &s2, why, sizeof why);
+      EXPECT(r1 == 0 && r2 == 0 && avos_csr_equal(&c1, &c2) && same_stats(&s1, &s2),
+             "shape %zu, %d bits: the closure over the CPUs differs", t, bits[k]);
+      overflows += s1.overflow > 0;
+      avos_csr_release(&c1);
+      avos_csr_release(&c2);
+      avos_csr_release(&w);
+    }
+  EXPECT(overflows > 0 && cycles > 0, "closures with overflows: %d, products with a cycle past row 0: %d",
+         overflows, cycles);
+}
+
 int main(void)
 {
+  test_parallel_product();
   test_scalar();
   test_matrix();
   test_generator();

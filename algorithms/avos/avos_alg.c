@@ -454,9 +454,9 @@ static int matrix_reference(const struct avos_data *d, struct avos_csr *res, str
   if (d->op == AVOS_OP_SPGEMM) {
     memset(rs, 0, sizeof *rs);
     rs->cycle_vertex = -1;
-    if (avos_spgemm(&d->a, d->b_is_a ? &d->a : &d->b, NULL, d->bits, res, rs, why, len))
+    if (avos_spgemm_parallel(&d->a, d->b_is_a ? &d->a : &d->b, NULL, d->bits, res, rs, why, len))
       return -1;
-  } else if (avos_closure(&d->a, d->bits, res, rs, why, len)) {
+  } else if (avos_closure_by(&d->a, d->bits, avos_spgemm_parallel, res, rs, why, len)) {
     return -1;
   }
   st[AVOS_ST_NNZ] = avos_csr_nnz(res);
@@ -832,7 +832,7 @@ static int check_matrix(const struct avos_data *d, const void *out, struct check
     else {
       struct avos_csr f;
       struct avos_stats fs = {0, -1, 0, 0};
-      if (avos_spgemm(&m, &m, &m, d->bits, &f, &fs, why, sizeof why))
+      if (avos_spgemm_parallel(&m, &m, &m, d->bits, &f, &fs, why, sizeof why))
         rc = check_fail(rep, "invariant", "fixed-point check: %s", why);
       else {
         if (!avos_csr_equal(&f, &m))

@@ -160,15 +160,31 @@ static int cmp_i32(const void *x, const void *y)
   return (a > b) - (a < b);
 }
 
-int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct avos_csr *s,
-                int bits, struct avos_csr *c, struct avos_stats *st, char *why, size_t len)
+int avos_spgemm_shapes(const struct avos_csr *a, const struct avos_csr *b,
+                       const struct avos_csr *s, char *why, size_t len)
 {
-  memset(c, 0, sizeof *c);
   if (a->cols != b->rows || (s && (s->rows != a->rows || s->cols != b->cols))) {
     gr_fmt(why, len, "shape mismatch: A is %d x %d, B is %d x %d", a->rows, a->cols, b->rows, b->cols);
     return -1;
   }
-  int32_t rows = a->rows, cols = b->cols;
+  return 0;
+}
+
+int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct avos_csr *s,
+                int bits, struct avos_csr *c, struct avos_stats *st, char *why, size_t len)
+{
+  memset(c, 0, sizeof *c);
+  if (avos_spgemm_shapes(a, b, s, why, len))
+    return -1;
+  return avos_spgemm_rows(a, b, s, bits, 0, a->rows, c, st, why, len);
+}
+
+int avos_spgemm_rows(const struct avos_csr *a, const struct avos_csr *b, const struct avos_csr *s,
+                     int bits, int32_t lo, int32_t hi, struct avos_csr *c, struct avos_stats *st,
+                     char *why, size_t len)
+{
+  memset(c, 0, sizeof *c);
+  int32_t rows = hi - lo, cols = b->cols;
   int64_t *acc = calloc((size_t)cols + 1, sizeof *acc);
   int32_t *touched = malloc(((size_t)cols + 1) * sizeof *touched);
   int32_t *indptr = calloc((size_t)rows + 1, sizeof *indptr);
@@ -177,7 +193,7 @@ int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct
   int64_t *val = malloc(cap * sizeof *val);
   if (!acc || !touched || !indptr || !idx || !val)
     goto out_of_memory;
-  for (int32_t i = 0; i < rows; i++) {
+  for (int32_t i = lo; i < hi; i++) {
     size_t nt = 0;
     /* acc[j] != 0 marks a touched column: every contribution is non-zero and so is their sum */
     if (s)
@@ -233,7 +249,7 @@ int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct
       val[nnz++] = acc[touched[t]];
       acc[touched[t]] = 0;
     }
-    indptr[i + 1] = (int32_t)nnz;
+    indptr[i - lo + 1] = (int32_t)nnz;
   }
   free(acc);
   free(touched);
@@ -257,6 +273,12 @@ fail:
 int avos_closure(const struct avos_csr *w, int bits, struct avos_csr *out, struct avos_stats *st,
                  char *why, size_t len)
 {
+  return avos_closure_by(w, bits, avos_spgemm, out, st, why, len);
+}
+
+int avos_closure_by(const struct avos_csr *w, int bits, avos_product_fn product,
+                    struct avos_csr *out, struct avos_stats *st, char *why, size_t len)
+{
   memset(st, 0, sizeof *st);
   st->cycle_vertex = -1;
   memset(out, 0, sizeof *out);
@@ -271,7 +293,7 @@ int avos_closure(const struct avos_csr *w, int bits, struct avos_csr *out, struc
   }
   while (st->iterations < AVOS_MAX_ITER) {
     struct avos_csr next;
-    if (avos_spgemm(&cur, &cur, &cur, bits, &next, st, why, len)) {
+    if (product(&cur, &cur, &cur, bits, &next, st, why, len)) {
       avos_csr_release(&cur);
       return -1;
     }

@@ -83,11 +83,26 @@ struct avos_stats {
  * memory, more than 2^31-1 entries). */
 int avos_spgemm(const struct avos_csr *a, const struct avos_csr *b, const struct avos_csr *s,
                 int bits, struct avos_csr *c, struct avos_stats *st, char *why, size_t len);
+/* avos_spgemm in parts: its shape check (0 ok, -1 with why); then rows [lo, hi) of the product
+ * into c (c->rows = hi - lo, its indptr from 0; st updated as above), each row independent of the
+ * others (avos_spgemm_parallel runs them over the CPUs: avos_alg.h). */
+int avos_spgemm_shapes(const struct avos_csr *a, const struct avos_csr *b,
+                       const struct avos_csr *s, char *why, size_t len);
+int avos_spgemm_rows(const struct avos_csr *a, const struct avos_csr *b, const struct avos_csr *s,
+                     int bits, int32_t lo, int32_t hi, struct avos_csr *c, struct avos_stats *st,
+                     char *why, size_t len);
+/* A product with avos_spgemm's contract (it, or the same over the CPUs). */
+typedef int (*avos_product_fn)(const struct avos_csr *a, const struct avos_csr *b,
+                               const struct avos_csr *s, int bits, struct avos_csr *c,
+                               struct avos_stats *st, char *why, size_t len);
 /* Transitive closure by repeated squaring: W <- W (+) W (x) W until W does not change (at most
  * AVOS_MAX_ITER products). st is initialised here. 0 ok (fixed point or not: see
  * st->fixed_point), -1 with why. */
 int avos_closure(const struct avos_csr *w, int bits, struct avos_csr *out, struct avos_stats *st,
                  char *why, size_t len);
+/* The same with the products computed by `product`. */
+int avos_closure_by(const struct avos_csr *w, int bits, avos_product_fn product,
+                    struct avos_csr *out, struct avos_stats *st, char *why, size_t len);
 /* The same closure by Floyd-Warshall on a dense n x n copy (W_ij <- W_ij (+) W_ik (x) W_kj, k
  * outermost): an independent algorithm for the tests. Agrees with avos_closure on acyclic valid
  * graphs without overflow. n <= 4096. 0 ok, -1 with why. */
