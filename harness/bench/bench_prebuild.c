@@ -14,6 +14,9 @@
  * lanes start CUDA in turns (bench_plan.h), so the first ones have had little time to build,
  * and on 4 H100s they built 0.9 s of cases between their groups while the last ones, whose
  * cases were all built, ended 0.9 s sooner. A lane's memory budget is its share of the quarter.
+ * Its builds use the lane's CPUs (gr_parallel_for: the references' costliest terms) until the
+ * timing begins, then one thread (gr_parallel_limit): spread over the lane's CPUs beside the
+ * timing they would share its CPU's SMT sibling and its memory bandwidth with the launches.
  * See bench_prebuild.h. */
 #define _GNU_SOURCE
 #include "bench_prebuild.h"
@@ -22,6 +25,8 @@
 #include <sched.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "parallel.h"
 
 #define PREBUILD_MAX 8
 struct prebuilt {
@@ -37,6 +42,7 @@ static struct {
   pthread_mutex_t mu;            /* guards what follows */
   pthread_cond_t built;          /* a slot was filled, or the helper ended */
   int stop;                      /* no case begins any more */
+  int beside;                    /* the timing has begun beside the helper (a lane) */
   char building[GR_CASE_TEXT_LEN]; /* the case being built, "" none */
   size_t at;                     /* the item the timing is at + 1 (0: none yet) */
   size_t start, n;
@@ -66,6 +72,8 @@ static void *prebuild_main(void *arg)
     if (go)
       gr_fmt(PB.building, sizeof PB.building, "%s", text);
     struct prebuilt *b = &PB.slot[PB.n];
+    /* over the lane's CPUs while CUDA starts, on one beside the timing (gr_parallel_limit) */
+    gr_parallel_limit(PB.beside ? 1 : 0);
     pthread_mutex_unlock(&PB.mu);
     if (!go)
       break;
@@ -97,6 +105,7 @@ void prebuild_start(const struct bench_plan *p, size_t start)
   PB.p = p;
   PB.start = start;
   PB.stop = 0;
+  PB.beside = 0;
   PB.n = 0;
   PB.at = 0;
   PB.building[0] = 0;
@@ -115,6 +124,9 @@ void prebuild_stop(int wait)
     PB.running = 0;
     return;
   }
+  pthread_mutex_lock(&PB.mu);
+  PB.beside = 1;
+  pthread_mutex_unlock(&PB.mu);
   struct sched_param idle = {0};
   pthread_setschedparam(PB.thread, SCHED_IDLE, &idle); /* may fail: then at its own priority */
 }

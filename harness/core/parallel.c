@@ -19,6 +19,10 @@ static void *run_chunk(void *arg)
   return NULL;
 }
 
+static __thread size_t limit; /* gr_parallel_limit, per thread */
+
+void gr_parallel_limit(size_t max) { limit = max; }
+
 size_t gr_parallel_threads(size_t n, size_t grain)
 {
   cpu_set_t set;
@@ -28,6 +32,7 @@ size_t gr_parallel_threads(size_t n, size_t grain)
   size_t by_work = n / (grain ? grain : 1);
   size_t t = cpus < by_work ? cpus : by_work;
   t = t < GR_PARALLEL_MAX ? t : GR_PARALLEL_MAX;
+  t = limit && t > limit ? limit : t;
   return t ? t : 1;
 }
 
