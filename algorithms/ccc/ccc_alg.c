@@ -316,7 +316,7 @@ static void ref_chunk(void *ctx, size_t lo, size_t hi)
   free(scratch);
 }
 
-int ccc_reference_pairs(struct ccc_data *d)
+static int ccc_reference_pairs(struct ccc_data *d)
 {
   struct ref_job job = {d, 0};
   gr_parallel_for((size_t)d->checked, 64, ref_chunk, &job);

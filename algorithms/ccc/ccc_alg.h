@@ -30,10 +30,6 @@ struct ccc_data {
   int dup;                      /* 1: feature features-1 is feature 0 scaled by 2 (CCC = 1) */
 };
 
-/* d->ref and d->ref_idx of the checked pairs (d->check_pair), from the reference partitions
- * d->feat, over the CPUs; the values are ccc_reference_pair's. 0 ok, -1 out of memory. */
-int ccc_reference_pairs(struct ccc_data *d);
-
 enum run_status ccc_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
                             struct run_ctx *ctx);
 void *ccc_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,

@@ -112,16 +112,24 @@ void prebuild_start(const struct bench_plan *p, size_t start)
   PB.running = pthread_create(&PB.thread, NULL, prebuild_main, NULL) == 0;
 }
 
+/* No case begins any more; the one being built is waited for. */
+static void prebuild_join(void)
+{
+  if (!PB.running)
+    return;
+  pthread_mutex_lock(&PB.mu);
+  PB.stop = 1;
+  pthread_mutex_unlock(&PB.mu);
+  pthread_join(PB.thread, NULL);
+  PB.running = 0;
+}
+
 void prebuild_stop(int wait)
 {
   if (!PB.running)
     return;
   if (wait) {
-    pthread_mutex_lock(&PB.mu);
-    PB.stop = 1;
-    pthread_mutex_unlock(&PB.mu);
-    pthread_join(PB.thread, NULL);
-    PB.running = 0;
+    prebuild_join();
     return;
   }
   pthread_mutex_lock(&PB.mu);
@@ -153,13 +161,7 @@ struct gr_instance *prebuild_take(size_t i, const char *text, const struct algor
 
 void prebuild_free(void)
 {
-  if (PB.running) {
-    pthread_mutex_lock(&PB.mu);
-    PB.stop = 1; /* no case begins any more */
-    pthread_mutex_unlock(&PB.mu);
-    pthread_join(PB.thread, NULL);
-    PB.running = 0;
-  }
+  prebuild_join();
   for (size_t k = 0; k < PB.n; k++)
     if (PB.slot[k].inst)
       PB.slot[k].alg->instance_free(PB.slot[k].inst);
