@@ -1,6 +1,6 @@
-/* k-medoids kernels every GPU variant shares: self similarities (once per dataset), the
+/* k-medoids kernels every GPU variant shares: self similarities (once per dataset) and the
  * assignment (sources staged per block, medoids streamed through shared memory, the dataset
- * resident across iterations) and the per-range minimum of the scores.
+ * resident across iterations).
  *
  * Assignment tiles hold up to 1024 source centroids (about 17 signatures of 60) in registers; the
  * k medoids stream past them. Per centroid pair: 7 FFMA, one MUFU.EX2, one FFMA, plus two
@@ -38,6 +38,7 @@ struct km_assign_epi {
       sm.arg[ls] = m;
     }
   }
+  __device__ void end_target(km_tile_smem &sm, int m, int to) {}
   __device__ void finish(km_tile_smem &sm, int nsrc)
   {
     for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK) {
@@ -46,12 +47,6 @@ struct km_assign_epi {
     }
   }
 };
-
-__device__ static __forceinline__ bool km_min_less(unsigned long long s1, long long o1,
-                                                   unsigned long long s2, long long o2)
-{
-  return s1 < s2 || (s1 == s2 && o1 < o2);
-}
 
 /* kernels */
 
@@ -106,48 +101,6 @@ static __global__ void __launch_bounds__(KM_BLOCK) km_assign_kernel(km_dev_data 
   km_tile_run(d, ids + t.src, t.nsrc, medoids, k, epi, sm);
 }
 
-/* One block per range: smallest (score, object), ties lowest object. */
-static __global__ void km_min_kernel(const int32_t *list, const unsigned long long *score,
-                                     const km_range *ranges, km_dev_min *out)
-{
-  __shared__ unsigned long long ws[32];
-  __shared__ long long wo[32];
-  km_range rg = ranges[blockIdx.x];
-  unsigned long long bs = ~0ull;
-  long long bo = 0x7fffffffffffffffll;
-  for (int p = rg.lo + threadIdx.x; p < rg.hi; p += blockDim.x) {
-    unsigned long long sc = score[p];
-    long long ob = list[p];
-    if (km_min_less(sc, ob, bs, bo)) {
-      bs = sc;
-      bo = ob;
-    }
-  }
-  for (int o = 16; o > 0; o >>= 1) {
-    unsigned long long s2 = __shfl_xor_sync(KM_FULL, bs, o);
-    long long o2 = __shfl_xor_sync(KM_FULL, bo, o);
-    if (km_min_less(s2, o2, bs, bo)) {
-      bs = s2;
-      bo = o2;
-    }
-  }
-  int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
-  if (lane == 0) {
-    ws[warp] = bs;
-    wo[warp] = bo;
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    for (int w = 1; w < warps; w++)
-      if (km_min_less(ws[w], wo[w], bs, bo)) {
-        bs = ws[w];
-        bo = wo[w];
-      }
-    out[blockIdx.x].score = bs;
-    out[blockIdx.x].obj = bo;
-  }
-}
-
 /* launchers */
 
 extern "C" void km_self_launch(const struct km_dev_data *d, int n, double *self, void *stream)
@@ -166,15 +119,5 @@ extern "C" void km_assign_launch(const struct km_dev_data *d, const int32_t *ids
     return;
   km_assign_kernel<<<n_tiles, KM_BLOCK, 0, (cudaStream_t)stream>>>(*d, ids, tiles, medoids, k,
                                                                    assign, mind);
-  GR_CUDA_LAUNCH_CHECK();
-}
-
-extern "C" void km_min_launch(const int32_t *list, const unsigned long long *score,
-                              const struct km_range *ranges, int n_ranges, struct km_dev_min *out,
-                              void *stream)
-{
-  if (n_ranges <= 0)
-    return;
-  km_min_kernel<<<n_ranges, 256, 0, (cudaStream_t)stream>>>(list, score, ranges, out);
   GR_CUDA_LAUNCH_CHECK();
 }

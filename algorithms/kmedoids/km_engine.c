@@ -16,13 +16,12 @@ static int single_allgather_assign(void *ctx, int32_t *assign, double *mind, con
   return 0;
 }
 
-static int single_allgather_min(void *ctx, const struct km_min *mine, struct km_min *all, int k)
+static int single_allreduce_score(void *ctx, uint64_t *score, int64_t n)
 {
-  memcpy(all, mine, sizeof *mine * (size_t)k);
   return 0;
 }
 
-const struct km_comm km_comm_single = {NULL, 0, 1, single_allgather_assign, single_allgather_min};
+const struct km_comm km_comm_single = {NULL, 0, 1, single_allgather_assign, single_allreduce_score};
 
 /* clusters and the work split */
 
@@ -112,15 +111,6 @@ int km_split_work(const struct km_clusters *cl, int rank, int size, struct km_wo
 
 /* the iteration */
 
-static int min_less(const struct km_min *a, const struct km_min *b)
-{
-  if (a->obj < 0)
-    return 0;
-  if (b->obj < 0)
-    return 1;
-  return a->score < b->score || (a->score == b->score && a->obj < b->obj);
-}
-
 int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backend *be,
                   const struct km_comm *comm, struct km_result *res, struct km_stats *stats,
                   char *why, size_t len)
@@ -129,20 +119,23 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
   struct km_stats st;
   memset(&st, 0, sizeof st);
   double t_start = now_seconds();
+  if (n > KM_SCORE_MAX_N) {
+    gr_fmt(why, len, "%lld objects: at most %d (a score of more members could wrap its 64 bits)",
+           (long long)n, KM_SCORE_MAX_N);
+    return -1;
+  }
   if (k < 1 || k > n || cfg->iters < 0 || res->n != n || res->k != k || res->iters != cfg->iters) {
     gr_fmt(why, len, "bad run parameters: n=%lld k=%d iters=%d", (long long)n, k, cfg->iters);
     return -1;
   }
   double *mind = malloc(sizeof(double) * (size_t)n);
   int *counts = malloc(sizeof(int) * (size_t)R), *displs = malloc(sizeof(int) * (size_t)R);
-  struct km_min *mine = malloc(sizeof *mine * (size_t)k);
-  struct km_min *all = malloc(sizeof *all * (size_t)k * (size_t)R);
-  struct km_min *wmins = malloc(sizeof *wmins * (size_t)k);
+  uint64_t *score = malloc(sizeof(uint64_t) * (size_t)n);
   int32_t *next = malloc(sizeof(int32_t) * (size_t)k);
   struct km_clusters cl;
   struct km_work *work = NULL;
   memset(&cl, 0, sizeof cl);
-  if (!mind || !counts || !displs || !mine || !all || !wmins || !next) {
+  if (!mind || !counts || !displs || !score || !next) {
     gr_fmt(why, len, "out of host memory for %lld objects", (long long)n);
     goto out_free;
   }
@@ -187,16 +180,12 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
       goto out_free;
     }
     double t3 = now_seconds();
-    if (n_work && be->score(be->ctx, res->assign, &cl, work, n_work, wmins, why, len))
+    memset(score, 0, sizeof(uint64_t) * (size_t)n);
+    if (n_work && be->score(be->ctx, res->assign, &cl, work, n_work, score, why, len))
       goto out_free;
     double t4 = now_seconds();
-    for (int j = 0; j < k; j++)
-      mine[j] = (struct km_min){0.0, -1};
-    for (int w = 0; w < n_work; w++)
-      if (min_less(&wmins[w], &mine[work[w].cluster]))
-        mine[work[w].cluster] = wmins[w];
-    if (comm->allgather_min(comm->ctx, mine, all, k)) {
-      gr_fmt(why, len, "exchange of the cluster minima failed");
+    if (comm->allreduce_score(comm->ctx, score, n)) {
+      gr_fmt(why, len, "exchange of the scores failed");
       goto out_free;
     }
     double t5 = now_seconds();
@@ -209,16 +198,13 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
       int32_t med = res->medoids[j];
       if (m >= 1 && m < 3) {
         med = cl.list[a];
-      } else if (m >= 3) {
-        struct km_min best = {0.0, -1};
-        for (int r = 0; r < R; r++)
-          if (min_less(&all[(size_t)r * k + j], &best))
-            best = all[(size_t)r * k + j];
-        if (best.obj < 0) {
-          gr_fmt(why, len, "cluster %d of %lld members: no rank scored it", j, (long long)m);
-          goto out_free;
-        }
-        med = (int32_t)best.obj;
+      } else if (m >= 3) { /* members ascending: the first smallest is the lowest object */
+        uint64_t best = UINT64_MAX;
+        for (int64_t p = a; p < a + m; p++)
+          if (score[cl.list[p]] < best) {
+            best = score[cl.list[p]];
+            med = cl.list[p];
+          }
       }
       next[j] = med;
       changed |= med != res->medoids[j];
@@ -237,9 +223,7 @@ out_free:
   free(mind);
   free(counts);
   free(displs);
-  free(mine);
-  free(all);
-  free(wmins);
+  free(score);
   free(next);
   return err;
 }
@@ -307,25 +291,21 @@ static int cpu_assign(void *ctx, const int32_t *medoids, int k, int64_t lo, int6
   return 0;
 }
 
+/* The reference's distances are symmetric bit for bit: each row's score is summed here whole. */
 static int cpu_score(void *ctx, const int32_t *assign, const struct km_clusters *cl,
-                     const struct km_work *work, int n_work, struct km_min *mins, char *why,
+                     const struct km_work *work, int n_work, uint64_t *score, char *why,
                      size_t len)
 {
   struct km_cpu *c = ctx;
   for (int w = 0; w < n_work; w++) {
     const int32_t *mem = cl->list + cl->start[work[w].cluster];
     int64_t m = cl->start[work[w].cluster + 1] - cl->start[work[w].cluster];
-    struct km_min best = {INFINITY, -1};
     for (int64_t s = work[w].row_lo; s < work[w].row_hi; s++) {
-      double sum = 0;
+      uint64_t sum = 0;
       for (int64_t u = 0; u < m; u++)
-        sum += cpu_dist(c, mem[s], mem[u]);
-      if (sum < best.score) {
-        best.score = sum;
-        best.obj = mem[s];
-      }
+        sum += km_score_fixed(cpu_dist(c, mem[s], mem[u]));
+      score[mem[s]] += sum;
     }
-    mins[w] = best;
   }
   return 0;
 }

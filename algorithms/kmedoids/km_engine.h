@@ -8,9 +8,13 @@
  *   cluster lists (members ascending); the score work, sum over clusters of |C|^2 (clusters of
  *     fewer than 3 members cost 0: they keep their first member), split into R equal-cost
  *     ranges: rank r scores the source rows of each cluster whose cost falls in its range, so a
- *     big cluster is shared by several ranks; the backend returns, per cluster it touched, the
- *     smallest (score, object); minima exchanged (Allgather of k entries per rank); every rank
- *     derives the same new medoids (smallest score, ties lowest object index).
+ *     big cluster is shared by several ranks; the backend adds its part of the scores
+ *     (kmedoids_ref.h: distances in units of 2^-40, summed as integers) into a vector of n, by
+ *     object; the vectors are summed over the ranks (Allreduce, exact and order-free), and every
+ *     rank derives the same new medoids (smallest score, ties lowest object index). A backend
+ *     whose distances are not symmetric bit for bit (the GPU's) evaluates each pair once, in an
+ *     orientation fixed by the two signatures' contents, and adds it to both members' scores:
+ *     those can belong to another rank's rows, hence the sum over ranks.
  * The semantics are those of kmedoids_ref.h. */
 #ifndef GR_ALGORITHMS_KMEDOIDS_KM_ENGINE_H
 #define GR_ALGORITHMS_KMEDOIDS_KM_ENGINE_H
@@ -39,22 +43,17 @@ struct km_work {
   int64_t row_lo, row_hi;
 };
 
-/* The smallest score over some rows and its object (obj -1: none). */
-struct km_min {
-  double score;
-  int64_t obj;
-};
-
 struct km_backend {
   void *ctx;
   /* Objects [lo, hi): nearest medoid (a later one only if strictly closer) into assign[i - lo],
    * its distance into mind[i - lo]. 0, or -1 with why. */
   int (*assign)(void *ctx, const int32_t *medoids, int k, int64_t lo, int64_t hi, int32_t *assign,
                 double *mind, char *why, size_t len);
-  /* For each work item: the smallest sum of distances from a source row to every member of its
-   * cluster, ties lowest object; assign is the full assignment. 0, or -1 with why. */
+  /* The work items' part of the scores, added into score[object] (n entries, zero on entry):
+   * summed over the ranks, score[i] is the sum over i's cluster of km_score_fixed(SQFD(i, j)).
+   * assign is the full assignment. 0, or -1 with why. */
   int (*score)(void *ctx, const int32_t *assign, const struct km_clusters *cl,
-               const struct km_work *work, int n_work, struct km_min *mins, char *why, size_t len);
+               const struct km_work *work, int n_work, uint64_t *score, char *why, size_t len);
 };
 
 struct km_comm {
@@ -64,8 +63,8 @@ struct km_comm {
    * every rank holds all of both. 0, or -1. */
   int (*allgather_assign)(void *ctx, int32_t *assign, double *mind, const int *counts,
                           const int *displs);
-  /* mine: k entries; all: size * k entries, rank-major. 0, or -1. */
-  int (*allgather_min)(void *ctx, const struct km_min *mine, struct km_min *all, int k);
+  /* In place: score (n entries) becomes the sum of every rank's. 0, or -1. */
+  int (*allreduce_score)(void *ctx, uint64_t *score, int64_t n);
 };
 
 /* The single-process communicator (rank 0 of 1). */
@@ -77,8 +76,8 @@ struct km_stats {
   double assign_s, exchange_s, plan_s, score_s, total_s;
 };
 
-/* Run the iteration for n objects with cfg on this rank. res allocated for (n, k, iters);
- * stats may be NULL. 0, or -1 with why. */
+/* Run the iteration for n objects (at most KM_SCORE_MAX_N) with cfg on this rank. res allocated
+ * for (n, k, iters); stats may be NULL. 0, or -1 with why. */
 int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backend *be,
                   const struct km_comm *comm, struct km_result *res, struct km_stats *stats,
                   char *why, size_t len);

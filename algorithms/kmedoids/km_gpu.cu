@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
+
 #include "gpu.h"
 #include "gr.h"
 #include "km_gpu.h"
@@ -14,28 +16,28 @@ struct km_gpu {
   km_score_big_fn big;
   struct km_dev_data dd;
   int32_t *sizes; /* host: centroids of each signature */
+  int32_t *crank; /* host: content rank of each signature */
   /* device */
   float4 *d_cent;
-  int32_t *d_off, *d_ids, *d_medoids, *d_assign, *d_list;
+  int32_t *d_off, *d_ids, *d_medoids, *d_assign, *d_list, *d_crank;
   double *d_self, *d_mind;
-  unsigned long long *d_score;
+  unsigned long long *d_score; /* by object */
   struct km_tile *d_atiles, *d_tiles;
-  struct km_range *d_ranges;
-  struct km_dev_min *d_mins;
-  int n_atiles, k, tiles_cap, ranges_cap;
+  int n_atiles, k, tiles_cap;
   /* last score plan */
+  int32_t *list;         /* host: per work item its members, then its rows if not all, by rank */
+  int64_t list_len;      /* entries of list used (at most 2n) */
   struct km_tile *tiles; /* host: small tiles first, then big ones */
-  struct km_range *ranges;
-  struct km_dev_min *mins;
-  int n_small, n_big, n_ranges, host_tiles_cap;
-  double score_distances; /* SQFD distances of the plan (the rank's rows times cluster sizes) */
+  int n_small, n_big, host_tiles_cap;
+  double score_distances; /* SQFD distances the plan's scores sum (rows times cluster sizes) */
+  double score_pairs;     /* ... of which the tiles evaluate (sources ranked below targets) */
 };
 
 static const double LOG2E = 1.4426950408889634;
 
 size_t km_gpu_device_bytes(int64_t n, int64_t total)
 {
-  size_t per_obj = 4 * 5 + 8 * 3 + sizeof(struct km_tile) + 16;
+  size_t per_obj = 4 * 7 + 8 * 3 + sizeof(struct km_tile);
   return (size_t)total * 32 + (size_t)(n + 1) * per_obj + ((size_t)64 << 20);
 }
 
@@ -59,14 +61,52 @@ static int chunk_positions(const int32_t *ids, const int32_t *sizes, int64_t a, 
   return nt;
 }
 
+/* The host side of g and g itself. */
+static void km_gpu_free_host(struct km_gpu *g)
+{
+  free(g->sizes);
+  free(g->crank);
+  free(g->list);
+  free(g->tiles);
+  free(g);
+}
+
+/* Signatures by content: size, then bytes. 0 exactly when identical. */
+static int content_cmp(const struct kmsig *ds, int32_t i, int32_t j)
+{
+  int64_t si = kmsig_size(ds, i), sj = kmsig_size(ds, j);
+  if (si != sj)
+    return si < sj ? -1 : 1;
+  return memcmp(ds->data + ds->off[i] * KMSIG_REC, ds->data + ds->off[j] * KMSIG_REC,
+                sizeof(float) * KMSIG_REC * (size_t)si);
+}
+
+/* rank[i]: how many distinct signatures sort before i's (order: scratch of n). */
+static void content_ranks(const struct kmsig *ds, int32_t *rank, int32_t *order)
+{
+  int64_t n = ds->n;
+  for (int64_t i = 0; i < n; i++)
+    order[i] = (int32_t)i;
+  std::sort(order, order + n,
+            [ds](int32_t a, int32_t b) { return content_cmp(ds, a, b) < 0; });
+  int32_t r = 0;
+  for (int64_t t = 0; t < n; t++) {
+    if (t > 0 && content_cmp(ds, order[t - 1], order[t]) != 0)
+      r++;
+    rank[order[t]] = r;
+  }
+}
+
 int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_score_big_fn big,
                struct km_gpu **out, char *why, size_t len)
 {
   *out = NULL;
   int64_t n = ds->n, total = ds->total;
-  if (n < 1 || total >= INT32_MAX) {
-    gr_fmt(why, len, "%lld signatures of %lld centroids: the GPU variants take 1 to 2^31 - 1",
-           (long long)n, (long long)total);
+  if (n < 1 || n > KM_SCORE_MAX_N || total >= INT32_MAX) {
+    gr_fmt(why, len,
+           "%lld signatures of %lld centroids: the GPU variants take 1 to %d signatures of at "
+           "most 2^31 - 2 centroids",
+           (long long)n, (long long)total, KM_SCORE_MAX_N);
     return 1;
   }
   for (int64_t i = 0; i < n; i++)
@@ -94,6 +134,18 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
   g->hi = hi;
   g->big = big;
   g->sizes = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+  g->crank = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+  g->list = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n);
+  if (!g->sizes || !g->crank || !g->list) {
+    free(prep);
+    free(off);
+    free(ids);
+    free(at);
+    km_gpu_free_host(g);
+    gr_fmt(why, len, "out of host memory preparing %lld signatures", (long long)n);
+    return -1;
+  }
+  content_ranks(ds, g->crank, ids); /* ids is the scratch, then set below */
   /* centre the coordinates (SQFD is translation invariant; smaller |x| keeps the expansion exact) */
   double center[KMSIG_DIM] = {0};
   for (int64_t c = 0; c < total; c++)
@@ -132,8 +184,7 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
     free(off);
     free(ids);
     free(at);
-    free(g->sizes);
-    free(g);
+    km_gpu_free_host(g);
     return 1;
   }
   g->n_atiles = chunk_positions(NULL, g->sizes, lo, hi, (int)(hi - lo + 1), at);
@@ -142,7 +193,8 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_ids, sizeof(int32_t) * (size_t)n));
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_medoids, sizeof(int32_t) * (size_t)n));
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_assign, sizeof(int32_t) * (size_t)n));
-  GR_CUDA_CHECK(cudaMalloc((void **)&g->d_list, sizeof(int32_t) * (size_t)n));
+  GR_CUDA_CHECK(cudaMalloc((void **)&g->d_list, sizeof(int32_t) * 2 * (size_t)n));
+  GR_CUDA_CHECK(cudaMalloc((void **)&g->d_crank, sizeof(int32_t) * (size_t)n));
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_self, sizeof(double) * (size_t)n));
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_mind, sizeof(double) * (size_t)n));
   GR_CUDA_CHECK(cudaMalloc((void **)&g->d_score, sizeof(unsigned long long) * (size_t)n));
@@ -150,6 +202,7 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
   GR_CUDA_CHECK(cudaMemcpy(g->d_cent, prep, sizeof(float) * 8 * (size_t)total, cudaMemcpyHostToDevice));
   GR_CUDA_CHECK(cudaMemcpy(g->d_off, off, sizeof(int32_t) * (size_t)(n + 1), cudaMemcpyHostToDevice));
   GR_CUDA_CHECK(cudaMemcpy(g->d_ids, ids, sizeof(int32_t) * (size_t)n, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemcpy(g->d_crank, g->crank, sizeof(int32_t) * (size_t)n, cudaMemcpyHostToDevice));
   GR_CUDA_CHECK(cudaMemcpy(g->d_atiles, at, sizeof(struct km_tile) * (size_t)g->n_atiles,
                            cudaMemcpyHostToDevice));
   free(prep);
@@ -159,6 +212,7 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
   g->dd.cent = g->d_cent;
   g->dd.off = g->d_off;
   g->dd.self = g->d_self;
+  g->dd.crank = g->d_crank;
   g->dd.scale = (float)(2.0 * alpha * LOG2E);
   km_self_launch(&g->dd, (int)n, g->d_self, 0);
   GR_CUDA_CHECK(cudaDeviceSynchronize());
@@ -181,13 +235,8 @@ void km_gpu_free(struct km_gpu *g)
   GR_CUDA_CHECK(cudaFree(g->d_score));
   GR_CUDA_CHECK(cudaFree(g->d_atiles));
   GR_CUDA_CHECK(cudaFree(g->d_tiles));
-  GR_CUDA_CHECK(cudaFree(g->d_ranges));
-  GR_CUDA_CHECK(cudaFree(g->d_mins));
-  free(g->sizes);
-  free(g->tiles);
-  free(g->ranges);
-  free(g->mins);
-  free(g);
+  GR_CUDA_CHECK(cudaFree(g->d_crank));
+  km_gpu_free_host(g);
 }
 
 double km_gpu_enqueue_assign(struct km_gpu *g)
@@ -202,7 +251,6 @@ double km_gpu_enqueue_score(struct km_gpu *g)
   GR_CUDA_CHECK(cudaMemsetAsync(g->d_score, 0, sizeof(unsigned long long) * (size_t)g->n, 0));
   km_score_small_launch(&g->dd, g->d_list, g->d_assign, g->d_tiles, g->n_small, g->d_score, 0);
   g->big(&g->dd, g->d_list, g->d_tiles + g->n_small, g->n_big, g->d_score, 0);
-  km_min_launch(g->d_list, g->d_score, g->d_ranges, g->n_ranges, g->d_mins, 0);
   return g->score_distances;
 }
 
@@ -212,10 +260,12 @@ void km_gpu_enqueue_iteration(struct km_gpu *g)
   km_gpu_enqueue_score(g);
 }
 
-void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles)
+void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles, double *pairs)
 {
   *small_tiles = g->n_small;
   *big_tiles = g->n_big;
+  if (pairs)
+    *pairs = g->score_pairs;
 }
 
 static int gpu_assign(void *ctx, const int32_t *medoids, int k, int64_t lo, int64_t hi,
@@ -269,29 +319,72 @@ static int64_t target_part(int64_t m)
   return p > KM_TGT_PART_MIN ? p : KM_TGT_PART_MIN;
 }
 
-/* Plan this rank's score work into g->tiles (small packs first, then big splits) and g->ranges.
- * 0, or -1 when out of host memory. */
-static int plan_score(struct km_gpu *g, const struct km_clusters *cl, const struct km_work *work,
-                      int n_work, char *packed)
+/* Copy objects src[0..m) to dst sorted by (content rank, object). */
+static void copy_by_rank(const struct km_gpu *g, const int32_t *src, int64_t m, int32_t *dst)
 {
-  /* small clusters: whole, few centroids, packed while contiguous in the list */
+  memcpy(dst, src, sizeof(int32_t) * (size_t)m);
+  const int32_t *cr = g->crank;
+  std::sort(dst, dst + m, [cr](int32_t a, int32_t b) { return cr[a] < cr[b] || (cr[a] == cr[b] && a < b); });
+}
+
+/* Pairs (source, target) of sorted sources s[0..ns) and targets t[0..nt) with the source ranked
+ * strictly below: what the tiles over them evaluate. */
+static double ranked_pairs(const int32_t *cr, const int32_t *s, int64_t ns, const int32_t *t,
+                           int64_t nt)
+{
+  double pairs = 0;
+  int64_t j = 0;
+  for (int64_t i = 0; i < ns; i++) {
+    while (j < nt && cr[t[j]] <= cr[s[i]])
+      j++;
+    pairs += (double)(nt - j);
+  }
+  return pairs;
+}
+
+/* Where a work item's sorted members (targets) and rows (sources) start in g->list. */
+struct km_item_at {
+  int64_t tgt, src;
+  int packed;
+};
+
+/* Plan this rank's score work: per work item, its members sorted by rank into g->list, then its
+ * rows sorted by rank when they are not all the members; tiles into g->tiles (small packs first,
+ * then big splits). A big tile whose last target does not rank above its first source would
+ * evaluate nothing and is left out. 0, or -1 when out of host memory. */
+static int plan_score(struct km_gpu *g, const struct km_clusters *cl, const struct km_work *work,
+                      int n_work, struct km_item_at *it)
+{
+  int64_t at = 0;
   int ns = 0, open = 0;
   int64_t pack_lo = 0, pack_hi = 0, pack_cents = 0;
+  g->score_distances = g->score_pairs = 0;
   for (int w = 0; w <= n_work; w++) {
-    int64_t a = 0, m = 0, cents = 0;
+    int64_t m = 0, cents = 0, tgt = at;
     int small = 0;
     if (w < n_work) {
       int c = work[w].cluster;
-      a = cl->start[c];
+      int64_t a = cl->start[c], rows = work[w].row_hi - work[w].row_lo;
       m = cl->start[c + 1] - a;
-      g->ranges[w] = (struct km_range){(int32_t)(a + work[w].row_lo), (int32_t)(a + work[w].row_hi)};
-      if (work[w].row_lo == 0 && work[w].row_hi == m && m <= KM_CHUNK_MAX_SRC) {
+      it[w].tgt = it[w].src = at;
+      it[w].packed = 0;
+      copy_by_rank(g, cl->list + a, m, g->list + at);
+      at += m;
+      if (rows < m) {
+        it[w].src = at;
+        copy_by_rank(g, cl->list + a + work[w].row_lo, rows, g->list + at);
+        at += rows;
+      }
+      g->score_distances += (double)rows * (double)m;
+      g->score_pairs += ranked_pairs(g->crank, g->list + it[w].src, rows, g->list + tgt, m);
+      if (rows == m && m <= KM_CHUNK_MAX_SRC) {
         for (int64_t p = a; p < a + m && cents <= KM_CHUNK_CENTROIDS; p++)
           cents += g->sizes[cl->list[p]];
         small = cents <= KM_CHUNK_CENTROIDS;
       }
     }
-    int joins = small && open && a == pack_hi && pack_cents + cents <= KM_CHUNK_CENTROIDS &&
+    /* a small cluster's members start where the open pack ends: it joins if it fits */
+    int joins = small && open && tgt == pack_hi && pack_cents + cents <= KM_CHUNK_CENTROIDS &&
                 pack_hi + m - pack_lo <= KM_CHUNK_MAX_SRC;
     if (open && !joins) { /* close the open pack */
       int32_t s0 = (int32_t)pack_lo, cnt = (int32_t)(pack_hi - pack_lo);
@@ -301,28 +394,33 @@ static int plan_score(struct km_gpu *g, const struct km_clusters *cl, const stru
     }
     if (!small)
       continue;
+    it[w].packed = 1;
     if (!open) {
       open = 1;
-      pack_lo = pack_hi = a;
+      pack_lo = pack_hi = tgt;
       pack_cents = 0;
     }
     pack_hi += m;
     pack_cents += cents;
-    packed[w] = 1;
   }
+  g->list_len = at;
   /* big clusters (or this rank's rows of one): source chunks x target parts */
   int nb = 0;
   for (int w = 0; w < n_work; w++) {
-    if (packed[w])
+    if (it[w].packed)
       continue;
     int c = work[w].cluster;
-    int64_t a = cl->start[c], m = cl->start[c + 1] - a, part = target_part(m);
-    for (int64_t p = a + work[w].row_lo; p < a + work[w].row_hi;) {
+    int64_t m = cl->start[c + 1] - cl->start[c], rows = work[w].row_hi - work[w].row_lo;
+    int64_t part = target_part(m);
+    for (int64_t p = it[w].src; p < it[w].src + rows;) {
       struct km_tile chunk;
-      chunk_positions(cl->list, g->sizes, p, a + work[w].row_hi, 1, &chunk);
+      chunk_positions(g->list, g->sizes, p, it[w].src + rows, 1, &chunk);
+      int32_t first = g->crank[g->list[chunk.src]];
       for (int64_t t = 0; t < m; t += part) {
-        chunk.tgt = (int32_t)(a + t);
+        chunk.tgt = (int32_t)(it[w].tgt + t);
         chunk.ntgt = (int32_t)(t + part <= m ? part : m - t);
+        if (g->crank[g->list[chunk.tgt + chunk.ntgt - 1]] <= first)
+          continue; /* every target ranks at or below every source */
         if (add_tile(g, ns + nb++, chunk))
           return -1;
       }
@@ -331,59 +429,38 @@ static int plan_score(struct km_gpu *g, const struct km_clusters *cl, const stru
   }
   g->n_small = ns;
   g->n_big = nb;
-  g->n_ranges = n_work;
-  g->score_distances = 0;
-  for (int w = 0; w < n_work; w++)
-    g->score_distances += (double)(work[w].row_hi - work[w].row_lo) *
-                          (double)(cl->start[work[w].cluster + 1] - cl->start[work[w].cluster]);
   return 0;
 }
 
 static int gpu_score(void *ctx, const int32_t *assign, const struct km_clusters *cl,
-                     const struct km_work *work, int n_work, struct km_min *mins, char *why,
+                     const struct km_work *work, int n_work, uint64_t *score, char *why,
                      size_t len)
 {
   struct km_gpu *g = (struct km_gpu *)ctx;
-  char *packed = (char *)calloc((size_t)n_work + 1, 1);
-  struct km_range *rg = (struct km_range *)realloc(g->ranges, sizeof *g->ranges * (size_t)(n_work + 1));
-  if (rg)
-    g->ranges = rg;
-  struct km_dev_min *mn = (struct km_dev_min *)realloc(g->mins, sizeof *g->mins * (size_t)(n_work + 1));
-  if (mn)
-    g->mins = mn;
-  if (!packed || !rg || !mn || plan_score(g, cl, work, n_work, packed)) {
-    free(packed);
+  struct km_item_at *it = (struct km_item_at *)malloc(sizeof *it * ((size_t)n_work + 1));
+  if (!it || plan_score(g, cl, work, n_work, it)) {
+    free(it);
     gr_fmt(why, len, "out of host memory planning the score tiles");
     return -1;
   }
-  free(packed);
+  free(it);
   int nt = g->n_small + g->n_big;
   if (nt > g->tiles_cap) {
     GR_CUDA_CHECK(cudaFree(g->d_tiles));
     g->tiles_cap = nt * 2;
     GR_CUDA_CHECK(cudaMalloc((void **)&g->d_tiles, sizeof(struct km_tile) * (size_t)g->tiles_cap));
   }
-  if (n_work > g->ranges_cap) {
-    GR_CUDA_CHECK(cudaFree(g->d_ranges));
-    GR_CUDA_CHECK(cudaFree(g->d_mins));
-    g->ranges_cap = n_work * 2;
-    GR_CUDA_CHECK(cudaMalloc((void **)&g->d_ranges, sizeof(struct km_range) * (size_t)g->ranges_cap));
-    GR_CUDA_CHECK(cudaMalloc((void **)&g->d_mins, sizeof(struct km_dev_min) * (size_t)g->ranges_cap));
-  }
   GR_CUDA_CHECK(cudaMemcpy(g->d_assign, assign, sizeof(int32_t) * (size_t)g->n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemcpy(g->d_list, cl->list, sizeof(int32_t) * (size_t)g->n, cudaMemcpyHostToDevice));
+  if (g->list_len)
+    GR_CUDA_CHECK(cudaMemcpy(g->d_list, g->list, sizeof(int32_t) * (size_t)g->list_len,
+                             cudaMemcpyHostToDevice));
   if (nt)
     GR_CUDA_CHECK(cudaMemcpy(g->d_tiles, g->tiles, sizeof(struct km_tile) * (size_t)nt,
                              cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemcpy(g->d_ranges, g->ranges, sizeof(struct km_range) * (size_t)n_work,
-                           cudaMemcpyHostToDevice));
   km_gpu_enqueue_score(g);
-  GR_CUDA_CHECK(cudaMemcpy(g->mins, g->d_mins, sizeof(struct km_dev_min) * (size_t)n_work,
+  /* the engine's vector is zero on entry: the device's holds this rank's whole part */
+  GR_CUDA_CHECK(cudaMemcpy(score, g->d_score, sizeof(uint64_t) * (size_t)g->n,
                            cudaMemcpyDeviceToHost));
-  for (int w = 0; w < n_work; w++) {
-    mins[w].score = (double)g->mins[w].score / KM_SCORE_ONE;
-    mins[w].obj = g->mins[w].obj;
-  }
   return 0;
 }
 

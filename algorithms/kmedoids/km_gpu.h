@@ -33,16 +33,17 @@ size_t km_gpu_device_bytes(int64_t n, int64_t total);
 
 /* Timing: enqueue on the default stream, without synchronising or copying, the kernels of one
  * iteration as last run: the assignment against the medoids last uploaded, then the score kernels
- * of the last planned score work (memset, small, big, minima). Needs one assign and one score
- * call before. */
+ * of the last planned score work (memset, small, big). Needs one assign and one score call
+ * before. */
 void km_gpu_enqueue_iteration(struct km_gpu *g);
 /* Enqueue only the assignment kernel; returns the SQFD distances it computes. */
 double km_gpu_enqueue_assign(struct km_gpu *g);
-/* Enqueue only the score kernels of the last plan (memset, small, big, minima); returns the SQFD
- * distances they compute. */
+/* Enqueue only the score kernels of the last plan (memset, small, big); returns the SQFD distances
+ * the scores sum (each evaluated once for two scores: see km_gpu_plan_counts). */
 double km_gpu_enqueue_score(struct km_gpu *g);
-/* Tiles of the last score plan: small (packed) and big (split) ones. */
-void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles);
+/* The last score plan: small (packed) and big (split) tiles, and the distances the tiles evaluate
+ * (pairs whose source ranks below the target; pairs may be NULL). */
+void km_gpu_plan_counts(const struct km_gpu *g, int *small_tiles, int *big_tiles, double *pairs);
 
 #ifdef __cplusplus
 }

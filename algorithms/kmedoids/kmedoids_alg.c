@@ -595,7 +595,7 @@ static enum run_status km_run_gpu(const struct variant *v, const struct gr_insta
   } else {
     km_out_pack(&res, out);
     int n_small, n_big;
-    km_gpu_plan_counts(g, &n_small, &n_big);
+    km_gpu_plan_counts(g, &n_small, &n_big, NULL);
     ctx->reached = (n_small ? 1u << KM_REGIME_SMALL : 0) | (n_big ? 1u << KM_REGIME_BIG : 0);
   }
   km_result_release(&res);
@@ -757,10 +757,10 @@ static void *km_bench_setup(const struct variant *v, const struct gr_instance *i
   if (!err)
     err = km_clusters_build(&cl, res.assign, d->ds.n, d->cfg.k) ||
           km_split_work(&cl, 0, 1, &work, &n_work);
-  struct km_min *mins = malloc(sizeof *mins * (size_t)(n_work + 1));
+  uint64_t *score = calloc((size_t)d->ds.n, sizeof *score);
   if (!err && n_work)
-    err = !mins || be.score(b->g, res.assign, &cl, work, n_work, mins, why, len);
-  free(mins);
+    err = !score || be.score(b->g, res.assign, &cl, work, n_work, score, why, len);
+  free(score);
   free(work);
   free(mind);
   km_clusters_release(&cl);

@@ -8,10 +8,15 @@
  * target order with explicit FMAs, then the lane-strided float sum and a fixed double butterfly
  * over the source's rows. So a distance depends only on the two signatures (identical objects get
  * identical distances, tie rules hold bit for bit) and cross(i, i) equals the precomputed self(i),
- * making SQFD(i, i) exactly 0. */
+ * making SQFD(i, i) exactly 0.
+ *
+ * The score epilogues take a pair only when the source ranks strictly below the target (crank,
+ * kmedoids.h) and add its distance, in fixed point, to both members' scores; a warp none of whose
+ * sources does skips the row sums of that target. */
 #pragma once
 
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "kmedoids.h"
@@ -39,9 +44,13 @@ struct km_tile_smem {
   float4 tgt[2][2 * KM_MAX_SIG];     /* target centroids: (x0..x3), (x4..x6, 2^b) */
   float rows[2][KM_CHUNK_CENTROIDS]; /* per source centroid: row sum against the target */
   double sself[KM_CHUNK_MAX_SRC];    /* self similarity of each source */
-  double acc[KM_CHUNK_MAX_SRC];      /* epilogue: best distance or partial score */
+  union {
+    double acc[KM_CHUNK_MAX_SRC];              /* assignment: best distance */
+    unsigned long long facc[KM_CHUNK_MAX_SRC]; /* score: partial score, fixed point */
+  };
   int32_t cs[KM_CHUNK_MAX_SRC + 1];  /* first local centroid of each source */
   int32_t sobj[KM_CHUNK_MAX_SRC];    /* object of each source */
+  int32_t scr[KM_CHUNK_MAX_SRC];     /* content rank of each source */
   int32_t arg[KM_CHUNK_MAX_SRC];     /* epilogue: nearest medoid, or cluster of the source */
   uint16_t cmap[KM_CHUNK_CENTROIDS]; /* source of each local centroid */
   int32_t tsize[2], tobj[2];         /* centroid count and object of each target buffer */
@@ -144,7 +153,10 @@ __device__ static __forceinline__ double km_dist(double self_s, double self_t, d
  *   active()                  warp-uniform: does this warp compute rows for this target
  *   wants(sm, ls)             warp-uniform: does source ls meet this target
  *   pair(sm, ls, m, dist)     lane 0 of the warp owning source ls
- *   finish(sm, nsrc)          after the last target (block synchronised) */
+ *   end_target(sm, m, to)     every thread, after its warp's pairs with target m (object to)
+ *   finish(sm, nsrc)          after the last target (block synchronised)
+ * A source ls is always handled by the same warp (ls mod KM_WARPS), and one target's pairs are
+ * all done before any warp starts the next target's. */
 template <class Epi>
 __device__ static __forceinline__ void km_tile_run(const km_dev_data &d, const int32_t *src_ids,
                                                    int nsrc, const int32_t *tgt_ids, int ntgt,
@@ -155,6 +167,7 @@ __device__ static __forceinline__ void km_tile_run(const km_dev_data &d, const i
   for (int ls = tid; ls < nsrc; ls += KM_BLOCK) {
     int o = src_ids[ls];
     sm.sobj[ls] = o;
+    sm.scr[ls] = d.crank[o];
     sm.cs[ls + 1] = d.off[o + 1] - d.off[o];
     sm.sself[ls] = d.self[o];
   }
@@ -239,27 +252,70 @@ __device__ static __forceinline__ void km_tile_run(const km_dev_data &d, const i
       if (lane == 0)
         epi.pair(sm, ls, m, km_dist(sm.sself[ls], self_t, cross));
     }
+    epi.end_target(sm, m, to);
   }
   __syncthreads();
   epi.finish(sm, nsrc);
 }
 
-/* Epilogue of the score kernels: running sum per source, no mask (one cluster per tile). */
-struct km_sum_epi {
-  __device__ void init(km_tile_smem &sm, int nsrc)
-  {
-    for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK)
-      sm.acc[ls] = 0.0;
-  }
-  __device__ void setup(km_tile_smem &sm, int ncent) {}
-  __device__ void begin(int to) {}
-  __device__ bool active() const { return true; }
-  __device__ bool wants(const km_tile_smem &sm, int ls) const { return true; }
-  __device__ void pair(km_tile_smem &sm, int ls, int m, double dist) { sm.acc[ls] += dist; }
-};
-
-/* A partial score in fixed point (scores are >= 0). */
+/* A distance as a score term, fixed point (kmedoids_ref.h km_score_fixed: same rounding). */
 __device__ static __forceinline__ unsigned long long km_fixed(double x)
 {
   return (unsigned long long)__double2ll_rn(x * KM_SCORE_ONE);
 }
+
+/* Epilogue of the big-cluster score kernels (one cluster per tile; sources and targets are
+ * different positions): a pair ranked source < target adds to the source's partial score (kept
+ * in shared memory, added to score[obj] at the end) and to the target's score (each warp adds its
+ * sum per target). Add::add(p, v) is how a block adds into global memory. */
+template <class Add> struct km_big_epi {
+  const int32_t *crank;
+  unsigned long long *score; /* by object */
+  int mycr[KM_PER_THREAD];   /* rank of the source of each of this thread's centroids */
+  int tcr;                   /* rank of the current target */
+  unsigned long long tsum;   /* lane 0: this warp's pairs with the current target */
+  __device__ void init(km_tile_smem &sm, int nsrc)
+  {
+    for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK)
+      sm.facc[ls] = 0;
+  }
+  __device__ void setup(km_tile_smem &sm, int ncent)
+  {
+#pragma unroll
+    for (int r = 0; r < KM_PER_THREAD; r++) {
+      int q = threadIdx.x * KM_PER_THREAD + r;
+      mycr[r] = q < ncent ? sm.scr[sm.cmap[q]] : INT_MAX;
+    }
+  }
+  __device__ void begin(int to)
+  {
+    tcr = crank[to];
+    tsum = 0;
+  }
+  __device__ bool active() const
+  {
+    bool mine = false;
+#pragma unroll
+    for (int r = 0; r < KM_PER_THREAD; r++)
+      mine |= mycr[r] < tcr;
+    return __any_sync(KM_FULL, mine);
+  }
+  __device__ bool wants(const km_tile_smem &sm, int ls) const { return sm.scr[ls] < tcr; }
+  __device__ void pair(km_tile_smem &sm, int ls, int m, double dist)
+  {
+    unsigned long long f = km_fixed(dist);
+    sm.facc[ls] += f; /* only this warp's lane 0 touches source ls */
+    tsum += f;
+  }
+  __device__ void end_target(km_tile_smem &sm, int m, int to)
+  {
+    if ((threadIdx.x & 31) == 0 && tsum)
+      Add::add(&score[to], tsum);
+  }
+  __device__ void finish(km_tile_smem &sm, int nsrc)
+  {
+    for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK)
+      if (sm.facc[ls])
+        Add::add(&score[sm.sobj[ls]], sm.facc[ls]);
+  }
+};

@@ -1,8 +1,8 @@
 /* kmedoids_mpi: distributed k-medoids over image signatures with SQFD. Run under mpirun; every
  * rank loads the dataset, drives one GPU (rank i on local device i mod count) or the CPU backend,
  * and takes its share of each step (km_engine.h): assignment by object ranges exchanged with
- * Allgatherv, score work split by equal cost with big clusters shared, per-cluster minima exchanged
- * with Allgather. Every rank derives the same medoids; rank 0 writes the result file.
+ * Allgatherv, score work split by equal cost with big clusters shared, the ranks' parts of the
+ * scores summed with Allreduce. Every rank derives the same medoids; rank 0 writes the result file.
  *
  *   mpirun -np R kmedoids_mpi (--data FILE | --generate N,SIGMIN,SIGMAX,CLASSES,SEED) --k K
  *          [--alpha A] [--iters I] [--init-seed S] [--backend gpu|cpu] [--score fixed|racy]
@@ -265,11 +265,12 @@ static int mpi_allgather_assign(void *ctx, int32_t *assign, double *mind, const 
              : -1;
 }
 
-static int mpi_allgather_min(void *ctx, const struct km_min *mine, struct km_min *all, int k)
+/* n <= KM_SCORE_MAX_N (the engine refuses more): one int count. */
+static int mpi_allreduce_score(void *ctx, uint64_t *score, int64_t n)
 {
   MPI_Comm c = *(MPI_Comm *)ctx;
-  int bytes = (int)sizeof *mine * k;
-  return MPI_Allgather(mine, bytes, MPI_BYTE, all, bytes, MPI_BYTE, c) == MPI_SUCCESS ? 0 : -1;
+  return MPI_Allreduce(MPI_IN_PLACE, score, (int)n, MPI_UINT64_T, MPI_SUM, c) == MPI_SUCCESS ? 0
+                                                                                              : -1;
 }
 
 /* The lowest rank whose flag is nonzero, or -1 when none is: only that rank reports. */
@@ -377,7 +378,7 @@ int main(int argc, char **argv)
   }
 
   /* the run */
-  struct km_comm comm = {&world, rank, size, mpi_allgather_assign, mpi_allgather_min};
+  struct km_comm comm = {&world, rank, size, mpi_allgather_assign, mpi_allreduce_score};
   struct km_config cfg = {o.k, o.alpha, o.iters, o.init_seed};
   struct km_result res;
   struct km_stats st;

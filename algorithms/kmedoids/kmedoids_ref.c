@@ -162,6 +162,11 @@ int km_init_medoids(int64_t n, int k, uint64_t init_seed, int32_t *medoids)
   return 0;
 }
 
+uint64_t km_score_fixed(double d)
+{
+  return (uint64_t)llrint(d * KM_SCORE_ONE);
+}
+
 static double dist_of(const struct km_ref *r, const double *dist, int64_t i, int64_t j)
 {
   return dist ? dist[i * r->ds->n + j] : km_ref_sqfd(r, i, j);
@@ -172,7 +177,8 @@ int km_reference(const struct km_ref *r, const struct km_config *cfg, const doub
 {
   int64_t n = r->ds->n;
   int k = cfg->k;
-  if (k < 1 || k > n || cfg->iters < 0 || res->n != n || res->k != k || res->iters != cfg->iters)
+  if (k < 1 || k > n || n > KM_SCORE_MAX_N || cfg->iters < 0 || res->n != n || res->k != k ||
+      res->iters != cfg->iters)
     return -1;
   int32_t *next = malloc(sizeof(int32_t) * (size_t)k);
   int32_t *members = malloc(sizeof(int32_t) * (size_t)n);
@@ -229,11 +235,11 @@ int km_reference(const struct km_ref *r, const struct km_config *cfg, const doub
       if (b - a >= 1 && b - a < 3) {
         m = members[a];
       } else if (b - a >= 3) {
-        double best = INFINITY;
+        uint64_t best = UINT64_MAX;
         for (int64_t s = a; s < b; s++) {
-          double sum = 0;
+          uint64_t sum = 0;
           for (int64_t u = a; u < b; u++)
-            sum += dist_of(r, dist, members[s], members[u]);
+            sum += km_score_fixed(dist_of(r, dist, members[s], members[u]));
           if (sum < best) {
             best = sum;
             m = members[s];

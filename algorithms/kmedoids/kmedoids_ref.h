@@ -18,8 +18,11 @@
  *     only if strictly closer); objective[t] = sum over objects, in index order, of that distance;
  *     if t == iters (the limit) stop;
  *     new medoid of cluster j: no member: keep the old one; fewer than 3 members: the member of
- *     lowest index; else the member with the smallest sum of distances to the members (summed in
- *     ascending member order; ties: lowest index);
+ *     lowest index; else the member with the smallest score, ties lowest index; a member's
+ *     score is the sum of its distances to the members, each rounded to a multiple of 2^-40
+ *     (km_score_fixed) and summed exactly as integers: so the score does not depend on the order
+ *     of the sum, and members whose distances are the same multiset (duplicate signatures, a
+ *     cluster of two duplicate pairs) tie exactly in every variant;
  *     if no medoid changed stop, else next step.
  *   The result is the last medoids, the assignment to them, and objective[0..steps-1]
  *   (steps <= iters + 1; the rest of the iters + 1 slots are 0). */
@@ -50,6 +53,10 @@ static inline int64_t kmsig_size(const struct kmsig *ds, int64_t i)
 }
 
 #define KM_ZERO_RADICAND 1e-6 /* SQFD is 0 when the radicand is at most this */
+#define KM_SCORE_ONE 1099511627776.0 /* 2^40: a score is a sum of distances in this unit */
+/* SQFD of normalised signatures is at most sqrt(2): a cluster of up to this many members scores
+ * below 2^24 * 2^40 = 2^64, so its 64-bit sum cannot wrap. Runs of more objects are refused. */
+#define KM_SCORE_MAX_N (1 << 23)
 
 /* Parameters of one k-medoids run. */
 struct km_config {
@@ -96,6 +103,9 @@ double *km_ref_distance_matrix(const struct km_ref *r);
  * (one row for the middle of an odd n), each pair (i, j > i) of them written on both sides of
  * the diagonal; so the items are independent and hold n - 1 pairs each. */
 void km_ref_matrix_items(const struct km_ref *r, double *m, int64_t lo, int64_t hi);
+
+/* A distance (>= 0) as a score term: round(d * 2^40), to nearest, ties to even. */
+uint64_t km_score_fixed(double d);
 
 /* The initial medoids of the definition above (k <= n). 0, or -1 when out of memory. */
 int km_init_medoids(int64_t n, int k, uint64_t init_seed, int32_t *medoids);

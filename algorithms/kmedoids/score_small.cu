@@ -1,8 +1,10 @@
 /* k-medoids score kernel for small clusters, shared by every GPU variant. A tile packs several
- * whole clusters (consecutive in the cluster list, at most 1024 centroids together): sources and
- * targets are the same positions, and each source meets only the targets of its own cluster.
- * A warp with no centroid of the target's cluster skips the row computation. Each source's score is
- * complete inside its block, so it is stored, not added. */
+ * whole clusters (consecutive in the list, each sorted by content rank, at most 1024 centroids
+ * together): sources and targets are the same positions, and each source meets only the targets
+ * of its own cluster. A pair counts when the source ranks below the target (kmedoids.h); its
+ * distance goes to both members' scores, in shared memory. A warp with no centroid of the target's
+ * cluster ranked below it skips the row computation. Each score is complete inside its block, so
+ * it is stored, not added. */
 #include <cuda_runtime.h>
 
 #include "gpu.h"
@@ -11,16 +13,18 @@
 
 /* device helpers */
 
-/* Epilogue: running sum per source over the targets of its cluster. */
+/* Epilogue: both members' scores per pair, in shared memory (a target is also a source here). */
 struct km_small_epi {
-  const int32_t *assign;
-  unsigned long long *score; /* at the tile's first source position */
+  const int32_t *assign, *crank;
+  unsigned long long *score; /* by object */
   int mycl[KM_PER_THREAD];   /* cluster of each of this thread's centroids, -1 past the end */
-  int tcl;                   /* cluster of the current target */
+  int mycr[KM_PER_THREAD];   /* rank of their sources */
+  int tcl, tcr;              /* cluster and rank of the current target */
+  unsigned long long tsum;   /* lane 0: this warp's pairs with the current target */
   __device__ void init(km_tile_smem &sm, int nsrc)
   {
     for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK) {
-      sm.acc[ls] = 0.0;
+      sm.facc[ls] = 0;
       sm.arg[ls] = assign[sm.sobj[ls]];
     }
   }
@@ -30,23 +34,42 @@ struct km_small_epi {
     for (int r = 0; r < KM_PER_THREAD; r++) {
       int q = threadIdx.x * KM_PER_THREAD + r;
       mycl[r] = q < ncent ? sm.arg[sm.cmap[q]] : -1;
+      mycr[r] = q < ncent ? sm.scr[sm.cmap[q]] : INT_MAX;
     }
   }
-  __device__ void begin(int to) { tcl = assign[to]; }
+  __device__ void begin(int to)
+  {
+    tcl = assign[to];
+    tcr = crank[to];
+    tsum = 0;
+  }
   __device__ bool active() const
   {
     bool mine = false;
 #pragma unroll
     for (int r = 0; r < KM_PER_THREAD; r++)
-      mine |= mycl[r] == tcl;
+      mine |= mycl[r] == tcl && mycr[r] < tcr;
     return __any_sync(KM_FULL, mine);
   }
-  __device__ bool wants(const km_tile_smem &sm, int ls) const { return sm.arg[ls] == tcl; }
-  __device__ void pair(km_tile_smem &sm, int ls, int m, double dist) { sm.acc[ls] += dist; }
+  __device__ bool wants(const km_tile_smem &sm, int ls) const
+  {
+    return sm.arg[ls] == tcl && sm.scr[ls] < tcr;
+  }
+  __device__ void pair(km_tile_smem &sm, int ls, int m, double dist)
+  {
+    unsigned long long f = km_fixed(dist);
+    atomicAdd(&sm.facc[ls], f); /* other warps may be adding to it as a target */
+    tsum += f;
+  }
+  __device__ void end_target(km_tile_smem &sm, int m, int to)
+  {
+    if ((threadIdx.x & 31) == 0 && tsum)
+      atomicAdd(&sm.facc[m], tsum); /* target m is source m */
+  }
   __device__ void finish(km_tile_smem &sm, int nsrc)
   {
     for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK)
-      score[ls] = km_fixed(sm.acc[ls]);
+      score[sm.sobj[ls]] = sm.facc[ls];
   }
 };
 
@@ -60,7 +83,8 @@ static __global__ void __launch_bounds__(KM_BLOCK)
   km_tile t = tiles[blockIdx.x];
   km_small_epi epi;
   epi.assign = assign;
-  epi.score = score + t.src;
+  epi.crank = d.crank;
+  epi.score = score;
   km_tile_run(d, list + t.src, t.nsrc, list + t.tgt, t.ntgt, epi, sm);
 }
 

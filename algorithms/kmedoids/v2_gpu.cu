@@ -17,13 +17,8 @@
 
 /* device helpers */
 
-struct km_big_epi : km_sum_epi {
-  unsigned long long *score; /* at the tile's first source position */
-  __device__ void finish(km_tile_smem &sm, int nsrc)
-  {
-    for (int ls = threadIdx.x; ls < nsrc; ls += KM_BLOCK)
-      atomicAdd(&score[ls], km_fixed(sm.acc[ls]));
-  }
+struct km_atomic_add {
+  __device__ static void add(unsigned long long *p, unsigned long long v) { atomicAdd(p, v); }
 };
 
 /* kernels */
@@ -34,8 +29,9 @@ static __global__ void __launch_bounds__(KM_BLOCK)
 {
   __shared__ km_tile_smem sm;
   km_tile t = tiles[blockIdx.x];
-  km_big_epi epi;
-  epi.score = score + t.src;
+  km_big_epi<km_atomic_add> epi;
+  epi.crank = d.crank;
+  epi.score = score;
   km_tile_run(d, list + t.src, t.nsrc, list + t.tgt, t.ntgt, epi, sm);
 }
 
