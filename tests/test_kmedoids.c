@@ -412,6 +412,21 @@ static void test_engine_cpu(void)
   }
 }
 
+/* Past KM_SCORE_MAX_N objects a score could wrap its 64 bits: the engine refuses with a reason
+ * before it touches the backend (whose operations here would crash if called). */
+static void test_engine_limit(void)
+{
+  struct km_backend be = {NULL, NULL, NULL};
+  struct km_config cfg = {2, 0.2, 1, 1};
+  struct km_result res;
+  memset(&res, 0, sizeof res);
+  char why[GR_WHY_LEN] = "";
+  EXPECT(km_engine_run(&cfg, (int64_t)KM_SCORE_MAX_N + 1, &be, &km_comm_single, &res, NULL, why,
+                       sizeof why) == -1 &&
+             strstr(why, "at most 8388608"),
+         "n = 2^23 + 1 not refused: '%s'", why);
+}
+
 /* The checker catches broken outputs. */
 static void test_check_fails(void)
 {
@@ -606,6 +621,7 @@ int main(void)
   test_loader();
   test_split();
   test_engine_cpu();
+  test_engine_limit();
   test_check_fails();
   test_check_sampled();
   test_generated_cases();

@@ -290,7 +290,7 @@ int main(void)
   test_distances(64, 10, 80, 2.0, KMSIG_DIST_CLASSES, 3);
   test_distances(80, 1, 40, 0.2, KMSIG_DIST_DUPLICATES, 4);
   test_scores_exact(300, 1, 40, KMSIG_DIST_DUPLICATES, 16, 21);
-  test_scores_exact(240, 40, 80, KMSIG_DIST_CLASSES, 9, 22);
+  test_scores_exact(240, 40, 80, KMSIG_DIST_CLASSES, 17, 22);
   test_scores_exact(200, 1, 3, KMSIG_DIST_DUPLICATES, 5, 23);
   static const char *const both[] = {"v2_gpu", "mpi_gpu", NULL}, *const v2[] = {"v2_gpu", NULL};
   test_duplicate_ties("kmedoids n=19 k=9 sig_min=1 sig_max=1 classes=1 alpha_milli=200 iters=1 "

@@ -1,8 +1,9 @@
 /* kmedoids v1_racy_score (historical). Scores of big clusters split over many blocks, as in
- * v2_gpu, but each block adds its partial sums to the source's slot with a plain `+=`: a load, an
- * add and a store, not one atomic operation. Blocks that share a source chunk (one per target part)
- * do the same work and finish together, so their read-modify-writes interleave and updates are
- * lost: a source whose score lost a part looks cheaper than it is and is picked as the medoid.
+ * v2_gpu, but each block adds its parts of the scores (its sources', its targets') to the objects'
+ * slots with a plain `+=`: a load, an add and a store, not one atomic operation. Blocks that share
+ * a source chunk (one per target part) or a target part run together, so their read-modify-writes
+ * interleave and updates are lost: a member whose score lost a part looks cheaper than it is and
+ * is picked as the medoid.
  * From the MPI + CUDA k-medoids of doc/algorithms.md (big clusters computed by several blocks "which
  * synchronise using atomic operations"; the regression replaced the atomic by +=). Fixed in
  * v2_gpu by atomicAdd; diff the two files and the add is the only difference. Seen on an H100 and
