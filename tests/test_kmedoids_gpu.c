@@ -91,16 +91,6 @@ static void test_distances(int64_t n, int sig_min, int sig_max, double alpha, en
   kmsig_free(&ds);
 }
 
-/* Signatures by content, as the GPU backend ranks them: size, then bytes. */
-static int content_cmp(const struct kmsig *ds, int64_t i, int64_t j)
-{
-  int64_t si = kmsig_size(ds, i), sj = kmsig_size(ds, j);
-  if (si != sj)
-    return si < sj ? -1 : 1;
-  return memcmp(ds->data + ds->off[i] * KMSIG_REC, ds->data + ds->off[j] * KMSIG_REC,
-                sizeof(float) * KMSIG_REC * (size_t)si);
-}
-
 /* The score kernels against scores summed here from the GPU's own distances (gpu_matrix, the same
  * tile arithmetic): each pair in the orientation of lower content rank as source, 0 for identical
  * signatures, km_score_fixed terms summed as integers. Cluster 0 holds every other object (big:
@@ -138,7 +128,7 @@ static void test_scores_exact(int64_t n, int sig_min, int sig_max, enum kmsig_di
     int64_t m = cl.start[asg[i] + 1] - cl.start[asg[i]];
     for (int64_t p = cl.start[asg[i]]; m >= 3 && p < cl.start[asg[i] + 1]; p++) {
       int64_t j = cl.list[p];
-      int c = content_cmp(&ds, i, j);
+      int c = kmsig_content_cmp(&ds, i, j);
       want[i] += km_score_fixed(c < 0 ? d[i * n + j] : c > 0 ? d[j * n + i] : 0.0);
     }
   }

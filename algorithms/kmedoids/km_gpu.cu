@@ -71,16 +71,6 @@ static void km_gpu_free_host(struct km_gpu *g)
   free(g);
 }
 
-/* Signatures by content: size, then bytes. 0 exactly when identical. */
-static int content_cmp(const struct kmsig *ds, int32_t i, int32_t j)
-{
-  int64_t si = kmsig_size(ds, i), sj = kmsig_size(ds, j);
-  if (si != sj)
-    return si < sj ? -1 : 1;
-  return memcmp(ds->data + ds->off[i] * KMSIG_REC, ds->data + ds->off[j] * KMSIG_REC,
-                sizeof(float) * KMSIG_REC * (size_t)si);
-}
-
 /* rank[i]: how many distinct signatures sort before i's (order: scratch of n). */
 static void content_ranks(const struct kmsig *ds, int32_t *rank, int32_t *order)
 {
@@ -88,10 +78,10 @@ static void content_ranks(const struct kmsig *ds, int32_t *rank, int32_t *order)
   for (int64_t i = 0; i < n; i++)
     order[i] = (int32_t)i;
   std::sort(order, order + n,
-            [ds](int32_t a, int32_t b) { return content_cmp(ds, a, b) < 0; });
+            [ds](int32_t a, int32_t b) { return kmsig_content_cmp(ds, a, b) < 0; });
   int32_t r = 0;
   for (int64_t t = 0; t < n; t++) {
-    if (t > 0 && content_cmp(ds, order[t - 1], order[t]) != 0)
+    if (t > 0 && kmsig_content_cmp(ds, order[t - 1], order[t]) != 0)
       r++;
     rank[order[t]] = r;
   }

@@ -98,19 +98,18 @@ double km_ref_cross(const struct km_ref *r, int64_t i, int64_t j)
   return sum;
 }
 
-/* A total order on signature contents (size, then bytes): the outer signature of a cross term. */
-static int content_less(const struct kmsig *ds, int64_t i, int64_t j)
+int kmsig_content_cmp(const struct kmsig *ds, int64_t i, int64_t j)
 {
   int64_t si = kmsig_size(ds, i), sj = kmsig_size(ds, j);
   if (si != sj)
-    return si < sj;
+    return si < sj ? -1 : 1;
   return memcmp(ds->data + ds->off[i] * KMSIG_REC, ds->data + ds->off[j] * KMSIG_REC,
-                sizeof(float) * KMSIG_REC * (size_t)si) < 0;
+                sizeof(float) * KMSIG_REC * (size_t)si);
 }
 
 double km_ref_sqfd(const struct km_ref *r, int64_t i, int64_t j)
 {
-  if (content_less(r->ds, j, i)) {
+  if (kmsig_content_cmp(r->ds, j, i) < 0) { /* the signature first in content order is outer */
     int64_t t = i;
     i = j;
     j = t;

@@ -52,6 +52,9 @@ static inline int64_t kmsig_size(const struct kmsig *ds, int64_t i)
   return ds->off[i + 1] - ds->off[i];
 }
 
+/* A total order on signature contents: size, then bytes. <0, 0 (identical signatures), >0. */
+int kmsig_content_cmp(const struct kmsig *ds, int64_t i, int64_t j);
+
 #define KM_ZERO_RADICAND 1e-6 /* SQFD is 0 when the radicand is at most this */
 #define KM_SCORE_ONE 1099511627776.0 /* 2^40: a score is a sum of distances in this unit */
 /* SQFD of normalised signatures is at most sqrt(2): a cluster of up to this many members scores
