@@ -3,14 +3,17 @@
  * history and for looking at the dashboard without a GPU. Prints the run id.
  *
  *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--host NAME] [--noise REL]
- *               [--night-noise REL] [--date YYYY-MM-DD[THH:MM:SSZ]] [--cases N]
+ *               [--night-noise REL] [--night-mode GAP,P] [--date YYYY-MM-DD[THH:MM:SSZ]]
+ *               [--cases N]
  *               [--slow ALG/VARIANT=FACTOR]... [--verdict ALG/VARIANT=VERDICT]...
  *               [--check ALG/VARIANT=VERDICT]... [--accuracy ALG/VARIANT=RATE]...
  *               [--no-timings] [--no-outcomes]
  *
  * A history of nights is one call per night with its --date (the run's start; default now) and
  * --commit; --night-noise (default 0) moves every benchmark's level by a lognormal factor per
- * run, as nights on a real runner differ. --cases N records N passing cases per variant in the
+ * run, as nights on a real runner differ; --night-mode GAP,P puts each benchmark, with
+ * probability P, GAP (relative) above its level for the run, as a process's GPU context falls
+ * into one of two modes. --cases N records N passing cases per variant in the
  * cases table, plus the failing case (with its reproducer in the outcome) of a variant whose
  * verdict is not pass.
  *
@@ -64,7 +67,7 @@ int main(int argc, char **argv)
   struct spec slow[16], verdict[16], check[16], accuracy[16];
   int n_slow = 0, n_verdict = 0, n_check = 0, n_accuracy = 0, timings = 1, outcomes = 1;
   uint64_t seed = 1;
-  double noise = 0.01, night_noise = 0;
+  double noise = 0.01, night_noise = 0, mode_gap = 0, mode_p = 0;
   long ncases_pass = 0;
   const char *commit = "0123456789abcdef", *gpu = "Synthetic GPU 80GB", *host = "synthhost";
   const char *date = NULL;
@@ -98,6 +101,11 @@ int main(int argc, char **argv)
       noise = strtod(v, NULL);
     else if (!strcmp(argv[i - 1], "--night-noise"))
       night_noise = strtod(v, NULL);
+    else if (!strcmp(argv[i - 1], "--night-mode")) {
+      char *e;
+      mode_gap = strtod(v, &e);
+      mode_p = *e == ',' ? strtod(e + 1, NULL) : 0;
+    }
     else if (!strcmp(argv[i - 1], "--host"))
       host = v;
     else if (!strcmp(argv[i - 1], "--date"))
@@ -264,6 +272,8 @@ int main(int argc, char **argv)
           median *= strtod(f, NULL);
         if (night_noise > 0) /* the night's level (drawn only when asked: same stream otherwise) */
           median *= exp(night_noise * gauss(&r));
+        if (mode_p > 0 && rng_chance(&r, mode_p)) /* the process's upper mode */
+          median *= 1 + mode_gap;
         size_t n = 60 + (size_t)rng_range(&r, 0, 140);
         double *ms = malloc(n * sizeof *ms);
         int *clk = malloc(n * sizeof *clk);

@@ -1,11 +1,14 @@
 /* Statistics behind `gpuregress compare`, on synthetic samples: known Mann-Whitney values, a 10%
  * shift is found as slower (and faster the other way), identical and equal distributions give
  * "same", two noisy draws of one distribution give no false regression over many trials, and
- * too few or too noisy samples are "unsure"; a host-bound peer is asked 4x the minimum effect. */
+ * too few or too noisy samples are "unsure"; a host-bound peer is asked 4x the minimum effect; the
+ * night-to-night noise (Gaussian: unbiased; one step: ignored; two per-process levels: seen) and
+ * the history's change points on such nights. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "compare.h"
+#include "history.h"
 #include "rng.h"
 #include "stats.h"
 #include "test_util.h"
@@ -154,5 +157,61 @@ int main(void)
   EXPECT(stats_classify(a, 30, b, 30, e_own, co.alpha, &c) == 0 && c.cls == STATS_SLOWER);
   draw(&r, b, 30, 0.463 * 1.3, 0.003, 0);
   EXPECT(stats_classify(a, 30, b, 30, e_peer, co.alpha, &c) == 0 && c.cls == STATS_SLOWER);
+  /* night-to-night noise: about 1 for Gaussian nights of 1 (30 nights, mean over 2000 series) */
+  double y[64], dd[64], sum = 0;
+  EXPECT(stats_night_noise(y, 1, dd) == 0);
+  for (int t = 0; t < 2000; t++) {
+    draw(&r, a, 30, 1.0, 1.0, 0);
+    for (int i = 0; i < 30; i++)
+      y[i] = log(a[i]);
+    sum += stats_night_noise(y, 30, dd);
+  }
+  EXPECT(fabs(sum / 2000 - 1) < 0.03);
+  /* one 20% step in 30 nights of 1% noise: left out with the largest tenth */
+  draw(&r, a, 30, 1.0, 0.01, 0);
+  for (int i = 0; i < 30; i++)
+    y[i] = log(a[i]) + (i >= 20 ? log(1.2) : 0);
+  double s_step = stats_night_noise(y, 30, dd);
+  EXPECT(s_step < 0.016);
+  /* two levels 6% apart, a switch on 4 nights in 10, 0.3% within a level: the median of the
+   * differences is the within-level noise (0.003 * 1.4826 * 0.67 ... about 0.004); the noise
+   * must see the switches (a gap g switching on a fraction f of the nights: about g sqrt(f / 2)) */
+  double lvl = 0;
+  for (int i = 0; i < 30; i++) {
+    if (i && rng_chance(&r, 0.4))
+      lvl = lvl > 0 ? 0 : log(1.06);
+    draw(&r, a + i, 1, 1.0, 0.003, 0);
+    y[i] = log(a[i]) + lvl;
+  }
+  double s_modes = stats_night_noise(y, 30, dd);
+  EXPECT(s_modes > 0.02);
+
+  /* history on such nights: over 400 histories of 30 nights, switching between two levels 6%
+   * apart (each night either level, as a GPU context's mode falls), at most 12% show a change
+   * point (a median of the differences as the noise: 44%); a real 15% step at night 20 on top of
+   * the same switching is found at night 20 in at least 85% */
+  struct history_opts ho;
+  history_opts_default(&ho);
+  struct history_change ch[32];
+  int false_steps = 0, found_steps = 0;
+  for (int t = 0; t < 800; t++) {
+    double ms[30];
+    for (int i = 0; i < 30; i++) {
+      draw(&r, ms + i, 1, rng_chance(&r, 0.5) ? 1.06 : 1.0, 0.003, 0);
+      if (t >= 400 && i >= 20)
+        ms[i] *= 1.15;
+    }
+    int k = history_detect(ms, 30, 0.05, 0.05, &ho, ch, 32);
+    if (t < 400)
+      false_steps += k > 0;
+    else
+      found_steps += k >= 1 && ch[k - 1].at >= 19 && ch[k - 1].at <= 21;
+  }
+  printf("history on two levels 6%% apart: %d of 400 flat histories with a change, %d of 400 "
+         "15%% steps found at their night; noise of such nights %.4f, of 1%% nights with a 20%% "
+         "step %.4f\n",
+         false_steps, found_steps, s_modes, s_step);
+  EXPECT(false_steps <= 48);
+  EXPECT(found_steps >= 340);
   TEST_DONE();
 }

@@ -19,6 +19,35 @@ double stats_median_inplace(double *x, size_t n)
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+double stats_night_noise(const double *y, size_t n, double *d)
+{
+  if (n < 2)
+    return 0;
+  size_t m = n - 1, trim = m / 10, k = m - trim;
+  for (size_t i = 0; i < m; i++)
+    d[i] = fabs(y[i + 1] - y[i]);
+  qsort(d, m, sizeof *d, cmp_double);
+  double ss = 0;
+  for (size_t i = 0; i < k; i++)
+    ss += d[i] * d[i];
+  /* a difference of Gaussian nights is N(0, 2 s^2); with the fraction q of largest |values| left
+   * out, the mean square of the rest is 2 s^2 c2, c2 = 1 - 2 z phi(z) / (1 - q), P(|Z| > z) = q */
+  double q = (double)trim / (double)m, c2 = 1;
+  if (q > 0) {
+    double lo = 0, hi = 10;
+    for (int it = 0; it < 64; it++) {
+      double z = 0.5 * (lo + hi);
+      if (erfc(z / sqrt(2.0)) > q)
+        lo = z;
+      else
+        hi = z;
+    }
+    double z = 0.5 * (lo + hi), phi = exp(-0.5 * z * z) / sqrt(2.0 * M_PI);
+    c2 = 1 - 2 * z * phi / (1 - q);
+  }
+  return sqrt(ss / (double)k / c2 / 2.0);
+}
+
 int stats_summarize(const double *x, size_t n, struct stats_summary *s)
 {
   memset(s, 0, sizeof *s);

@@ -24,6 +24,16 @@ int stats_summarize(const double *x, size_t n, struct stats_summary *s);
 /* Median of x[0..n), sorting x in place. 0 when n == 0. */
 double stats_median_inplace(double *x, size_t n);
 
+/* The noise of a nightly series y[0..n) (logs of the nights' medians, in order): the standard
+ * deviation of one night about its level, from the successive differences: the root mean square
+ * of the smallest 90% of |y[i] - y[i-1]| (the largest tenth, rounded down, left out: the steps
+ * and single odd nights), scaled to be unbiased for Gaussian noise, divided by sqrt 2. Not a
+ * median: a benchmark that falls each night into one of two levels a few % apart (a GPU
+ * context's per-process mode) has |differences| of about 0 and of the gap in some proportion, and
+ * their median is 0 as soon as fewer than half the nights switch; the mean square sees the gap.
+ * d: scratch of n - 1. 0 when n < 2. */
+double stats_night_noise(const double *y, size_t n, double *d);
+
 /* Two-sided p-value of the Mann-Whitney U test that a and b come from the same distribution
  * (normal approximation with tie correction and continuity correction). 1 when either side is
  * empty or every value ties. *z_out (may be NULL) gets z, positive when b tends to be larger.

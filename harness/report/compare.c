@@ -287,12 +287,11 @@ static int night_noise(struct store *st, struct compare_result *r, int64_t cur)
     r->t[i].night_noise = 0;
     if (m < COMPARE_MIN_NOISE_NIGHTS)
       continue;
-    double d[COMPARE_NOISE_NIGHTS];
+    double y[COMPARE_NOISE_NIGHTS], d[COMPARE_NOISE_NIGHTS];
     int first = nt.n[i] - m; /* the oldest kept, in ring order */
-    for (int k = 1; k < m; k++)
-      d[k - 1] = fabs(log(nt.ms[i][(first + k) % COMPARE_NOISE_NIGHTS]) -
-                      log(nt.ms[i][(first + k - 1) % COMPARE_NOISE_NIGHTS]));
-    r->t[i].night_noise = 1.4826 * stats_median_inplace(d, (size_t)m - 1) / sqrt(2.0);
+    for (int k = 0; k < m; k++)
+      y[k] = log(nt.ms[i][(first + k) % COMPARE_NOISE_NIGHTS]);
+    r->t[i].night_noise = stats_night_noise(y, (size_t)m, d);
   }
   rc = 0;
 out:

@@ -66,12 +66,13 @@ struct compare_timing {
   int regression;                 /* check after timing went from good to bad */
   double min_effect, alpha;       /* what was applied */
   /* The history before the run (finished runs of STORE_MAIN on the same GPU model): the
-   * night-to-night noise of the benchmark's median, as `history` estimates it (1.4826 * median
-   * |log m[i] - log m[i-1]| / sqrt 2), over the last COMPARE_NOISE_NIGHTS nights of it; 0 with
-   * fewer than COMPARE_MIN_NOISE_NIGHTS. The minimum effect applied is at least night_sigmas
-   * times sqrt(2) times it (the noise of a difference of two nights): a benchmark whose median moves between processes (radix_sort n=65536 on an H100:
-   * 4-5% between two modes a process falls into, 0.2% within one) is not called slower or
-   * faster for a move its own history shows is ordinary. */
+   * night-to-night noise of the benchmark's median, as `history` estimates it
+   * (stats_night_noise of log m), over the last COMPARE_NOISE_NIGHTS nights of it; 0 with fewer
+   * than COMPARE_MIN_NOISE_NIGHTS. The minimum effect applied is at least night_sigmas times
+   * sqrt(2) times it (the noise of a difference of two nights): a benchmark whose median moves
+   * between processes (radix_sort n=65536 on an H100: 4-5% between two modes a process falls
+   * into, 0.2% within one) is not called slower or faster for a move its own history shows is
+   * ordinary. */
   double night_noise;
   int nights;
   /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */

@@ -151,9 +151,7 @@ int history_detect(const double *ms, size_t n, double min_effect, double alpha,
   for (size_t i = 1; i + 1 < n; i++)
     f[i] = median3(y[i - 1], y[i], y[i + 1]);
   /* 2. night-to-night noise from successive differences */
-  for (size_t i = 1; i < n; i++)
-    d[i - 1] = fabs(y[i] - y[i - 1]);
-  double sigma = 1.4826 * stats_median_inplace(d, n - 1) / sqrt(2.0);
+  double sigma = stats_night_noise(y, n, d);
   if (!(sigma > 0.001))
     sigma = 0.001;
   /* 3. the penalised step fit */
@@ -179,7 +177,7 @@ int history_detect(const double *ms, size_t n, double min_effect, double alpha,
         h->before_ms = exp(before);
         h->after_ms = exp(after);
         h->ratio = exp(after - before);
-        h->p = history_welch(f + b0, nb, f + at, na);
+        h->p = history_welch(y + b0, nb, y + at, na);
         ok = fabs(h->ratio - 1) >= min_effect && h->p < alpha;
       }
       if (ok)

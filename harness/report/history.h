@@ -6,15 +6,18 @@
  * The method, a penalised step fit confirmed by a windowed t-test:
  *  1. y = log(median) per night, smoothed by a running median of 3 (a single odd night, such as
  *     a throttled GPU, does not make a step; a lasting step keeps its night);
- *  2. sigma, the night-to-night noise: 1.4826 * median |y[i] - y[i-1]| / sqrt(2) (robust to the
- *     steps themselves), at least 0.001;
+ *  2. sigma, the night-to-night noise: stats_night_noise of y (the root mean square of the
+ *     smallest 90% of |y[i] - y[i-1]|, unbiased for Gaussian noise, / sqrt 2: robust to a few
+ *     steps and odd nights, and not blind to a benchmark that switches between two levels on
+ *     fewer than half the nights, as a median of the differences is), at least 0.001;
  *  3. the segmentation minimising  sum over segments of sum (y - segment mean)^2 / sigma^2
  *     + penalty * log(n) per change point (optimal partitioning, exact dynamic programming,
  *     O(n^2)), segments of 2 nights at least;
  *  4. each change point is confirmed or dropped: up to `window` nights of its segment before and
  *     after must number `min_nights` each, the medians of their (unsmoothed) values must differ
  *     by the algorithm's minimum effect (|after / before - 1| >= min_effect), and Welch's t-test
- *     between the two windows (smoothed values) must give p < alpha; dropped change points merge
+ *     between the two windows (unsmoothed values: the running median makes neighbours alike and
+ *     the test too sure) must give p < alpha; dropped change points merge
  *     their segments and the rest are tested again until none is dropped. (A rank test cannot
  *     confirm a step from 3 + 4 nights: its smallest p is 0.057; the minimum effect is what keeps
  *     noise out, the test keeps out a level that wanders.)
