@@ -9,8 +9,9 @@
  *          [--out FILE] [--time]
  *
  * Exit status: 0 ok, 1 the run failed, 2 usage or input error (an option value that is not a whole
- * number in its range, an option given twice, a dataset the loader rejects, k outside 1..n, a
- * dataset the GPU kernels do not take), 3 environment (no CUDA device for the gpu backend). */
+ * number in its range, an option given twice, a dataset the loader rejects, k outside 1..n, more
+ * than KM_SCORE_MAX_N objects, a dataset the GPU kernels do not take), 3 environment (no CUDA
+ * device for the gpu backend). */
 #include <ctype.h>
 #include <cuda_runtime_api.h>
 #include <errno.h>
@@ -328,6 +329,15 @@ int main(int argc, char **argv)
     if (rank == 0)
       fprintf(stderr, "kmedoids_mpi: '--k %d' outside 1..%lld (the dataset's objects)\n", o.k,
               (long long)ds.n);
+    kmsig_free(&ds);
+    return finish(GR_EXIT_USAGE);
+  }
+  if (ds.n > KM_SCORE_MAX_N) {
+    if (rank == 0)
+      fprintf(stderr,
+              "kmedoids_mpi: %lld objects: at most %d (a score of more members could wrap its "
+              "64 bits)\n",
+              (long long)ds.n, KM_SCORE_MAX_N);
     kmsig_free(&ds);
     return finish(GR_EXIT_USAGE);
   }
