@@ -5,7 +5,7 @@
  * timed exactly once, that taking over shortens the night when a lane starts a second late,
  * and that a lane no longer takes a group its owner is about to begin (its case built twice,
  * the night longer); forked processes check that no group is timed twice and that CUDA starts
- * never overlap. */
+ * never overlap; the timeline of what each lane did (bench_lanes_timeline). */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdlib.h>
@@ -369,6 +369,49 @@ int main(void)
       EXPECT(count[g] == 1 && claim[g] >= 1 && claim[g] <= NL,
              "round %d: group %zu timed %d times (claim %d)", round, g, count[g], claim[g]);
     munmap(shared, 2 * NG * sizeof(int));
+  }
+
+  /* the lanes' timeline of the report: 3 groups over 2 jobs (job 0 owns the costliest, job 1 the
+   * other two), job 0 takes over group 2 */
+  {
+    size_t tgs[3] = {0, 2, 4}, tgc[3] = {2, 2, 1}, tjobs = 0;
+    double tcost[3] = {3, 2, 1.5}, built[3] = {0.5, 0, 0.25};
+    struct bench_lists tl;
+    size_t cap = 2 * 5;
+    tl.idx = calloc(cap, sizeof *tl.idx);
+    tl.gid = calloc(cap, sizeof *tl.gid);
+    tl.start = calloc(2, sizeof *tl.start);
+    tl.count = calloc(2, sizeof *tl.count);
+    tl.n_own = calloc(2, sizeof *tl.n_own);
+    EXPECT(bench_lane_lists(2, tgs, tgc, tcost, 3, &tl, &tjobs) == 0 && tjobs == 2);
+    int tclaim[3] = {1, 2, 1}, tgpu[2] = {0, 3};
+    double t0 = 100, rdy[2] = {100.4, 100.8}, end[2] = {103.5, 103.2};
+    char buf[1024];
+    size_t n = bench_lanes_timeline(buf, sizeof buf, 2, &tl, 3, tclaim, tcost, built, rdy, end,
+                                    t0, tgpu);
+    EXPECT(n == strlen(buf));
+    EXPECT(strstr(buf, "  lane 0, GPU 0: CUDA ready at 0.40 s, done at 3.50 s; timed 2 groups (1 "
+                       "own, 1 taken over; 0 own timed by others), expected 4.50 s, case builds "
+                       "0.75 s\n"),
+           "%s", buf);
+    EXPECT(strstr(buf, "  lane 1, GPU 3: CUDA ready at 0.80 s, done at 3.20 s; timed 1 groups (1 "
+                       "own, 0 taken over; 1 own timed by others), expected 2.00 s, case builds "
+                       "0.00 s\n"),
+           "%s", buf);
+    /* unknown GPU and times; one job: nothing; a short buffer: cut, terminated */
+    tgpu[1] = -1;
+    end[1] = 0;
+    bench_lanes_timeline(buf, sizeof buf, 2, &tl, 3, tclaim, tcost, built, rdy, end, t0, tgpu);
+    EXPECT(strstr(buf, "  lane 1, GPU ?: CUDA ready at 0.80 s, done at ?; "), "%s", buf);
+    EXPECT(bench_lanes_timeline(buf, sizeof buf, 1, &tl, 3, tclaim, tcost, built, rdy, end, t0,
+                                tgpu) == 0 &&
+           buf[0] == 0);
+    char small[40];
+    memset(small, 'x', sizeof small);
+    n = bench_lanes_timeline(small, sizeof small, 2, &tl, 3, tclaim, tcost, built, rdy, end, t0,
+                             tgpu);
+    EXPECT(n < sizeof small && small[n] == 0 && strlen(small) == n);
+    free(tl.idx), free(tl.gid), free(tl.start), free(tl.count), free(tl.n_own);
   }
   TEST_DONE();
 }

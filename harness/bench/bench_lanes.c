@@ -4,11 +4,9 @@
 #include "bench_private.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "lanes.h"
 
@@ -33,7 +31,7 @@
  * it would end it sooner than its owner, builds counted (bench_take): a group taken over has
  * its case built again, and one taken just before its owner came to it ended the run late.
  *
- * The lanes start CUDA one at a time, in job order (bench_turn_wait): the driver serialises
+ * The lanes start CUDA one at a time, in job order (bench_turn_wait, bench_plan.c): the driver serialises
  * the starts anyway (BENCH_CUDA_START_S), so in turns the first lane times after one start
  * rather than after four, and the others build their cases while they wait. The deal stays
  * even: the lanes that start late have their cases built when their GPU is ready, the first
@@ -50,6 +48,9 @@ struct bench_lanes {
   int *turns;            /* CUDA starts over (shared); NULL with one job */
   double *free_at;       /* per job: when it begins its next own group (shared); NULL with one */
   double *built_s;       /* per group: its case's build seconds (shared); NULL with one job */
+  double *ready_at;      /* per job: when its CUDA start was over (shared); NULL with one job */
+  double *end_at;        /* per job: when its lane was through with it (shared) */
+  int *gpu_of;           /* per job: the GPU (nvidia-smi index) of the lane that ran it */
   int *lost;             /* per job: its lane died before it reported */
   struct store *lane_store;
   char lane_why[GR_WHY_LEN];
@@ -129,6 +130,7 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   sub.gcost = b->gcost;
   sub.free_at = b->free_at;
   sub.built_s = b->built_s;
+  sub.ready_at = b->ready_at;
   struct bench_opts o = *b->o;
   o.store = b->lane_store;
   o.gpus = NULL;
@@ -146,6 +148,10 @@ static void bench_lane_job(void *ctx, size_t lane, size_t job, double param, voi
   r->n_peaks = sub.n_peaks;
   memcpy(r->peaks, sub.peaks, sizeof r->peaks);
   free(items);
+  if (b->end_at) {
+    double t = now_seconds();
+    __atomic_store(&b->end_at[job], &t, __ATOMIC_RELEASE);
+  }
 }
 
 static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res, size_t len)
@@ -154,6 +160,7 @@ static void bench_lane_done(void *ctx, size_t job, size_t lane, const void *res,
   struct bench_plan *p = b->p;
   const size_t *idx = b->l.idx + b->l.start[job], n = b->l.count[job];
   const struct bench_lane_res *r = res;
+  b->gpu_of[job] = b->o->gpus->slot[lane].index;
   if (!r || len != sizeof *r + n * sizeof(struct bench_result)) {
     b->lost[job] = 1; /* what it did not report: bench_lost */
     return;
@@ -277,123 +284,6 @@ int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double
   return 0;
 }
 
-void bench_turn_wait(const int *turns, int mine, double stall)
-{
-  int last = -1;
-  double since = now_seconds();
-  for (;;) {
-    int over = __atomic_load_n(turns, __ATOMIC_ACQUIRE);
-    if (over >= mine)
-      return;
-    if (over != last) {
-      last = over;
-      since = now_seconds();
-    } else if (now_seconds() - since > stall) {
-      return;
-    }
-    struct timespec nap = {0, 500000};
-    nanosleep(&nap, NULL);
-  }
-}
-
-void bench_turn_pass(int *turns) { __atomic_add_fetch(turns, 1, __ATOMIC_ACQ_REL); }
-
-void bench_lane_started(struct bench_plan *p, int ok)
-{
-  if (!p->turns)
-    return;
-  bench_turn_pass(p->turns);
-  if (!ok) {
-    double never = INFINITY;
-    __atomic_store(&p->free_at[p->claim_tag - 1], &never, __ATOMIC_RELEASE);
-  }
-}
-
-/* What building group g's case will cost in a lane that has not built it (bench_take): its
- * own build where a lane built it, else the longest build of a case of its algorithm, else 0. */
-static double build_guess(const struct bench_plan *p, size_t g)
-{
-  const struct algorithm *a = NULL;
-  double mine = 0, most = 0, t;
-  if (!p->built_s)
-    return 0;
-  for (size_t k = 0; k < p->n && !a; k++)
-    a = p->group[k] == g ? p->items[k].alg : NULL;
-  for (size_t k = 0; k < p->n; k++) {
-    if (p->items[k].alg != a)
-      continue;
-    __atomic_load(&p->built_s[p->group[k]], &t, __ATOMIC_ACQUIRE);
-    mine = p->group[k] == g ? t : mine;
-    most = t > most ? t : most;
-  }
-  return mine > 0 ? mine : most;
-}
-
-/* The build its owner still has to do for group g: none where its case is built (built_s). */
-static double owner_build(const struct bench_plan *p, size_t g)
-{
-  double t = 0;
-  if (p->built_s)
-    __atomic_load(&p->built_s[g], &t, __ATOMIC_ACQUIRE);
-  return t > 0 ? 0 : build_guess(p, g);
-}
-
-double bench_owner_begin(const struct bench_plan *p, size_t g, double now, size_t *owner)
-{
-  const struct bench_lists *l = p->lists;
-  for (size_t j = 0; j < p->jobs; j++) {
-    const size_t *gid = l->gid + l->start[j];
-    double t;
-    __atomic_load(&p->free_at[j], &t, __ATOMIC_ACQUIRE);
-    t = t > now ? t : now;
-    for (size_t k = 0; k < l->n_own[j]; k++) {
-      if (k > 0 && gid[k] == gid[k - 1])
-        continue;
-      if (gid[k] == g) {
-        *owner = j;
-        return t;
-      }
-      if (!__atomic_load_n(&p->claim[gid[k]], __ATOMIC_ACQUIRE))
-        t += p->gcost[gid[k]] + owner_build(p, gid[k]);
-    }
-  }
-  *owner = p->jobs;
-  return now;
-}
-
-void bench_built(const struct bench_plan *p, size_t i, double seconds)
-{
-  if (p->built_s)
-    __atomic_store(&p->built_s[p->group[i]], &seconds, __ATOMIC_RELEASE);
-}
-
-int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined)
-{
-  if (!p->claim)
-    return 1;
-  size_t g = p->group[i], owner;
-  int seen = __atomic_load_n(&p->claim[g], __ATOMIC_ACQUIRE);
-  if (seen == p->claim_tag)
-    return 1;
-  if (seen || (i >= p->n_own && g == *declined))
-    return 0;
-  if (i >= p->n_own && p->lists && p->free_at) {
-    /* this lane would end it at now + build + gcost, its owner at begin + its build + gcost */
-    double begin = bench_owner_begin(p, g, now, &owner);
-    if (owner < p->jobs && now + build_guess(p, g) >= begin + owner_build(p, g)) {
-      *declined = g;
-      return 0;
-    }
-  }
-  if (!bench_claim(p, i))
-    return 0;
-  if (i < p->n_own && p->free_at) {
-    double at = now + p->gcost[g] + owner_build(p, g);
-    __atomic_store(&p->free_at[p->claim_tag - 1], &at, __ATOMIC_RELEASE);
-  }
-  return 1;
-}
-
 /* After the lanes: what no lane reported because its lane died, or because the run was
  * interrupted before a lane took it. */
 static void bench_lost(struct bench_lanes *b, size_t jobs, const size_t *group_of)
@@ -428,10 +318,13 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
   b.l.count = calloc(nl, sizeof *b.l.count);
   b.l.n_own = calloc(nl, sizeof *b.l.n_own);
   b.lost = calloc(nl, sizeof *b.lost);
+  b.gpu_of = malloc(nl * sizeof *b.gpu_of);
   enum gr_status rc = GR_STATUS_OK;
   if (!gs || !gc || !group_of || !cost || !gcost || !b.l.idx || !b.l.gid || !b.l.start ||
-      !b.l.count || !b.l.n_own || !b.lost)
+      !b.l.count || !b.l.n_own || !b.lost || !b.gpu_of)
     goto oom;
+  for (size_t j = 0; j < nl; j++)
+    b.gpu_of[j] = -1;
   for (size_t i = 0; i < p->n; i++) { /* the (algorithm, case) groups */
     if (!ng || p->items[i].alg != p->items[i - 1].alg ||
         p->items[i].case_no != p->items[i - 1].case_no)
@@ -446,9 +339,10 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
   b.gcost = gcost;
   /* the claims, the turns, when each job is free and the builds' seconds, in memory the lanes
    * and their benchmark processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles,
-   * 8-aligned][built_s: ng doubles] */
+   * 8-aligned][built_s: ng doubles][ready_at: jobs doubles][end_at: jobs doubles] */
   size_t at_free = ((ng + 1) * sizeof(int) + 7) & ~(size_t)7;
-  shared_bytes = at_free + (jobs + ng) * sizeof(double);
+  shared_bytes = at_free + (3 * jobs + ng) * sizeof(double);
+  double t0 = now_seconds();
   if (jobs > 1) {
     void *m = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) {
@@ -460,7 +354,8 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     b.turns = b.claim + ng;
     b.free_at = (double *)((char *)m + at_free);
     b.built_s = b.free_at + jobs;
-    double t0 = now_seconds();
+    b.ready_at = b.built_s + ng;
+    b.end_at = b.ready_at + jobs;
     for (size_t j = 0; j < jobs; j++) /* free once its CUDA start is over, as the deal has it */
       b.free_at[j] = t0 + (double)(j + 1) * BENCH_CUDA_START_S;
   }
@@ -475,6 +370,13 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
   if (o->store && store_resume(o->store, why, len))
     rc = GR_STATUS_ENV;
   bench_lost(&b, jobs, group_of);
+  if (b.claim) { /* what each lane did, for the report (stderr when the JSON is stdout) */
+    char tl[4096];
+    if (bench_lanes_timeline(tl, sizeof tl, jobs, &b.l, ng, b.claim, gcost, b.built_s,
+                             b.ready_at, b.end_at, t0, b.gpu_of))
+      fprintf(o->json && !strcmp(o->json, "-") ? stderr : stdout,
+              "\nlanes (seconds from their start):\n%s", tl);
+  }
   if (rc == GR_STATUS_OK && b.status != GR_STATUS_OK) {
     rc = b.status;
     gr_fmt(why, len, "%s", b.why);
@@ -488,5 +390,6 @@ out:
     munmap(b.claim, shared_bytes);
   free(gs), free(gc), free(group_of), free(cost), free(gcost);
   free(b.l.idx), free(b.l.gid), free(b.l.start), free(b.l.count), free(b.l.n_own), free(b.lost);
+  free(b.gpu_of);
   return rc;
 }

@@ -3,8 +3,10 @@
 #define _GNU_SOURCE
 #include "bench_plan.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 volatile int bench_interrupted;
 
@@ -288,4 +290,127 @@ void bench_result_rates(struct bench_plan *p, size_t i)
   r->pct_copy = rate.pct_copy;
   r->peak_items_per_s = rate.peak_items_per_s;
   r->pct_peak = rate.pct_peak;
+}
+
+/* The lanes' turns and take-overs (bench --gpus, bench_lanes.c): see bench_plan.h. */
+
+void bench_turn_wait(const int *turns, int mine, double stall)
+{
+  int last = -1;
+  double since = now_seconds();
+  for (;;) {
+    int over = __atomic_load_n(turns, __ATOMIC_ACQUIRE);
+    if (over >= mine)
+      return;
+    if (over != last) {
+      last = over;
+      since = now_seconds();
+    } else if (now_seconds() - since > stall) {
+      return;
+    }
+    struct timespec nap = {0, 500000};
+    nanosleep(&nap, NULL);
+  }
+}
+
+void bench_turn_pass(int *turns) { __atomic_add_fetch(turns, 1, __ATOMIC_ACQ_REL); }
+
+void bench_lane_started(struct bench_plan *p, int ok)
+{
+  if (!p->turns)
+    return;
+  if (p->ready_at && ok) {
+    double t = now_seconds();
+    __atomic_store(&p->ready_at[p->claim_tag - 1], &t, __ATOMIC_RELEASE);
+  }
+  bench_turn_pass(p->turns);
+  if (!ok) {
+    double never = INFINITY;
+    __atomic_store(&p->free_at[p->claim_tag - 1], &never, __ATOMIC_RELEASE);
+  }
+}
+
+/* What building group g's case will cost in a lane that has not built it (bench_take): its
+ * own build where a lane built it, else the longest build of a case of its algorithm, else 0. */
+static double build_guess(const struct bench_plan *p, size_t g)
+{
+  const struct algorithm *a = NULL;
+  double mine = 0, most = 0, t;
+  if (!p->built_s)
+    return 0;
+  for (size_t k = 0; k < p->n && !a; k++)
+    a = p->group[k] == g ? p->items[k].alg : NULL;
+  for (size_t k = 0; k < p->n; k++) {
+    if (p->items[k].alg != a)
+      continue;
+    __atomic_load(&p->built_s[p->group[k]], &t, __ATOMIC_ACQUIRE);
+    mine = p->group[k] == g ? t : mine;
+    most = t > most ? t : most;
+  }
+  return mine > 0 ? mine : most;
+}
+
+/* The build its owner still has to do for group g: none where its case is built (built_s). */
+static double owner_build(const struct bench_plan *p, size_t g)
+{
+  double t = 0;
+  if (p->built_s)
+    __atomic_load(&p->built_s[g], &t, __ATOMIC_ACQUIRE);
+  return t > 0 ? 0 : build_guess(p, g);
+}
+
+double bench_owner_begin(const struct bench_plan *p, size_t g, double now, size_t *owner)
+{
+  const struct bench_lists *l = p->lists;
+  for (size_t j = 0; j < p->jobs; j++) {
+    const size_t *gid = l->gid + l->start[j];
+    double t;
+    __atomic_load(&p->free_at[j], &t, __ATOMIC_ACQUIRE);
+    t = t > now ? t : now;
+    for (size_t k = 0; k < l->n_own[j]; k++) {
+      if (k > 0 && gid[k] == gid[k - 1])
+        continue;
+      if (gid[k] == g) {
+        *owner = j;
+        return t;
+      }
+      if (!__atomic_load_n(&p->claim[gid[k]], __ATOMIC_ACQUIRE))
+        t += p->gcost[gid[k]] + owner_build(p, gid[k]);
+    }
+  }
+  *owner = p->jobs;
+  return now;
+}
+
+void bench_built(const struct bench_plan *p, size_t i, double seconds)
+{
+  if (p->built_s)
+    __atomic_store(&p->built_s[p->group[i]], &seconds, __ATOMIC_RELEASE);
+}
+
+int bench_take(const struct bench_plan *p, size_t i, double now, size_t *declined)
+{
+  if (!p->claim)
+    return 1;
+  size_t g = p->group[i], owner;
+  int seen = __atomic_load_n(&p->claim[g], __ATOMIC_ACQUIRE);
+  if (seen == p->claim_tag)
+    return 1;
+  if (seen || (i >= p->n_own && g == *declined))
+    return 0;
+  if (i >= p->n_own && p->lists && p->free_at) {
+    /* this lane would end it at now + build + gcost, its owner at begin + its build + gcost */
+    double begin = bench_owner_begin(p, g, now, &owner);
+    if (owner < p->jobs && now + build_guess(p, g) >= begin + owner_build(p, g)) {
+      *declined = g;
+      return 0;
+    }
+  }
+  if (!bench_claim(p, i))
+    return 0;
+  if (i < p->n_own && p->free_at) {
+    double at = now + p->gcost[g] + owner_build(p, g);
+    __atomic_store(&p->free_at[p->claim_tag - 1], &at, __ATOMIC_RELEASE);
+  }
+  return 1;
 }

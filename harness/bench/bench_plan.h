@@ -50,7 +50,10 @@ struct bench_peak {
   char name[64];      /* what was measured ("DPX recurrence peak") */
 };
 
-struct bench_lists;
+/* The lanes' lists of bench --gpus (bench_private.h, bench_lane_lists). */
+struct bench_lists {
+  size_t *idx, *gid, *start, *count, *n_own;
+};
 
 struct bench_plan {
   struct bench_item *items;
@@ -88,6 +91,7 @@ struct bench_plan {
   const double *gcost;
   double *free_at;
   double *built_s; /* per group: the seconds its case took to build in a lane, 0 unknown (shared) */
+  double *ready_at; /* per job: when its CUDA start was over (now_seconds; shared), 0 not yet */
 };
 
 /* 1 when this process times item i: no claims (one GPU), or its group is this lane's claim,

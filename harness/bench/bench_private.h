@@ -25,14 +25,21 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
  * idx[start[j] .. start[j] + count[j]) with their groups in gid, holds its own groups first
  * (n_own[j] items, costliest group first), then, with several jobs, every other group, those
  * planned to begin last first. With one job, its list is the plan in order. idx and gid hold
- * nl times the items, start, count and n_own nl entries. */
-struct bench_lists {
-  size_t *idx, *gid, *start, *count, *n_own;
-};
-
-/* The lists above; *jobs: how many (a lane with no group of its own gets none). 0 ok, -1 out of
- * memory. */
+ * nl times the items, start, count and n_own nl entries (struct bench_lists: bench_plan.h);
+ * *jobs: how many (a lane with no group of its own gets none). 0 ok, -1 out of memory. */
 int bench_lane_lists(size_t nl, const size_t *gs, const size_t *gc, const double *gcost,
                      size_t ng, struct bench_lists *l, size_t *jobs);
+
+/* What the lanes of bench --gpus did, for the report (the ratio of --gpus all to --gpus 1 is
+ * decided by the last lane to end): per job, where jobs > 1, one line into buf (at most len
+ * bytes, NUL-terminated): its GPU (gpu[job], nvidia-smi's index, -1 unknown), when its CUDA start
+ * was over and when it ended (ready[job], end[job], seconds from t0; <= 0 unknown), the groups it
+ * timed (claim[g] == job + 1), of its own and taken over from another lane, the seconds they were
+ * expected to take (gcost) and their cases' builds (built_s, where known), and the own groups
+ * another lane timed. Returns the length written. */
+size_t bench_lanes_timeline(char *buf, size_t len, size_t jobs, const struct bench_lists *l,
+                            size_t ng, const int *claim, const double *gcost,
+                            const double *built_s, const double *ready, const double *end,
+                            double t0, const int *gpu);
 
 #endif

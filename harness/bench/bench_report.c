@@ -1,7 +1,12 @@
-/* The timing layer's report: the summary table of a timed plan and its verdict. See bench.h. */
+/* The timing layer's report: the summary table of a timed plan and its verdict (bench.h), and
+ * what each lane of bench --gpus did (bench_private.h). */
 #include "bench.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "bench_private.h"
+#include "gr.h"
 
 int bench_failed(const struct bench_plan *p)
 {
@@ -120,4 +125,47 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
       fprintf(f, "\n");
     fprintf(f, "%s %s: %s\n", p->items[i].name, verdict_name(r->verdict), r->reason);
   }
+}
+
+size_t bench_lanes_timeline(char *buf, size_t len, size_t jobs, const struct bench_lists *l,
+                            size_t ng, const int *claim, const double *gcost,
+                            const double *built_s, const double *ready, const double *end,
+                            double t0, const int *gpu)
+{
+  size_t at = 0;
+  if (len)
+    buf[0] = 0;
+  for (size_t j = 0; j < jobs && jobs > 1; j++) {
+    size_t timed = 0, own = 0, own_elsewhere = 0;
+    double expect = 0, build = 0;
+    for (size_t g = 0; g < ng; g++) {
+      int mine = 0;
+      for (size_t k = 0; k < l->n_own[j] && !mine; k++)
+        mine = l->gid[l->start[j] + k] == g;
+      if (claim[g] == (int)j + 1) {
+        timed++;
+        own += mine;
+        expect += gcost[g];
+        build += built_s[g] > 0 ? built_s[g] : 0;
+      } else if (mine) {
+        own_elsewhere++;
+      }
+    }
+    char gpu_s[16] = "?", ready_s[32] = "?", end_s[32] = "?";
+    if (gpu[j] >= 0)
+      gr_fmt(gpu_s, sizeof gpu_s, "%d", gpu[j]);
+    if (ready[j] > 0)
+      gr_fmt(ready_s, sizeof ready_s, "%.2f s", ready[j] - t0);
+    if (end[j] > 0)
+      gr_fmt(end_s, sizeof end_s, "%.2f s", end[j] - t0);
+    int w = snprintf(buf + at, len > at ? len - at : 0,
+                     "  lane %zu, GPU %s: CUDA ready at %s, done at %s; timed %zu groups (%zu own, "
+                     "%zu taken over; %zu own timed by others), expected %.2f s, case builds "
+                     "%.2f s\n",
+                     j, gpu_s, ready_s, end_s, timed, own, timed - own, own_elsewhere, expect,
+                     build);
+    if (w > 0)
+      at = at + (size_t)w < len ? at + (size_t)w : (len ? len - 1 : 0);
+  }
+  return at;
 }
