@@ -370,12 +370,11 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
   if (o->store && store_resume(o->store, why, len))
     rc = GR_STATUS_ENV;
   bench_lost(&b, jobs, group_of);
-  if (b.claim) { /* what each lane did, for the report (stderr when the JSON is stdout) */
+  if (b.claim) { /* what each lane did, for the report (--json is refused with --gpus) */
     char tl[4096];
     if (bench_lanes_timeline(tl, sizeof tl, jobs, &b.l, ng, b.claim, gcost, b.built_s,
                              b.ready_at, b.end_at, t0, b.gpu_of))
-      fprintf(o->json && !strcmp(o->json, "-") ? stderr : stdout,
-              "\nlanes (seconds from their start):\n%s", tl);
+      printf("\nlanes (seconds from their start):\n%s", tl);
   }
   if (rc == GR_STATUS_OK && b.status != GR_STATUS_OK) {
     rc = b.status;
