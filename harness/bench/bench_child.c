@@ -373,6 +373,9 @@ int bench_child_main(void *arg, int in, int out)
     child_say(C.fd, "NOGPU\t%s", why);
     return 0;
   }
+  /* the context is up: the next lane may start its own while this one describes its GPU (NVML)
+   * and measures the copy bandwidth, which the driver does not serialise */
+  bench_lane_started(p, 1);
   struct gpu_info info;
   if (gpu_query(&info, why, sizeof why) == 0) {
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
@@ -390,7 +393,6 @@ int bench_child_main(void *arg, int in, int out)
     gpus_lock_wait(&slot, 1, say_waiting, NULL); /* held until this process ends */
   }
   p->copy_gbps = bench_gpu_copy_gbps();
-  bench_lane_started(p, 1);
   child_flatten(p->gpu_name);
   child_say(C.fd, "BW\t%.6f\t%s\t%s", p->copy_gbps, p->gpu_uuid[0] ? p->gpu_uuid : "-",
             p->gpu_name);
