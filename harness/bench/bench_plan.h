@@ -91,7 +91,7 @@ struct bench_plan {
   const double *gcost;
   double *free_at;
   double *built_s; /* per group: the seconds its case took to build in a lane, 0 unknown (shared) */
-  double *ready_at; /* per job: when its CUDA start was over (now_seconds; shared), 0 not yet */
+  double *ready_at; /* per job: when its CUDA context was up (now_seconds; shared), 0 not yet */
 };
 
 /* 1 when this process times item i: no claims (one GPU), or its group is this lane's claim,
