@@ -101,6 +101,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  *              verdict=SUMMARY,
  *              repro=CASE per printed reproducer
  *   bench:     run=ID result=ok|failed|no_gpu|error
+ *   sanitize:  run=ID result=ok|incomplete (a fixed or peer cell timed out)|failed|interrupted,
+ *              cells=N wall=S and a count per verdict (clean=N timeout=N ...)
  *   compare:   compared=0|1 (0: no baseline, the run judged alone),
  *              result=ok|regression|no_gpu|incomplete, verdict=SUMMARY (verdict.h),
  *              open_regressions=N acknowledged=N history_steps=N (over the nights)

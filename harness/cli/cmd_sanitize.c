@@ -210,9 +210,10 @@ int cmd_sanitize(int argc, char **argv)
              "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
              "tool (clean, explained: every finding is in the algorithm's examined list, finding,\n"
              "check: a harness check failed with the tool silent, error, timeout, skip) to stdout\n"
-             "and the database; a finding names its kernel, file:line and case. Exit 0 every\n"
-             "fixed and peer variant clean or explained, 1 a finding, failed check or error on\n"
-             "one, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.\n\n"
+             "and the database; a finding names its kernel, file:line and case. Exit 0 no\n"
+             "finding, failed check or error on a fixed or peer variant (result: ok when every\n"
+             "cell is clean or explained; incomplete when some timed out: not verified), 1 one\n"
+             "of those, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.\n\n"
              "  -t, --tools LIST        of memcheck,racecheck,initcheck,synccheck (default all)\n"
              "  -p, --per-regime N      cases per regime (default 2: the smallest drawn and one\n"
              "                          at the quarter of the work model); racecheck and\n"
@@ -417,7 +418,7 @@ int cmd_sanitize(int argc, char **argv)
   static const char *const verdicts[] = {"clean", "explained", "finding", "check",
                                          "error", "timeout", "skip"};
   enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
-  int count[N_VERDICTS] = {0};
+  int count[N_VERDICTS] = {0}, unverified = 0; /* fixed and peer cells that timed out */
   printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
          (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
   printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
@@ -447,8 +448,10 @@ int cmd_sanitize(int argc, char **argv)
       printf("\n");
     int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
               strcmp(j->verdict, "error") == 0;
-    if (bad && (j->v->kind == VARIANT_FIXED || j->v->kind == VARIANT_PEER))
+    int ours = j->v->kind == VARIANT_FIXED || j->v->kind == VARIANT_PEER;
+    if (bad && ours)
       rc = GR_EXIT_FAIL;
+    unverified += ours && strcmp(j->verdict, "timeout") == 0;
     for (int vk = 0; vk < N_VERDICTS; vk++)
       if (!strcmp(j->verdict, verdicts[vk]))
         count[vk]++;
@@ -475,13 +478,20 @@ int cmd_sanitize(int argc, char **argv)
   cli_status_set("wall", "%.1f", now_seconds() - lane_t0);
   printf("\nsanitize: %zu cells (%s); wall %.1f s\n", nj, nj ? tally : "none",
          now_seconds() - lane_t0);
-  printf("result: %s exit %d\n",
-         rc == 0 ? "ok (every fixed and peer variant clean or explained)"
-         : rc == 1 ? "FAILED"
-                   : "interrupted",
-         rc);
+  /* a cell that timed out is neither clean nor a finding: not called clean */
+  char what[128];
+  if (rc == 0 && unverified)
+    gr_fmt(what, sizeof what, "incomplete (no finding; %d fixed or peer cell%s timed out: not "
+           "verified)", unverified, unverified == 1 ? "" : "s");
+  else
+    gr_fmt(what, sizeof what, "%s",
+           rc == 0   ? "ok (every fixed and peer variant clean or explained)"
+           : rc == 1 ? "FAILED"
+                     : "interrupted");
+  printf("result: %s exit %d\n", what, rc);
   cli_status_set("run", "%lld", (long long)run);
-  cli_status_set("result", "%s", rc == 0 ? "ok" : rc == 1 ? "failed" : "interrupted");
+  cli_status_set("result", "%s",
+                 rc == 0 ? (unverified ? "incomplete" : "ok") : rc == 1 ? "failed" : "interrupted");
   store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);
   store_close(st);
   for (size_t i = 0; i < sel.n * SAN_MAX_CASES; i++)
