@@ -12,7 +12,8 @@
  * nothing; a cell is explained when all of its findings are (sanitize_job.c).
  *
  * The cases of a regime are drawn from the seed stream (the same generator as fuzzing, the
- * predicates' guesses) and the smallest by the work model are kept; racecheck and initcheck
+ * predicates' guesses) and the smallest by the work model are kept, never one of a limit or
+ * large regime (run/sanitize_pick.c); racecheck and initcheck
  * (hundreds to thousands of times the kernel's time, and slower still on a variant that keeps
  * reading uninitialised memory) get only the smallest case of each regime, and initcheck skips
  * the historical variants (radix_sort/v2_warp_lane0 took its 193 s timeout). Several processes run
@@ -41,10 +42,9 @@
 #include "gpus.h"
 #include "coverage.h"
 #include "runner.h"
+#include "sanitize_pick.h"
 #include "sanitize_job.h"
 #include "store.h"
-
-#define SAN_DRAWS 4000   /* candidates drawn per algorithm */
 
 struct san_args {
   const char *filter, *db, *tools, *sanitizer, *logs;
@@ -57,67 +57,6 @@ struct san_args {
   const char *gpus_spec;
   struct gpu_set gpus; /* --gpus: each tool run pinned to the least busy of them */
 };
-
-struct cand {
-  struct gr_case c;
-  double items;
-};
-
-static int by_items(const void *x, const void *y)
-{
-  double a = ((const struct cand *)x)->items, b = ((const struct cand *)y)->items;
-  return a < b ? -1 : a > b;
-}
-
-/* The cases of v: per regime (or, without regimes, for the variant as a whole) per_regime picks
- * among the drawn candidates that take it, at quantiles 0, 1/(2 per), ... of the work model;
- * the smallest of every regime first (*n_small of them: what the slow tools run). Returns how
- * many texts were written to out (malloc'ed). */
-static int pick_cases(const struct cand *cands, size_t n, const struct variant *v, long per,
-                      char **out, int max, int *n_small)
-{
-  const struct algorithm *a = cands[0].c.alg;
-  uint32_t app = coverage_applies(a, v);
-  int k = 0;
-  size_t *match = malloc(n * sizeof *match);
-  uint32_t *mask = malloc(n * sizeof *mask);
-  *n_small = 0;
-  if (!match || !mask) {
-    free(match);
-    free(mask);
-    return 0;
-  }
-  for (size_t i = 0; i < n; i++)
-    mask[i] = app ? coverage_mask(&cands[i].c, v, NULL) : 0;
-  for (long j = 0; j < per; j++) {
-    for (int r = -1; r < GR_MAX_REGIMES && k < max; r++) {
-      /* the cases of a limit regime (2^31 labels, 2^25 keys, 2e7 cells) and of a large one
-       * would run for minutes under the tools: the fuzz covers them (doc/limits.md) */
-      if (r < 0 ? app != 0
-                : !(app >> r & 1) || (a->regimes[r].flags & (REGIME_LIMIT | REGIME_LARGE)))
-        continue;
-      size_t m = 0;
-      for (size_t i = 0; i < n; i++)
-        if (r < 0 || (mask[i] >> r & 1))
-          match[m++] = i;
-      if (!m)
-        continue;
-      char text[GR_CASE_TEXT_LEN];
-      case_format(&cands[match[(size_t)((double)m * (double)j / (2.0 * (double)per))]].c, text,
-                  sizeof text);
-      int dup = 0;
-      for (int q = 0; q < k; q++)
-        dup |= strcmp(out[q], text) == 0;
-      if (!dup && (out[k] = strdup(text)))
-        k++;
-    }
-    if (j == 0)
-      *n_small = k;
-  }
-  free(match);
-  free(mask);
-  return k;
-}
 
 static volatile int san_interrupted;
 static void on_signal(int sig)
@@ -352,7 +291,7 @@ int cmd_sanitize(int argc, char **argv)
   /* the jobs: cases per variant, one job per tool */
   struct san_job *jobs = calloc(sel.n * SAN_N_TOOLS, sizeof *jobs);
   char **texts = calloc(sel.n * SAN_MAX_CASES, sizeof *texts);
-  struct cand *cands = malloc(SAN_DRAWS * sizeof *cands);
+  struct san_cand *cands = malloc(SAN_DRAWS * sizeof *cands);
   size_t nj = 0;
   if (!jobs || !texts || !cands) {
     free(jobs);
@@ -370,16 +309,11 @@ int cmd_sanitize(int argc, char **argv)
     if (++nth % sa.slices != sa.slice)
       continue;
     if (a != drawn) {
-      for (size_t d = 0; d < SAN_DRAWS; d++) {
-        double bytes;
-        case_generate(a, sa.seed, d, NULL, &cands[d].c);
-        a->work(&cands[d].c, &bytes, &cands[d].items);
-      }
-      qsort(cands, SAN_DRAWS, sizeof *cands, by_items);
+      san_draw(a, sa.seed, cands, SAN_DRAWS);
       drawn = a;
     }
     char **mine = texts + i * SAN_MAX_CASES;
-    int small, n = pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
+    int small, n = san_pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
     for (int t = 0; t < SAN_N_TOOLS; t++)
       if (want[t])
         jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,

@@ -1,0 +1,74 @@
+/* The sanitizer lane's cases: see sanitize_pick.h. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <string.h>
+
+#include "coverage.h"
+#include "sanitize_pick.h"
+
+static int by_items(const void *x, const void *y)
+{
+  double a = ((const struct san_cand *)x)->items, b = ((const struct san_cand *)y)->items;
+  return a < b ? -1 : a > b;
+}
+
+void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, size_t n)
+{
+  for (size_t d = 0; d < n; d++) {
+    double bytes;
+    case_generate(a, seed, d, NULL, &cands[d].c);
+    a->work(&cands[d].c, &bytes, &cands[d].items);
+  }
+  qsort(cands, n, sizeof *cands, by_items);
+}
+
+int san_pick_cases(const struct san_cand *cands, size_t n, const struct variant *v, long per,
+                   char **out, int max, int *n_small)
+{
+  *n_small = 0;
+  if (!n)
+    return 0;
+  const struct algorithm *a = cands[0].c.alg;
+  uint32_t app = coverage_applies(a, v);
+  /* a limit regime's cases (2^31 labels, 2^25 keys, 2e7 cells) and a large one's run for
+   * minutes under the tools, whichever regime they are picked for: ccc n = 19803 (past 48 KiB
+   * of partition), the fewest pairs of "NaN pairs", took racecheck past 75 s */
+  uint32_t big = 0;
+  for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
+    big |= (uint32_t)((a->regimes[r].flags & (REGIME_LIMIT | REGIME_LARGE)) != 0) << r;
+  int k = 0;
+  size_t *match = malloc(n * sizeof *match);
+  uint32_t *mask = malloc(n * sizeof *mask);
+  if (!match || !mask) {
+    free(match);
+    free(mask);
+    return 0;
+  }
+  for (size_t i = 0; i < n; i++)
+    mask[i] = app ? coverage_mask(&cands[i].c, v, NULL) : 0;
+  for (long j = 0; j < per; j++) {
+    for (int r = -1; r < GR_MAX_REGIMES && k < max; r++) {
+      if (r < 0 ? app != 0 : !(app >> r & 1) || (big >> r & 1))
+        continue;
+      size_t m = 0;
+      for (size_t i = 0; i < n; i++)
+        if ((r < 0 || (mask[i] >> r & 1)) && !(mask[i] & big))
+          match[m++] = i;
+      if (!m)
+        continue;
+      char text[GR_CASE_TEXT_LEN];
+      case_format(&cands[match[(size_t)((double)m * (double)j / (2.0 * (double)per))]].c, text,
+                  sizeof text);
+      int dup = 0;
+      for (int q = 0; q < k; q++)
+        dup |= strcmp(out[q], text) == 0;
+      if (!dup && (out[k] = strdup(text)))
+        k++;
+    }
+    if (j == 0)
+      *n_small = k;
+  }
+  free(match);
+  free(mask);
+  return k;
+}
