@@ -12,8 +12,8 @@
  * nothing; a cell is explained when all of its findings are (sanitize_job.c).
  *
  * The cases of a regime are drawn from the seed stream (the same generator as fuzzing, the
- * predicates' guesses) and the smallest by the work model are kept, never one of a limit or
- * large regime (run/sanitize_pick.c); racecheck and initcheck
+ * predicates' guesses, the smallest confirmed on its input) and the smallest by the work model
+ * are kept, never one of a limit or large regime (run/sanitize_pick.c); racecheck and initcheck
  * (hundreds to thousands of times the kernel's time, and slower still on a variant that keeps
  * reading uninitialised memory) get only the smallest case of each regime, and initcheck skips
  * the historical variants (radix_sort/v2_warp_lane0 took its 193 s timeout). Several processes run

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "coverage.h"
+#include "gr.h"
 #include "sanitize_pick.h"
 
 static int by_items(const void *x, const void *y)
@@ -18,11 +19,44 @@ void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, 
     double bytes;
     case_generate(a, seed, d, NULL, &cands[d].c);
     a->work(&cands[d].c, &bytes, &cands[d].items);
+    cands[d].real = 0;
+    cands[d].real_known = 0;
   }
   qsort(cands, n, sizeof *cands, by_items);
 }
 
-int san_pick_cases(const struct san_cand *cands, size_t n, const struct variant *v, long per,
+uint32_t san_real_regimes(struct san_cand *cand)
+{
+  if (cand->real_known)
+    return cand->real;
+  const struct algorithm *a = cand->c.alg;
+  struct gr_instance *inst = NULL;
+  char why[GR_WHY_LEN];
+  cand->real = 0;
+  cand->real_known = -1;
+  if (a->instance_new(&cand->c, &inst, why, sizeof why) == 0 && inst) {
+    for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
+      if (a->regimes[r].holds && a->regimes[r].holds(&cand->c, inst))
+        cand->real |= 1u << r;
+    a->instance_free(inst);
+    cand->real_known = 1;
+  }
+  return cand->real;
+}
+
+/* The first of the SAN_CONFIRM first of match[0..m) that takes regime r (and no big one) on its
+ * input; match[0] if none does. */
+static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, int r, uint32_t big)
+{
+  for (size_t q = 0; q < m && q < SAN_CONFIRM; q++) {
+    uint32_t real = san_real_regimes(&cands[match[q]]);
+    if ((real >> r & 1) && !(real & big))
+      return match[q];
+  }
+  return match[0];
+}
+
+int san_pick_cases(struct san_cand *cands, size_t n, const struct variant *v, long per,
                    char **out, int max, int *n_small)
 {
   *n_small = 0;
@@ -56,9 +90,10 @@ int san_pick_cases(const struct san_cand *cands, size_t n, const struct variant 
           match[m++] = i;
       if (!m)
         continue;
+      size_t pick = j == 0 && r >= 0 ? confirmed(cands, match, m, r, big)
+                                     : match[(size_t)((double)m * (double)j / (2.0 * (double)per))];
       char text[GR_CASE_TEXT_LEN];
-      case_format(&cands[match[(size_t)((double)m * (double)j / (2.0 * (double)per))]].c, text,
-                  sizeof text);
+      case_format(&cands[pick].c, text, sizeof text);
       int dup = 0;
       for (int q = 0; q < k; q++)
         dup |= strcmp(out[q], text) == 0;

@@ -15,9 +15,15 @@ extern "C" {
 
 #define SAN_DRAWS 4000 /* candidates drawn per algorithm */
 
+#define SAN_CONFIRM 16 /* candidates a regime's smallest pick may try on its input */
+
 struct san_cand {
   struct gr_case c;
   double items;
+  /* the regimes it takes on its input (every regime of the algorithm, from the predicates
+   * with the instance), once known: san_pick_cases fills it in */
+  uint32_t real;
+  int real_known; /* 1 known, -1 no instance (refused) */
 };
 
 /* Draw the first n cases of a's stream for seed into cands, smallest work-model items first. */
@@ -25,12 +31,19 @@ void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, 
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
  * variant as a whole) `per` picks at quantiles 0, 1/(2 per), ... of the work model of the
- * candidates that take it; the smallest of every regime first (*n_small of them: what the slow
- * tools run). No case of a limit or large regime (REGIME_LIMIT, REGIME_LARGE) is picked, for
- * any regime: under the tools they would run for minutes (the fuzz covers them). Returns how
- * many texts were written to out (malloc'ed), at most max. */
-int san_pick_cases(const struct san_cand *cands, size_t n, const struct variant *v, long per,
+ * candidates that the parameters say take it; the smallest of every regime first (*n_small of
+ * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
+ * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
+ * takes the regime, else the smallest (the guess). No case of a limit or large regime
+ * (REGIME_LIMIT, REGIME_LARGE) is picked, for any regime: under the tools they would run for
+ * minutes (the fuzz covers them). Returns how many texts were written to out (malloc'ed), at
+ * most max. */
+int san_pick_cases(struct san_cand *cands, size_t n, const struct variant *v, long per,
                    char **out, int max, int *n_small);
+
+/* The regimes cand takes on its input (all of its algorithm's, with the instance), cached in
+ * cand; 0 when the instance cannot be made. */
+uint32_t san_real_regimes(struct san_cand *cand);
 
 #ifdef __cplusplus
 }
