@@ -46,17 +46,27 @@ static double *gpu_matrix(const struct kmsig *ds, double alpha)
   return d;
 }
 
+/* The test dataset: n signatures of sig_min..sig_max centroids in 4 classes. 0 ok; -1 counted
+ * as a failure. */
+static int dataset(int64_t n, int sig_min, int sig_max, enum kmsig_dist dist, uint64_t seed,
+                   struct kmsig *ds)
+{
+  char why[GR_WHY_LEN];
+  struct kmsig_gen gen = {n, sig_min, sig_max, 4, dist, seed};
+  if (kmsig_generate(&gen, ds, why, sizeof why)) {
+    printf("FAIL generate: %s\n", why);
+    test_failures++;
+    return -1;
+  }
+  return 0;
+}
+
 static void test_distances(int64_t n, int sig_min, int sig_max, double alpha, enum kmsig_dist dist,
                            uint64_t seed)
 {
   struct kmsig ds;
-  char why[GR_WHY_LEN];
-  struct kmsig_gen gen = {n, sig_min, sig_max, 4, dist, seed};
-  if (kmsig_generate(&gen, &ds, why, sizeof why)) {
-    printf("FAIL generate: %s\n", why);
-    test_failures++;
+  if (dataset(n, sig_min, sig_max, dist, seed, &ds))
     return;
-  }
   double *g = gpu_matrix(&ds, alpha);
   struct km_ref r;
   km_ref_init(&r, &ds, alpha);
@@ -101,12 +111,8 @@ static void test_scores_exact(int64_t n, int sig_min, int sig_max, enum kmsig_di
 {
   struct kmsig ds;
   char why[GR_WHY_LEN];
-  struct kmsig_gen gen = {n, sig_min, sig_max, 4, dist, seed};
-  if (kmsig_generate(&gen, &ds, why, sizeof why)) {
-    printf("FAIL generate: %s\n", why);
-    test_failures++;
+  if (dataset(n, sig_min, sig_max, dist, seed, &ds))
     return;
-  }
   const double alpha = 0.2;
   double *d = gpu_matrix(&ds, alpha);
   struct km_gpu *g = NULL;

@@ -110,31 +110,26 @@ int km_gpu_new(const struct kmsig *ds, double alpha, int64_t lo, int64_t hi, km_
   int32_t *off = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n + 1));
   int32_t *ids = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
   struct km_tile *at = (struct km_tile *)malloc(sizeof(struct km_tile) * (size_t)(hi - lo + 1));
-  if (!g || !prep || !off || !ids || !at) {
-    free(g);
+  if (g) {
+    g->sizes = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    g->crank = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
+    g->list = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n);
+  }
+  if (!g || !prep || !off || !ids || !at || !g->sizes || !g->crank || !g->list) {
     free(prep);
     free(off);
     free(ids);
     free(at);
-    gr_fmt(why, len, "out of host memory preparing %lld centroids", (long long)total);
+    if (g)
+      km_gpu_free_host(g);
+    gr_fmt(why, len, "out of host memory preparing %lld signatures of %lld centroids",
+           (long long)n, (long long)total);
     return -1;
   }
   g->n = n;
   g->lo = lo;
   g->hi = hi;
   g->big = big;
-  g->sizes = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
-  g->crank = (int32_t *)malloc(sizeof(int32_t) * (size_t)n);
-  g->list = (int32_t *)malloc(sizeof(int32_t) * 2 * (size_t)n);
-  if (!g->sizes || !g->crank || !g->list) {
-    free(prep);
-    free(off);
-    free(ids);
-    free(at);
-    km_gpu_free_host(g);
-    gr_fmt(why, len, "out of host memory preparing %lld signatures", (long long)n);
-    return -1;
-  }
   content_ranks(ds, g->crank, ids); /* ids is the scratch, then set below */
   /* centre the coordinates (SQFD is translation invariant; smaller |x| keeps the expansion exact) */
   double center[KMSIG_DIM] = {0};
