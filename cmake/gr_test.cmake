@@ -1,20 +1,22 @@
 # Test helpers, used by tests/ and by every algorithm folder's CMakeLists.txt.
 # Labels: `cpu` (runs anywhere) and `gpu` (skipped, not passed, without a CUDA device: exit 77).
 
-# gr_test(NAME LABEL cpu|gpu [TIMEOUT s] ARGS command...)
+# gr_test(NAME LABEL cpu|gpu [LABELS extra...] [TIMEOUT s] ARGS command...)
+# LABELS adds labels beside cpu/gpu (`untrusted`: ctest -L untrusted runs every hostile-input probe).
 # A gpu test asks CTest for one GPU (RESOURCE_GROUPS gpus:1) and runs through tests/gpu_env.sh,
 # which turns the GPU CTest gave it into CUDA_VISIBLE_DEVICES: with the resource spec file of
 # cmake/gpu_resources.cmake (ctest --preset gpu) the GPU tests spread over every GPU of the host,
 # one test a GPU; without one (the other presets) CTest ignores the groups.
 function(gr_test name)
-  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "ARGS" ${ARGN})
+  cmake_parse_arguments(T "" "LABEL;TIMEOUT" "LABELS;ARGS" ${ARGN})
+  set(labels ${T_LABEL} ${T_LABELS})
   if(T_LABEL STREQUAL "gpu")
     add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/tests/gpu_env.sh ${T_ARGS})
     set_tests_properties(${name} PROPERTIES RESOURCE_GROUPS "gpus:1")
   else()
     add_test(NAME ${name} COMMAND ${T_ARGS})
   endif()
-  set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}" SKIP_RETURN_CODE 77
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77
                        TIMEOUT "$<IF:$<BOOL:${T_TIMEOUT}>,${T_TIMEOUT},300>")
 endfunction()
 
