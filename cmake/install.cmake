@@ -4,6 +4,7 @@
 #                                           look there: km_mpirun.c)
 #   lib/gpuregress/<Google Benchmark>       under its soname; both binaries' RPATH is
 #                                           $ORIGIN/../lib/gpuregress (the GPU machines lack it)
+#   lib/gpuregress/libsqlite3.a             SQLite's archive: runners link it in (gr_sqlite.cmake)
 #   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
 #                                           in <bin>/../share/gpuregress)
 #   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
@@ -22,6 +23,14 @@ set_target_properties(${GR_INSTALL_PROGRAMS} PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
 install(TARGETS ${GR_INSTALL_PROGRAMS} RUNTIME DESTINATION bin)
 install(FILES "${GR_BENCH_LIB}" DESTINATION ${GR_INSTALL_LIB} RENAME ${GR_BENCH_SONAME})
+# SQLite's archive (cmake/gr_sqlite.cmake), for the runners built against the install: they
+# carry SQLite inside them as gpuregress does
+if(GR_SQLITE_STATIC)
+  install(FILES "${GR_SQLITE_ARCHIVE}" DESTINATION ${GR_INSTALL_LIB} RENAME libsqlite3.a)
+  set(GR_PC_SQLITE "\${prefix}/${GR_INSTALL_LIB}/libsqlite3.a")
+else()
+  set(GR_PC_SQLITE "-lsqlite3")
+endif()
 file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/report/*.html)
 install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
