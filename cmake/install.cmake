@@ -8,7 +8,7 @@
 #   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
 #                                           in <bin>/../share/gpuregress)
 #   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
-#   share/man/man1/gpuregress.1             doc/gpuregress.1
+#   share/man/man1/gpuregress.1             doc/gpuregress.1, with the release's version
 #   share/bash-completion/completions/gpuregress   `gpuregress completion bash`, made at build time
 # A build folder keeps working on its own (RPATH $ORIGIN, share/ and scripts/ beside the binary).
 set(GR_INSTALL_LIB lib/gpuregress)
@@ -34,7 +34,10 @@ endif()
 file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/report/*.html)
 install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
-install(FILES ${CMAKE_SOURCE_DIR}/doc/gpuregress.1 DESTINATION share/man/man1)
+# the man page with the release's version in its title line
+set(GR_VERSION ${PROJECT_VERSION})
+configure_file(${CMAKE_SOURCE_DIR}/doc/gpuregress.1 ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 DESTINATION share/man/man1)
 
 # Bash completion, generated from the binary's command table and registry.
 set(GR_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/gpuregress)

@@ -45,6 +45,8 @@ fi
 if command -v groff >/dev/null; then
   check "man page renders cleanly" [ -z "$(groff -man -Tutf8 -ww -z "$p/share/man/man1/gpuregress.1" 2>&1)" ]
 fi
+ver=$("$bin" --version | sed -n 's/^gpuregress \([0-9][0-9.]*\).*/\1/p')
+check "man page title names the binary's version '$ver'" grep -q "^\.TH GPUREGRESS 1 .*\"gpuregress $ver\"" "$p/share/man/man1/gpuregress.1"
 for c in $("$bin" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p'); do
   check "man page entry for '$c'" grep -q "^\.B $c\b" "$p/share/man/man1/gpuregress.1"
 done
