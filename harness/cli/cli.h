@@ -1,4 +1,4 @@
-/* Helpers shared by the subcommands of the gpuregress binary (harness/cli.c; the commands are in
+/* Helpers shared by the subcommands of the gpuregress binary (harness/cli/cli.c; the commands are in
  * the cmd_*.c files, the table in main.c): usage errors, strict number parsing, run metadata,
  * the selection of variants and the machine-readable status file. */
 #ifndef GR_CLI_H
@@ -132,9 +132,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
-/* History: change points, merging runners, retention (harness/cmd_history.c). */
+/* History: change points, merging runners, retention (harness/cli/cmd_history.c). */
 int cmd_history(int argc, char **argv);
-/* Acknowledging open regressions (harness/cmd_ack.c). */
+/* Acknowledging open regressions (harness/cli/cmd_ack.c). */
 int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);

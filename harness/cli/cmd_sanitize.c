@@ -2,7 +2,7 @@
  * under compute-sanitizer's memcheck, racecheck, initcheck and synccheck on a few small cases per
  * regime (coverage.h), and stores one verdict per (variant, tool).
  *
- * Each (variant, tool) is one child process (harness/child.c) running
+ * Each (variant, tool) is one child process (harness/core/child.c) running
  *   compute-sanitizer --tool T --error-exitcode 86 ... gpuregress repro --in-process --variant V
  *                     'CASE' 'CASE' ...
  * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding,
