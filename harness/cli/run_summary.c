@@ -46,9 +46,16 @@ static int folded_skip(const struct outcome *o)
 void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
                           uint64_t seed, int64_t run_id)
 {
-  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
-          (unsigned long long)seed,
-          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
+  /* the code under test's commit; gpuregress's own beside it where it is another */
+  char gr[128];
+  if (strcmp(m->gr_commit, m->commit) && (strncmp(m->gr_commit, m->commit, strlen(m->commit)) ||
+                                          !m->dirty))
+    gr_fmt(gr, sizeof gr, "gpuregress %s, commit %.12s", m->gr_version, m->gr_commit);
+  else
+    gr_fmt(gr, sizeof gr, "gpuregress %s", m->gr_version);
+  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s%s  (%s)\n", (long long)run_id,
+          (unsigned long long)seed, m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit,
+          m->dirty ? "-dirty" : "", gr);
   fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
           "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
   size_t not_run = 0;

@@ -132,6 +132,19 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     }
     sqlite3_finalize(s);
   }
+  /* schema 10: provenance (gpuregress's own version and commit) and the runner's name */
+  if (rc == 0 && store_prepare(st, src,
+                               "SELECT coalesce(gr_version, ''), coalesce(gr_commit, ''),"
+                               " coalesce(runner, '') FROM %s.runs WHERE id = ?",
+                               &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      store_col_text(s, 0, r->gr_version, sizeof r->gr_version);
+      store_col_text(s, 1, r->gr_commit, sizeof r->gr_commit);
+      store_col_text(s, 2, r->runner, sizeof r->runner);
+    }
+    sqlite3_finalize(s);
+  }
   /* the SM clock while timing: the mean of the timings' medians */
   if (rc == 0 && store_has_table(st, src, "timings") &&
       store_prepare(st, src,
