@@ -112,7 +112,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
  *              night=ID and shard=K/N when the run has them (doc/fleet.md),
  *              verdict=SUMMARY,
- *              repro=CASE per printed reproducer
+ *              repro=CASE and reproducer=COMMAND per printed reproducer (COMMAND as
+ *              printed: this runner's name, the case quoted), runner=NAME
  *   bench:     run=ID result=ok|failed|no_gpu|error
  *   sanitize:  run=ID result=ok|incomplete (a fixed or peer cell timed out)|failed|interrupted,
  *              cells=N wall=S and a count per verdict (clean=N timeout=N ...)

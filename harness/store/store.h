@@ -255,7 +255,10 @@ struct store_outcome {
   int caught;              /* cases_to_catch and seconds_to_catch are set */
   int64_t cases_to_catch;
   double seconds_to_catch;
-  const char *reason, *first_case, *shrunk_case, *reproducer;
+  const char *reason, *first_case, *shrunk_case;
+  const char *reproducer; /* made from the shrunk (else first) case, the variant and the run's
+                           * runner (gr_repro_command) where the run stored one; never the
+                           * stored text itself */
 };
 typedef int (*store_outcome_fn)(void *ctx, const struct store_outcome *o);
 enum store_order { STORE_BY_INSERTION, STORE_BY_NAME };

@@ -288,6 +288,12 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
                             " ORDER BY rowid",
                       run)))
     return -1;
+  /* the reproducer shown is made from the case text, the variant and the run's runner, never
+   * the stored command (an imported file's could be any shell text: doc/untrusted.md) */
+  struct store_run r;
+  char runner[sizeof r.runner] = "", repro[4 * GR_CASE_TEXT_LEN + 256];
+  if (store_get_run(st, src, run, &r) == 0)
+    gr_fmt(runner, sizeof runner, "%s", r.runner);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     struct store_outcome o = {
@@ -307,8 +313,14 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
         .reason = store_col_or_null(s, 12),
         .first_case = store_col_or_null(s, 13),
         .shrunk_case = store_col_or_null(s, 14),
-        .reproducer = store_col_or_null(s, 15),
     };
+    const char *stored = store_col_or_null(s, 15), *kase = o.shrunk_case ? o.shrunk_case
+                                                                          : o.first_case;
+    if (stored && kase && o.variant)
+      o.reproducer = gr_repro_command(repro, sizeof repro, runner, kase, o.variant,
+                                      o.shrunk_case ? gr_repro_repeat(stored) : 0);
+    if (o.reproducer && !o.reproducer[0])
+      o.reproducer = NULL;
     stop = fn(ctx, &o);
   }
   return store_walk_end(s, rc, stop);
