@@ -130,7 +130,7 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
     printf("gpuregress %s (commit %s, database schema %d)\n", GR_VERSION, cli_build_commit(),
            store_schema_version());
-    if (strcmp(cli_code_commit(), cli_build_commit()) != 0 || strcmp(gr_runner_name(), "gpuregress"))
+    if (strcmp(cli_code_commit(), cli_build_commit()) || strcmp(gr_runner_name(), "gpuregress"))
       printf("runner %s: code under test at commit %s\n", gr_runner_name(), cli_code_commit());
     return 0;
   }

@@ -234,14 +234,14 @@ char *gr_repro_command(char *dst, size_t len, const char *runner, const char *ca
     gr_fmt(qvar, sizeof qvar, "%s", variant);
   else
     gr_sh_quote(qvar, sizeof qvar, variant && strlen(variant) <= GR_NAME_MAX ? variant : "");
-  int n = snprintf(dst, len, "%s repro %s --variant %s%s", gr_name_ok(runner) ? runner : "gpuregress",
-                   qcase, qvar, rep);
+  int n = snprintf(dst, len, "%s repro %s --variant %s%s",
+                   gr_name_ok(runner) ? runner : "gpuregress", qcase, qvar, rep);
   if (n < 0 || (size_t)n >= len)
     dst[0] = 0;
   return dst;
 }
 
-long gr_repro_repeat(const char *stored)
+static long repro_repeat(const char *stored)
 {
   const char *p = stored ? strstr(stored, " --repeat ") : NULL;
   int64_t v;
@@ -255,6 +255,16 @@ long gr_repro_repeat(const char *stored)
   memcpy(num, p, n);
   num[n] = 0;
   return gr_parse_i64(num, &v) == 0 && v > 1 && v <= 1000000 ? (long)v : 0;
+}
+
+const char *gr_repro_shown(char *dst, size_t len, const char *runner, const char *stored,
+                           const char *variant, const char *first, const char *shrunk)
+{
+  const char *kase = shrunk ? shrunk : first;
+  if (!stored || !kase || !variant)
+    return NULL;
+  gr_repro_command(dst, len, runner, kase, variant, shrunk ? repro_repeat(stored) : 0);
+  return dst[0] ? dst : NULL;
 }
 
 char *gr_sh_quote(char *dst, size_t len, const char *s)

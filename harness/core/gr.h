@@ -89,9 +89,11 @@ char *gr_sh_quote(char *dst, size_t len, const char *s);
  * dst ("" when it does not fit). */
 char *gr_repro_command(char *dst, size_t len, const char *runner, const char *case_text,
                        const char *variant, long repeat);
-/* The --repeat N of a stored reproducer ("... --repeat 12"; 0 when it has none): the one thing
- * taken from that text, as a number. */
-long gr_repro_repeat(const char *stored);
+/* The reproducer shown for an outcome that stored one (stored not NULL): gr_repro_command of its
+ * shrunk (else first) case and variant; of the stored text only a --repeat count is taken, as a
+ * number. Returns dst, or NULL when there is none. */
+const char *gr_repro_shown(char *dst, size_t len, const char *runner, const char *stored,
+                           const char *variant, const char *first, const char *shrunk);
 /* The name the reproducers of this process call its runner by: "gpuregress" until the command
  * line sets it (cli: the name it was invoked by on PATH, else the runner's registered name). */
 const char *gr_runner_name(void);
