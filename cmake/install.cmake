@@ -55,7 +55,8 @@ install(FILES ${GR_COMPLETION} DESTINATION share/bash-completion/completions)
 #   lib/libgpuregress_cli.a                 gpuregress::cli: the commands and main()
 #   lib/cmake/gpuregress/                   gpuregressConfig.cmake (gpuregress_add_executable),
 #                                           ConfigVersion (same major version), Targets,
-#                                           gpuregress_runtime.cmake (the files beside a runner)
+#                                           gpuregress_runtime.cmake (the files beside a runner),
+#                                           gitinfo.cmake (the runner's name and commit)
 #   lib/pkgconfig/gpuregress.pc             the same for other build systems
 #   share/doc/gpuregress/LICENSE            Apache-2.0
 include(CMakePackageConfigHelpers)
@@ -74,7 +75,8 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cma
   COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/gpuregressConfig.cmake
               ${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cmake
-              ${CMAKE_SOURCE_DIR}/cmake/gpuregress_runtime.cmake DESTINATION ${GR_CMAKE_DIR})
+              ${CMAKE_SOURCE_DIR}/cmake/gpuregress_runtime.cmake
+              ${CMAKE_SOURCE_DIR}/cmake/gitinfo.cmake DESTINATION ${GR_CMAKE_DIR})
 configure_file(${CMAKE_SOURCE_DIR}/cmake/gpuregress.pc.in ${CMAKE_BINARY_DIR}/gpuregress.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/gpuregress.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -348,7 +348,10 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
   free(sm.clk);
   if (o->json) {
     const char *extra[] = {"gpu", p->gpu_name[0] ? p->gpu_name : "none", "commit",
-                           o->commit ? o->commit : "unknown", NULL};
+                           o->commit ? o->commit : "unknown", "gpuregress_version",
+                           o->gr_version ? o->gr_version : "unknown", "gpuregress_commit",
+                           o->gr_commit ? o->gr_commit : "unknown", "runner", gr_runner_name(),
+                           NULL};
     char msg[GR_WHY_LEN];
     if (json.oom)
       fprintf(stderr, "gpuregress bench: part of the JSON was lost (out of memory)\n");

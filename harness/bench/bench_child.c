@@ -79,7 +79,10 @@ static void add_context(const struct gpu_info *g, const struct bench_opts *o)
     gbench_context("mem_clock_now_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_now_mhz));
     gbench_context("gpu_temp_c", gr_fmt(b, sizeof b, "%d", g->temp_c));
   }
-  gbench_context("commit", o->commit ? o->commit : "unknown");
+  gbench_context("commit", o->commit ? o->commit : "unknown"); /* the code under test's */
+  gbench_context("gpuregress_version", o->gr_version ? o->gr_version : "unknown");
+  gbench_context("gpuregress_commit", o->gr_commit ? o->gr_commit : "unknown");
+  gbench_context("runner", gr_runner_name());
   gbench_context("l2", o->hot ? "hot" : "cold");
   gbench_context("rounds", gr_fmt(b, sizeof b, "%d", o->rounds > 1 ? o->rounds : 1));
   gbench_context("real_time", "median GPU time of one launch (CUDA events)");

@@ -57,6 +57,8 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
   bench_opts_default(&o);
   o.gpus = gpus;
   o.commit = gr_fmt(commit, sizeof commit, "%s%s", m->commit, m->dirty ? "-dirty" : "");
+  o.gr_version = m->gr_version;
+  o.gr_commit = m->gr_commit;
   if (quick)
     o.max_time = 0.25;
   o.display = quiet ? 0 : 1;
@@ -371,6 +373,8 @@ int cmd_bench(int argc, char **argv)
   struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
   char commit[80];
   o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
+  o.gr_version = meta.gr_version;
+  o.gr_commit = meta.gr_commit;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "gpuregress bench: %s\n", why);

@@ -179,6 +179,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   if (gpu_lock >= 0)
     close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("runner", "%s", gr_runner_name());
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   if (night[0])
     cli_status_set("night", "%s", night);

@@ -123,13 +123,11 @@ static int same_failure(const struct case_result *a, const struct case_result *b
 char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
                         size_t len)
 {
-  char text[GR_CASE_TEXT_LEN], quoted[GR_CASE_TEXT_LEN * 4 + 3], rep[32] = "";
-  if (repeat > 1)
-    gr_fmt(rep, sizeof rep, " --repeat %ld", repeat);
-  /* a command a person pastes into a shell: the case text (file paths in it) quoted for one */
-  return gr_fmt(buf, len, "gpuregress repro %s --variant %s%s",
-                gr_sh_quote(quoted, sizeof quoted, case_format(c, text, sizeof text)), v->name,
-                rep);
+  char text[GR_CASE_TEXT_LEN];
+  /* a command a person pastes into a shell: this runner's name, the case text (file paths in
+   * it) quoted for one */
+  return gr_repro_command(buf, len, gr_runner_name(), case_format(c, text, sizeof text), v->name,
+                          repeat);
 }
 
 /* Run c up to `runs` times in w (a fresh worker after a crash or a timeout), stopping at
