@@ -146,8 +146,11 @@ struct gpu_set;
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
  * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
- * --gpus does. */
+ * --gpus does. shard: NULL or count 0, or the night's shard: then sel is the night's whole
+ * selection and only the benchmarks dealt to this shard are timed (shard_bench_plan, seed). */
+struct shard;
 int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus);
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
+                const struct shard *shard, uint64_t seed);
 
 #endif

@@ -69,6 +69,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     gr_fmt(night, sizeof night, "%s", ra->night);
   else if (ra->shard.count)
     shard_night_id(night, sizeof night, cli_build_commit(), ra->seed);
+  struct selection night_sel = sel; /* the night's whole selection: its timing plan is dealt */
   if (ra->shard.count) {
     size_t all = sel.n;
     shard_select(&sel, &ra->shard, ra->seed);
@@ -199,7 +200,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
     /* its checks are in the verdict */
-    bench_phase(st, run, &sel, &meta, ra->bench == 2, ra->quiet, &ra->gpus);
+    bench_phase(st, run, ra->shard.count ? &night_sel : &sel, &meta, ra->bench == 2, ra->quiet,
+                &ra->gpus, &ra->shard, ra->seed);
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
