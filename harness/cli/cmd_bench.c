@@ -85,6 +85,29 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
   return rc;
 }
 
+double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
+                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed)
+{
+  char why[GR_WHY_LEN];
+  struct bench_plan *p;
+  if (bench_plan_new(sel->alg, sel->v, sel->n, NULL, quick, NULL, 0, &p, why, sizeof why))
+    return 0;
+  size_t groups, kept;
+  double sum = 0;
+  if (!(shard && shard->count && shard_bench_plan(p, shard, seed, &groups, &kept)))
+    for (size_t i = 0; i < p->n; i++) {
+      double s = 0;
+      if (store_last_seconds(st, p->items[i].alg->name, p->items[i].v->name, p->items[i].params,
+                             &s) != 0) {
+        sum = 0; /* one never timed: unknown */
+        break;
+      }
+      sum += s;
+    }
+  bench_plan_free(p);
+  return gpus && gpus->n > 1 ? sum / (double)gpus->n : sum;
+}
+
 enum {
   OPT_SIZES = 256, OPT_CASE, OPT_QUICK, OPT_HOT, OPT_MAX_TIME, OPT_NOISE, OPT_MIN_SAMPLES,
   OPT_MAX_SAMPLES, OPT_ROUNDS, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS, OPT_AGAINST

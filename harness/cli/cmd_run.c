@@ -18,6 +18,7 @@
 #include "fuzz_lanes.h"
 #include "registry.h"
 #include "run_summary.h"
+#include "progress.h"
 #include "shard.h"
 #include "runner.h"
 #include "store.h"
@@ -114,8 +115,19 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       .store = st,
       .run_id = run,
   };
+  /* the night's progress on stderr: lines on a pipe (CI logs, also under --quiet), the bar on a
+   * terminal (not under --quiet); see progress.h */
+  struct night_progress np;
+  int tty = isatty(STDERR_FILENO);
+  double bench_s = ra->bench ? bench_phase_expected(st, ra->shard.count ? &night_sel : &sel,
+                                                    ra->bench == 2, &ra->gpus, &ra->shard, ra->seed)
+                             : 0;
+  progress_begin(&np, tty && ra->quiet ? NULL : stderr, tty, sel.n, ra->max_cases ? 0 : ra->budget,
+                 bench_s);
+  o.night = &np;
   struct outcome *out = calloc(sel.n, sizeof *out);
   if (!out) {
+    progress_end(&np);
     store_close(st);
     return GR_EXIT_ENV;
   }
@@ -139,11 +151,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     for (size_t i = 0; lims && i < sel.n; i++)
       lims[i] = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
     struct fuzz_lanes_job fj = {ra->db, &ra->gpus, ra->budget, lims,
-                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL};
+                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL, &np};
     int bad = !runs_here || !lims || runner_fuzz_lanes(&fj, st, &o, sel.alg, sel.v, sel.n, out, why,
                                                         sizeof why);
     free(lims);
     if (bad) {
+      progress_end(&np);
       fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
       free(runs_here);
       free(out);
@@ -166,6 +179,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       active -= runs_here;
       o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
       runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
+      progress_variant(&np, &out[i], "");
       store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
       done++;
     }
@@ -177,6 +191,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
         out[kept++] = out[i];
     done = kept;
   }
+  progress_end(&np);
   if (gpu_lock >= 0)
     close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);

@@ -23,6 +23,7 @@
 extern "C" {
 #endif
 
+struct night_progress;
 struct runner_opts {
   uint64_t seed;                    /* the case stream */
   double watchdog;                  /* seconds one case may take before it is a timeout */
@@ -37,6 +38,7 @@ struct runner_opts {
   /* one part of a variant's case stream, for a variant spread over several GPUs: case i of this
    * part is case i * case_stride + case_offset of the stream (case_stride 0: the whole stream) */
   uint64_t case_stride, case_offset;
+  struct night_progress *night;     /* the night's progress (progress.h), or NULL */
 };
 
 struct outcome {
