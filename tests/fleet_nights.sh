@@ -6,7 +6,8 @@
 # unsharded night's plan exactly once, every shard a part of the deal; the merge records the
 # night (verdict and exit code in the index of nights). A second night into the same history,
 # with a planted 20% slowdown of one variant (GR_TEST_SLOWDOWN), is red: the slower benchmarks
-# with their reproducer, open regressions carried, the recorded exit 1.
+# with their reproducer, open regressions carried, the recorded exit 1. Also the progress lines
+# of a run on a pipe (one per finished variant, with the night's ETA).
 #   tests/fleet_nights.sh GPUREGRESS DB_QUERY
 set -u
 bin=$1 dbq=$2
@@ -45,6 +46,9 @@ for k in 1 2 3 4; do
   check "n1: shard $k times its part of the deal" \
     grep -q "^timing phase: shard $k of 4: 1 of 4 benchmark groups (2 of 8 benchmarks)" "$tmp/n1-$k.out"
 done
+# a CI log (a pipe, under --quiet) gets a line per finished variant with the night's ETA
+out=$("$bin" run "${sel[@]}" --seed 9 --db "$tmp/progress.db" 2>&1 >/dev/null)
+check "progress: a line per variant on a pipe" [ "$(grep -cE '^progress: [1-3]/3 variants, (selftest|ari)/[a-z_]+ (pass|caught), [0-9]+ cases in [0-9.]+ s; night ETA [0-9]+ s$' <<<"$out")" = 3 ]
 check "n1: the last shard merges, exit 0" grep -q "^night: exit 0" "$tmp/n1-2.out"
 check "n1: timings present, the unsharded night's benchmarks, each once" \
   [ "$(benchmarks "$tmp/history.db")" = "$(benchmarks "$tmp/full.db")" ]

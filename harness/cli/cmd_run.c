@@ -124,7 +124,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
                              : 0;
   progress_begin(&np, tty && ra->quiet ? NULL : stderr, tty, sel.n, ra->max_cases ? 0 : ra->budget,
                  bench_s);
-  o.night = &np;
+  o.tick = progress_runner_tick;
+  o.tick_ctx = &np;
   struct outcome *out = calloc(sel.n, sizeof *out);
   if (!out) {
     progress_end(&np);
@@ -338,7 +339,7 @@ static const char common_help[] =
     "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
     "      --no-shrink         report the first failing case as it is\n"
     "  -v, --verbose           one line per case once it is stored\n"
-    "      --quiet             no progress line\n"
+    "      --quiet             no progress bar (a pipe still gets a line per variant)\n"
     "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
     "      --bench-quick       the same with 'bench --quick'\n"
     "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"

@@ -219,7 +219,7 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
                          .runs_here = fj->runs_here, .active_left = active * parts,
                          .t0 = now_seconds()};
   f.o.progress = 0; /* lanes side by side: no variant line, the night's progress only */
-  f.o.night = NULL; /* the parent's, not the lanes' */
+  f.o.tick = NULL; /* the parent's, not the lanes' */
   if (fj->progress)
     fj->progress->total = n * parts;
   f.part_out = calloc(n * parts, sizeof *f.part_out);

@@ -96,6 +96,14 @@ void progress_tick(struct night_progress *np, const char *what, long cases)
   np->last = now;
 }
 
+void progress_runner_tick(void *ctx, const char *alg, const char *variant, long cases)
+{
+  struct night_progress *np = ctx;
+  char what[160];
+  if (np->f && !np->tty && now_seconds() - np->last >= PROGRESS_SILENCE_S)
+    progress_tick(np, gr_fmt(what, sizeof what, "%s/%s", alg, variant), cases);
+}
+
 void progress_end(struct night_progress *np)
 {
   if (np->f && np->tty) {

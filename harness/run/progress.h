@@ -39,6 +39,8 @@ void progress_variant(struct night_progress *np, const struct outcome *o, const 
  * nothing was written for PROGRESS_SILENCE_S seconds. Cheap enough to call per case; np may be
  * NULL. */
 void progress_tick(struct night_progress *np, const char *what, long cases);
+/* runner_opts.tick for np (a struct night_progress): progress_tick of ALG/VARIANT. */
+void progress_runner_tick(void *np, const char *alg, const char *variant, long cases);
 /* The fuzzing phase is over: the bar is cleared from the terminal. */
 void progress_end(struct night_progress *np);
 

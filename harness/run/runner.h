@@ -23,7 +23,6 @@
 extern "C" {
 #endif
 
-struct night_progress;
 struct runner_opts {
   uint64_t seed;                    /* the case stream */
   double watchdog;                  /* seconds one case may take before it is a timeout */
@@ -38,7 +37,9 @@ struct runner_opts {
   /* one part of a variant's case stream, for a variant spread over several GPUs: case i of this
    * part is case i * case_stride + case_offset of the stream (case_stride 0: the whole stream) */
   uint64_t case_stride, case_offset;
-  struct night_progress *night;     /* the night's progress (progress.h), or NULL */
+  /* called per case recorded (the night's progress: progress_runner_tick), or NULL */
+  void (*tick)(void *ctx, const char *alg, const char *variant, long cases);
+  void *tick_ctx;
 };
 
 struct outcome {
