@@ -160,8 +160,16 @@ struct gpu_set;
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
  * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
- * --gpus does. */
+ * --gpus does. shard: NULL or count 0, or the night's shard: then sel is the night's whole
+ * selection and only the benchmarks dealt to this shard are timed (shard_bench_plan, seed). */
+struct shard;
+/* The seconds the timing phase of bench_phase (same arguments) is expected to take, from the
+ * seconds its benchmarks took when last timed in st (spread over the GPUs); 0 when one of them
+ * was never timed (unknown). */
+double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
+                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed);
 int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus);
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
+                const struct shard *shard, uint64_t seed);
 
 #endif
