@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts: repository root, CUDA on PATH, Open MPI allowed as root (CI and the GPU
 # machines run as root), and the build helpers below.
 GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -77,7 +78,7 @@ gr_heartbeat() {
 # gr_pipe_heartbeat WHAT: copy stdin to stdout line by line; when nothing came for GR_HEARTBEAT
 # seconds (30), print "WHAT: still running, N s".
 gr_pipe_heartbeat() {
-  local what=$1 every=${GR_HEARTBEAT:-30} start=$SECONDS line part= st
+  local what=$1 every=${GR_HEARTBEAT:-30} start=$SECONDS line part='' st
   while :; do
     st=0
     IFS= read -r -t "$every" line || st=$?
