@@ -1,4 +1,3 @@
-# shellcheck shell=bash
 # Sourced by the scripts: repository root, CUDA on PATH, Open MPI allowed as root (CI and the GPU
 # machines run as root), and the build helpers below.
 GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
