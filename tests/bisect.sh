@@ -110,7 +110,8 @@ expect 2 "fails at GOOD" -- bash -c "cd '$r' && '$gr' bisect --good c14 --bad c2
   --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
 expect 2 "unknown revision 'nope'" -- bash -c "cd '$r' && '$gr' bisect --good nope --bad c20 'toy n=1 seed=1'"
 expect 2 "not an ancestor" -- bash -c "cd '$r' && '$gr' bisect --good c20 --bad c1 'toy n=1 seed=1'"
-expect 3 "not inside a git work tree" -- bash -c "cd '$work' && '$gr' bisect --good a --bad b 'toy n=1 seed=1'"
+mkdir -p "$work/norepo"
+expect 3 "not inside a git work tree" -- env GIT_CEILING_DIRECTORIES="$work" bash -c "cd '$work/norepo' && '$gr' bisect --good a --bad b 'toy n=1 seed=1'"
 
 # an interrupt in the middle of a build: exit 130, no worktree, the checkout unchanged
 (cd "$r" && exec "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --allow-no-gpu \
