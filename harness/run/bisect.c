@@ -1,35 +1,15 @@
 /* `gpuregress bisect` (bisect.h): git bisect driven step by step in a worktree of its own under a
- * temporary folder, a build and a judged reproducer per commit. Every process (git, the build,
- * the runner) goes through child.h with its output in a log of the temporary folder; git runs
- * with the user's hooks off (core.hooksPath=/dev/null: a post-checkout hook would run per step)
- * and in the C locale (its messages are read back). */
+ * temporary folder, a build and a judged reproducer per commit. Its processes (git, the build,
+ * the runner) run through bisect_exec.c. */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bisect.h"
+#include "bisect_private.h"
 #include "child.h"
-
-#define BX_PATH 4096
-#define BX_OUT 8192
-
-struct bx {
-  const struct bisect_opts *o;
-  struct bisect_result *r;
-  char top[BX_PATH];      /* the user's repository (its top folder) */
-  char tmp[BX_PATH];      /* the temporary folder; the worktree is tmp/wt */
-  char wt[BX_PATH];
-  char runner[BX_PATH];   /* the runner the build makes */
-  char good[BISECT_SHA_LEN], bad[BISECT_SHA_LEN];
-  char alg_variant[256];  /* ALG/VARIANT of a slowdown */
-  int wt_added;
-  int interrupted;
-};
 
 const char *bisect_mark_name(enum bisect_mark m)
 {
@@ -43,119 +23,6 @@ void bisect_result_release(struct bisect_result *r)
   r->n_steps = 0;
 }
 
-/* The file's text (at most len - 1 bytes, its last ones when longer), trailing newlines cut. */
-static void read_tail(const char *path, char *buf, size_t len)
-{
-  buf[0] = 0;
-  FILE *f = fopen(path, "r");
-  if (!f)
-    return;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    long size = ftell(f);
-    if (size > (long)len - 1)
-      fseek(f, size - (long)len + 1, SEEK_SET);
-    else
-      fseek(f, 0, SEEK_SET);
-  }
-  size_t n = fread(buf, 1, len - 1, f);
-  fclose(f);
-  buf[n] = 0;
-  while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
-    buf[--n] = 0;
-}
-
-/* The last non-empty line of text, printable, into dst. */
-static void last_line(const char *text, char *dst, size_t len)
-{
-  const char *end = text + strlen(text), *start = end;
-  while (start > text && start[-1] != '\n')
-    start--;
-  char line[GR_WHY_LEN];
-  size_t n = (size_t)(end - start) < sizeof line - 1 ? (size_t)(end - start) : sizeof line - 1;
-  memcpy(line, start, n);
-  line[n] = 0;
-  gr_printable(dst, len, line);
-}
-
-/* The first line of text that says "error" (a compiler's message), else its last line. */
-static void first_error(const char *text, char *dst, size_t len)
-{
-  for (const char *s = text; *s;) {
-    size_t n = strcspn(s, "\n");
-    const char *e = strstr(s, "error");
-    if (e && e < s + n) {
-      char line[GR_WHY_LEN];
-      gr_fmt(line, sizeof line, "%.*s", (int)n, s);
-      gr_printable(dst, len, line);
-      return;
-    }
-    s += n + (s[n] == '\n');
-  }
-  last_line(text, dst, len);
-}
-
-/* Run argv with stdout and stderr into the log at path (and its text, when out, into out).
- * Returns the exit status (128 + a signal), -1 it did not start, -2 interrupted (killed). */
-static int run_logged(struct bx *x, const char *const *argv, const char *path, char *out,
-                      size_t out_len)
-{
-  static const char *const env[] = {"GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0", "GIT_EDITOR=true",
-                                    NULL};
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return -1;
-  struct child c;
-  child_init(&c);
-  c.what = argv[0];
-  c.argv = argv;
-  c.log_fd = fd;
-  c.env = env;
-  if (child_start(&c)) {
-    close(fd);
-    return -1;
-  }
-  close(fd);
-  while (!child_wait(&c, 0.2)) {
-    if (x->o->interrupted && *x->o->interrupted) {
-      child_finish(&c, 1, NULL, 0);
-      x->interrupted = 1;
-      return -2;
-    }
-  }
-  int rc = child_finish(&c, 0, NULL, 0);
-  if (out)
-    read_tail(path, out, out_len);
-  return rc;
-}
-
-/* git -C DIR ARGS... (NULL-ended) in the C locale with hooks off; its output into out. */
-static int git_in(struct bx *x, const char *dir, char *out, size_t out_len, ...)
-{
-  const char *argv[24] = {"env", "LC_ALL=C", "git", "-c", "core.hooksPath=/dev/null", "-C", dir};
-  size_t k = 7;
-  va_list ap;
-  va_start(ap, out_len);
-  for (const char *a; k < sizeof argv / sizeof *argv - 1 && (a = va_arg(ap, const char *));)
-    argv[k++] = a;
-  va_end(ap);
-  argv[k] = NULL;
-  char log[BX_PATH];
-  if (x->tmp[0]) {
-    gr_fmt(log, sizeof log, "%s/git.log", x->tmp);
-    return run_logged(x, argv, log, out, out_len);
-  }
-  /* before the temporary folder: a scratch file */
-  const char *base = getenv("TMPDIR");
-  gr_fmt(log, sizeof log, "%s/gr-bisect-git-XXXXXX", base && *base ? base : "/tmp");
-  int fd = mkstemp(log);
-  if (fd < 0)
-    return -1;
-  close(fd);
-  int rc = run_logged(x, argv, log, out, out_len);
-  unlink(log);
-  return rc;
-}
-
 static void add_step(struct bx *x, const struct bisect_step *s)
 {
   struct bisect_step *n = realloc(x->r->steps, (x->r->n_steps + 1) * sizeof *n);
@@ -165,20 +32,6 @@ static void add_step(struct bx *x, const struct bisect_step *s)
   n[x->r->n_steps++] = *s;
   if (x->o->on_step)
     x->o->on_step(s, x->o->arg);
-}
-
-static int on_path(const char *prog)
-{
-  const char *path = getenv("PATH");
-  char buf[BX_PATH];
-  while (path && *path) {
-    size_t n = strcspn(path, ":");
-    gr_fmt(buf, sizeof buf, "%.*s/%s", (int)n, path, prog);
-    if (n > 0 && access(buf, X_OK) == 0)
-      return 1;
-    path += n + (path[n] == ':');
-  }
-  return 0;
 }
 
 /* Build the worktree as it is checked out: 0 built, 1 does not build (detail says why), -2
@@ -191,27 +44,27 @@ static int build(struct bx *x, int n, char *detail, size_t len)
   if (x->o->build_cmd) {
     const char *argv[] = {"sh", "-c", "cd -- \"$1\" || exit 1; eval \"$2\"", "gr-bisect-build",
                           x->wt, x->o->build_cmd, NULL};
-    rc = run_logged(x, argv, log, out, sizeof out);
+    rc = bx_run_logged(x, argv, log, out, sizeof out);
   } else {
     char bdir[BX_PATH], cache[BX_PATH], jobs[16];
     gr_fmt(bdir, sizeof bdir, "%s/build/gr-bisect", x->wt);
     gr_fmt(cache, sizeof cache, "%s/CMakeCache.txt", bdir);
     rc = 0;
     if (access(cache, F_OK) != 0) {
-      int cc = on_path("ccache");
+      int cc = bx_on_path("ccache");
       /* without ccache the NULL ends the list before the launchers */
       const char *argv[] = {"cmake", "-S", x->wt, "-B", bdir, "-DCMAKE_BUILD_TYPE=Release",
                             cc ? "-DCMAKE_C_COMPILER_LAUNCHER=ccache" : NULL,
                             "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache",
                             "-DCMAKE_CUDA_COMPILER_LAUNCHER=ccache", NULL};
-      rc = run_logged(x, argv, log, out, sizeof out);
+      rc = bx_run_logged(x, argv, log, out, sizeof out);
     }
     if (rc == 0) {
       long cpus = sysconf(_SC_NPROCESSORS_ONLN);
       gr_fmt(jobs, sizeof jobs, "%ld", cpus > 0 ? cpus : 1);
       const char *argv[] = {"cmake", "--build", bdir, "--target", x->o->runner_target,
                             "--parallel", jobs, NULL};
-      rc = run_logged(x, argv, log, out, sizeof out);
+      rc = bx_run_logged(x, argv, log, out, sizeof out);
     }
   }
   if (rc == -2)
@@ -219,7 +72,7 @@ static int build(struct bx *x, int n, char *detail, size_t len)
   if (rc == 0 && access(x->runner, X_OK) == 0)
     return 0;
   char line[GR_WHY_LEN];
-  first_error(out, line, sizeof line);
+  bx_first_error(out, line, sizeof line);
   if (rc == 0)
     gr_fmt(detail, len, "does not build: no runner '%s' after the build", x->runner);
   else
@@ -238,7 +91,7 @@ static int judge(struct bx *x, int n, const char *db, const char *against, char 
   if (x->o->slower) {
     const char *argv[] = {x->runner, "bench", x->alg_variant, "--case", x->o->case_text,
                           "--quiet", "--db", db, against ? "--against" : NULL, against, NULL};
-    rc = run_logged(x, argv, log, out, sizeof out);
+    rc = bx_run_logged(x, argv, log, out, sizeof out);
   } else {
     const char *argv[8];
     int k = 0;
@@ -252,11 +105,11 @@ static int judge(struct bx *x, int n, const char *db, const char *against, char 
     if (x->o->allow_no_gpu)
       argv[k++] = "--allow-no-gpu";
     argv[k] = NULL;
-    rc = run_logged(x, argv, log, out, sizeof out);
+    rc = bx_run_logged(x, argv, log, out, sizeof out);
   }
   if (rc == -2)
     return -2;
-  last_line(out, line, sizeof line);
+  bx_last_line(out, line, sizeof line);
   switch (rc) {
   case 0:
     gr_fmt(detail, len, "%s%s%s", x->o->slower ? "" : "pass", x->o->slower ? "" : ": ", line);
@@ -278,7 +131,7 @@ static int judge(struct bx *x, int n, const char *db, const char *against, char 
 static int checkout(struct bx *x, const char *sha)
 {
   char out[BX_OUT];
-  return git_in(x, x->wt, out, sizeof out, "checkout", "--quiet", "--detach", sha, NULL, NULL);
+  return bx_git_in(x, x->wt, out, sizeof out, "checkout", "--quiet", "--detach", sha, NULL, NULL);
 }
 
 /* One commit: build and judge, the step recorded. The mark, or -1 (why set), -2 interrupted. */
@@ -290,7 +143,7 @@ static int step(struct bx *x, int n, const char *sha, const char *db, const char
   s.n = n;
   gr_fmt(s.sha, sizeof s.sha, "%s", sha);
   char out[BX_OUT];
-  if (git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%s", sha, NULL, NULL) == 0)
+  if (bx_git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%s", sha, NULL, NULL) == 0)
     gr_printable(s.subject, sizeof s.subject, out);
   double t0 = now_seconds();
   int b = build(x, n, s.detail, sizeof s.detail);
@@ -319,7 +172,7 @@ static int resolve(struct bx *x, const char *rev, char *sha)
 {
   char spec[BX_PATH], out[BX_OUT];
   gr_fmt(spec, sizeof spec, "%s^{commit}", rev);
-  if (rev[0] == '-' || git_in(x, x->top, out, sizeof out, "rev-parse", "--verify", "--quiet",
+  if (rev[0] == '-' || bx_git_in(x, x->top, out, sizeof out, "rev-parse", "--verify", "--quiet",
                               "--end-of-options", spec, NULL) != 0 || strlen(out) != 40)
     return -1;
   gr_fmt(sha, BISECT_SHA_LEN, "%s", out);
@@ -361,8 +214,8 @@ static void cleanup(struct bx *x)
     const struct bisect_opts *mine = x->o;
     o.interrupted = NULL;
     x->o = &o;
-    git_in(x, x->top, out, sizeof out, "worktree", "remove", "--force", x->wt, NULL, NULL);
-    git_in(x, x->top, out, sizeof out, "worktree", "prune", NULL, NULL, NULL, NULL);
+    bx_git_in(x, x->top, out, sizeof out, "worktree", "remove", "--force", x->wt, NULL, NULL);
+    bx_git_in(x, x->top, out, sizeof out, "worktree", "prune", NULL, NULL, NULL, NULL);
     x->o = mine;
     x->wt_added = 0;
   }
@@ -411,46 +264,46 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
     gr_fmt(why, len, "the reproducer does not fail at BAD %.12s: nothing to bisect", x->bad);
     return GR_STATUS_USAGE;
   }
-  int rc = git_in(x, x->wt, out, sizeof out, "bisect", "start", x->bad, x->good, "--", NULL);
+  int rc = bx_git_in(x, x->wt, out, sizeof out, "bisect", "start", x->bad, x->good, "--", NULL);
   if (rc < 0 || x->interrupted)
     return GR_STATUS_ENV;
   if (rc != 0) {
-    last_line(out, why, len);
+    bx_last_line(out, why, len);
     return GR_STATUS_ENV;
   }
   int said = bisect_said(x, out);
   for (int n = 2; !said; n++) {
     if (n - 2 >= o->max_steps) {
       char line[GR_WHY_LEN];
-      last_line(out, line, sizeof line);
+      bx_last_line(out, line, sizeof line);
       gr_fmt(x->r->left, sizeof x->r->left, "--max-steps %d reached (git: %s)", o->max_steps,
              line);
       break;
     }
     char sha[BX_OUT];
-    if (git_in(x, x->wt, sha, sizeof sha, "rev-parse", "HEAD", NULL, NULL, NULL, NULL) != 0 ||
+    if (bx_git_in(x, x->wt, sha, sizeof sha, "rev-parse", "HEAD", NULL, NULL, NULL, NULL) != 0 ||
         strlen(sha) != 40)
       return GR_STATUS_ENV;
     gr_fmt(db, sizeof db, "%s/step-%d.db", x->tmp, n);
     m = step(x, n, sha, db, good_db, why, len);
     if (m < 0)
       return GR_STATUS_ENV;
-    rc = git_in(x, x->wt, out, sizeof out, "bisect", bisect_mark_name((enum bisect_mark)m), NULL,
+    rc = bx_git_in(x, x->wt, out, sizeof out, "bisect", bisect_mark_name((enum bisect_mark)m), NULL,
                 NULL, NULL, NULL);
     if (rc < 0 || x->interrupted)
       return GR_STATUS_ENV;
     said = bisect_said(x, out);
     if (rc != 0 && !said) {
-      last_line(out, why, len);
+      bx_last_line(out, why, len);
       return GR_STATUS_ENV;
     }
   }
   if (said == 1) {
     x->r->found = 1;
-    if (git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%s", x->r->first_bad, NULL,
+    if (bx_git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%s", x->r->first_bad, NULL,
                NULL) == 0)
       gr_printable(x->r->subject, sizeof x->r->subject, out);
-    if (git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%aI", x->r->first_bad, NULL,
+    if (bx_git_in(x, x->wt, out, sizeof out, "log", "-1", "--format=%aI", x->r->first_bad, NULL,
                NULL) == 0)
       gr_printable(x->r->date, sizeof x->r->date, out);
   }
@@ -488,7 +341,7 @@ enum gr_status bisect_run(const struct bisect_opts *o, struct bisect_result *r, 
   why[0] = 0;
   char out[BX_OUT];
   enum gr_status st = GR_STATUS_ENV;
-  if (git_in(&x, o->repo, out, sizeof out, "rev-parse", "--show-toplevel", NULL, NULL, NULL,
+  if (bx_git_in(&x, o->repo, out, sizeof out, "rev-parse", "--show-toplevel", NULL, NULL, NULL,
              NULL) != 0 || !out[0]) {
     gr_fmt(why, len, "'%s' is not inside a git work tree", o->repo);
     goto out;
@@ -499,7 +352,7 @@ enum gr_status bisect_run(const struct bisect_opts *o, struct bisect_result *r, 
     st = GR_STATUS_USAGE;
     goto out;
   }
-  if (git_in(&x, x.top, out, sizeof out, "merge-base", "--is-ancestor", x.good, x.bad, NULL,
+  if (bx_git_in(&x, x.top, out, sizeof out, "merge-base", "--is-ancestor", x.good, x.bad, NULL,
              NULL) != 0) {
     gr_fmt(why, len, "GOOD '%s' is not an ancestor of BAD '%s'", o->good, o->bad);
     st = GR_STATUS_USAGE;
@@ -526,10 +379,10 @@ enum gr_status bisect_run(const struct bisect_opts *o, struct bisect_result *r, 
   else
     gr_fmt(x.runner, sizeof x.runner, "%s/build/gr-bisect/%s", x.wt, o->runner_target);
   x.wt_added = 1; /* from here on a worktree may exist: cleanup removes it */
-  if (git_in(&x, x.top, out, sizeof out, "worktree", "add", "--quiet", "--detach", x.wt, x.good,
+  if (bx_git_in(&x, x.top, out, sizeof out, "worktree", "add", "--quiet", "--detach", x.wt, x.good,
              NULL) != 0) {
     char line[GR_WHY_LEN];
-    last_line(out, line, sizeof line);
+    bx_last_line(out, line, sizeof line);
     gr_fmt(why, len, "cannot add a worktree at '%s': %s", x.wt, line);
     goto out;
   }
