@@ -129,5 +129,28 @@ check "an interrupted bisect leaves no worktree" [ -z "$(git_ worktree list | se
 check "an interrupted bisect leaves no temporary folder" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
 check "an interrupted bisect leaves the checkout byte-identical" [ "$before" = "$(snapshot)" ]
 
+# reproducers that travel: the runner of commit 20 (its fixed CPU variant wrong) fuzzed into a
+# night; export --format reproducers writes the folder; copied to a folder with no database,
+# the command its file holds (naming the runner by its own name) reproduces the failure
+c20=$work/c20
+mkdir -p "$c20" && git_ archive c20 | tar -x -C "$c20"
+cmake -S "$c20" -B "$c20/build" >"$work/c20.log" 2>&1 && cmake --build "$c20/build" >>"$work/c20.log" 2>&1 ||
+  { tail -20 "$work/c20.log"; echo "FAIL: build of commit 20"; exit 1; }
+toyrun=$c20/build/toyrun
+expect 1 "fail" -- "$toyrun" run --filter toy --cases 40 --seed 3 --allow-no-gpu --quiet --db "$work/night.db"
+expect 0 "wrote 1 reproducer in" -- "$toyrun" export --db "$work/night.db" --format reproducers --out "$work/reproducers"
+f=$(ls "$work/reproducers")
+check "one reproducer file per failing case (got: $f)" [ "$f" = "01-toy-v1_blocked.txt" ]
+rf=$work/reproducers/$f
+check "the file's format line" [ "$(head -1 "$rf")" = "gpuregress-reproducer 1" ]
+for k in kind case variant runner commit gpu driver command; do
+  check "the reproducer has '$k'" grep -q "^$k: " "$rf"
+done
+check "the reproducer names the runner" grep -q "^command: toyrun repro 'toy n=[0-9]* seed=[0-9]*' --variant 'v1_blocked'\$" "$rf"
+mkdir -p "$work/elsewhere" && cp -r "$work/reproducers" "$work/elsewhere/"
+cmd=$(sed -n 's/^command: //p' "$work/elsewhere/reproducers/$f")
+expect 1 "fail" -- env PATH="$c20/build:$PATH" bash -c "cd '$work/elsewhere' && $cmd --allow-no-gpu"
+check "no database appeared elsewhere" [ -z "$(find "$work/elsewhere" -name '*.db')" ]
+
 [ "$fails" = 0 ] && rm -rf "$work"
 exit $((fails > 0))
