@@ -152,6 +152,8 @@ int cmd_history(int argc, char **argv);
 int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
+/* The first bad commit of a reproducer (harness/cli/cmd_bisect.c, harness/run/bisect.c). */
+int cmd_bisect(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 struct gpu_set;
