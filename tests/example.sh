@@ -64,6 +64,7 @@ expect 0 "pass" -- "$bin" repro 'histogram n=70000 bins=1 dist=one_bin seed=3' -
 expect 2 "unknown value 'sorted'" -- "$bin" repro 'histogram n=10 bins=3 dist=sorted seed=1'
 only=$ex/build/histogram-only
 expect 0 "histogram" -- "$only" list
+check "a runner built against the install links no shared libsqlite3" [ -z "$(ldd "$only" | grep -i sqlite)" ]
 check "histogram-only has no built-in" [ -z "$("$only" list | grep -E '^(ari|sgm|ccc) ')" ]
 
 # provenance (issue 37 items 1 and 2, issue 41 item 13), without building again: the code under

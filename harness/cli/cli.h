@@ -1,4 +1,4 @@
-/* Helpers shared by the subcommands of the gpuregress binary (harness/cli.c; the commands are in
+/* Helpers shared by the subcommands of the gpuregress binary (harness/cli/cli.c; the commands are in
  * the cmd_*.c files, the table in main.c): usage errors, strict number parsing, run metadata,
  * the selection of variants and the machine-readable status file. */
 #ifndef GR_CLI_H
@@ -146,12 +146,14 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
-/* History: change points, merging runners, retention (harness/cmd_history.c). */
+/* History: change points, merging runners, retention (harness/cli/cmd_history.c). */
 int cmd_history(int argc, char **argv);
-/* Acknowledging open regressions (harness/cmd_ack.c). */
+/* Acknowledging open regressions (harness/cli/cmd_ack.c). */
 int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
+/* The first bad commit of a reproducer (harness/cli/cmd_bisect.c, harness/run/bisect.c). */
+int cmd_bisect(int argc, char **argv);
 /* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
  * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 struct gpu_set;
@@ -160,8 +162,16 @@ struct gpu_set;
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
  * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
- * --gpus does. */
+ * --gpus does. shard: NULL or count 0, or the night's shard: then sel is the night's whole
+ * selection and only the benchmarks dealt to this shard are timed (shard_bench_plan, seed). */
+struct shard;
+/* The seconds the timing phase of bench_phase (same arguments) is expected to take, from the
+ * seconds its benchmarks took when last timed in st (spread over the GPUs); 0 when one of them
+ * was never timed (unknown). */
+double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
+                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed);
 int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus);
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
+                const struct shard *shard, uint64_t seed);
 
 #endif

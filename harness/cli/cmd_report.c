@@ -14,6 +14,7 @@
 #include "export.h"
 #include "plot.h"
 #include "registry.h"
+#include "reproducers.h"
 #include "verdict.h"
 
 int cli_open_existing(const char *cmd, const char *db, struct store **st)
@@ -254,7 +255,8 @@ out:
 /* ---- export ------------------------------------------------------------------------------- */
 
 static const char export_help[] =
-    "usage: gpuregress export --format json|csv|junit|gbench|db [--run RUN] [--out FILE]\n"
+    "usage: gpuregress export --format json|csv|junit|gbench|db|reproducers [--run RUN]\n"
+    "                         [--out FILE]\n"
     "                         [--db FILE]\n"
     "                         [--baseline RUN|FILE|none]\n"
     "\n"
@@ -273,12 +275,41 @@ static const char export_help[] =
     "         compare.py benchmarks base.json head.json\n"
     "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
     "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
+    "  reproducers  --out DIR: one file per failing case and one folder per slower benchmark\n"
+    "         (its baseline's samples in baseline.db): commands to run on another machine with\n"
+    "         no database of this one (doc/bisect.md)\n"
     "\n"
     "  --out FILE       (default stdout; required for db)\n"
     "  --baseline B     RUN, FILE or none, as for compare (default: the latest finished earlier\n"
     "                   run on the same GPU model)\n"
     "\n"
     "Exit 0 ok, 2 usage or database error.\n";
+
+/* export --format reproducers --out DIR (reproducers.h): the folder of the run's failing cases
+ * and slower benchmarks, the commands naming this runner by its file name. */
+static int export_reproducers(const char *db, int64_t run, const char *baseline, const char *out)
+{
+  if (!out)
+    return cli_usage_error("export", "--format reproducers needs --out DIR");
+  struct store *st = NULL;
+  struct run_verdict *v = NULL;
+  int compared;
+  char why[GR_WHY_LEN], runner[256], exe[4096];
+  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[k > 0 ? k : 0] = 0;
+  gr_fmt(runner, sizeof runner, "%s", k > 0 && strrchr(exe, '/') ? strrchr(exe, '/') + 1 : "gpuregress");
+  int rc = cli_open_and_judge("export", db, &run, baseline, NULL, 1, &st, &v, &compared);
+  size_t n = 0;
+  if (!rc && reproducers_write(st, v, out, runner, &n, why, sizeof why)) {
+    fprintf(stderr, "gpuregress export: %s\n", why);
+    rc = GR_EXIT_USAGE;
+  }
+  if (!rc)
+    printf("wrote %zu reproducer%s in '%s'\n", n, n == 1 ? "" : "s", out);
+  run_verdict_free(v);
+  store_close(st);
+  return rc;
+}
 
 int cmd_export(int argc, char **argv)
 {
@@ -325,6 +356,8 @@ int cmd_export(int argc, char **argv)
   }
   if (optind < argc)
     return cli_usage_error("export", "unexpected argument '%s'", argv[optind]);
+  if (format && !strcmp(format, "reproducers"))
+    return export_reproducers(db, run, baseline, out);
   enum export_format fmt;
   if (!format)
     return cli_usage_error("export", "missing --format (json, csv, junit, gbench or db)");

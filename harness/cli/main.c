@@ -29,6 +29,7 @@ static const struct command {
     {"plot", cmd_plot, "gnuplot plots and the static dashboard of a run"},
     {"export", cmd_export, "a run as JSON, CSV (timings), JUnit XML or a baseline database"},
     {"history", cmd_history, "change points of every benchmark over the nights, commit ranges"},
+    {"bisect", cmd_bisect, "the first bad commit of a reproducer (git bisect in a worktree of its own)"},
     {"ack", cmd_ack, "acknowledge an open regression (who, when, why), or undo that"},
     {"import", cmd_import, "merge another runner's database into this history (idempotent)"},
     {"prune", cmd_prune, "retention: drop old passing cases and raw samples, keep failures"},

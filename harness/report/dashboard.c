@@ -1,6 +1,6 @@
 /* The dashboard of `gpuregress plot`: OUT/dashboard/index.html, one self-contained page (SVG
  * plots embedded as data URIs, CSS inline, no script). The page is the template
- * harness/dashboard.html, which the build copies beside the binary (share/dashboard.html); this
+ * harness/report/dashboard.html, which the build copies beside the binary (share/dashboard.html); this
  * file only gathers the data (verdicts, changes against the previous run on the same GPU model,
  * timings, plots) into a template view (template.h), where every value is escaped. */
 #define _GNU_SOURCE

@@ -103,6 +103,8 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
   double now = now_seconds();
   if (r->n_pending >= REC_MAX || now - r->last_commit >= REC_SECONDS)
     recorder_commit(r);
+  if (r->o->tick) /* the night's progress: a long variant is not silent */
+    r->o->tick(r->o->tick_ctx, r->a->name, r->v->name, r->cases);
   if (r->o->progress && now - r->last_progress >= 0.2) {
     fprintf(stderr, "\r\033[K  %s/%s: %ld cases, %.0f s", r->a->name, r->v->name, r->cases,
             now - r->t0);

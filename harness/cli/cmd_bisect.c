@@ -1,0 +1,199 @@
+/* `bisect`: the first bad commit of a reproducer between two revisions of the repository of the
+ * current folder (harness/run/bisect.c does the work; this file parses, prints the per-step
+ * table as it grows, and chooses the exit code: 0 named, 1 no single commit named (only
+ * skipped commits left, or --max-steps), 2 usage or input error (a revision, a reproducer that
+ * fails at GOOD or passes at BAD), 3 environment (GOOD or BAD does not build, the runner's
+ * environment, GOOD moved), 130 interrupted). */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bisect.h"
+#include "cli.h"
+
+static volatile int bisect_interrupted;
+
+static void on_bisect_signal(int sig)
+{
+  (void)sig;
+  bisect_interrupted = 1;
+}
+
+static const char bisect_help[] =
+    "usage: gpuregress bisect --good REV --bad REV [options] 'CASE'\n"
+    "\n"
+    "Find the first bad commit of a reproducer in the git repository of the current folder:\n"
+    "git bisect in a worktree of its own under a temporary folder (your checkout, index, HEAD,\n"
+    "stash and refs are never touched; the worktree is removed at the end and on Ctrl-C), each\n"
+    "tested commit built there and the reproducer judged with the runner built there. GOOD is\n"
+    "tested first and must pass, BAD must fail. A commit that does not build, or whose runner\n"
+    "cannot test the case (exit 2), is skipped (git bisect skip).\n"
+    "\n"
+    "  'CASE'              the case text of a reproducer, as a failure prints it\n"
+    "  -V, --variant V     judge this variant only (default: every variant of the case)\n"
+    "      --slower        a slowdown: 'bench ALG/V --case CASE' of each step against the samples\n"
+    "                      of GOOD timed first on this machine (compare's statistic and minimum\n"
+    "                      effect: slower is bad); GOOD is timed again at the end and a GOOD that\n"
+    "                      moved stops with exit 3. Needs --variant\n"
+    "      --build CMD     the build of a step, run by sh in the worktree's top folder (default:\n"
+    "                      cmake -S . -B build/gr-bisect, ccache as the compiler launcher when\n"
+    "                      it is on the PATH, then the runner's target)\n"
+    "      --runner PATH   the runner the build makes, relative to the worktree (default:\n"
+    "                      build/gr-bisect/NAME, NAME this program's file name, also the target)\n"
+    "      --max-steps N   at most N bisection steps (default 30)\n"
+    "      --allow-no-gpu  repro judges the CPU variants alone where no GPU is visible\n"
+    "      --keep          keep the temporary folder's logs (step-N-build.log, step-N-judge.log)\n"
+    "\n"
+    "Prints the per-step table and the first bad commit (sha, subject, author date).\n"
+    "Exit 0 named, 1 no single commit named (only skipped commits left, or --max-steps), 2 usage\n"
+    "or input error (an unknown revision, GOOD not an ancestor of BAD, the reproducer fails at\n"
+    "GOOD or does not fail at BAD), 3 environment (GOOD or BAD does not build, the runner's\n"
+    "environment, GOOD timed again moved), 130 interrupted.\n";
+
+enum { OPT_GOOD = 256, OPT_BAD, OPT_BUILD, OPT_RUNNER, OPT_MAX_STEPS, OPT_SLOWER, OPT_NO_GPU,
+       OPT_KEEP };
+
+static void print_step(const struct bisect_step *s, void *arg)
+{
+  (void)arg;
+  char label[16];
+  if (s->n == 0)
+    gr_fmt(label, sizeof label, "GOOD");
+  else if (s->n == 1)
+    gr_fmt(label, sizeof label, "BAD");
+  else
+    gr_fmt(label, sizeof label, "%d", s->n - 1);
+  printf("%-5s %.12s  %-4s %6.1f %6.1f  %-40.40s  %s\n", label, s->sha,
+         bisect_mark_name(s->mark), s->build_s, s->judge_s, s->subject, s->detail);
+  fflush(stdout);
+}
+
+/* This program's file name: the CMake target of its runner, by default. */
+static void self_name(char *dst, size_t len)
+{
+  char path[4096];
+  ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+  path[n > 0 ? n : 0] = 0;
+  const char *slash = strrchr(path, '/');
+  gr_fmt(dst, len, "%s", n > 0 ? (slash ? slash + 1 : path) : "gpuregress");
+}
+
+int cmd_bisect(int argc, char **argv)
+{
+  static const struct option opts[] = {
+      {"good", required_argument, NULL, OPT_GOOD},
+      {"bad", required_argument, NULL, OPT_BAD},
+      {"build", required_argument, NULL, OPT_BUILD},
+      {"runner", required_argument, NULL, OPT_RUNNER},
+      {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
+      {"variant", required_argument, NULL, 'V'},
+      {"slower", no_argument, NULL, OPT_SLOWER},
+      {"allow-no-gpu", no_argument, NULL, OPT_NO_GPU},
+      {"keep", no_argument, NULL, OPT_KEEP},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0},
+  };
+  struct bisect_opts o;
+  memset(&o, 0, sizeof o);
+  o.repo = ".";
+  o.max_steps = 30;
+  uint64_t u;
+  int c;
+  opterr = 0;
+  optind = 1;
+  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
+    switch (c) {
+    case OPT_GOOD:
+      if (cli_opt_text("bisect", "--good", optarg, 1024, &o.good))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_BAD:
+      if (cli_opt_text("bisect", "--bad", optarg, 1024, &o.bad))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_BUILD:
+      if (cli_opt_text("bisect", "--build", optarg, CLI_TEXT_MAX, &o.build_cmd))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_RUNNER:
+      if (cli_opt_text("bisect", "--runner", optarg, CLI_TEXT_MAX, &o.runner))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_MAX_STEPS:
+      if (cli_opt_u64("bisect", "--max-steps", optarg, 1, 1000, &u))
+        return GR_EXIT_USAGE;
+      o.max_steps = (int)u;
+      break;
+    case 'V':
+      if (cli_opt_text("bisect", "--variant", optarg, 255, &o.variant))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_SLOWER:
+      o.slower = 1;
+      break;
+    case OPT_NO_GPU:
+      o.allow_no_gpu = 1;
+      break;
+    case OPT_KEEP:
+      o.keep = 1;
+      break;
+    case 'h':
+      fputs(bisect_help, stdout);
+      return GR_EXIT_OK;
+    default:
+      return cli_opt_error("bisect", c, argv);
+    }
+  }
+  if (!o.good || !o.bad)
+    return cli_usage_error("bisect", "--good REV and --bad REV are both needed");
+  if (optind >= argc)
+    return cli_usage_error("bisect", "missing the reproducer (the case text)");
+  if (optind + 1 < argc)
+    return cli_usage_error("bisect", "unexpected argument '%s' (quote the case text)",
+                           argv[optind + 1]);
+  o.case_text = argv[optind];
+  if (o.slower && !o.variant)
+    return cli_usage_error("bisect", "--slower needs --variant (the variant that got slower)");
+  char target[256];
+  self_name(target, sizeof target);
+  o.runner_target = target;
+  if (o.runner) { /* its file name is the target */
+    const char *slash = strrchr(o.runner, '/');
+    gr_fmt(target, sizeof target, "%s", slash ? slash + 1 : o.runner);
+  }
+  o.interrupted = &bisect_interrupted;
+  o.on_step = print_step;
+  signal(SIGINT, on_bisect_signal);
+  signal(SIGTERM, on_bisect_signal);
+  signal(SIGHUP, on_bisect_signal);
+  printf("bisect: %s  (%s)\n", o.case_text, o.slower ? "slower than GOOD is bad" : "caught is bad");
+  printf("%-5s %-12s  %-4s %6s %6s  %-40s  %s\n", "step", "commit", "mark", "build", "judge",
+         "subject", "detail");
+  fflush(stdout);
+  struct bisect_result r;
+  char why[GR_WHY_LEN];
+  enum gr_status st = bisect_run(&o, &r, why, sizeof why);
+  int rc;
+  if (r.interrupted) {
+    fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = 130;
+  } else if (r.found) {
+    printf("\nfirst bad: %.12s %s (%s)\n", r.first_bad, r.subject, r.date);
+    printf("first bad commit: %s\n", r.first_bad);
+    if (st != GR_STATUS_OK)
+      fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = st == GR_STATUS_OK ? GR_EXIT_OK : gr_status_exit(st);
+  } else if (st != GR_STATUS_OK) {
+    fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = gr_status_exit(st);
+  } else {
+    printf("\nno single first bad commit: %s\n", r.left);
+    rc = GR_EXIT_FAIL;
+  }
+  if (o.keep && r.tmp[0])
+    printf("logs kept in '%s'\n", r.tmp);
+  bisect_result_release(&r);
+  return rc;
+}

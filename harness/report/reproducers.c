@@ -1,0 +1,172 @@
+/* The reproducers folder of a night (reproducers.h): case texts and commands from the store's
+ * outcomes and the verdict's slower timings, the baseline's samples copied by store_copy_run.
+ * Every value is written as one printable line; every file goes through outfile.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compare.h"
+#include "gr.h"
+#include "outfile.h"
+#include "reproducers.h"
+#include "stats.h"
+#include "store.h"
+#include "verdict.h"
+
+struct rp {
+  struct store *st;
+  const struct run_verdict *v;
+  const char *dir, *runner;
+  size_t n;
+  char *why;
+  size_t len;
+};
+
+/* "key: value" with value as one printable line (newlines and control bytes escaped). */
+static void kv(FILE *f, const char *key, const char *value)
+{
+  char buf[4 * 1024 + 64];
+  gr_printable(buf, sizeof buf, value ? value : "");
+  fprintf(f, "%s: %s\n", key, buf);
+}
+
+/* The lines every reproducer has: where it was seen. */
+static void provenance(FILE *f, const struct rp *x)
+{
+  const struct store_run *r = &x->v->run;
+  char b[64];
+  kv(f, "runner", x->runner);
+  kv(f, "commit", r->checkout[0] ? r->checkout : r->commit);
+  kv(f, "dirty", r->dirty ? "yes" : "no");
+  kv(f, "gpu", r->gpu[0] ? r->gpu : "none");
+  kv(f, "driver", r->driver_release[0] ? r->driver_release
+                  : r->driver ? gr_fmt(b, sizeof b, "%d.%d", r->driver / 1000, r->driver % 1000 / 10)
+                              : "unknown");
+  kv(f, "host", r->host);
+  kv(f, "run", gr_fmt(b, sizeof b, "%lld %s", (long long)r->id, r->started));
+}
+
+static int begin(struct rp *x, struct outfile *o, const char *name)
+{
+  char path[4096];
+  gr_fmt(path, sizeof path, "%s/%s", x->dir, name);
+  if (outfile_open(o, path, x->why, x->len))
+    return -1;
+  fprintf(o->f, "gpuregress-reproducer %d\n", REPRODUCER_VERSION);
+  return 0;
+}
+
+static int mkdir_ok(const char *path, char *why, size_t len)
+{
+  if (mkdir(path, 0777) == 0 || errno == EEXIST)
+    return 0;
+  gr_fmt(why, len, "cannot make the folder '%s': %s", path, strerror(errno));
+  return -1;
+}
+
+static int one_outcome(void *ctx, const struct store_outcome *oc)
+{
+  struct rp *x = ctx;
+  const char *kase = oc->shrunk_case && oc->shrunk_case[0] ? oc->shrunk_case : oc->first_case;
+  if (!kase || !kase[0] || !oc->verdict || !strcmp(oc->verdict, "pass") ||
+      !strcmp(oc->verdict, "skip"))
+    return 0;
+  char slug_a[80], slug_v[80], name[256], q[2 * 1024], qv[256], cmd[4096];
+  gr_fmt(name, sizeof name, "%02zu-%s-%s.txt", x->n + 1, gr_slug(slug_a, sizeof slug_a, oc->algorithm),
+         gr_slug(slug_v, sizeof slug_v, oc->variant));
+  struct outfile o;
+  if (begin(x, &o, name))
+    return -1;
+  kv(o.f, "kind", "correctness");
+  kv(o.f, "algorithm", oc->algorithm);
+  kv(o.f, "variant", oc->variant);
+  kv(o.f, "variant_kind", oc->kind);
+  kv(o.f, "verdict", oc->verdict);
+  kv(o.f, "case", kase);
+  kv(o.f, "reason", oc->reason);
+  provenance(o.f, x);
+  gr_sh_quote(q, sizeof q, kase);
+  gr_sh_quote(qv, sizeof qv, oc->variant);
+  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s repro %s --variant %s", x->runner, q, qv));
+  kv(o.f, "expect", "exit 1 while the bug is there (a historical variant: caught), 0 once fixed");
+  if (outfile_commit(&o, x->why, x->len))
+    return -1;
+  x->n++;
+  return 0;
+}
+
+static int one_slower(struct rp *x, const struct compare_timing *ct)
+{
+  const struct compare_result *r = x->v->cmp;
+  char slug_a[80], slug_v[80], sub[256], folder[4096], db[4096];
+  gr_fmt(sub, sizeof sub, "%02zu-%s-%s-slower", x->n + 1,
+         gr_slug(slug_a, sizeof slug_a, ct->algorithm), gr_slug(slug_v, sizeof slug_v, ct->variant));
+  gr_fmt(folder, sizeof folder, "%s/%s", x->dir, sub);
+  if (mkdir_ok(folder, x->why, x->len))
+    return -1;
+  /* the baseline's samples: a one-run database of the baseline run (bench --against FILE reads
+   * it as it reads any database from elsewhere: checked, read-only) */
+  int have_db = 0;
+  if (!x->v->base_file) {
+    gr_fmt(db, sizeof db, "%s/baseline.db", folder);
+    if (remove(db) && errno != ENOENT) {
+      gr_fmt(x->why, x->len, "cannot replace '%s': %s", db, strerror(errno));
+      return -1;
+    }
+    if (store_copy_run(x->st, r->base.id, db, x->why, x->len))
+      return -1;
+    have_db = 1;
+  }
+  char name[512], kase[GR_CASE_TEXT_LEN + 64], q[2 * 1024], qs[400], cmd[4096], b[256];
+  gr_fmt(name, sizeof name, "%s/reproducer.txt", sub);
+  struct outfile o;
+  if (begin(x, &o, name))
+    return -1;
+  gr_fmt(kase, sizeof kase, "%s %s seed=%llu", ct->algorithm, ct->params,
+         (unsigned long long)ct->seed);
+  kv(o.f, "kind", "slowdown");
+  kv(o.f, "algorithm", ct->algorithm);
+  kv(o.f, "variant", ct->variant);
+  kv(o.f, "case", kase);
+  kv(o.f, "l2", ct->l2);
+  kv(o.f, "ratio", gr_fmt(b, sizeof b, "%.4f", ct->sc.ratio));
+  kv(o.f, "p", gr_fmt(b, sizeof b, "%.3g", ct->sc.p));
+  kv(o.f, "median_ms", gr_fmt(b, sizeof b, "%.6g -> %.6g", ct->sc.base.median, ct->sc.cur.median));
+  kv(o.f, "baseline_commit", r->base.commit);
+  kv(o.f, "baseline_gpu", ct->base_gpu[0] ? ct->base_gpu : r->base.gpu);
+  kv(o.f, "samples", have_db ? "baseline.db" : "none (the baseline came from another file)");
+  provenance(o.f, x);
+  gr_fmt(b, sizeof b, "%s/%s", ct->algorithm, ct->variant);
+  gr_sh_quote(qs, sizeof qs, b);
+  gr_sh_quote(q, sizeof q, kase);
+  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s bench %s --case %s%s --db local.db%s", x->runner,
+                            qs, q, strcmp(ct->l2, "hot") ? "" : " --hot",
+                            have_db ? " --against baseline.db" : ""));
+  kv(o.f, "expect", "run in this folder on the GPU model above: exit 1 while it is slower");
+  if (outfile_commit(&o, x->why, x->len))
+    return -1;
+  x->n++;
+  return 0;
+}
+
+int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
+                      const char *runner, size_t *n, char *why, size_t len)
+{
+  struct rp x = {st, v, dir, runner, 0, why, len};
+  *n = 0;
+  why[0] = 0;
+  if (mkdir_ok(dir, why, len))
+    return -1;
+  int rc = store_each_outcome(st, STORE_MAIN, v->run.id, STORE_BY_NAME, one_outcome, &x);
+  if (rc == -1 && !why[0])
+    gr_fmt(why, len, "cannot read the outcomes of run %lld: %s", (long long)v->run.id,
+           store_errmsg(st));
+  for (size_t i = 0; rc == 0 && v->cmp && !v->cmp->base_other_gpu && i < v->cmp->n_t; i++) {
+    const struct compare_timing *ct = &v->cmp->t[i];
+    if (ct->in_base && ct->in_cur && ct->sc.cls == STATS_SLOWER)
+      rc = one_slower(&x, ct);
+  }
+  *n = x.n;
+  return rc ? -1 : 0;
+}

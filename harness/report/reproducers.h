@@ -1,0 +1,27 @@
+/* A night's reproducers as files that travel (`gpuregress export --format reproducers --out
+ * DIR`): one file per failing case, one folder per slower benchmark, written beside junit.xml
+ * by the CI scripts and uploaded with it, so that anyone can reproduce a red night on another
+ * machine with no database of the runner. The format (doc/bisect.md, "Reproducers that
+ * travel") is versioned: the first line is "gpuregress-reproducer 1", then "key: value" lines
+ * whose values are one printable line each (they come from a database: untrusted text). */
+#ifndef GR_REPRODUCERS_H
+#define GR_REPRODUCERS_H
+
+#include <stddef.h>
+
+struct store;
+struct run_verdict;
+
+#define REPRODUCER_VERSION 1
+
+/* Write dir (made when missing; files of the same names in it are replaced through temporary
+ * files) for the run judged by v: for each outcome that failed or caught a bug with a case
+ * text, NN-ALG-VARIANT.txt (kind correctness, its `repro` command); for each timing slower than
+ * the baseline, the folder NN-ALG-VARIANT-slower/ with reproducer.txt (kind slowdown, its `bench
+ * --against baseline.db` command) and baseline.db, a one-run gpuregress database of the
+ * baseline run (its stored samples) where the baseline is a run of st. runner: the name the
+ * commands start (the runner's file name). *n gets how many were written. 0 ok; -1 with why. */
+int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
+                      const char *runner, size_t *n, char *why, size_t len);
+
+#endif

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# `gpuregress bisect` on a throwaway git repository (no GPU): a project of its own with the toy
+# algorithm of tests/toy_alg/ (a fixed CPU variant), built against an installed prefix, with 20
+# commits: one plants a wrong result in the CPU variant, one does not build (the next fixes it).
+# bisect, run with the default build (the runner's CMake target in a build folder of its
+# worktree), names the planted commit exactly, skips the broken one, leaves no worktree, and
+# the user's checkout (files, index, HEAD, refs, stash, status, with local changes in it) is
+# byte-identical before and after; an interrupt leaves no worktree either.
+#   tests/bisect.sh SOURCE_DIR BUILD_DIR WORK_DIR GPUREGRESS -- cmake configure arguments...
+# The configure arguments reach the default build through CMake's environment variables
+# (CMAKE_GENERATOR, CC, CXX, CUDACXX, CMAKE_BUILD_TYPE, CMAKE_<LANG>_COMPILER_LAUNCHER, LDFLAGS).
+set -u
+src=$(realpath "$1") build=$(realpath "$2") work=$3 gr=$(realpath "$4")
+shift 5
+source "$(dirname "$0")/expect.sh"
+for a in "$@"; do
+  case $a in
+  -DCMAKE_C_COMPILER=*) export CC=${a#*=} ;;
+  -DCMAKE_CXX_COMPILER=*) export CXX=${a#*=} ;;
+  -DCMAKE_CUDA_COMPILER=*) export CUDACXX=${a#*=} ;;
+  -DCMAKE_BUILD_TYPE=?*) export CMAKE_BUILD_TYPE=${a#*=} ;;
+  -DCMAKE_MAKE_PROGRAM=?*) export PATH=$(dirname "${a#*=}"):$PATH ;;
+  -DCMAKE_EXE_LINKER_FLAGS=*) export LDFLAGS=${a#*=} ;;
+  -DCMAKE_*_COMPILER_LAUNCHER=*) a=${a#-D}; export "${a%%=*}=${a#*=}" ;;
+  -G) gen_next=1; continue ;;
+  esac
+  [ "${gen_next:-0}" = 1 ] && export CMAKE_GENERATOR=$a
+  gen_next=0
+done
+
+rm -rf "$work"
+mkdir -p "$work"
+work=$(realpath "$work")
+p=$work/prefix
+cmake --install "$build" --prefix "$p" >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log"; echo "FAIL: cmake --install"; exit 1; }
+export CMAKE_PREFIX_PATH=$p TMPDIR=$work
+
+# the user's repository: 20 commits
+r=$work/repo
+mkdir -p "$r"
+cp "$src/tests/toy_alg/toy_alg.c" "$src/tests/toy_alg/toy_ref.c" "$src/tests/toy_alg/toy_ref.h" "$r/"
+# out of the tree the headers are the installed ones
+sed -i -e 's|#include "alg.h"|#include <gpuregress/gpuregress.h>|' -e '/#include "gr.h"/d' \
+  -e 's|#include "check.h"|#include <gpuregress/check.h>|' "$r/toy_alg.c"
+cat >"$r/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.25)
+project(toy_bisect LANGUAGES C CXX CUDA)
+find_package(gpuregress CONFIG REQUIRED)
+gpuregress_add_executable(toyrun NO_BUILTINS SOURCES toy_alg.c toy_ref.c revision.c)
+EOF
+git_() { git -C "$r" -c user.name=t -c user.email=t@t -c commit.gpgsign=false "$@"; }
+git_ init -q -b main
+for i in $(seq 1 20); do
+  echo "int toy_revision = $i;" >"$r/revision.c"
+  case $i in
+  10) echo "#error commit 10 does not build" >>"$r/toy_ref.c" ;;
+  11) sed -i '/#error commit 10/d' "$r/toy_ref.c" ;;
+  13) sed -i 's/^    carry = m;$/    carry = INT32_MIN; \/* planted *\//' "$r/toy_alg.c"
+      grep -q planted "$r/toy_alg.c" || { echo "FAIL: the planted change did not apply"; exit 1; } ;;
+  esac
+  git_ add -A
+  git_ commit -q -m "commit $i" --date="2026-01-$(printf %02d "$i")T12:00:00Z"
+  git_ tag "c$i"
+done
+planted=$(git_ rev-parse c13)
+broken=$(git_ rev-parse c10)
+# local changes the bisection must not see or touch: a modified tracked file, a staged one, an
+# untracked one, a stash
+echo "/* local */" >>"$r/toy_ref.h"
+echo "stashed" >"$r/stash.txt" && git_ add stash.txt && git_ stash -q
+echo "int toy_local;" >>"$r/revision.c" && git_ add revision.c
+echo "scratch" >"$r/untracked.txt"
+
+snapshot() {
+  ( cd "$r" &&
+    git status --porcelain=v2 --branch --untracked-files=all &&
+    git rev-parse HEAD && git for-each-ref && git stash list &&
+    sha256sum .git/index .git/HEAD &&
+    find . -path ./.git -prune -o -type f -print0 | sort -z | xargs -0 sha256sum &&
+    ls .git/worktrees 2>/dev/null )
+}
+before=$(snapshot)
+
+start=$(date +%s)
+out=$(cd "$r" && "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --allow-no-gpu \
+        --variant v1_blocked 'toy n=130 seed=7' 2>&1)
+rc=$?
+echo "$out"
+echo "bisect: $(($(date +%s) - start)) s"
+check "bisect exits 0 (got $rc)" [ "$rc" = 0 ]
+check "bisect names the planted commit ${planted:0:12}" grep -q "^first bad commit: $planted\$" <<<"$out"
+check "the first bad line has the subject and the author date" \
+  grep -q "^first bad: ${planted:0:12} commit 13 (2026-01-13T12:00:00+00:00)\$" <<<"$out"
+check "the commit that does not build is skipped" \
+  grep -qE "^[0-9]+ +${broken:0:12}  skip .*does not build" <<<"$out"
+check "GOOD and BAD are checked first" grep -qE "^GOOD .* good .*pass" <<<"$out"
+check "BAD is caught" grep -qE "^BAD .* bad .*caught" <<<"$out"
+after=$(snapshot)
+check "the user's checkout is byte-identical" [ "$before" = "$after" ]
+[ "$before" = "$after" ] || diff <(echo "$before") <(echo "$after")
+check "no worktree left" [ -z "$(git_ worktree list | sed 1d)" ]
+check "no temporary folder left" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
+
+# the reproducer must fail at BAD and pass at GOOD
+expect 2 "does not fail at BAD" -- bash -c "cd '$r' && '$gr' bisect --good c1 --bad c12 \
+  --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
+expect 2 "fails at GOOD" -- bash -c "cd '$r' && '$gr' bisect --good c14 --bad c20 \
+  --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
+expect 2 "unknown revision 'nope'" -- bash -c "cd '$r' && '$gr' bisect --good nope --bad c20 'toy n=1 seed=1'"
+expect 2 "not an ancestor" -- bash -c "cd '$r' && '$gr' bisect --good c20 --bad c1 'toy n=1 seed=1'"
+mkdir -p "$work/norepo"
+expect 3 "not inside a git work tree" -- env GIT_CEILING_DIRECTORIES="$work" bash -c "cd '$work/norepo' && '$gr' bisect --good a --bad b 'toy n=1 seed=1'"
+
+# an interrupt in the middle of a build: exit 130, no worktree, the checkout unchanged
+(cd "$r" && exec "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --allow-no-gpu \
+   --variant v1_blocked 'toy n=130 seed=7' >"$work/int.log" 2>&1) &
+pid=$!
+for _ in $(seq 1 300); do
+  [ -n "$(find "$work" -maxdepth 3 -path '*gr-bisect-*/wt/build' 2>/dev/null)" ] && break
+  sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+check "an interrupted bisect exits 130 (got $rc)" [ "$rc" = 130 ]
+check "an interrupted bisect leaves no worktree" [ -z "$(git_ worktree list | sed 1d)" ]
+check "an interrupted bisect leaves no temporary folder" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
+check "an interrupted bisect leaves the checkout byte-identical" [ "$before" = "$(snapshot)" ]
+
+# reproducers that travel: the runner of commit 20 (its fixed CPU variant wrong) fuzzed into a
+# night; export --format reproducers writes the folder; copied to a folder with no database,
+# the command its file holds (naming the runner by its own name) reproduces the failure
+c20=$work/c20
+mkdir -p "$c20" && git_ archive c20 | tar -x -C "$c20"
+cmake -S "$c20" -B "$c20/build" >"$work/c20.log" 2>&1 && cmake --build "$c20/build" >>"$work/c20.log" 2>&1 ||
+  { tail -20 "$work/c20.log"; echo "FAIL: build of commit 20"; exit 1; }
+toyrun=$c20/build/toyrun
+expect 1 "fail" -- "$toyrun" run --filter toy --cases 40 --seed 3 --allow-no-gpu --quiet --db "$work/night.db"
+expect 0 "wrote 1 reproducer in" -- "$toyrun" export --db "$work/night.db" --format reproducers --out "$work/reproducers"
+f=$(ls "$work/reproducers")
+check "one reproducer file per failing case (got: $f)" [ "$f" = "01-toy-v1_blocked.txt" ]
+rf=$work/reproducers/$f
+check "the file's format line" [ "$(head -1 "$rf")" = "gpuregress-reproducer 1" ]
+for k in kind case variant runner commit gpu driver command; do
+  check "the reproducer has '$k'" grep -q "^$k: " "$rf"
+done
+check "the reproducer names the runner" grep -q "^command: toyrun repro 'toy n=[0-9]* seed=[0-9]*' --variant 'v1_blocked'\$" "$rf"
+mkdir -p "$work/elsewhere" && cp -r "$work/reproducers" "$work/elsewhere/"
+cmd=$(sed -n 's/^command: //p' "$work/elsewhere/reproducers/$f")
+expect 1 "fail" -- env PATH="$c20/build:$PATH" bash -c "cd '$work/elsewhere' && $cmd --allow-no-gpu"
+check "no database appeared elsewhere" [ -z "$(find "$work/elsewhere" -name '*.db')" ]
+
+[ "$fails" = 0 ] && rm -rf "$work"
+exit $((fails > 0))
