@@ -243,6 +243,8 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
   }
   if (view_find_gnuplot(&c, o->scripts_dir, why, len))
     return -1;
+  /* gnuplot's private folders, one in each folder it writes to (outfile_tmpdir takes the path
+   * of an output there) */
   char p1[PATH_MAX + 8], p2[PATH_MAX + 8];
   gr_fmt(p1, sizeof p1, "%s/x", c.plots_dir);
   gr_fmt(p2, sizeof p2, "%s/x", c.dash);
