@@ -221,14 +221,14 @@ probe files 2 "'fifo' is a pipe, not a regular file" -- "$bin" repro 'kmedoids d
 probe files 2 "'fifo' is a pipe, not a regular file" -- "$bin" bench --case 'sgm left=fifo right=fifo' --db "$tmp/s.db"
 probe files 2 "'/dev/zero' is a character device" -- "$bin" repro 'sgm left=/dev/zero right=/dev/zero' --variant reference
 probe files 2 "'adir' is a directory" -- "$bin" repro 'avos op=spgemm data=adir' --variant reference
-# a sparse 1.5 GB pair whose right image has a byte too many: refused from the headers, at once,
+# a sparse 1.5 GB pair whose left image has a byte too many: refused from the headers, at once,
 # naming the file
 printf 'P5\n30000 25000\n255\n' >"$tmp/big.pgm"
 truncate -s $((30000 * 25000 + 19)) "$tmp/big.pgm"
 printf 'P5\n30000 25000\n255\n' >"$tmp/big2.pgm"
 truncate -s $((30000 * 25000 + 20)) "$tmp/big2.pgm"
 t0=$(date +%s%N)
-probe files 2 "'big2.pgm' has 1 bytes after the 30000 x 25000 pixels" -- "$bin" repro 'sgm left=big.pgm right=big2.pgm' --variant reference
+probe files 2 "'big2.pgm' has 1 bytes after the 30000 x 25000 pixels" -- "$bin" repro 'sgm left=big2.pgm right=big.pgm' --variant reference
 ms=$((($(date +%s%N) - t0) / 1000000))
 note files "$([ "$ms" -lt 2000 ] && echo 1)" "the bad pair took $ms ms (hashed before its header was read?)"
 probe files 2 "a data: path names a file inside the dataset folder" -- "$bin" repro 'sgm left=data:../../etc/passwd right=data:x' --variant reference

@@ -325,11 +325,20 @@ static int read_pair(const struct gr_case *c, uint8_t **left, uint8_t **right, u
   return -1;
 }
 
-/* Every file of a pair is a PGM: its header and size, before the case hashes it. */
+/* Every file of a pair is a PGM: its header and size, and its sizes within sgm's w and h,
+ * before the case hashes it (a sparse 38730 x 38730 image is refused from its header, naming
+ * it, not after 1.5 GB were hashed). */
 static int sgm_check_file(const char *param, const char *path, char *why, size_t len)
 {
-  (void)param;
-  return pgm_check_file(path, why, len);
+  int w, h;
+  if (pgm_read_header(path, &w, &h, why, len) != PGM_OK)
+    return -1;
+  if (w > sgm_params[P_W].max || h > sgm_params[P_H].max) {
+    gr_fmt(why, len, "'%s' (%s=) is %d x %d: sgm takes images of at most %lld x %lld", path,
+           param, w, h, (long long)sgm_params[P_W].max, (long long)sgm_params[P_H].max);
+    return -1;
+  }
+  return 0;
 }
 
 static int sgm_data_params(struct gr_case *c, uint32_t *filled, char *why, size_t len)

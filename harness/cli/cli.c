@@ -86,6 +86,35 @@ int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, co
   return 0;
 }
 
+/* the option word cli_getopt refused as another option's value, NULL none */
+static const char *value_is_option;
+
+int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts)
+{
+  value_is_option = NULL;
+  int c = getopt_long(argc, argv, optstring, longopts, NULL);
+  /* a value taken from the next word (not written --db=--x or -d--x) that starts with "--" is
+   * an option the user meant as one: the option before it has no value */
+  if (c != -1 && c != ':' && c != '?' && optarg && optind > 1 && optarg == argv[optind - 1] &&
+      strncmp(optarg, "--", 2) == 0) {
+    value_is_option = optarg;
+    optind--; /* argv[optind - 1] is the option again, for cli_opt_error */
+    optopt = c < 128 ? c : 0;
+    return ':';
+  }
+  return c;
+}
+
+int cli_opt_date(const char *cmd, const char *opt, const char *s, char *canon, size_t len)
+{
+  if (gr_date_instant(s, canon, len) == 0)
+    return 0;
+  char shown[64];
+  return cli_usage_error(cmd, "bad date '%s' for %s: a real date, YYYY-MM-DD, optionally "
+                         "THH:MM or THH:MM:SS and Z (UTC)", gr_printable(shown, sizeof shown, s),
+                         opt);
+}
+
 int cli_opt_error(const char *cmd, int c, char **argv)
 {
   const char *arg = optind > 0 ? argv[optind - 1] : "";
@@ -97,6 +126,12 @@ int cli_opt_error(const char *cmd, int c, char **argv)
     gr_fmt(name, sizeof name, "-%c", optopt);
   else
     gr_fmt(name, sizeof name, "%s", arg);
+  if (c == ':' && value_is_option) {
+    char word[64];
+    gr_printable(word, sizeof word, value_is_option);
+    return cli_usage_error(cmd, "option '%s' needs a value, not the option '%s' (a value that "
+                           "starts with '--' is written %s=%s)", name, word, name, word);
+  }
   if (c == ':')
     return cli_usage_error(cmd, "option '%s' needs a value", name);
   if (is_long && strchr(arg, '=') && optopt)
@@ -104,6 +139,22 @@ int cli_opt_error(const char *cmd, int c, char **argv)
   return cli_usage_error(cmd, "unknown option '%s'", name);
 }
 
+
+int cli_check_tmpdir(const char *cmd)
+{
+  const char *t = getenv("TMPDIR");
+  struct stat sb;
+  if (!t || !*t)
+    return 0;
+  int err = stat(t, &sb) ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : access(t, W_OK | X_OK) ? errno : 0;
+  if (!err)
+    return 0;
+  char shown[256];
+  fprintf(stderr, "gpuregress %s: TMPDIR '%s' cannot take temporary files (%s): variants make "
+                  "theirs there (kmedoids' MPI launches); name a writable folder or unset it\n",
+          cmd, gr_printable(shown, sizeof shown, t), strerror(err));
+  return GR_EXIT_ENV;
+}
 
 /* ---- run metadata ------------------------------------------------------------------------- */
 
@@ -359,7 +410,7 @@ int cli_status_take_option(int *argc, char **argv)
   int out = 2;
   for (int i = 2; i < *argc; i++) {
     if (strcmp(argv[i], "--status-file") == 0) {
-      if (i + 1 >= *argc)
+      if (i + 1 >= *argc || strncmp(argv[i + 1], "--", 2) == 0) /* an option, not its value */
         return -1;
       status_path = argv[++i];
     } else if (strncmp(argv[i], "--status-file=", 14) == 0) {

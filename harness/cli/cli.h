@@ -28,6 +28,15 @@ int cli_opt_double(const char *cmd, const char *opt, const char *s, double lo, d
 int cli_opt_u64(const char *cmd, const char *opt, const char *s, uint64_t lo, uint64_t hi,
                 uint64_t *out);
 int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, const char **out);
+/*   cli_opt_date:   a date (gr_date_instant), its instant written into canon as the store
+ *                   writes starts ("bad date '' for --before: ..." names the option). */
+int cli_opt_date(const char *cmd, const char *opt, const char *s, char *canon, size_t len);
+/* getopt_long for every command (longindex unused), with one rule of ours: an option's value
+ * taken from the next word never starts with "--" ("run --db --help" is --db without a value,
+ * not a database named --help); written "--db=--x" or "-d--x" it is the value. Such a word is
+ * returned as ':' (a missing value) for cli_opt_error, which names both. */
+struct option;
+int cli_getopt(int argc, char **argv, const char *optstring, const struct option *longopts);
 /* getopt_long's errors in our words (commands pass an optstring that begins with ':' and set
  * opterr = 0, so that getopt prints nothing): c is what getopt_long returned (':' a missing
  * value, '?' an unknown option). Prints "option '--db' needs a value", "unknown option
@@ -35,6 +44,10 @@ int cli_opt_text(const char *cmd, const char *opt, const char *s, size_t max, co
 int cli_opt_error(const char *cmd, int c, char **argv);
 /* The longest file name or pattern an option takes. */
 #define CLI_TEXT_MAX 4095
+/* The commands that run variants (run, fuzz, repro, bench) first: TMPDIR, when set, must be a
+ * folder this user can write, else the variants that make temporary files there would fail as
+ * if they had crashed. 0 ok; GR_EXIT_ENV after a message naming TMPDIR and why. */
+int cli_check_tmpdir(const char *cmd);
 /* Open an existing database read-only (never create or change one): 0 ok, else the exit code
  * after a message naming cmd. */
 int cli_open_existing(const char *cmd, const char *db, struct store **st);
@@ -122,7 +135,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  *              open_regressions=N acknowledged=N history_steps=N (over the nights)
  * The human output is the same with or without it. */
 /* Remove "--status-file FILE" (or "=FILE") from argv[2..] (argc adjusted); -1 if FILE is
- * missing. */
+ * missing, empty, or the next word is an option ("--status-file --help"; "--status-file=--x"
+ * names a file "--x"). */
 int cli_status_take_option(int *argc, char **argv);
 /* 0 when the status file asked for can be written (outfile_check: a regular file or a new one
  * in an existing folder), else -1 with why; checked before a command starts its work. */

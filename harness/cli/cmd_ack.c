@@ -93,7 +93,7 @@ int cmd_ack(int argc, char **argv)
   int undo = 0, list = 0, all = 0, c;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(ack_help); return 0;
     case OPT_REASON:

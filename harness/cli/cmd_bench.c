@@ -305,7 +305,7 @@ int cmd_bench(int argc, char **argv)
   opterr = 0;
   int c;
   uint64_t u;
-  while ((c = getopt_long(n_rest, rest, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(n_rest, rest, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h':
       printf(bench_help);
@@ -398,6 +398,10 @@ int cmd_bench(int argc, char **argv)
   if (select_variants(filter, &sel, why, sizeof why) ||
       bench_plan_new(sel.alg, sel.v, sel.n, sizes, quick, cases, n_cases, &p, why, sizeof why)) {
     rc = cli_usage_error("bench", "%s", why);
+    goto out;
+  }
+  if (cli_check_tmpdir("bench")) {
+    rc = GR_EXIT_ENV;
     goto out;
   }
   if (store_open(db, &st, why, sizeof why)) {

@@ -258,7 +258,7 @@ int cmd_compare(int argc, char **argv)
   int all = 0, json = 0, c;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(compare_help); return 0;
     case OPT_FORMAT:

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "cli.h"
 #include "history.h"
+#include "registry.h"
 
 /* ---- history ------------------------------------------------------------------------------ */
 
@@ -29,7 +31,7 @@ static const char history_help[] =
     "the commits between them (git log BEFORE..AFTER) hold the cause.\n"
     "\n"
     "  ALG[/VARIANT]    only this algorithm (and variant)\n"
-    "  --since DATE     nights started on or after DATE (YYYY-MM-DD, UTC)\n"
+    "  --since DATE     nights started at or after DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC)\n"
     "  --run RUN        the history up to this run (default: the latest night)\n"
     "  --check          the night's verdict: exit 1 when a change to slower is new on the run's\n"
     "                   night (confirmed with it, not without it)\n"
@@ -133,18 +135,19 @@ int cmd_history(int argc, char **argv)
   struct history_opts ho;
   history_opts_default(&ho);
   const char *db = STORE_DEFAULT_PATH, *since = NULL;
+  char since_at[32];
   struct history_print hp = {0};
   int c;
   uint64_t u;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(history_help); return 0;
     case OPT_SINCE:
-      if (gr_parse_date(optarg))
-        return cli_usage_error("history", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
-      since = optarg;
+      if (cli_opt_date("history", "--since", optarg, since_at, sizeof since_at))
+        return GR_EXIT_USAGE;
+      since = since_at;
       break;
     case OPT_RUN:
       if (cli_parse_run(optarg, &hp.run))
@@ -191,6 +194,13 @@ int cmd_history(int argc, char **argv)
     store_close(st);
   if (rc)
     return rc;
+  if (alg[0] && !registry_find(alg) && !store_knows_algorithm(st, alg)) {
+    /* a typo in a nightly's filter would check nothing, night after night */
+    char shown[128];
+    store_close(st);
+    return cli_usage_error("history", "unknown algorithm '%s': neither in 'gpuregress list' nor "
+                           "in the database", gr_printable(shown, sizeof shown, alg));
+  }
   struct store_run rb;
   if (hp.run > 0 && store_get_run(st, STORE_MAIN, hp.run, &rb)) {
     fprintf(stderr, "gpuregress history: no run %lld in the database\n", (long long)hp.run);
@@ -257,6 +267,18 @@ static const char import_help[] =
     "\n"
     "Exit 0 ok, 2 usage or database error (nothing of that file is imported).\n";
 
+/* SIGINT, SIGTERM, SIGHUP during an import: the import under way stops (its transaction rolls
+ * back: nothing of that file), and the command exits 130 as every command does */
+static struct store *import_store;
+static volatile sig_atomic_t import_interrupted;
+
+static void on_import_signal(int sig)
+{
+  (void)sig;
+  import_interrupted = 1;
+  store_interrupt(import_store);
+}
+
 int cmd_import(int argc, char **argv)
 {
   static const struct option opts[] = {
@@ -268,7 +290,7 @@ int cmd_import(int argc, char **argv)
   int c;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(import_help); return 0;
     case 'd':
@@ -280,15 +302,24 @@ int cmd_import(int argc, char **argv)
   }
   if (optind >= argc)
     return cli_usage_error("import", "missing the database FILE to import");
+  signal(SIGINT, on_import_signal);
+  signal(SIGTERM, on_import_signal);
+  signal(SIGHUP, on_import_signal);
   struct store *st;
   if (store_open(db, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress import: %s\n", why);
-    return GR_EXIT_USAGE;
+    return import_interrupted ? 130 : GR_EXIT_USAGE;
   }
   int rc = GR_EXIT_OK;
-  for (int i = optind; i < argc; i++) {
+  import_store = st;
+  for (int i = optind; i < argc && !import_interrupted; i++) {
     struct store_import_report r;
-    if (store_import(st, argv[i], &r, why, sizeof why)) {
+    int failed = store_import(st, argv[i], &r, why, sizeof why);
+    if (failed && import_interrupted) {
+      fprintf(stderr, "gpuregress import: interrupted: nothing of '%s' imported\n", argv[i]);
+      break;
+    }
+    if (failed) {
       fprintf(stderr, "gpuregress import: %s\n", why);
       rc = GR_EXIT_USAGE;
       continue;
@@ -306,8 +337,12 @@ int cmd_import(int argc, char **argv)
              r.apart == 1 ? "it" : "them", r.apart == 1 ? "a run" : "runs",
              r.apart == 1 ? "its" : "their");
   }
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  signal(SIGHUP, SIG_DFL);
+  import_store = NULL;
   store_close(st);
-  return rc;
+  return import_interrupted ? 130 : rc;
 }
 
 /* ---- prune -------------------------------------------------------------------------------- */
@@ -325,7 +360,8 @@ static const char prune_help[] =
     "\n"
     "  --keep-days N   prune runs started more than N days ago\n"
     "  --keep-runs N   prune all but the newest N runs\n"
-    "  --before DATE   prune runs started before DATE (YYYY-MM-DD, UTC)\n"
+    "  --before DATE   prune runs started before DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC;\n"
+    "                  a run started at that instant is kept)\n"
     "  --dry-run       count what would be dropped, change nothing\n"
     "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "\n"
@@ -350,7 +386,7 @@ int cmd_prune(int argc, char **argv)
   uint64_t u;
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(prune_help); return 0;
     case OPT_KEEP_DAYS:
@@ -364,9 +400,8 @@ int cmd_prune(int argc, char **argv)
       po.keep_runs = (int64_t)u;
       break;
     case OPT_BEFORE:
-      if (gr_parse_date(optarg))
-        return cli_usage_error("prune", "bad date '%s': use a real date, YYYY-MM-DD (UTC)", optarg);
-      gr_fmt(before, sizeof before, "%s", optarg);
+      if (cli_opt_date("prune", "--before", optarg, before, sizeof before))
+        return GR_EXIT_USAGE;
       break;
     case OPT_DRY_RUN: po.dry_run = 1; break;
     case 'd':

@@ -194,7 +194,7 @@ int cmd_plot(int argc, char **argv)
   int c;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(plot_help); return 0;
     case OPT_RUN:
@@ -328,7 +328,7 @@ int cmd_export(int argc, char **argv)
   int c;
   char why[GR_WHY_LEN];
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
     switch (c) {
     case 'h': printf(export_help); return 0;
     case OPT_BASELINE:

@@ -90,7 +90,7 @@ int cmd_repro(int argc, char **argv)
   int c, in_process = 0, allow_no_gpu = 0;
   uint64_t repeat = 1;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":V:h", opts)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
@@ -132,6 +132,8 @@ int cmd_repro(int argc, char **argv)
     return cli_usage_error("repro", "--repeat runs the case in a worker: not with --in-process");
   if (!in_process && optind + 1 < argc)
     return cli_usage_error("repro", "unexpected argument '%s' (quote the case text)", argv[optind + 1]);
+  if (cli_check_tmpdir("repro"))
+    return GR_EXIT_ENV;
   char why[GR_WHY_LEN];
   int n = argc - optind;
   struct gr_case *cs = calloc((size_t)n, sizeof *cs);

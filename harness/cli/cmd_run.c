@@ -57,6 +57,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   struct selection sel;
   if (select_variants(ra->filter, &sel, why, sizeof why))
     return cli_usage_error(cmd, "%s", why);
+  if (cli_check_tmpdir(cmd))
+    return GR_EXIT_ENV;
   int r = ra->gpus_spec ? cli_gpus(cmd, ra->gpus_spec, &ra->gpus) : 0;
   if (r)
     return r;
@@ -372,7 +374,7 @@ int cmd_run(int argc, char **argv)
     return cli_usage_error("run", "%s", why);
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":f:n:b:s:d:vh", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":f:n:b:s:d:vh", opts)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
              "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
@@ -462,7 +464,7 @@ int cmd_fuzz(int argc, char **argv)
   run_defaults(&ra);
   int c;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":n:b:s:d:vh", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":n:b:s:d:vh", opts)) != -1) {
     if (c == 'h') {
       printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
              "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"

@@ -142,7 +142,7 @@ int cmd_sanitize(int argc, char **argv)
   int c;
   uint64_t u;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, ":t:p:b:j:s:d:h", opts, NULL)) != -1) {
+  while ((c = cli_getopt(argc, argv, ":t:p:b:j:s:d:h", opts)) != -1) {
     switch (c) {
     case 'h':
       printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"

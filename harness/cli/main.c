@@ -136,7 +136,8 @@ int main(int argc, char **argv)
     return 0;
   }
   if (cli_status_take_option(&argc, argv)) {
-    fprintf(stderr, "gpuregress: --status-file needs a file name\n");
+    fprintf(stderr, "gpuregress: --status-file needs a file name (a name that starts with "
+                    "'--' is written --status-file=--NAME)\n");
     return GR_EXIT_USAGE;
   }
   char why[GR_WHY_LEN];

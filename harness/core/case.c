@@ -70,14 +70,17 @@ const char *case_data_dir(char *buf, size_t len)
   return gr_fmt(buf, len, "%s/.cache/gpuregress/datasets", home && *home ? home : ".");
 }
 
-/* A file value as a path: "data:REL" in the dataset directory, anything else as it is. */
+/* A file value as a path: "data:REL" in the dataset directory, anything else as it is. NULL
+ * when the path does not fit len or the dataset directory its buffer (a very long GR_DATA):
+ * never a path cut short. */
 static const char *file_path(const char *value, char *buf, size_t len)
 {
   if (strncmp(value, "data:", 5) != 0)
     return gr_fmt(buf, len, "%s", value);
   char dir[GR_CASE_PATH_LEN * 2];
   case_data_dir(dir, sizeof dir);
-  return gr_fmt(buf, len, "%s/%s", dir, value + 5);
+  int n = snprintf(buf, len, "%s/%s", dir, value + 5);
+  return strlen(dir) + 1 < sizeof dir && n >= 0 && (size_t)n < len ? buf : NULL;
 }
 
 const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len)
@@ -163,7 +166,11 @@ static int file_value(const struct algorithm *a, const struct param_spec *p, con
                      "'..')", p->name, text);
     return -1;
   }
-  file_path(text, path, sizeof path);
+  if (!file_path(text, path, sizeof path)) {
+    gr_fmt(why, len, "'%s=%s': the dataset folder (GR_DATA, else XDG_CACHE_HOME or HOME) is too "
+                     "long: a data: path must fit %zu characters", p->name, text, sizeof path - 1);
+    return -1;
+  }
   if (access(path, F_OK) != 0) {
     gr_fmt(why, len, "cannot open '%s': %s", path, strerror(errno));
     if (strncmp(text, "data:", 5) != 0)

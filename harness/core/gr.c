@@ -189,7 +189,9 @@ char *gr_slug(char *dst, size_t len, const char *s)
   return gr_fmt(dst, len, "_%016llx", (unsigned long long)h);
 }
 
-int gr_parse_date(const char *s)
+int gr_parse_date(const char *s) { return gr_date_instant(s, NULL, 0); }
+
+int gr_date_instant(const char *s, char *canon, size_t len)
 {
   /* YYYY-MM-DD, then optionally THH:MM or THH:MM:SS, then optionally Z */
   static const char shape[] = "dddd-dd-ddTdd:dd:ddZ";
@@ -209,6 +211,9 @@ int gr_parse_date(const char *s)
     return -1;
   if (n > 10 && (DIGITS2(11) > 23 || DIGITS2(14) > 59 || (n >= 19 && DIGITS2(17) > 59)))
     return -1;
+  if (canon) /* the instant in the one form the store writes: equal instants, equal texts */
+    gr_fmt(canon, len, "%04d-%02d-%02dT%02d:%02d:%02dZ", y, m, d, n > 10 ? DIGITS2(11) : 0,
+           n > 10 ? DIGITS2(14) : 0, n >= 19 ? DIGITS2(17) : 0);
 #undef DIGITS2
   return 0;
 }

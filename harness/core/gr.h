@@ -72,13 +72,18 @@ int gr_parse_u64(const char *s, uint64_t *out);
  * gr_slug: a form of s safe in a file name: s itself when gr_name_ok, else '_' and 16 hex digits
  *   of its hash (never a valid name, so never the slug of another); returns dst.
  * gr_parse_date: 0 when s is a real UTC calendar date or time as the store writes them:
- *   YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS and a Z; -1 otherwise. */
+ *   YYYY-MM-DD, optionally followed by THH:MM or THH:MM:SS and a Z; -1 otherwise.
+ * gr_date_instant: the same judgement, and the instant s names written into canon (when not
+ *   NULL) as the store writes a start, YYYY-MM-DDTHH:MM:SSZ (a date alone is its midnight), so
+ *   that comparing texts compares instants: "2026-11-12T01:00Z" and "2026-11-12T01:00:00Z" are
+ *   one instant (as text ':' < 'Z' would put the first after the second). */
 #define GR_NAME_MAX 64
 int gr_name_ok(const char *s);
 int gr_is_printable(const char *s);
 char *gr_printable(char *dst, size_t len, const char *s);
 char *gr_slug(char *dst, size_t len, const char *s);
 int gr_parse_date(const char *s);
+int gr_date_instant(const char *s, char *canon, size_t len);
 /* s as one word of a POSIX shell: '...' with every ' written '\'' (git's sq_quote); "''" when
  * it does not fit. Returns dst. */
 char *gr_sh_quote(char *dst, size_t len, const char *s);

@@ -2,9 +2,11 @@
 #include "export.h"
 #include "outfile.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "escape.h"
 #include "gr.h"
@@ -148,12 +150,32 @@ static int export_csv(FILE *f, struct store *st, int64_t run)
   return store_each_row(st, STORE_TABLE_TIMINGS, run, csv_row, f);
 }
 
+/* --format db: the run copied into a new database built in a private folder beside path, then
+ * moved to path only where nothing is there (outfile_place_new: no link followed, no race). */
+static int export_db(struct store *st, int64_t run, const char *path, char *why, size_t len)
+{
+  struct stat sb;
+  if (lstat(path, &sb) == 0) { /* at once, before the copy; outfile_place_new decides */
+    gr_fmt(why, len, "'%s' exists: remove it or choose another --out", path);
+    return -1;
+  }
+  char dir[PATH_MAX], tmp[PATH_MAX + 16];
+  if (outfile_tmpdir(dir, sizeof dir, path, why, len))
+    return -1;
+  gr_fmt(tmp, sizeof tmp, "%s/run.db", dir);
+  int rc = store_copy_run(st, run, tmp, why, len);
+  if (rc == 0)
+    rc = outfile_place_new(tmp, path, why, len);
+  outfile_tmpdir_remove(dir);
+  return rc;
+}
+
 int export_run(struct store *st, const struct run_verdict *v, enum export_format fmt,
                const char *path, char *why, size_t len)
 {
   int64_t run = v->run.id;
   if (fmt == EXPORT_DB)
-    return store_copy_run(st, run, path, why, len);
+    return export_db(st, run, path, why, len);
   struct outfile out;
   if (path && outfile_open(&out, path, why, len))
     return -1;

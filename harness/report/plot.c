@@ -34,8 +34,9 @@
 static void plot_sizes(struct plot_ctx *c, const struct alg_view *a)
 {
   char path[PATH_MAX], base[PATH_MAX], vars[16384], names[2048] = "", kinds[1024] = "", slug[80];
-  gr_fmt(base, sizeof base, "%s/%s_sizes", c->plots_dir, gr_slug(slug, sizeof slug, a->name));
-  gr_fmt(path, sizeof path, "%s.dat", base);
+  gr_slug(slug, sizeof slug, a->name);
+  gr_fmt(path, sizeof path, "%s/%s_sizes.dat", c->plots_dir, slug);
+  gr_fmt(base, sizeof base, "%s/%s_sizes", c->gp_plots, slug); /* gnuplot's outputs */
   struct outfile out;
   FILE *f = view_data_open(c, &out, path);
   if (!f)
@@ -188,8 +189,8 @@ static void plot_catch(struct plot_ctx *c)
   if (nr < 1)
     return;
   char path[PATH_MAX], base[PATH_MAX], vars[16384];
-  gr_fmt(base, sizeof base, "%s/catch", c->plots_dir);
-  gr_fmt(path, sizeof path, "%s.dat", base);
+  gr_fmt(path, sizeof path, "%s/catch.dat", c->plots_dir);
+  gr_fmt(base, sizeof base, "%s/catch", c->gp_plots); /* gnuplot's outputs */
   struct catch_ctx k = {.c = c, .ids = ids, .nr = nr, .ymax = 10};
   struct outfile out;
   if (!(k.f = view_data_open(c, &out, path)))
@@ -240,8 +241,22 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
     gr_fmt(why, len, "cannot create '%s': %s", c.plots_dir, strerror(errno));
     return -1;
   }
-  view_find_gnuplot(&c, o->scripts_dir);
+  if (view_find_gnuplot(&c, o->scripts_dir, why, len))
+    return -1;
+  /* gnuplot's private folders, one in each folder it writes to (outfile_tmpdir takes the path
+   * of an output there) */
+  char p1[PATH_MAX + 8], p2[PATH_MAX + 8];
+  gr_fmt(p1, sizeof p1, "%s/x", c.plots_dir);
+  gr_fmt(p2, sizeof p2, "%s/x", c.dash);
+  if (c.have_gnuplot && c.have_scripts &&
+      (outfile_tmpdir(c.gp_plots, sizeof c.gp_plots, p1, why, len) ||
+       outfile_tmpdir(c.gp_dash, sizeof c.gp_dash, p2, why, len))) {
+    outfile_tmpdir_remove(c.gp_plots);
+    return -1;
+  }
   if (view_load(&c)) {
+    outfile_tmpdir_remove(c.gp_plots);
+    outfile_tmpdir_remove(c.gp_dash);
     free(c.rows);
     gr_fmt(why, len, "cannot read the timings of run %lld: %s", (long long)run, store_errmsg(st));
     return -1;
@@ -257,6 +272,8 @@ int plot_run(struct store *st, int64_t run, const struct plot_opts *o, struct pl
     rc = trends_pages(&c, why, len);
   trends_free(c.trends);
   free(c.rows);
+  outfile_tmpdir_remove(c.gp_plots);
+  outfile_tmpdir_remove(c.gp_dash);
   rep->plots = c.plots;
   rep->gnuplot_missing = !c.have_gnuplot;
   if (rc)

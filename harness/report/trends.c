@@ -183,7 +183,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
   const char *alg = t->s[first].s.algorithm;
   char path[PATH_MAX], base[PATH_MAX], slug[80], q[PATH_MAX + 16];
   gr_slug(slug, sizeof slug, alg);
-  gr_fmt(base, sizeof base, "%s/trend_%s_", c->plots_dir, slug);
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->gp_plots, slug);
   gr_fmt(path, sizeof path, "%s/trend_%s.dat", c->plots_dir, slug);
   struct outfile out;
   size_t vlen = 64 * 1024;
@@ -269,7 +269,7 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
               plot, t->n_timed);
   /* the same plots, standalone with gnuplot's mousing (wheel zoom, pan, values under the
    * pointer), beside the pages: linked from them, not embedded */
-  gr_fmt(base, sizeof base, "%s/trend_%s_", c->dash, slug);
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->gp_dash, slug);
   full |= trends_cat(vars, vlen, "mouseprefix=%s", view_gp_str(q, sizeof q, base));
   if (!full && plot)
     view_gnuplot(c, "plot_trend.gp", vars);

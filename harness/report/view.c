@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include "view.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,7 +46,7 @@ static int in_path(const char *prog)
   return 0;
 }
 
-void view_find_gnuplot(struct plot_ctx *c, const char *given)
+int view_find_gnuplot(struct plot_ctx *c, const char *given, char *why, size_t len)
 {
   c->have_gnuplot = in_path("gnuplot");
   char exe[PATH_MAX], cand[PATH_MAX];
@@ -72,13 +74,51 @@ void view_find_gnuplot(struct plot_ctx *c, const char *given)
     if (access(cand, R_OK) == 0) {
       gr_fmt(c->scripts, sizeof c->scripts, "%s", dirs[i]);
       c->have_scripts = 1;
-      return;
+      /* gnuplot would wait forever on a FIFO: each script is judged on what open gives */
+      static const char *const scripts[] = {"plot_sizes.gp", "plot_catch.gp", "plot_trend.gp"};
+      for (size_t j = 0; j < sizeof scripts / sizeof *scripts; j++) {
+        gr_fmt(cand, sizeof cand, "%s/%s", dirs[i], scripts[j]);
+        int fd = open(cand, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+        struct stat sb;
+        if (fd < 0 && errno == ENOENT)
+          continue; /* gnuplot says so when it is needed */
+        int bad = fd < 0 ? errno : fstat(fd, &sb) ? errno : S_ISREG(sb.st_mode) ? 0 : -1;
+        if (fd >= 0)
+          close(fd);
+        if (bad) {
+          gr_fmt(why, len, "gnuplot script '%s': %s", cand,
+                 bad > 0 ? strerror(bad) : "not a regular file (a FIFO, a device or a folder)");
+          c->have_scripts = 0;
+          return -1;
+        }
+      }
+      return 0;
     }
   }
   gr_fmt(c->scripts, sizeof c->scripts, "%s", dirs[0]);
+  return 0;
 }
 
 #define GNUPLOT_TIMEOUT 300.0 /* seconds one plot may take */
+
+/* Move (keep) or remove every file of the private folder from into the folder to. */
+static void take_outputs(struct plot_ctx *c, const char *from, const char *to, int keep)
+{
+  DIR *d = opendir(from);
+  if (!d)
+    return;
+  char src[PATH_MAX], dst[PATH_MAX], why[GR_WHY_LEN];
+  for (struct dirent *e; (e = readdir(d));) {
+    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+      continue;
+    gr_fmt(src, sizeof src, "%s/%s", from, e->d_name);
+    gr_fmt(dst, sizeof dst, "%s/%s", to, e->d_name);
+    if (keep && outfile_place(src, dst, why, sizeof why) && !c->write_error[0])
+      gr_fmt(c->write_error, sizeof c->write_error, "%s", why);
+    unlink(src); /* gone when placed; not placed: not left behind */
+  }
+  closedir(d);
+}
 
 int view_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
 {
@@ -100,6 +140,8 @@ int view_gnuplot(struct plot_ctx *c, const char *script, const char *vars)
   } else {
     gr_fmt(why, sizeof why, "cannot start gnuplot: %s", strerror(errno));
   }
+  take_outputs(c, c->gp_plots, c->plots_dir, rc == 0);
+  take_outputs(c, c->gp_dash, c->dash, rc == 0);
   if (rc != 0) {
     if (!c->failures[0])
       gr_fmt(c->failures, sizeof c->failures, "gnuplot failed on '%s' (%s): %s", path, vars, why);

@@ -36,6 +36,9 @@ struct plot_ctx {
   const char *note;                  /* plot --note, above the banner; NULL none */
   struct store_run rb;
   char plots_dir[PATH_MAX], dash[PATH_MAX], scripts[PATH_MAX];
+  /* where gnuplot writes: private folders in plots_dir and dash (outfile_tmpdir) whose files
+   * view_gnuplot moves into place after each plot; gnuplot never opens a path under --out */
+  char gp_plots[PATH_MAX], gp_dash[PATH_MAX];
   int have_gnuplot, have_scripts;
   struct store_timing *rows; /* the run's timings, in the order stored */
   size_t nrows, cap_rows;
@@ -56,11 +59,16 @@ const struct store_timing *view_row_of(const struct plot_ctx *c, const struct al
                                        int cs);
 
 /* Where gnuplot and its scripts are: c->have_gnuplot (on PATH), c->scripts and c->have_scripts
- * (given, else beside the binary, installed, in the source tree, ./scripts). */
-void view_find_gnuplot(struct plot_ctx *c, const char *scripts_dir);
+ * (given, else beside the binary, installed, in the source tree, ./scripts). 0 ok (scripts or
+ * none found); -1 with why when a script there is not a regular file (a FIFO gnuplot would wait
+ * on forever) or cannot be opened. */
+int view_find_gnuplot(struct plot_ctx *c, const char *scripts_dir, char *why, size_t len);
 
 /* gnuplot -e VARS SCRIPT (from the scripts folder), through the harness's child process module
- * (child.h); 0 ok, else the failure is noted in c->failures. */
+ * (child.h), its outputs named in c->gp_plots and c->gp_dash: when it succeeds, every file it
+ * wrote there is moved into plots_dir or dash (outfile_place: a link there is replaced, a
+ * directory or a FIFO refused into c->write_error); when it fails they are removed. 0 ok, else
+ * the failure is noted in c->failures. */
 int view_gnuplot(struct plot_ctx *c, const char *script, const char *vars);
 /* Make s safe as a quoted label in a gnuplot data file: quotes, backslashes and control
  * characters become spaces. */

@@ -36,6 +36,9 @@ int store_open(const char *path, struct store **out, char *why, size_t len);
 #define STORE_OPEN_EXISTING 0x1u
 int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len);
 void store_close(struct store *st);
+/* Stop the statement st is running (sqlite3_interrupt: safe in a signal handler); it fails
+ * with "interrupted" and its transaction rolls back. A no-op between statements. */
+void store_interrupt(struct store *st);
 /* The underlying handle, for the tests' own queries (the harness reads through store_read.c). */
 struct sqlite3 *store_db(struct store *st);
 /* The schema version this build writes. */

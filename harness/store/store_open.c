@@ -408,6 +408,12 @@ const char *store_open_hint(int code)
   }
 }
 
+void store_interrupt(struct store *st)
+{
+  if (st && st->db)
+    sqlite3_interrupt(st->db);
+}
+
 void store_close(struct store *st)
 {
   if (!st)
