@@ -77,7 +77,7 @@ expect 2 "unknown kind 'bogus' in --kinds" -- "$bin" sanitize --kinds fixed,bogu
 expect 2 "bad value '7/7' for --slice" -- "$bin" sanitize --slice 7/7 --db "$db"
 expect 2 "bad value '3' for --slice" -- "$bin" sanitize --slice 3 --db "$db"
 expect 2 "bad value '-1/7' for --slice" -- "$bin" sanitize --slice -1/7 --db "$db"
-expect 2 "--logs '$tmp/none': not a writable folder" -- "$bin" sanitize --logs "$tmp/none" --db "$db"
+expect 2 "--logs '/dev/null/logs': not a writable folder" -- "$bin" sanitize --logs /dev/null/logs --db "$db"
 # a fake tool that reports a finding (exit 86) as memcheck prints it: where a GPU is, the cell is
 # a finding that names the kernel, the file:line and the case; the examined race of avos
 # v2_warp_hash (its sanitizer_explained) is explained and fails nothing
