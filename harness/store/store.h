@@ -200,8 +200,9 @@ int store_run_contents(struct store *st, enum store_src src, int64_t id);
 /* The latest finished run with timings or outcomes in src; or, when cur > 0, the baseline of
  * run cur (of STORE_MAIN): the latest finished run before cur in STORE_MAIN (any, in
  * STORE_BASE) on the same GPU model, preferring one holding every kind of data cur holds; a run
- * holding none of it is no baseline. Returns its id, 0 if none. In STORE_BASE, when only runs on
- * another GPU model exist, the latest of them is returned and *other_gpu is set. */
+ * holding none of it is no baseline. Returns its id, 0 if none, -1 on a database error (a damaged
+ * file: store_errmsg). In STORE_BASE, when only runs on another GPU model exist, the latest of
+ * them is returned and *other_gpu is set. */
 int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *other_gpu);
 
 /* The history of run: runs on its GPU model up to and including it (the earlier ones
