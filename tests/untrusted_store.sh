@@ -54,6 +54,13 @@ for c in history compare "export --format json" "plot --out $tmp/pv" "ack --list
   probe views 2 "'timings' is a view, not a table" -- "$bin" $c --db "$tmp/vtimings.db"
 done
 probe views 2 "'timings' is a view, not a table" -- "$bin" compare --db "$tmp/h.db" --baseline "$tmp/vtimings.db"
+# a virtual table; a view whose stored type says table (SQLite: a malformed schema)
+hostile virtual "DROP TABLE timings; CREATE VIRTUAL TABLE timings USING fts4(x)"
+probe views 2 "'timings' is a virtual table, not a table" -- "$bin" history --db "$tmp/virtual.db"
+hostile lie "DROP TABLE timings; CREATE VIEW timings AS $endless FROM r; PRAGMA writable_schema = ON;
+  UPDATE sqlite_master SET type = 'table' WHERE name = 'timings'"
+probe views 2 "malformed database schema (timings)" -- "$bin" history --db "$tmp/lie.db"
+probe views 2 "malformed database schema (timings)" -- "$bin" import --db "$tmp/h.db" "$tmp/lie.db"
 probe views 2 "'timings' is a view, not a table" -- "$bin" import --db "$tmp/h.db" "$tmp/vtimings.db"
 same views "$tmp/vtimings.db" "$tmp/vtimings.orig" "a database with a view"
 

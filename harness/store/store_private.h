@@ -57,7 +57,7 @@ int store_judge_schema(struct store *st, int *v, char *why, size_t len);
 void store_harden(sqlite3 *db);
 /* A budget on every statement of db (a progress handler counting in *ticks, reset as each
  * statement starts): one that runs past GR_SQL_BUDGET million virtual-machine steps (default
- * 20000) is stopped with SQLITE_INTERRUPT, which rolls back the transaction it was in. */
+ * 2000) is stopped with SQLITE_INTERRUPT, which rolls back the transaction it was in. */
 void store_budget(sqlite3 *db, int64_t *ticks);
 /* db's last error message as a terminal may show it (gr_printable: SQLite's messages quote
  * names stored in the file), or what the budget stopped; returns buf. */

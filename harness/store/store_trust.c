@@ -76,9 +76,10 @@ int store_judge_tables(sqlite3 *db, const char *schema, int64_t v, char *why, si
       if (!type || strcmp(type, "table")) {
         char t[64];
         gr_fmt(why, len,
-               "it is not a gpuregress database ('%s' is a %s, not a table): pass --db with "
+               "it is not a gpuregress database ('%s' is a %s%s, not a table): pass --db with "
                "another path",
-               our_tables[i].name, gr_printable(t, sizeof t, type ? type : "NULL"));
+               our_tables[i].name, gr_printable(t, sizeof t, type ? type : "NULL"),
+               type && !strcmp(type, "virtual") ? " table" : "");
         sqlite3_finalize(s);
         return -1;
       }
@@ -179,7 +180,9 @@ int store_quick_check(sqlite3 *db, const char *schema, char *why, size_t len)
   int rc = sqlite3_step(s);
   const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
   int ok = r && !strcmp(r, "ok");
-  if (!ok) {
+  if (!ok && (sqlite3_errcode(db) & 0xff) == SQLITE_INTERRUPT) {
+    store_db_msg(db, why, len); /* the budget stopped it: not a verdict on the file */
+  } else if (!ok) {
     char msg[200];
     const char *last = r ? strrchr(r, '\n') : NULL; /* after "*** in database main ***" */
     gr_fmt(why, len,
