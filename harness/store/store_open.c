@@ -363,7 +363,7 @@ static int store_open_once(const char *path, unsigned flags, struct store **out,
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
   store_harden(st->db);
-  store_budget(st->db, &st->ticks);
+  store_budget(st->db);
   /* the first statement that reads the file tells a corrupt or foreign file apart: nothing is
    * written (not even the journal mode) before it says the file is ours or empty */
   int v;

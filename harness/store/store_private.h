@@ -17,7 +17,6 @@ struct store {
   int err; /* extended SQLite code of the last failure (opening or writing), 0 none */
   char msg[256]; /* the message of the last failed write, kept across the rollback; "" none */
   char emsg[256]; /* store_errmsg's printable copy of SQLite's message */
-  int64_t ticks; /* progress-handler calls in the running statement (store_budget) */
   sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
 };
 
@@ -55,10 +54,10 @@ int store_walk_end(sqlite3_stmt *s, int rc, int stop);
 int store_judge_schema(struct store *st, int *v, char *why, size_t len);
 /* SQLite's defences on a connection: SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off. */
 void store_harden(sqlite3 *db);
-/* A budget on every statement of db (a progress handler counting in *ticks, reset as each
- * statement starts): one that runs past GR_SQL_BUDGET million virtual-machine steps (default
+/* A budget on every statement of db (a progress handler counting, reset as each statement
+ * starts): one that runs past GR_SQL_BUDGET million virtual-machine steps (default
  * 2000) is stopped with SQLITE_INTERRUPT, which rolls back the transaction it was in. */
-void store_budget(sqlite3 *db, int64_t *ticks);
+void store_budget(sqlite3 *db);
 /* db's last error message as a terminal may show it (gr_printable: SQLite's messages quote
  * names stored in the file), or what the budget stopped; returns buf. */
 const char *store_db_msg(sqlite3 *db, char *buf, size_t len);

@@ -223,7 +223,7 @@ static int open_read_as(struct store *st, const char *path, enum read_mode mode,
     sqlite3_busy_timeout(st->db, 10000);
     sqlite3_extended_result_codes(st->db, 1);
     store_harden(st->db);
-    store_budget(st->db, &st->ticks);
+    store_budget(st->db);
     rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
   }
   if (rc == SQLITE_OK && store_judge_schema(st, &v, msg, mlen))
