@@ -429,7 +429,9 @@ int cmd_prune(int argc, char **argv)
     fprintf(stderr, "gpuregress prune: no database '%s': pass --db\n", db);
     return GR_EXIT_USAGE;
   }
-  if (store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
+  /* a dry run reads only: not even the journal mode changes */
+  if (po.dry_run ? store_open_read(db, &st, why, sizeof why)
+                 : store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
     fprintf(stderr, "gpuregress prune: %s\n", why);
     return GR_EXIT_USAGE;
   }

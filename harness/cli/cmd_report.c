@@ -63,7 +63,11 @@ static int pick_run(const char *cmd, struct store *st, int64_t *run)
     return 0;
   }
   *run = store_pick_run(st, STORE_MAIN, 0, NULL);
-  if (*run <= 0) {
+  if (*run < 0) {
+    fprintf(stderr, "gpuregress %s: cannot read the runs: %s\n", cmd, store_errmsg(st));
+    return GR_EXIT_USAGE;
+  }
+  if (*run == 0) {
     fprintf(stderr, "gpuregress %s: no finished run with results in the database\n", cmd);
     return GR_EXIT_USAGE;
   }
@@ -96,13 +100,19 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
     o.base_src = STORE_BASE;
     o.base_file = baseline;
     o.base = store_pick_run(st, STORE_BASE, run, &other_gpu);
-    if (o.base <= 0) {
+    if (o.base < 0) {
+      fprintf(stderr, "gpuregress %s: cannot read baseline '%s': %s\n", cmd, baseline,
+              store_errmsg(st));
+      return GR_EXIT_USAGE;
+    }
+    if (o.base == 0) {
       fprintf(stderr, "gpuregress %s: baseline '%s' holds no finished run with results\n", cmd,
               baseline);
       return GR_EXIT_USAGE;
     }
-  } else {
-    o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu);
+  } else if ((o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu)) < 0) {
+    fprintf(stderr, "gpuregress %s: cannot read the runs: %s\n", cmd, store_errmsg(st));
+    return GR_EXIT_USAGE;
   }
   *compared = o.base > 0;
   if (o.base < 0)

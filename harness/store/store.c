@@ -19,13 +19,16 @@
 
 sqlite3 *store_db(struct store *st) { return st->db; }
 
-const char *store_errmsg(struct store *st) { return st->msg[0] ? st->msg : sqlite3_errmsg(st->db); }
+const char *store_errmsg(struct store *st)
+{
+  return st->msg[0] ? st->msg : store_db_msg(st->db, st->emsg, sizeof st->emsg);
+}
 
 /* Remember why a write failed (the rollback that follows would replace SQLite's message); -1. */
 static int write_failed(struct store *st)
 {
   if (!st->msg[0])
-    gr_fmt(st->msg, sizeof st->msg, "%s", sqlite3_errmsg(st->db));
+    store_db_msg(st->db, st->msg, sizeof st->msg);
   st->err = sqlite3_extended_errcode(st->db);
   st->write_failed = 1;
   if (st->in_batch)
@@ -83,7 +86,8 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   sqlite3_stmt *s;
   char now[32];
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
-    gr_fmt(why, len, "cannot record the run: %s", sqlite3_errmsg(st->db));
+    gr_fmt(why, len, "cannot record the run: %s",
+           store_db_msg(st->db, st->emsg, sizeof st->emsg));
     return -1;
   }
   store_utc_now(now, sizeof now);
@@ -104,7 +108,8 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {
-    gr_fmt(why, len, "cannot record the run: %s", sqlite3_errmsg(st->db));
+    gr_fmt(why, len, "cannot record the run: %s",
+           store_db_msg(st->db, st->emsg, sizeof st->emsg));
     return -1;
   }
   return (int64_t)sqlite3_last_insert_rowid(st->db);

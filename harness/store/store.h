@@ -31,8 +31,10 @@ struct store;
 int store_open(const char *path, struct store **out, char *why, size_t len);
 /* store_open with flags: STORE_OPEN_EXISTING refuses a new or empty file (prune). Every write
  * open judges the file before anything is written to it (not even the journal mode): a file
- * that is not a regular file, another program's database, a schema version that is not ours or
- * is newer, or a damaged file (PRAGMA quick_check) is refused and left byte-identical. */
+ * that is not a regular file, another program's database (our version without every table of
+ * that version or a column the store writes, a view or virtual table named like a table of
+ * ours), a schema version that is not ours or is newer, or a damaged file (PRAGMA quick_check)
+ * is refused and left byte-identical. */
 #define STORE_OPEN_EXISTING 0x1u
 int store_open_flags(const char *path, unsigned flags, struct store **out, char *why, size_t len);
 void store_close(struct store *st);
@@ -162,8 +164,9 @@ const char *store_path(struct store *st);
 
 /* Open an existing gpuregress database for reading only: nothing is created, migrated or
  * switched to WAL, no statement can write (PRAGMA query_only), a write-protected file is read
- * (an older schema is read as it is: a table it lacks reads as empty). 0 ok; -1 with why
- * ("cannot use database ...", "... is not a gpuregress database", a newer schema). */
+ * (an older schema is read as it is: a table it lacks reads as empty), never as immutable over
+ * a -wal with content. 0 ok; -1 with why ("cannot use database ...", "... is not a gpuregress
+ * database", a newer schema, a -wal that cannot be read). */
 int store_open_read(const char *path, struct store **out, char *why, size_t len);
 /* PRAGMA SCHEMA.quick_check on db: 0 ok; -1 with why (the file is damaged). */
 int store_quick_check(struct sqlite3 *db, const char *schema, char *why, size_t len);
@@ -174,7 +177,8 @@ int store_knows_algorithm(struct store *st, const char *alg);
 /* Where a read looks: this database, or the baseline file attached by store_attach_baseline. */
 enum store_src { STORE_MAIN, STORE_BASE };
 
-/* Attach another gpuregress database (read-only use) as STORE_BASE. 0 ok; -1 with why. */
+/* Attach another gpuregress database (read-only use) as STORE_BASE, opened and judged as
+ * store_open_read does (store_guard.c). 0 ok; -1 with why. */
 int store_attach_baseline(struct store *st, const char *path, char *why, size_t len);
 
 struct store_run {
@@ -209,8 +213,9 @@ int store_run_contents(struct store *st, enum store_src src, int64_t id);
 /* The latest finished run with timings or outcomes in src; or, when cur > 0, the baseline of
  * run cur (of STORE_MAIN): the latest finished run before cur in STORE_MAIN (any, in
  * STORE_BASE) on the same GPU model, preferring one holding every kind of data cur holds; a run
- * holding none of it is no baseline. Returns its id, 0 if none. In STORE_BASE, when only runs on
- * another GPU model exist, the latest of them is returned and *other_gpu is set. */
+ * holding none of it is no baseline. Returns its id, 0 if none, -1 on a database error (a damaged
+ * file: store_errmsg). In STORE_BASE, when only runs on another GPU model exist, the latest of
+ * them is returned and *other_gpu is set. */
 int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *other_gpu);
 
 /* The history of run: runs on its GPU model up to and including it (the earlier ones

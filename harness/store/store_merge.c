@@ -220,22 +220,19 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   }
   sqlite3_create_function(db, "gr_name_ok", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
                           store_sql_name_ok, NULL, NULL);
-  int ok = sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS src", -1, &s, NULL) == SQLITE_OK;
-  if (ok) {
-    sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-    ok = sqlite3_step(s) == SQLITE_DONE;
-    sqlite3_finalize(s);
-  }
-  if (!ok) {
-    gr_fmt(why, len, "cannot open '%s': %s", path, sqlite3_errmsg(db));
+  char msg[GR_WHY_LEN];
+  /* a WAL source with committed frames in its -wal: no checkpoint when it is detached (the
+   * last connection to close a WAL database folds the -wal into it), its bytes stay as they
+   * were */
+  int keep_wal = store_wal_bytes(path) > 0;
+  if (store_attach(db, path, "src", msg, sizeof msg)) {
+    gr_fmt(why, len, "cannot open '%s': %s", path, msg);
     return -1;
   }
-  int rc = -1, bad;
+  int ok = 0, rc = -1, bad;
   int64_t v = 0, objects = 0;
   int64_t roff = max_id(db, "SELECT coalesce(max(id), 0) FROM main.runs");
-  char msg[GR_WHY_LEN];
   /* PRAGMA src.user_version: the table-valued pragma_user_version reads main's */
-  ok = 0;
   if (sqlite3_prepare_v2(db, "PRAGMA src.user_version", -1, &s, NULL) == SQLITE_OK) {
     ok = sqlite3_step(s) == SQLITE_ROW;
     v = sqlite3_column_int64(s, 0);
@@ -248,7 +245,7 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
     sqlite3_finalize(s);
   }
   if (!ok) {
-    gr_fmt(why, len, "cannot read '%s': %s", path, sqlite3_errmsg(db));
+    gr_fmt(why, len, "cannot read '%s': %s", path, store_db_msg(db, msg, sizeof msg));
   } else if (v > store_schema_version()) {
     gr_fmt(
         why, len,
@@ -258,13 +255,15 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
     gr_fmt(why, len, "'%s' is not a gpuregress database (%s): nothing imported", path,
            v < 0 ? "a schema version gpuregress never writes" : objects ? "no schema version of ours"
                                                                         : "empty");
+  } else if (store_judge_tables(db, "src", 0, msg, sizeof msg)) {
+    gr_fmt(why, len, "'%s' refused, nothing imported: %s", path, msg);
   } else if (!store_has_column(db, "src", "runs", "id") ||
              !store_has_column(db, "src", "outcomes", "run_id")) {
     gr_fmt(why, len, "'%s' is not a gpuregress database (no runs table)", path);
   } else if (store_quick_check(db, "src", msg, sizeof msg)) {
     gr_fmt(why, len, "cannot import '%s': %s", path, msg);
   } else if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-    gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(db));
+    gr_fmt(why, len, "cannot write: %s", store_db_msg(db, msg, sizeof msg));
   } else if ((bad = import_attached(db, only, rep, msg, sizeof msg)) != 0 ||
              /* the shards of a night become the night's one run (store_night.c): the runs just
               * added all have ids above the largest before */
@@ -273,7 +272,7 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
     if (bad == -2)
       gr_fmt(why, len, "'%s' refused, nothing imported: %s", path, msg);
     else
-      gr_fmt(why, len, "cannot import '%s': %s", path, sqlite3_errmsg(db));
+      gr_fmt(why, len, "cannot import '%s': %s", path, store_db_msg(db, msg, sizeof msg));
     sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
     memset(rep, 0, sizeof *rep);
   } else {
@@ -281,7 +280,11 @@ static int import_file(sqlite3 *db, const char *path, int64_t only, struct store
   }
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.timing_map", NULL,
                NULL, NULL);
+  if (keep_wal)
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
   sqlite3_exec(db, "DETACH DATABASE src", NULL, NULL, NULL);
+  if (keep_wal)
+    sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 0, NULL);
   return rc;
 }
 
@@ -295,7 +298,7 @@ int store_import(struct store *st, const char *path, struct store_import_report 
     return -1;
   }
   if (store_commit(st)) {
-    gr_fmt(why, len, "cannot write: %s", sqlite3_errmsg(st->db));
+    gr_fmt(why, len, "cannot write: %s", store_errmsg(st));
     return -1;
   }
   return import_file(st->db, path, 0, rep, why, len);
@@ -330,45 +333,70 @@ static int64_t file_bytes(const char *path)
   return stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
 }
 
+/* The old runs, ?1 the cutoff date (NULL none), ?2 the runs to keep (0 no limit): started
+ * before the cutoff, or beyond the newest keep_runs; never a run that is still running */
+#define PRUNE_OLD                                                                                  \
+  "SELECT id FROM runs WHERE status != 'running' AND ((?1 IS NOT NULL AND started_at < ?1 AND"   \
+  " started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*') OR (?2 > 0 AND id NOT IN"     \
+  " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))"
+
+/* One statement of store_prune over prune_old: the temporary table, or for a dry run (a
+ * read-only connection: nothing is written, not even a temporary table) the same rows as a
+ * common table expression; the cutoffs bound. 0 ok (*n its first column, else the rows it
+ * changed), -1 a database error. */
+static int prune_step(struct store *st, const struct store_prune_opts *o, const char *sql,
+                      int64_t *n)
+{
+  sqlite3_stmt *s;
+  char full[1024];
+  gr_fmt(full, sizeof full, "%s%s", o->dry_run ? "WITH prune_old(id) AS (" PRUNE_OLD ") " : "",
+         sql);
+  if (sqlite3_prepare_v2(st->db, full, -1, &s, NULL) != SQLITE_OK)
+    return -1;
+  if (sqlite3_bind_parameter_count(s) >= 1 && o->before && o->before[0])
+    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
+  if (sqlite3_bind_parameter_count(s) >= 2)
+    sqlite3_bind_int64(s, 2, o->keep_runs);
+  int rc = sqlite3_step(s);
+  if (n)
+    *n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : (int64_t)sqlite3_changes64(st->db);
+  sqlite3_finalize(s);
+  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
 int store_prune(struct store *st, const struct store_prune_opts *o, struct store_prune_report *rep,
                 char *why, size_t len)
 {
-  /* the old runs: started before the cutoff, or beyond the newest keep_runs; never a run that
-   * is still running */
-  static const char old_runs[] =
-      "CREATE TEMP TABLE prune_old AS SELECT id FROM runs WHERE status != 'running' AND"
-      " ((?1 IS NOT NULL AND started_at < ?1 AND started_at GLOB"
-      " '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*') OR (?2 > 0 AND id NOT IN"
-      " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))";
+  /* what is dropped: passing cases (and skipped ones), the detail (every other verdict stays);
+   * raw samples (history reads the per-run summaries in timings). A dry run counts them. */
   static const char *const steps[] = {
-      /* passing cases (and skipped ones): the detail; every other verdict stays */
-      "DELETE FROM cases WHERE run_id IN (SELECT id FROM temp.prune_old) AND verdict IN ('pass', "
-      "'skip')",
-      /* raw samples: history reads the per-run summaries in timings */
-      "DELETE FROM samples WHERE timing_id IN (SELECT t.id FROM timings t JOIN temp.prune_old o"
+      "FROM cases WHERE run_id IN (SELECT id FROM prune_old) AND verdict IN ('pass', 'skip')",
+      "FROM samples WHERE timing_id IN (SELECT t.id FROM timings t JOIN prune_old o"
       " ON t.run_id = o.id)",
   };
   sqlite3_stmt *s;
+  char sql[512];
   memset(rep, 0, sizeof *rep);
   rep->bytes_before = file_bytes(st->path);
-  if (store_commit(st) || sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+  if (store_commit(st) ||
+      sqlite3_exec(st->db, o->dry_run ? "BEGIN" : "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
     goto fail;
-  sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.prune_old", NULL, NULL, NULL);
-  if (sqlite3_prepare_v2(st->db, old_runs, -1, &s, NULL) != SQLITE_OK)
+  if (!o->dry_run && (sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.prune_old", NULL, NULL,
+                                   NULL) != SQLITE_OK ||
+                      prune_step(st, o, "CREATE TEMP TABLE prune_old AS " PRUNE_OLD, NULL)))
     goto fail_rollback;
-  if (o->before && o->before[0])
-    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(s, 2, o->keep_runs);
-  int rc = sqlite3_step(s);
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE)
+  if (prune_step(st, o, "SELECT count(*) FROM prune_old", &rep->runs))
     goto fail_rollback;
-  rep->runs = max_id(st->db, "SELECT count(*) FROM temp.prune_old");
   /* what is dropped, for the message: the ids and the starts of the old runs */
-  if (sqlite3_prepare_v2(st->db, "SELECT min(r.id), max(r.id), min(r.started_at), max(r.started_at)"
-                                 " FROM runs r JOIN temp.prune_old o ON r.id = o.id", -1, &s,
-                         NULL) != SQLITE_OK)
+  gr_fmt(sql, sizeof sql, "%sSELECT min(r.id), max(r.id), min(r.started_at), max(r.started_at)"
+         " FROM runs r JOIN prune_old o ON r.id = o.id",
+         o->dry_run ? "WITH prune_old(id) AS (" PRUNE_OLD ") " : "");
+  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
     goto fail_rollback;
+  if (o->dry_run && o->before && o->before[0])
+    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
+  if (o->dry_run)
+    sqlite3_bind_int64(s, 2, o->keep_runs);
   if (sqlite3_step(s) == SQLITE_ROW) {
     rep->first_id = sqlite3_column_int64(s, 0);
     rep->last_id = sqlite3_column_int64(s, 1);
@@ -382,11 +410,12 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
   for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
     if (i == 1 && !store_has_table(st, STORE_MAIN, "samples"))
       break;
-    if (sqlite3_exec(st->db, steps[i], NULL, NULL, NULL) != SQLITE_OK)
+    gr_fmt(sql, sizeof sql, "%s %s", o->dry_run ? "SELECT count(*)" : "DELETE", steps[i]);
+    if (prune_step(st, o, sql, counts[i]))
       goto fail_rollback;
-    *counts[i] = (int64_t)sqlite3_changes64(st->db);
   }
-  sqlite3_exec(st->db, "DROP TABLE temp.prune_old", NULL, NULL, NULL);
+  if (!o->dry_run)
+    sqlite3_exec(st->db, "DROP TABLE temp.prune_old", NULL, NULL, NULL);
   if (sqlite3_exec(st->db, o->dry_run ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
     goto fail_rollback;
   /* give the space back to the file system (and fold the WAL into the file) */
@@ -397,10 +426,10 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
   rep->bytes_after = o->dry_run ? rep->bytes_before : file_bytes(st->path);
   return 0;
 fail_rollback:
-  gr_fmt(why, len, "cannot prune: %s", sqlite3_errmsg(st->db));
+  gr_fmt(why, len, "cannot prune: %s", store_errmsg(st));
   sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
   return -1;
 fail:
-  gr_fmt(why, len, "cannot prune: %s", sqlite3_errmsg(st->db));
+  gr_fmt(why, len, "cannot prune: %s", store_errmsg(st));
   return -1;
 }

@@ -38,7 +38,7 @@ int store_set_night(struct store *st, int64_t run, const char *night, int shard_
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {
-    gr_fmt(st->msg, sizeof st->msg, "%s", sqlite3_errmsg(st->db));
+    store_db_msg(st->db, st->msg, sizeof st->msg);
     st->write_failed = 1;
     return -1;
   }
@@ -61,7 +61,7 @@ int store_set_timing_gpu(struct store *st, int64_t timing, const char *gpu_name,
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {
-    gr_fmt(st->msg, sizeof st->msg, "%s", sqlite3_errmsg(st->db));
+    store_db_msg(st->db, st->msg, sizeof st->msg);
     st->batch_failed = st->write_failed = 1;
     return -1;
   }

@@ -1,6 +1,7 @@
 /* The SQLite store's opening side: the schema and its forward migrations, opening for writing
  * (refusing foreign databases, marking runs whose process is gone 'killed') and for reading
- * (read-only, a baseline attached). The write side is store.c. See store.h. */
+ * (query_only; store_trust.c opens read-only files, store_guard.c attaches a baseline). The
+ * write side is store.c. See store.h. */
 #include "store.h"
 #include "store_private.h"
 
@@ -195,7 +196,10 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   char *msg = NULL;
   if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
     st->err = sqlite3_extended_errcode(st->db);
-    gr_fmt(why, len, "%s", msg ? msg : sqlite3_errmsg(st->db));
+    if (msg)
+      gr_printable(why, len, msg);
+    else
+      store_db_msg(st->db, why, len);
     sqlite3_free(msg);
     return -1;
   }
@@ -208,7 +212,7 @@ int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *w
   if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK && sqlite3_step(*s) == SQLITE_ROW)
     return 0;
   st->err = sqlite3_extended_errcode(st->db);
-  gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  store_db_msg(st->db, why, len);
   sqlite3_finalize(*s);
   *s = NULL;
   return -1;
@@ -291,8 +295,40 @@ static int mark_killed(struct store *st, char *why, size_t len)
     return 0;
 fail:
   st->err = sqlite3_extended_errcode(st->db);
-  gr_fmt(why, len, "%s", sqlite3_errmsg(st->db));
+  store_db_msg(st->db, why, len);
   return -1;
+}
+
+/* The store's insert statements, prepared once (a table or column missing fails here). 0 ok;
+ * -1 with why (st->err set). */
+static int prepare_writes(struct store *st, char *why, size_t len)
+{
+  static const char add_case[] =
+      "INSERT INTO cases (run_id, algorithm, variant, kind, phase, case_index, params, seed, verdict,"
+      " tag, reason, err, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_outcome[] =
+      "INSERT OR REPLACE INTO outcomes (run_id, algorithm, variant, kind, verdict, cases, passed,"
+      " failed, skipped, errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
+      " shrunk_case, reproducer) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_timing[] =
+      "INSERT INTO timings (run_id, algorithm, variant, kind, params, seed, name, l2, launches,"
+      " samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, noise, bytes, items, gbps,"
+      " items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds, verdict, reason, item_unit,"
+      " peak_items_per_s, pct_peak)"
+      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+  static const char add_sample[] =
+      "INSERT INTO samples (timing_id, idx, ms, sm_clock_mhz) VALUES (?,?,?,?)";
+  if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_timing, -1, &st->add_timing, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, add_sample, -1, &st->add_sample, NULL) != SQLITE_OK ||
+      sqlite3_prepare_v2(st->db, "INSERT INTO accuracy (timing_id, metric, value) VALUES (?,?,?)",
+                         -1, &st->add_accuracy, NULL) != SQLITE_OK) {
+    st->err = sqlite3_extended_errcode(st->db);
+    store_db_msg(st->db, why, len);
+    return -1;
+  }
+  return 0;
 }
 
 /* One try of store_open; *busy set when it failed on a lock (SQLITE_BUSY or SQLITE_LOCKED). */
@@ -316,16 +352,24 @@ static int store_open_once(const char *path, unsigned flags, struct store **out,
   if (strcmp(path, STORE_DEFAULT_PATH) == 0)
     mkdir("results", 0777);
   st->path = strdup(path);
-  rc = st->path ? sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
-                                      NULL)
-                    : SQLITE_NOMEM;
+  /* a URI (the path percent-encoded): store_attach gives ATTACH the file's read-only and
+   * immutable forms */
+  char *uri = st->path ? store_file_uri(path, "") : NULL;
+  rc = uri ? sqlite3_open_v2(uri, &st->db,
+                             SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_URI, NULL)
+           : SQLITE_NOMEM;
+  free(uri);
   if (rc != SQLITE_OK) {
-    gr_fmt(msg, sizeof msg, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+    if (st->db)
+      store_db_msg(st->db, msg, sizeof msg);
+    else
+      gr_fmt(msg, sizeof msg, "%s", sqlite3_errstr(rc));
     goto out_close;
   }
   sqlite3_busy_timeout(st->db, 10000);
   sqlite3_extended_result_codes(st->db, 1);
   store_harden(st->db);
+  store_budget(st->db);
   /* the first statement that reads the file tells a corrupt or foreign file apart: nothing is
    * written (not even the journal mode) before it says the file is ours or empty */
   int v;
@@ -339,35 +383,16 @@ static int store_open_once(const char *path, unsigned flags, struct store **out,
     st->err = SQLITE_CORRUPT;
     goto out_close;
   }
+  /* a file of our version is refused for a column it lacks before anything is written to
+   * it; an older one is migrated first */
+  if (v == N_MIGRATIONS && prepare_writes(st, msg, sizeof msg))
+    goto out_close;
   if (exec(st, "PRAGMA journal_mode = WAL", msg, sizeof msg) ||
       exec(st, "PRAGMA synchronous = NORMAL", msg, sizeof msg) ||
       exec(st, "PRAGMA foreign_keys = ON", msg, sizeof msg) || migrate(st, msg, sizeof msg) ||
+      (v != N_MIGRATIONS && prepare_writes(st, msg, sizeof msg)) ||
       mark_killed(st, msg, sizeof msg))
     goto out_close;
-  static const char add_case[] =
-      "INSERT INTO cases (run_id, algorithm, variant, kind, phase, case_index, params, seed, verdict,"
-      " tag, reason, err, seconds) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  static const char add_outcome[] =
-      "INSERT OR REPLACE INTO outcomes (run_id, algorithm, variant, kind, verdict, cases, passed,"
-      " failed, skipped, errors, seconds, cases_to_catch, seconds_to_catch, reason, first_case,"
-      " shrunk_case, reproducer) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  static const char add_timing[] =
-      "INSERT INTO timings (run_id, algorithm, variant, kind, params, seed, name, l2, launches,"
-      " samples, median_ms, mean_ms, min_ms, max_ms, stddev_ms, noise, bytes, items, gbps,"
-      " items_per_s, copy_gbps, pct_copy, sm_clock_mhz, seconds, verdict, reason, item_unit,"
-      " peak_items_per_s, pct_peak)"
-      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
-  static const char add_sample[] =
-      "INSERT INTO samples (timing_id, idx, ms, sm_clock_mhz) VALUES (?,?,?,?)";
-  if (sqlite3_prepare_v2(st->db, add_case, -1, &st->add_case, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, add_outcome, -1, &st->add_outcome, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, add_timing, -1, &st->add_timing, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, add_sample, -1, &st->add_sample, NULL) != SQLITE_OK ||
-      sqlite3_prepare_v2(st->db, "INSERT INTO accuracy (timing_id, metric, value) VALUES (?,?,?)",
-                         -1, &st->add_accuracy, NULL) != SQLITE_OK) {
-    gr_fmt(msg, sizeof msg, "%s", sqlite3_errmsg(st->db));
-    goto out_close;
-  }
   *out = st;
   return 0;
 out_close:;
@@ -451,46 +476,4 @@ int store_has_table(struct store *st, enum store_src src, const char *table)
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
-}
-
-int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  struct stat sb;
-  if (access(path, R_OK) != 0) {
-    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
-    return -1;
-  }
-  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    gr_fmt(why, len, "cannot read baseline '%s': not a regular file", path);
-    return -1;
-  }
-  if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS base", -1, &s, NULL) != SQLITE_OK)
-    goto fail;
-  sqlite3_bind_text(s, 1, path, -1, SQLITE_STATIC);
-  int rc = sqlite3_step(s);
-  sqlite3_finalize(s);
-  if (rc != SQLITE_DONE)
-    goto fail;
-  int v = -1;
-  if (sqlite3_prepare_v2(st->db, "PRAGMA base.user_version", -1, &s, NULL) == SQLITE_OK) {
-    if (sqlite3_step(s) == SQLITE_ROW)
-      v = sqlite3_column_int(s, 0);
-    sqlite3_finalize(s);
-  }
-  if (v < 1 || v > N_MIGRATIONS || !store_has_table(st, STORE_BASE, "runs") ||
-      !store_has_table(st, STORE_BASE, "outcomes")) {
-    if (v > N_MIGRATIONS)
-      gr_fmt(why, len, "baseline '%s' has schema version %d, newer than this build of gpuregress "
-                       "(%d): use a newer build", path, v, N_MIGRATIONS);
-    else
-      gr_fmt(why, len, "baseline '%s' is not a gpuregress database (%s)", path,
-             v < 1 ? "no schema version of ours" : "no runs table");
-    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
-    return -1;
-  }
-  return 0;
-fail:
-  gr_fmt(why, len, "cannot open baseline '%s': %s", path, sqlite3_errmsg(st->db));
-  return -1;
 }

@@ -1,5 +1,6 @@
 /* What the store's files share (store_open.c, store.c: the write side, store_read.c and
- * store_timings.c: the read side, store_merge.c); no other file includes this. */
+ * store_timings.c: the read side, store_merge.c, store_trust.c and store_guard.c: files from
+ * elsewhere); no other file includes this. */
 #ifndef GR_STORE_PRIVATE_H
 #define GR_STORE_PRIVATE_H
 
@@ -15,6 +16,7 @@ struct store {
   int write_failed; /* a write failed since the store was opened */
   int err; /* extended SQLite code of the last failure (opening or writing), 0 none */
   char msg[256]; /* the message of the last failed write, kept across the rollback; "" none */
+  char emsg[256]; /* store_errmsg's printable copy of SQLite's message */
   sqlite3_stmt *add_case, *add_outcome, *add_timing, *add_sample, *add_accuracy;
 };
 
@@ -45,13 +47,35 @@ sqlite3_stmt *store_run_query(struct store *st, enum store_src src, const char *
  * row was read (rc SQLITE_DONE), else -1. */
 int store_walk_end(sqlite3_stmt *s, int rc, int stop);
 
-/* Files from elsewhere (store_trust.c). */
+/* Files from elsewhere (store_trust.c, store_guard.c). */
 /* What the file open in st is, before anything is written to it: 0 ours or empty (*v its schema
  * version, 0 empty); -1 with why (another program's database, a schema version not ours or
  * newer). */
 int store_judge_schema(struct store *st, int *v, char *why, size_t len);
 /* SQLite's defences on a connection: SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off. */
 void store_harden(sqlite3 *db);
+/* A budget on every statement of db (a progress handler counting, reset as each statement
+ * starts): one that runs past GR_SQL_BUDGET million virtual-machine steps (default
+ * 2000) is stopped with SQLITE_INTERRUPT, which rolls back the transaction it was in. */
+void store_budget(sqlite3 *db);
+/* db's last error message as a terminal may show it (gr_printable: SQLite's messages quote
+ * names stored in the file), or what the budget stopped; returns buf. */
+const char *store_db_msg(sqlite3 *db, char *buf, size_t len);
+/* 0 when every table of ours that schema version v has is a table of schema (as SQLite parsed
+ * it) and no object named like a table of ours (any case) is a view or a virtual table; -1
+ * with why. v 0 checks the kinds only. */
+int store_judge_tables(sqlite3 *db, const char *schema, int64_t v, char *why, size_t len);
+/* "file:PATH[?QUERY]" with PATH percent-encoded (SQLite's URI file names; every connection
+ * opens its files as URIs); NULL out of memory, else the caller frees it. */
+char *store_file_uri(const char *path, const char *query);
+/* The size of PATH-wal, 0 none or empty. */
+int64_t store_wal_bytes(const char *path);
+/* -1 with why when PATH-wal holds anything: what immutable=1 would ignore; else 0. */
+int store_wal_refused(const char *path, char *why, size_t len);
+/* ATTACH path AS schema (a name of ours) on db: as it is, then read-only, then immutable where
+ * the file cannot be written (never over a -wal with content: store_wal_refused), as
+ * store_open_read opens. 0 ok; -1 with why (printable). */
+int store_attach(sqlite3 *db, const char *path, const char *schema, char *why, size_t len);
 /* The rows of the runs of src (attached) that runs_filter (over src.runs x, ?3 = only) picks:
  * 0 all can be imported as they are; -1 with why naming the run that stops the file (ids not
  * whole or not unique, rows of no run or timing, a name of a shape gpuregress never gives, text

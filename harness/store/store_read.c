@@ -206,10 +206,11 @@ int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *o
                         : "SELECT id, coalesce(gpu_name, '') FROM %s.runs WHERE status ="
                           " 'finished' ORDER BY id DESC",
                     &s))
-    return 0;
+    return -1;
   if (cur > 0 && same_db)
     sqlite3_bind_int64(s, 1, cur);
-  while (sqlite3_step(s) == SQLITE_ROW) {
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
     int64_t id = sqlite3_column_int64(s, 0);
     const char *g = store_col_or_null(s, 1);
     int k = store_run_contents(st, src, id);
@@ -235,6 +236,8 @@ int64_t store_pick_run(struct store *st, enum store_src src, int64_t cur, int *o
       break;
   }
   sqlite3_finalize(s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    return -1; /* a damaged file is not a history without runs (store_errmsg says why) */
   if (!best && any_gpu && !same_db) {
     if (other_gpu)
       *other_gpu = 1;

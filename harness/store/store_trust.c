@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define N_MIGRATIONS store_schema_version()
 
@@ -39,6 +40,67 @@ static int src_has_table(sqlite3 *db, const char *table)
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
+}
+
+/* The tables of ours, each with the schema version that creates it (store_open.c's migrations) */
+static const struct {
+  const char *name;
+  int since;
+} our_tables[] = {
+    {"runs", 1},      {"cases", 1},     {"outcomes", 1}, {"timings", 2},
+    {"samples", 2},   {"coverage", 5},  {"sanitizer", 5}, {"accuracy", 7},
+    {"night_parts", 8}, {"open_regressions", 9}, {"acks", 9},
+};
+#define N_OUR_TABLES (sizeof our_tables / sizeof *our_tables)
+
+/* See store_private.h. The type is the one SQLite gives the object when it parses the file's
+ * schema (pragma table_list), not the stored sqlite_master.type a crafted file may set. */
+int store_judge_tables(sqlite3 *db, const char *schema, int64_t v, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  int found[N_OUR_TABLES] = {0};
+  char msg[GR_WHY_LEN];
+  if (sqlite3_prepare_v2(db, "SELECT lower(name), type FROM pragma_table_list WHERE schema = ?1",
+                         -1, &s, NULL) != SQLITE_OK) {
+    gr_fmt(why, len, "%s", store_db_msg(db, msg, sizeof msg));
+    return -1;
+  }
+  sqlite3_bind_text(s, 1, schema, -1, SQLITE_STATIC);
+  int rc;
+  while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+    const char *name = (const char *)sqlite3_column_text(s, 0),
+               *type = (const char *)sqlite3_column_text(s, 1);
+    for (size_t i = 0; name && i < N_OUR_TABLES; i++) {
+      if (strcmp(name, our_tables[i].name))
+        continue;
+      if (!type || strcmp(type, "table")) {
+        char t[64];
+        gr_fmt(why, len,
+               "it is not a gpuregress database ('%s' is a %s%s, not a table): pass --db with "
+               "another path",
+               our_tables[i].name, gr_printable(t, sizeof t, type ? type : "NULL"),
+               type && !strcmp(type, "virtual") ? " table" : "");
+        sqlite3_finalize(s);
+        return -1;
+      }
+      found[i] = 1;
+    }
+  }
+  if (rc != SQLITE_DONE) {
+    gr_fmt(why, len, "%s", store_db_msg(db, msg, sizeof msg));
+    sqlite3_finalize(s);
+    return -1;
+  }
+  sqlite3_finalize(s);
+  for (size_t i = 0; i < N_OUR_TABLES; i++)
+    if (!found[i] && our_tables[i].since <= v) {
+      gr_fmt(why, len,
+             "it is not a gpuregress database (schema version %lld but no table '%s'): pass "
+             "--db with another path",
+             (long long)v, our_tables[i].name);
+      return -1;
+    }
+  return 0;
 }
 
 /* What the file is, read in one statement (one snapshot: never a schema half-seen while another
@@ -89,6 +151,10 @@ int store_judge_schema(struct store *st, int *v, char *why, size_t len)
            (long long)ver);
     return -1;
   }
+  if (store_judge_tables(st->db, "main", ver, why, len)) {
+    st->err = sqlite3_extended_errcode(st->db) ? sqlite3_extended_errcode(st->db) : SQLITE_FORMAT;
+    return -1;
+  }
   return 0;
 }
 
@@ -108,19 +174,22 @@ int store_quick_check(sqlite3 *db, const char *schema, char *why, size_t len)
   char sql[64];
   gr_fmt(sql, sizeof sql, "PRAGMA %s.quick_check(1)", schema);
   if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK) {
-    gr_fmt(why, len, "%s", sqlite3_errmsg(db));
+    store_db_msg(db, why, len);
     return -1;
   }
   int rc = sqlite3_step(s);
   const char *r = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(s, 0) : NULL;
   int ok = r && !strcmp(r, "ok");
-  if (!ok) {
+  if (!ok && (sqlite3_errcode(db) & 0xff) == SQLITE_INTERRUPT) {
+    store_db_msg(db, why, len); /* the budget stopped it: not a verdict on the file */
+  } else if (!ok) {
     char msg[200];
     const char *last = r ? strrchr(r, '\n') : NULL; /* after "*** in database main ***" */
     gr_fmt(why, len,
            "database disk image is malformed (%s): restore it from a copy, or pass --db "
            "with another path",
-           r ? gr_printable(msg, sizeof msg, last ? last + 1 : r) : sqlite3_errmsg(db));
+           r ? gr_printable(msg, sizeof msg, last ? last + 1 : r)
+             : store_db_msg(db, msg, sizeof msg));
   }
   sqlite3_finalize(s);
   return ok ? 0 : -1;
@@ -130,46 +199,31 @@ int store_quick_check(sqlite3 *db, const char *schema, char *why, size_t len)
  * file on a read-only mount or a write-protected WAL database whose -shm cannot be made). */
 enum read_mode { READ_PLAIN, READ_RO, READ_IMMUTABLE };
 
-/* "file:PATH?QUERY" with PATH percent-encoded (SQLite's URI file names). */
-static char *file_uri(const char *path, const char *query)
-{
-  size_t n = strlen(path);
-  char *u = malloc(3 * n + strlen(query) + 16), *o = u;
-  if (!u)
-    return NULL;
-  o += sprintf(o, "file:");
-  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-    if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-        strchr("/-._~", *p))
-      *o++ = (char)*p;
-    else
-      o += sprintf(o, "%%%02X", *p);
-  }
-  sprintf(o, "?%s", query);
-  return u;
-}
-
 /* One way of opening for reading: 0 ok; else the SQLite code, msg set. */
 static int open_read_as(struct store *st, const char *path, enum read_mode mode, char *msg,
                         size_t mlen)
 {
+  static const char *const query[] = {"", "mode=ro", "immutable=1"};
   int rc, v;
-  char *uri = NULL;
-  if (mode == READ_PLAIN) {
-    /* not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files of a WAL
-     * database behind (beside a committed baseline too); query_only keeps every statement from
-     * writing, and a write-protected file is opened read-only by SQLite itself */
-    rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE, NULL);
-  } else {
-    if (!(uri = file_uri(path, mode == READ_RO ? "mode=ro" : "immutable=1")))
-      return SQLITE_NOMEM;
-    rc = sqlite3_open_v2(uri, &st->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
-  }
+  /* immutable ignores the -wal: committed runs there would vanish without a word */
+  if (mode == READ_IMMUTABLE && store_wal_refused(path, msg, mlen))
+    return SQLITE_FORMAT;
+  char *uri = store_file_uri(path, query[mode]);
+  if (!uri)
+    return SQLITE_NOMEM;
+  /* as it is: not SQLITE_OPEN_READONLY: a read-only connection leaves the -wal and -shm files
+   * of a WAL database behind (beside a committed baseline too); query_only keeps every
+   * statement from writing, and a write-protected file is opened read-only by SQLite itself */
+  rc = sqlite3_open_v2(uri, &st->db,
+                       (mode == READ_PLAIN ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) |
+                           SQLITE_OPEN_URI,
+                       NULL);
+  free(uri);
   if (rc == SQLITE_OK) {
     sqlite3_busy_timeout(st->db, 10000);
     sqlite3_extended_result_codes(st->db, 1);
     store_harden(st->db);
+    store_budget(st->db);
     rc = sqlite3_exec(st->db, "PRAGMA query_only = ON", NULL, NULL, NULL);
   }
   if (rc == SQLITE_OK && store_judge_schema(st, &v, msg, mlen))
@@ -180,8 +234,12 @@ static int open_read_as(struct store *st, const char *path, enum read_mode mode,
            "path");
     rc = SQLITE_FORMAT;
   }
-  if (rc != SQLITE_OK && !msg[0])
-    gr_fmt(msg, mlen, "%s", st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+  if (rc != SQLITE_OK && !msg[0]) {
+    if (st->db)
+      store_db_msg(st->db, msg, mlen);
+    else
+      gr_fmt(msg, mlen, "%s", sqlite3_errstr(rc));
+  }
   if (rc != SQLITE_OK) {
     sqlite3_close(st->db);
     st->db = NULL;

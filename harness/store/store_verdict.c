@@ -16,7 +16,9 @@ static void text_of(sqlite3_stmt *s, int i, char *dst, size_t len)
 
 static int fail(struct store *st, const char *what, char *why, size_t len)
 {
-  gr_fmt(why, len, "cannot %s in '%s': %s", what, store_path(st), sqlite3_errmsg(st->db));
+  char msg[256];
+  gr_fmt(why, len, "cannot %s in '%s': %s", what, store_path(st),
+         store_db_msg(store_db(st), msg, sizeof msg));
   return -1;
 }
 
