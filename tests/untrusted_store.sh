@@ -145,10 +145,11 @@ fi
 
 # ---- journal: refused files and dry runs keep their journal mode ---------------------------
 hostile notable "DROP TABLE acks"
+schema=$("$bin" --version | sed -n 's/.*database schema \([0-9]*\).*/\1/p') # the binary's own
 hostile nocolumn "ALTER TABLE timings DROP COLUMN pct_peak"
 for c in "run --filter selftest/ok --cases 3" "prune --keep-runs 1" "prune --dry-run --keep-runs 1" \
          "ack --list" history; do
-  probe journal 2 "schema version 9 but no table 'acks'" -- "$bin" $c --db "$tmp/notable.db"
+  probe journal 2 "schema version $schema but no table 'acks'" -- "$bin" $c --db "$tmp/notable.db"
 done
 same journal "$tmp/notable.db" "$tmp/notable.orig" "a database of our version without a table"
 probe journal 2 "no column named pct_peak" -- "$bin" run --filter selftest/ok --cases 3 --db "$tmp/nocolumn.db"
