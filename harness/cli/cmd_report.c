@@ -101,7 +101,7 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
       return GR_EXIT_USAGE;
     }
   } else {
-    o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu);
+    o.base = compare_pick_base(st, run, store_pick_run(st, STORE_MAIN, run, &other_gpu));
   }
   *compared = o.base > 0;
   if (o.base < 0)

@@ -4,7 +4,7 @@
  * slower than its baseline, or on the first night after a step to slower that `gpuregress
  * history` confirms; its reference is the median before it. `compare --record` stores the open
  * ones with the night; the next night carries them on and closes each whose median is back within
- * its minimum effect of the reference. Until then each fails every night, unless an
+ * half its minimum effect of the reference (hysteresis). Until then each fails every night, unless an
  * acknowledgement in force (`gpuregress ack`) covers it: then it is skipped with who, when and
  * why. A step confirmed first on this night (what `history --check` fails on) fails the night
  * too. */
@@ -107,14 +107,24 @@ static int carry(void *ctx, const struct store_open_reg *r)
   return 0;
 }
 
+/* The steps of the history: one confirmed tonight opens (and fails the night); one confirmed
+ * on an earlier night was recorded open then and is carried from that record, so it is not
+ * opened again once closed (a reverted step would come back "since run 200" night after night);
+ * only where no earlier night was recorded do the earlier steps open. */
+struct from_hist {
+  struct run_verdict *v;
+  int64_t prev; /* the last night recorded before this one (0 none) */
+};
+
 static int from_history(void *ctx, const struct history_series *s)
 {
-  struct run_verdict *v = ctx;
+  const struct from_hist *fh = ctx;
+  struct run_verdict *v = fh->v;
   if (!s->n || s->nights[s->n - 1].run != v->run.id || strcmp(s->gpu, v->run.gpu))
     return 0;
   for (size_t i = 0; i < s->n_changes; i++) {
     const struct history_change *c = &s->changes[i];
-    if (!(c->ratio > 1))
+    if (!(c->ratio > 1) || (fh->prev && !c->is_new))
       continue;
     struct rv_open *e = entry(v, s->algorithm, s->variant, s->kind, s->params, s->seed, s->l2);
     if (!e)
@@ -311,8 +321,9 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
   const struct compare_opts *co = o->co ? o->co : &dflt;
   v->history_checked = 1;
   int64_t prev = store_last_recorded(st, v->run.id, v->run.gpu);
+  struct from_hist fh = {v, prev};
   if ((prev && store_each_open_reg(st, prev, carry, v)) || from_baseline(st, v) ||
-      history_scan(st, NULL, v->run.id, NULL, NULL, &ho, from_history, v, why, len) < 0 ||
+      history_scan(st, NULL, v->run.id, NULL, NULL, &ho, from_history, &fh, why, len) < 0 ||
       store_each_timing(st, STORE_MAIN, v->run.id, keep_timing, &tn)) {
     if (!why[0])
       gr_fmt(why, len, "cannot read the history of run %lld: %s", (long long)v->run.id,
@@ -325,8 +336,10 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
     if (!(e->min_effect > 0))
       e->min_effect = compare_min_effect_variant(co, e->reg.algorithm, e->reg.variant);
     e->reg.cur_ms = median_tonight(&tn, &e->reg);
+    /* hysteresis: opened at the minimum effect (confirmed), closed only back within half of
+     * it, so that a borderline step does not open and close on successive nights */
     e->closed = !e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
-                e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect);
+                e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect / 2);
     struct store_run orun;
     if (store_get_run(st, STORE_MAIN, e->reg.opened_run, &orun) == 0)
       gr_fmt(e->opened_date, sizeof e->opened_date, "%s", orun.started);
