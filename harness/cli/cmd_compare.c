@@ -48,8 +48,10 @@ static const char compare_help[] =
     "  --confirm DIR    interleaved re-timings on this GPU (DIR/base.db: the last good build,\n"
     "                   DIR/head.db: this one, as ci/pr-check --rounds writes them): a\n"
     "                   benchmark judged slower (or half its min effect above its level) is\n"
-    "                   red only when this build's fastest round is half its min effect over\n"
-    "                   the last good build's; else 'not confirmed on this machine' (unsure)\n"
+    "                   red only when the mean of the faster half of this build's rounds is\n"
+    "                   0.6 x its min effect over the last good build's; else 'not confirmed\n"
+    "                   on this machine' (unsure). The status file's 'confirm' lists what to\n"
+    "                   re-time (ALG/VARIANT,...)\n"
     "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
     "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
@@ -184,7 +186,11 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
       continue;
     if (!shown++)
       fprintf(f, "\nnot confirmed on this machine (slower against the baseline, not red):\n");
-    if (t->unconfirmed == 2)
+    if (t->unconfirmed == 3)
+      fprintf(f, "  %s/%s %.48s: a step over the nights; interleaved on this GPU %.3fx (%d "
+                 "rounds each)\n",
+              t->algorithm, t->variant, t->params, t->confirm_ratio, t->confirm_rounds);
+    else if (t->unconfirmed == 2)
       fprintf(f, "  %s/%s %.48s: ratio %.3fx; interleaved on this GPU %.3fx (%d rounds each)\n",
               t->algorithm, t->variant, t->params, t->sc.ratio, t->confirm_ratio,
               t->confirm_rounds);
@@ -385,6 +391,25 @@ int cmd_compare(int argc, char **argv)
                                            : "incomplete",
            rc);
   cli_status_set("compared", "%d", compared);
+  if (v->cmp) { /* what to re-time against the last good build (ci/nightly) */
+    char list[2048] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < v->cmp->n_t; i++) {
+      const struct compare_timing *t = &v->cmp->t[i];
+      char name[160];
+      gr_fmt(name, sizeof name, "%s/%s", t->algorithm, t->variant);
+      size_t nl = strlen(name);
+      const char *seen = strstr(list, name);
+      int dup = seen && (seen[nl] == ',' || !seen[nl]) && (seen == list || seen[-1] == ',');
+      int open = 0; /* an open regression or a step of the history: re-timed too */
+      for (size_t k = 0; k < v->n_open && !open; k++)
+        open = !v->open[k].closed && !strcmp(v->open[k].reg.algorithm, t->algorithm) &&
+               !strcmp(v->open[k].reg.variant, t->variant);
+      if ((t->candidate || open) && !dup && at + nl + 2 < sizeof list)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "", name);
+    }
+    cli_status_set("confirm", "%s", list);
+  }
   cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
   cli_status_set("verdict", "%s", v->summary);
   if (v->history_checked) { /* over the nights: what stays open, what a night confirmed */

@@ -90,6 +90,7 @@ struct compare_timing {
   int unconfirmed;
   int confirm_rounds;
   double confirm_ratio;
+  int candidate; /* to re-time: judged slower, or half its minimum effect above its level */
   /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
   char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
   int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
@@ -137,6 +138,9 @@ void compare_result_free(struct compare_result *r);
 /* ---- one machine: the host's own nights, confirmation (compare_confirm.c) ---------------- */
 
 #define COMPARE_HOST_RUNS 64
+#define COMPARE_CONFIRM_MAX_ROUNDS 64
+#define COMPARE_CONFIRM_MIN_ROUNDS 3 /* rounds of each build below which nothing is judged */
+#define COMPARE_CONFIRM_SHARE 0.6    /* of the minimum effect that the re-timing must hold */
 /* The runs before cur on its GPU model and host that hold timings, newest first, at most
  * COMPARE_HOST_RUNS, into ids (malloc'd, the caller frees; NULL when none). Returns the count,
  * -1 on a database error. */
@@ -144,14 +148,17 @@ long compare_host_runs(struct store *st, int64_t cur, int64_t **ids);
 /* The baseline of run cur: the last night of its own host before the GPU model's
  * (model_base, as store_pick_run picks it). */
 int64_t compare_pick_base(struct store *st, int64_t cur, int64_t model_base);
-/* Read opts.confirm's rounds for every timing of r (confirm_rounds, confirm_ratio). 0 ok
+/* Read opts.confirm's rounds for every timing of r (confirm_rounds: the fewer of the two
+ * builds', confirm_ratio: the mean of the faster half of this build's round medians over the
+ * last good build's). 0 ok
  * (nothing to read when opts.confirm is NULL); -1 with why. */
 int compare_confirm_load(struct compare_result *r, const struct compare_opts *o, char *why,
                          size_t len);
 /* Judge timing t (classified against its baseline) on one machine: a slowdown against another
  * host with no nights of this one is not confirmed; with opts.confirm, a benchmark judged slower,
- * or at least half its minimum effect above its level, is red only where the re-timing holds it
- * (by half its minimum effect), and not red where it does not. */
+ * or at least half its minimum effect above its level (t->candidate), is red only where the
+ * re-timing (COMPARE_CONFIRM_MIN_ROUNDS of each build at least) holds COMPARE_CONFIRM_SHARE of
+ * its minimum effect, and not red where it does not. */
 void compare_confirm_row(const struct compare_result *r, struct compare_timing *t,
                          const struct compare_opts *o);
 

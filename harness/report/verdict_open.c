@@ -42,6 +42,41 @@ static int keep_timing(void *ctx, const struct store_timing *t)
   return 0;
 }
 
+/* Tonight's comparison of the benchmark of r (NULL: none). */
+static struct compare_timing *timing_tonight(const struct run_verdict *v,
+                                             const struct store_open_reg *r)
+{
+  for (size_t i = 0; v->cmp && i < v->cmp->n_t; i++) {
+    struct compare_timing *t = &v->cmp->t[i];
+    if (t->seed == r->seed && !strcmp(t->algorithm, r->algorithm) &&
+        !strcmp(t->variant, r->variant) && !strcmp(t->params, r->params) && !strcmp(t->l2, r->l2))
+      return t;
+  }
+  return NULL;
+}
+
+/* With an interleaved re-timing of the last good build and this one (compare --confirm), an
+ * open regression is red only while the re-timing holds it: a step the history confirms tonight
+ * needs COMPARE_CONFIRM_SHARE of its minimum effect there (else it is listed as not confirmed on
+ * this machine, never opened), and one carried from an earlier night closes once the re-timing
+ * shows less than half of that (hysteresis). Returns 1 when e closes. */
+static int closed_by_retiming(struct run_verdict *v, const struct compare_opts *co,
+                              struct rv_open *e)
+{
+  struct compare_timing *t = timing_tonight(v, &e->reg);
+  if (!co->confirm || !t || t->confirm_rounds < COMPARE_CONFIRM_MIN_ROUNDS || e->fresh)
+    return 0;
+  double hold = COMPARE_CONFIRM_SHARE * compare_min_effect_variant(co, t->algorithm, t->variant);
+  if (e->history_new && t->confirm_ratio < 1 + hold) {
+    if (!t->unconfirmed) {
+      t->unconfirmed = 3;
+      v->cmp->n_unconfirmed++;
+    }
+    return 1;
+  }
+  return !e->history_new && t->confirm_ratio < 1 + hold / 2;
+}
+
 static double median_tonight(const struct tonight *k, const struct store_open_reg *r)
 {
   for (size_t i = 0; i < k->n; i++) {
@@ -338,8 +373,9 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
     e->reg.cur_ms = median_tonight(&tn, &e->reg);
     /* hysteresis: opened at the minimum effect (confirmed), closed only back within half of
      * it, so that a borderline step does not open and close on successive nights */
-    e->closed = !e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
-                e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect / 2);
+    e->closed = (!e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
+                 e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect / 2)) ||
+                closed_by_retiming(v, co, e);
     struct store_run orun;
     if (store_get_run(st, STORE_MAIN, e->reg.opened_run, &orun) == 0)
       gr_fmt(e->opened_date, sizeof e->opened_date, "%s", orun.started);
