@@ -91,6 +91,8 @@ check "two hosts, no re-timing: 0 red of 60 unchanged nights (red: $(tr '\n' ' '
   [ ! -s "$bare.red" ]
 check "two hosts, no re-timing: night 2 is not confirmed on this machine" \
   grep -qE "^  [a-z]+/[a-z0-9_]+ .*: ratio 1\.0[5-9][0-9]*x against host 'hosta'; no nights of this host yet" "$bare.2.log"
+expect 2 "cannot read the re-timing '$tmp/none/base.db' (--confirm)" -- "$bin" compare --db "$one" --confirm "$tmp/none"
+expect 2 "bad value 'x' for --confirm-rounds" -- "$here/../ci/nightly" --confirm-rounds x
 [ "$fails" = 0 ] || tail -30 "$one.step.40.log"
 [ "$fails" = 0 ] && echo "synth_model: one host $(wc -l <"$one.red") red of 60, two hosts 0 of 60 (0 without a re-timing); the 5% step red on night 40 in both"
 exit $((fails > 0))

@@ -110,8 +110,11 @@ static int keep_round(void *ctx, const struct store_timing *row)
 static int read_rounds(const char *path, struct rounds *k, char *why, size_t len)
 {
   struct store *st;
-  if (store_open_read(path, &st, why, len))
+  char err[GR_WHY_LEN];
+  if (store_open_read(path, &st, err, sizeof err)) {
+    gr_fmt(why, len, "cannot read the re-timing '%s' (--confirm): %s", path, err);
     return -1;
+  }
   int64_t ids[256];
   char commits[256][16];
   int64_t last = store_latest_run(st);
