@@ -90,7 +90,8 @@ struct compare_timing {
   int unconfirmed;
   int confirm_rounds;
   double confirm_ratio;
-  int candidate; /* to re-time: judged slower, or half its minimum effect above its level */
+  int candidate; /* to re-time: judged slower, or half its minimum effect above its baseline
+                  * (p < alpha) or its level */
   /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
   char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
   int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
@@ -156,9 +157,9 @@ int compare_confirm_load(struct compare_result *r, const struct compare_opts *o,
                          size_t len);
 /* Judge timing t (classified against its baseline) on one machine: a slowdown against another
  * host with no nights of this one is not confirmed; with opts.confirm, a benchmark judged slower,
- * or at least half its minimum effect above its level (t->candidate), is red only where the
- * re-timing (COMPARE_CONFIRM_MIN_ROUNDS of each build at least) holds COMPARE_CONFIRM_SHARE of
- * its minimum effect, and not red where it does not. */
+ * or at least half its minimum effect above its baseline or level (t->candidate), is red only
+ * where the re-timing (COMPARE_CONFIRM_MIN_ROUNDS of each build at least) holds
+ * COMPARE_CONFIRM_SHARE of its minimum effect, and not red where it does not. */
 void compare_confirm_row(const struct compare_result *r, struct compare_timing *t,
                          const struct compare_opts *o);
 

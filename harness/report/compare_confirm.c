@@ -168,9 +168,11 @@ void compare_confirm_row(const struct compare_result *r, struct compare_timing *
 {
   double plain = compare_min_effect_variant(o, t->algorithm, t->variant);
   int slower = t->sc.cls == STATS_SLOWER;
-  /* the screen: slower against the baseline, or half the minimum effect above the level of the
-   * host's nights (a night in the lower mode after one in the upper reads as no change) */
-  t->candidate = slower || (t->level_ms > 0 && t->sc.cur.median >= t->level_ms * (1 + plain / 2));
+  /* the screen: slower against the baseline, or (significantly) half the minimum effect above
+   * it, or half of it above the level of the host's nights (a night in the lower mode after one
+   * in the upper reads as no change; a 5% step measures under 5% on half of its nights) */
+  t->candidate = slower || (t->sc.ratio >= 1 + plain / 2 && t->sc.p < t->alpha) ||
+                 (t->level_ms > 0 && t->sc.cur.median >= t->level_ms * (1 + plain / 2));
   if (o->confirm && t->confirm_rounds >= COMPARE_CONFIRM_MIN_ROUNDS) {
     if (!t->candidate)
       return;
