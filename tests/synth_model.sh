@@ -70,6 +70,9 @@ check "one host: the 5% step on night 40 is red" [ $? = 1 ]
 check "one host: confirmed interleaved on its 4 sizes" \
   [ "$(grep -cE '^  sortlike/v2_warp n=[0-9]+ dist=uniform: ratio [0-9.]+x; interleaved 1\.0[3-7][0-9]x \(16 rounds each\)' "$one.step.40.log")" = 4 ]
 check "one host: and nothing else is slower" grep -qE "timings: [0-9]+ same, [0-9]+ faster, 4 slower" "$one.step.40.log"
+"$bin" compare --db "$one.step" --run 40 --confirm "$tmp/confirm" --format json --status-file "$tmp/st" >"$tmp/j.json" 2>/dev/null
+check "the status file names what to re-time" grep -qE '^confirm=(.*,)?sortlike/v2_warp(,|$)' "$tmp/st"
+check "the JSON counts the confirmed slowdowns" grep -q '"not_confirmed": [0-9]*, "confirmed": 4' "$tmp/j.json"
 check "one host: an upper-mode night is listed as not confirmed" \
   grep -qh "^not confirmed on this machine (slower against the baseline, not red):" "$one".[0-9]*.log
 

@@ -409,6 +409,7 @@ int cmd_compare(int argc, char **argv)
         at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "", name);
     }
     cli_status_set("confirm", "%s", list);
+    cli_status_set("not_confirmed", "%zu", v->cmp->n_unconfirmed);
   }
   cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
   cli_status_set("verdict", "%s", v->summary);
