@@ -7,7 +7,7 @@
  *               [--cases N]
  *               [--slow ALG/VARIANT=FACTOR]... [--verdict ALG/VARIANT=VERDICT]...
  *               [--check ALG/VARIANT=VERDICT]... [--accuracy ALG/VARIANT=RATE]...
- *               [--no-timings] [--no-outcomes]
+ *               [--no-timings] [--no-outcomes] [--no-samples] [--scale F] [--runs N]
  *
  * A history of nights is one call per night with its --date (the run's start; default now) and
  * --commit; --night-noise (default 0) moves every benchmark's level by a lognormal factor per
@@ -16,6 +16,11 @@
  * into one of two modes. --cases N records N passing cases per variant in the
  * cases table, plus the failing case (with its reproducer in the outcome) of a variant whose
  * verdict is not pass.
+ *
+ * --scale F multiplies every time by F (a host's offset: hosts of one model differ steadily).
+ * --runs N appends N runs in one call (each its own draw of the night's level and mode, as the
+ * rounds of a re-timing are processes; the id of the last is printed); --no-samples stores the
+ * timings' summaries without their samples (what the confirmation of compare reads), quickly.
  *
  * --accuracy stores accuracy metric "bad1" = RATE (and "bad2" = RATE / 2) with every timing of
  * that variant.
@@ -66,6 +71,9 @@ int main(int argc, char **argv)
 {
   struct spec slow[16], verdict[16], check[16], accuracy[16];
   int n_slow = 0, n_verdict = 0, n_check = 0, n_accuracy = 0, timings = 1, outcomes = 1;
+  int samples = 1;
+  long runs = 1;
+  double scale = 1;
   uint64_t seed = 1;
   double noise = 0.01, night_noise = 0, mode_gap = 0, mode_p = 0;
   long ncases_pass = 0;
@@ -80,6 +88,10 @@ int main(int argc, char **argv)
     int *n = NULL;
     if (!strcmp(argv[i], "--no-timings")) {
       timings = 0;
+      continue;
+    }
+    if (!strcmp(argv[i], "--no-samples")) {
+      samples = 0;
       continue;
     }
     if (!strcmp(argv[i], "--no-outcomes")) {
@@ -106,6 +118,10 @@ int main(int argc, char **argv)
       mode_gap = strtod(v, &e);
       mode_p = *e == ',' ? strtod(e + 1, NULL) : 0;
     }
+    else if (!strcmp(argv[i - 1], "--runs"))
+      runs = strtol(v, NULL, 10);
+    else if (!strcmp(argv[i - 1], "--scale"))
+      scale = strtod(v, NULL);
     else if (!strcmp(argv[i - 1], "--host"))
       host = v;
     else if (!strcmp(argv[i - 1], "--date"))
@@ -146,7 +162,10 @@ int main(int argc, char **argv)
   }
   struct run_info ri = {"synth_db", commit, 0, host, gpu, 132, "9.0", 13000, 13000,
                         1980, 2619, (int64_t)80 << 30, seed, 60, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL};
-  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  int64_t run;
+  long rep = 0;
+next_run: /* --runs: the next run, from here (no declaration above it is variably sized) */
+  run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "synth_db: %s\n", why);
     return 2;
@@ -270,6 +289,7 @@ int main(int argc, char **argv)
         double median = 0.004 + bytes / (vars[v].efficiency * COPY_GBPS * 1e9) * 1e3;
         if (f)
           median *= strtod(f, NULL);
+        median *= scale;
         if (night_noise > 0) /* the night's level (drawn only when asked: same stream otherwise) */
           median *= exp(night_noise * gauss(&r));
         if (mode_p > 0 && rng_chance(&r, mode_p)) /* the process's upper mode */
@@ -317,7 +337,7 @@ int main(int argc, char **argv)
         t.verdict = cver >= 0 ? (enum verdict)cver : hist ? VERDICT_CAUGHT : VERDICT_PASS;
         t.reason = t.verdict == VERDICT_FAIL ? "after the timing loop: pair 0: 0.5 vs 0.25" : NULL;
         int64_t id = store_add_timing(st, run, &t);
-        for (size_t i = 0; i < n && id > 0; i++)
+        for (size_t i = 0; i < n && id > 0 && samples; i++)
           store_add_sample(st, id, (int64_t)i, ms[i], clk[i]);
         const char *acc = lookup(accuracy, n_accuracy, an, vars[v].name);
         if (acc && id > 0) {
@@ -344,6 +364,8 @@ int main(int argc, char **argv)
       sqlite3_finalize(u);
     }
   }
+  if (++rep < runs)
+    goto next_run;
   store_close(st);
   printf("%lld\n", (long long)run);
   return 0;

@@ -18,7 +18,7 @@ static const char compare_help[] =
     "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
     "                          [--alpha A] [--db FILE] [--all] [--format text|json|markdown]\n"
     "                          [--record [--nightly-exit N]] [--max-clock-diff F]\n"
-    "                          [--night-sigmas K]\n"
+    "                          [--night-sigmas K] [--confirm DIR]\n"
     "\n"
     "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
     "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
@@ -35,6 +35,7 @@ static const char compare_help[] =
     "                   with 'gpuregress export --format db': its latest finished run on the same\n"
     "                   GPU model (or, failing that, any: timings then count as unsure)\n"
     "                   default: the latest finished run before --run on the same GPU model\n"
+    "                   and host, else on the same GPU model\n"
     "  --run RUN        the run to judge (default: the latest finished run with results)\n"
     "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
     "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
@@ -42,7 +43,15 @@ static const char compare_help[] =
     "  --night-sigmas K a benchmark's minimum effect is at least K times the noise of a\n"
     "                   difference of two nights: sqrt(2) x the spread of its median over the\n"
     "                   last 20 finished runs before --run on the same GPU model, where there\n"
-    "                   are 5 or more (default 3; 0 off)\n"
+    "                   are 5 or more (default 3; 0 off); this host's own runs where it has\n"
+    "                   5 or more\n"
+    "  --confirm DIR    interleaved re-timings on this GPU (DIR/base.db: the last good build,\n"
+    "                   DIR/head.db: this one, as ci/pr-check --rounds writes them): a\n"
+    "                   benchmark judged slower (or half its min effect above its level) is\n"
+    "                   red only when the mean of the faster half of this build's rounds is\n"
+    "                   0.6 x its min effect over the last good build's; else 'not confirmed\n"
+    "                   on this machine' (unsure). The status file's 'confirm' lists what to\n"
+    "                   re-time (ALG/VARIANT,...)\n"
     "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
     "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
     "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
@@ -170,6 +179,34 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
             t->algorithm, t->variant, t->params, t->sc.ratio, 100 * t->night_noise, t->nights,
             100 * t->min_effect);
   }
+  /* judged slower, not red: not confirmed on this machine */
+  for (size_t i = 0, shown = 0; i < r->n_t && r->n_unconfirmed; i++) {
+    const struct compare_timing *t = &r->t[i];
+    if (!t->unconfirmed)
+      continue;
+    if (!shown++)
+      fprintf(f, "\nnot confirmed on this machine (slower against the baseline, not red):\n");
+    if (t->unconfirmed == 3)
+      fprintf(f, "  %s/%s %.48s: a step over the nights; interleaved on this GPU %.3fx (%d "
+                 "rounds each)\n",
+              t->algorithm, t->variant, t->params, t->confirm_ratio, t->confirm_rounds);
+    else if (t->unconfirmed == 2)
+      fprintf(f, "  %s/%s %.48s: ratio %.3fx; interleaved on this GPU %.3fx (%d rounds each)\n",
+              t->algorithm, t->variant, t->params, t->sc.ratio, t->confirm_ratio,
+              t->confirm_rounds);
+    else
+      fprintf(f, "  %s/%s %.48s: ratio %.3fx against host '%s'; no nights of this host yet\n",
+              t->algorithm, t->variant, t->params, t->sc.ratio, r->base.host);
+  }
+  for (size_t i = 0, shown = 0; i < r->n_t && r->n_confirmed; i++) {
+    const struct compare_timing *t = &r->t[i];
+    if (!t->confirm_rounds || t->sc.cls != STATS_SLOWER)
+      continue;
+    if (!shown++)
+      fprintf(f, "\nconfirmed on this GPU, interleaved with the last good build (red):\n");
+    fprintf(f, "  %s/%s %.48s: ratio %.3fx; interleaved %.3fx (%d rounds each)\n", t->algorithm,
+            t->variant, t->params, t->sc.ratio, t->confirm_ratio, t->confirm_rounds);
+  }
   if (r->n_other_model && !r->base_other_gpu)
     fprintf(f, "\n%zu benchmark%s timed on another GPU model than in the baseline: unsure\n",
             r->n_other_model, r->n_other_model == 1 ? " was" : "s were");
@@ -232,7 +269,7 @@ int cmd_compare(int argc, char **argv)
 {
   enum {
     OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC,
-    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK, OPT_NIGHT_SIGMAS
+    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK, OPT_NIGHT_SIGMAS, OPT_CONFIRM
   };
   static const struct option opts[] = {
       {"baseline", required_argument, NULL, OPT_BASELINE},
@@ -247,6 +284,7 @@ int cmd_compare(int argc, char **argv)
       {"nightly-exit", required_argument, NULL, OPT_NIGHTLY_EXIT},
       {"max-clock-diff", required_argument, NULL, OPT_CLOCK},
       {"night-sigmas", required_argument, NULL, OPT_NIGHT_SIGMAS},
+      {"confirm", required_argument, NULL, OPT_CONFIRM},
       {"help", no_argument, NULL, 'h'},
       {0, 0, 0, 0},
   };
@@ -296,6 +334,10 @@ int cmd_compare(int argc, char **argv)
     case OPT_ALPHA:
       if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
         return cli_usage_error("compare", "%s", why);
+      break;
+    case OPT_CONFIRM:
+      if (cli_opt_text("compare", "--confirm", optarg, CLI_TEXT_MAX, &co.confirm))
+        return GR_EXIT_USAGE;
       break;
     case 'd':
       if (cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &db))
@@ -349,6 +391,26 @@ int cmd_compare(int argc, char **argv)
                                            : "incomplete",
            rc);
   cli_status_set("compared", "%d", compared);
+  if (v->cmp) { /* what to re-time against the last good build (ci/nightly) */
+    char list[2048] = "";
+    size_t at = 0;
+    for (size_t i = 0; i < v->cmp->n_t; i++) {
+      const struct compare_timing *t = &v->cmp->t[i];
+      char name[160];
+      gr_fmt(name, sizeof name, "%s/%s", t->algorithm, t->variant);
+      size_t nl = strlen(name);
+      const char *seen = strstr(list, name);
+      int dup = seen && (seen[nl] == ',' || !seen[nl]) && (seen == list || seen[-1] == ',');
+      int open = 0; /* an open regression or a step of the history: re-timed too */
+      for (size_t k = 0; k < v->n_open && !open; k++)
+        open = !v->open[k].closed && !strcmp(v->open[k].reg.algorithm, t->algorithm) &&
+               !strcmp(v->open[k].reg.variant, t->variant);
+      if ((t->candidate || open) && !dup && at + nl + 2 < sizeof list)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "", name);
+    }
+    cli_status_set("confirm", "%s", list);
+    cli_status_set("not_confirmed", "%zu", v->cmp->n_unconfirmed);
+  }
   cli_status_set("result", "%s", v->result == RV_RESULT_FAILED ? "regression" : rv_result_name(v->result));
   cli_status_set("verdict", "%s", v->summary);
   if (v->history_checked) { /* over the nights: what stays open, what a night confirmed */

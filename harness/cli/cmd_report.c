@@ -110,9 +110,13 @@ static int judge(const char *cmd, struct store *st, int64_t run, const char *bas
               baseline);
       return GR_EXIT_USAGE;
     }
-  } else if ((o.base = store_pick_run(st, STORE_MAIN, run, &other_gpu)) < 0) {
-    fprintf(stderr, "gpuregress %s: cannot read the runs: %s\n", cmd, store_errmsg(st));
-    return GR_EXIT_USAGE;
+  } else {
+    int64_t picked = store_pick_run(st, STORE_MAIN, run, &other_gpu);
+    if (picked < 0) {
+      fprintf(stderr, "gpuregress %s: cannot read the runs: %s\n", cmd, store_errmsg(st));
+      return GR_EXIT_USAGE;
+    }
+    o.base = compare_pick_base(st, run, picked);
   }
   *compared = o.base > 0;
   if (o.base < 0)
@@ -160,6 +164,7 @@ int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char
 
 static const char plot_help[] =
     "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR] [--note TEXT]\n"
+    "                       [--baseline RUN|FILE|none] [--confirm DIR]\n"
     "\n"
     "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
     "per algorithm, time and throughput against size for every variant with the peer and the\n"
@@ -174,6 +179,7 @@ static const char plot_help[] =
     "  --run RUN       the run (default: latest)\n"
     "  --baseline B    what the banner and the changes compare with: RUN, FILE or none, as for\n"
     "                  compare (default: the latest finished earlier run on the same GPU model)\n"
+    "  --confirm DIR   judge with the interleaved re-timing in DIR, as compare --confirm\n"
     "  --out DIR       output folder (default results)\n"
     "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
     "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
@@ -187,11 +193,12 @@ static const char plot_help[] =
 
 int cmd_plot(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE };
+  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE, OPT_CONFIRM };
   static const struct option opts[] = {
       {"run", required_argument, NULL, OPT_RUN},
       {"note", required_argument, NULL, OPT_NOTE},
       {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"confirm", required_argument, NULL, OPT_CONFIRM},
       {"out", required_argument, NULL, OPT_OUT},
       {"db", required_argument, NULL, 'd'},
       {"scripts", required_argument, NULL, OPT_SCRIPTS},
@@ -200,6 +207,8 @@ int cmd_plot(int argc, char **argv)
   };
   const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL, *baseline = NULL;
   const char *note = NULL;
+  struct compare_opts co;
+  compare_opts_default(&co);
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
@@ -227,6 +236,10 @@ int cmd_plot(int argc, char **argv)
       if (cli_opt_text("plot", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
         return GR_EXIT_USAGE;
       break;
+    case OPT_CONFIRM:
+      if (cli_opt_text("plot", "--confirm", optarg, CLI_TEXT_MAX, &co.confirm))
+        return GR_EXIT_USAGE;
+      break;
     case OPT_NOTE:
       if (cli_opt_text("plot", "--note", optarg, CLI_TEXT_MAX, &note))
         return GR_EXIT_USAGE;
@@ -239,7 +252,7 @@ int cmd_plot(int argc, char **argv)
   struct store *st = NULL;
   struct run_verdict *v = NULL;
   int compared;
-  int rc = cli_open_and_judge("plot", db, &run, baseline, NULL, 1, &st, &v, &compared);
+  int rc = cli_open_and_judge("plot", db, &run, baseline, co.confirm ? &co : NULL, 1, &st, &v, &compared);
   if (rc)
     goto out;
   struct plot_opts po = {.out_dir = out, .scripts_dir = scripts, .verdict = v, .note = note};
@@ -268,7 +281,7 @@ static const char export_help[] =
     "usage: gpuregress export --format json|csv|junit|gbench|db|reproducers [--run RUN]\n"
     "                         [--out FILE]\n"
     "                         [--db FILE]\n"
-    "                         [--baseline RUN|FILE|none]\n"
+    "                         [--baseline RUN|FILE|none] [--confirm DIR]\n"
     "\n"
     "Write a run (default: the latest finished run with results):\n"
     "  json   the run's verdict (as 'compare --format json'), the run, its outcomes and its\n"
@@ -292,6 +305,7 @@ static const char export_help[] =
     "  --out FILE       (default stdout; required for db)\n"
     "  --baseline B     RUN, FILE or none, as for compare (default: the latest finished earlier\n"
     "                   run on the same GPU model)\n"
+    "  --confirm DIR    judge with the interleaved re-timing in DIR, as compare --confirm\n"
     "\n"
     "Exit 0 ok, 2 usage or database error.\n";
 
@@ -323,10 +337,11 @@ static int export_reproducers(const char *db, int64_t run, const char *baseline,
 
 int cmd_export(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT, OPT_BASELINE };
+  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT, OPT_BASELINE, OPT_CONFIRM };
   static const struct option opts[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
       {"baseline", required_argument, NULL, OPT_BASELINE},
+      {"confirm", required_argument, NULL, OPT_CONFIRM},
       {"run", required_argument, NULL, OPT_RUN},
       {"out", required_argument, NULL, OPT_OUT},
       {"db", required_argument, NULL, 'd'},
@@ -334,6 +349,8 @@ int cmd_export(int argc, char **argv)
       {0, 0, 0, 0},
   };
   const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL, *baseline = NULL;
+  struct compare_opts co;
+  compare_opts_default(&co);
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
@@ -343,6 +360,10 @@ int cmd_export(int argc, char **argv)
     case 'h': printf(export_help); return 0;
     case OPT_BASELINE:
       if (cli_opt_text("export", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
+        return GR_EXIT_USAGE;
+      break;
+    case OPT_CONFIRM:
+      if (cli_opt_text("export", "--confirm", optarg, CLI_TEXT_MAX, &co.confirm))
         return GR_EXIT_USAGE;
       break;
     case OPT_FORMAT:
@@ -379,7 +400,7 @@ int cmd_export(int argc, char **argv)
   struct store *st = NULL;
   struct run_verdict *v = NULL;
   int compared;
-  int rc = cli_open_and_judge("export", db, &run, baseline, NULL, fmt != EXPORT_DB, &st, &v, &compared);
+  int rc = cli_open_and_judge("export", db, &run, baseline, co.confirm ? &co : NULL, fmt != EXPORT_DB, &st, &v, &compared);
   if (rc)
     goto out;
   struct run_verdict just_run = {.run = {.id = run}};

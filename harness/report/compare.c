@@ -247,13 +247,29 @@ struct nights {
   int *n;                             /* per timing, medians seen */
   struct compare_timing *last;        /* the timing of the group seen last (NULL: none) */
   char last_key[GR_CASE_TEXT_LEN + 400];
+  int64_t *host;                      /* this host's runs, ascending; NULL: the model's */
+  long n_host;
 };
+
+static int cmp_id(const void *a, const void *b)
+{
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
 
 static int collect_night(void *ctx, const struct store_point *pt)
 {
   struct nights *nt = ctx;
   if (pt->run == nt->cur || !(pt->median_ms > 0) || !isfinite(pt->median_ms))
     return 0;
+  if (nt->host && !bsearch(&pt->run, nt->host, (size_t)nt->n_host, sizeof *nt->host, cmp_id))
+    return 0; /* another host of the model: its offset is not this one's */
   char key[sizeof nt->last_key];
   gr_fmt(key, sizeof key, "%s\t%s\t%s\t%llu\t%s\t%s", pt->algorithm, pt->variant, pt->params,
          (unsigned long long)pt->seed, pt->l2, pt->gpu);
@@ -272,13 +288,23 @@ static int collect_night(void *ctx, const struct store_point *pt)
   return 0;
 }
 
-/* night_noise and nights of every compared timing (0 where the history is short). 0 ok, -1 out
- * of memory or a database error. */
+/* night_noise, level_ms and nights of every compared timing (0 where the history is short),
+ * from this host's own nights where it has COMPARE_MIN_NOISE_NIGHTS or more, else from the GPU
+ * model's. 0 ok, -1 out of memory or a database error. */
 static int night_noise(struct store *st, struct compare_result *r, int64_t cur)
 {
   struct nights nt = {r, cur, calloc(r->n_t + 1, sizeof *nt.ms), calloc(r->n_t + 1, sizeof *nt.n),
-                      NULL, ""};
+                      NULL, "", NULL, 0};
   int rc = -1;
+  nt.n_host = compare_host_runs(st, cur, &nt.host);
+  if (nt.n_host < 0)
+    goto out;
+  if (nt.n_host < COMPARE_MIN_NOISE_NIGHTS) {
+    free(nt.host);
+    nt.host = NULL;
+  } else {
+    qsort(nt.host, (size_t)nt.n_host, sizeof *nt.host, cmp_id);
+  }
   if (!nt.ms || !nt.n || store_each_point(st, NULL, cur, NULL, NULL, collect_night, &nt))
     goto out;
   for (size_t i = 0; i < r->n_t; i++) {
@@ -292,9 +318,15 @@ static int night_noise(struct store *st, struct compare_result *r, int64_t cur)
     for (int k = 0; k < m; k++)
       y[k] = log(nt.ms[i][(first + k) % COMPARE_NOISE_NIGHTS]);
     r->t[i].night_noise = stats_night_noise(y, (size_t)m, d);
+    r->t[i].host_nights = nt.host != NULL;
+    for (int k = 0; k < m; k++)
+      d[k] = y[k];
+    qsort(d, (size_t)m, sizeof *d, cmp_double);
+    r->t[i].level_ms = exp(m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]));
   }
   rc = 0;
 out:
+  free(nt.host);
   free(nt.ms);
   free(nt.n);
   return rc;
@@ -330,6 +362,8 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
     gr_fmt(why, len, "cannot read the history of the benchmarks: %s", store_errmsg(st));
     goto fail;
   }
+  if (compare_confirm_load(r, o, why, len))
+    goto fail;
   for (size_t i = 0; i < r->n_t; i++) {
     struct compare_timing *t = &r->t[i];
     t->min_effect = compare_min_effect_variant(o, t->algorithm, t->variant);
@@ -381,6 +415,10 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
     r->n_other_device += t->other_device;
     if (t->other_model)
       t->sc.cls = STATS_UNSURE; /* another GPU model: not comparable */
+    else
+      compare_confirm_row(r, t, o); /* red only where confirmed on one machine */
+    r->n_unconfirmed += t->unconfirmed != 0;
+    r->n_confirmed += t->confirm_rounds && t->sc.cls == STATS_SLOWER;
     switch (t->sc.cls) {
     case STATS_SAME: r->n_same++; break;
     case STATS_FASTER: r->n_faster++; break;

@@ -35,6 +35,9 @@ struct compare_opts {
   double night_sigmas;      /* a benchmark's minimum effect is at least this many times the
                              * noise of the difference of two nights' medians (sqrt 2 times
                              * its night-to-night noise) where the history has it (3; 0 off) */
+  const char *confirm;      /* a folder of interleaved re-timings on this GPU (ci/nightly via
+                             * ci/pr-check: base.db the last good build, head.db this one); a
+                             * slowdown is red only where it holds there (NULL: none) */
   struct {
     char alg[64];
     double min_effect, alpha; /* < 0: not overridden */
@@ -75,6 +78,20 @@ struct compare_timing {
    * ordinary. */
   double night_noise;
   int nights;
+  int host_nights;  /* night_noise and level_ms are from this host's own nights (1), else from
+                     * the GPU model's (0): a host's offset is its own level */
+  double level_ms;  /* the median of those nights' medians (0: fewer than
+                     * COMPARE_MIN_NOISE_NIGHTS) */
+  /* Confirmation on one machine. unconfirmed: judged slower but not red: 1 the baseline ran on
+   * another host and this host has no nights of its own, 2 the interleaved re-timing did not
+   * hold it. confirm_rounds: rounds of each build in opts.confirm (0 none); confirm_ratio: the
+   * fastest round's median of this build over the last good build's (a round is a process: its
+   * GPU context's mode is the process's, so the fastest is the kernel's). */
+  int unconfirmed;
+  int confirm_rounds;
+  double confirm_ratio;
+  int candidate; /* to re-time: judged slower, or half its minimum effect above its baseline
+                  * (p < alpha) or its level */
   /* the GPU each side was timed on (schema 8; "" unknown): rows are paired by GPU model only */
   char base_gpu[128], cur_gpu[128], base_uuid[48], cur_uuid[48], base_host[128], cur_host[128];
   int other_model;  /* the two rows' GPU models differ: not compared (unsure) */
@@ -106,6 +123,8 @@ struct compare_result {
   struct compare_outcome *oc;
   size_t n_oc;
   size_t n_same, n_faster, n_slower, n_unsure, n_new, n_gone, n_regressions;
+  size_t n_unconfirmed, n_confirmed; /* judged slower, not confirmed on this machine (counted
+                                      * unsure); confirmed by the re-timing (counted slower) */
   size_t n_other_device, n_other_model; /* compared rows timed on another GPU or host of the
                                          * same model; rows left unsure for another model */
   struct compare_accuracy *acc;
@@ -116,6 +135,33 @@ struct compare_result {
 int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len);
 void compare_result_free(struct compare_result *r);
+
+/* ---- one machine: the host's own nights, confirmation (compare_confirm.c) ---------------- */
+
+#define COMPARE_HOST_RUNS 64
+#define COMPARE_CONFIRM_MAX_ROUNDS 64
+#define COMPARE_CONFIRM_MIN_ROUNDS 3 /* rounds of each build below which nothing is judged */
+#define COMPARE_CONFIRM_SHARE 0.6    /* of the minimum effect that the re-timing must hold */
+/* The runs before cur on its GPU model and host that hold timings, newest first, at most
+ * COMPARE_HOST_RUNS, into ids (malloc'd, the caller frees; NULL when none). Returns the count,
+ * -1 on a database error. */
+long compare_host_runs(struct store *st, int64_t cur, int64_t **ids);
+/* The baseline of run cur: the last night of its own host before the GPU model's
+ * (model_base, as store_pick_run picks it). */
+int64_t compare_pick_base(struct store *st, int64_t cur, int64_t model_base);
+/* Read opts.confirm's rounds for every timing of r (confirm_rounds: the fewer of the two
+ * builds', confirm_ratio: the mean of the faster half of this build's round medians over the
+ * last good build's). 0 ok
+ * (nothing to read when opts.confirm is NULL); -1 with why. */
+int compare_confirm_load(struct compare_result *r, const struct compare_opts *o, char *why,
+                         size_t len);
+/* Judge timing t (classified against its baseline) on one machine: a slowdown against another
+ * host with no nights of this one is not confirmed; with opts.confirm, a benchmark judged slower,
+ * or at least half its minimum effect above its baseline or level (t->candidate), is red only
+ * where the re-timing (COMPARE_CONFIRM_MIN_ROUNDS of each build at least) holds
+ * COMPARE_CONFIRM_SHARE of its minimum effect, and not red where it does not. */
+void compare_confirm_row(const struct compare_result *r, struct compare_timing *t,
+                         const struct compare_opts *o);
 
 #ifdef __cplusplus
 }

@@ -175,8 +175,18 @@ static int add_timings(struct run_verdict *v)
     t->min_effect = ct->min_effect;
     t->alpha = ct->alpha;
     char what[256];
-    if (ct->sc.cls == STATS_SLOWER)
+    if (ct->sc.cls == STATS_SLOWER && ct->confirm_rounds)
+      gr_fmt(what, sizeof what,
+             "slower: %.3fx the last good build, interleaved on this GPU (%d rounds each); "
+             "%.3fx the baseline's median",
+             ct->confirm_ratio, ct->confirm_rounds, ct->sc.ratio);
+    else if (ct->sc.cls == STATS_SLOWER)
       gr_fmt(what, sizeof what, "slower: %.3fx the baseline's median", ct->sc.ratio);
+    else if (ct->unconfirmed)
+      gr_fmt(what, sizeof what, "not confirmed on this machine: %.3fx the baseline's median, %s",
+             ct->sc.ratio,
+             ct->unconfirmed == 1 ? "which ran on another host; no nights of this host yet"
+                                  : "not held by the interleaved re-timing of the last good build");
     else if (r->base_other_gpu)
       gr_fmt(what, sizeof what, "unsure: the baseline ran on another GPU model ('%s')", r->base.gpu);
     else if (ct->sc.cls == STATS_UNSURE)

@@ -96,6 +96,8 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
   if (c)
     fprintf(f, "; timings %zu slower, %zu faster, %zu same, %zu unsure", c->n_slower, c->n_faster,
             c->n_same, c->n_unsure);
+  if (c && c->n_unconfirmed)
+    fprintf(f, " (%zu slower not confirmed on this machine)", c->n_unconfirmed);
   if (v->history_checked)
     fprintf(f, "; %zu open regressions (%zu acknowledged)", v->open_unacked + v->open_acked,
             v->open_acked);

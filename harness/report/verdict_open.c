@@ -4,7 +4,7 @@
  * slower than its baseline, or on the first night after a step to slower that `gpuregress
  * history` confirms; its reference is the median before it. `compare --record` stores the open
  * ones with the night; the next night carries them on and closes each whose median is back within
- * its minimum effect of the reference. Until then each fails every night, unless an
+ * half its minimum effect of the reference (hysteresis). Until then each fails every night, unless an
  * acknowledgement in force (`gpuregress ack`) covers it: then it is skipped with who, when and
  * why. A step confirmed first on this night (what `history --check` fails on) fails the night
  * too. */
@@ -40,6 +40,41 @@ static int keep_timing(void *ctx, const struct store_timing *t)
   }
   k->t[k->n++] = *t;
   return 0;
+}
+
+/* Tonight's comparison of the benchmark of r (NULL: none). */
+static struct compare_timing *timing_tonight(const struct run_verdict *v,
+                                             const struct store_open_reg *r)
+{
+  for (size_t i = 0; v->cmp && i < v->cmp->n_t; i++) {
+    struct compare_timing *t = &v->cmp->t[i];
+    if (t->seed == r->seed && !strcmp(t->algorithm, r->algorithm) &&
+        !strcmp(t->variant, r->variant) && !strcmp(t->params, r->params) && !strcmp(t->l2, r->l2))
+      return t;
+  }
+  return NULL;
+}
+
+/* With an interleaved re-timing of the last good build and this one (compare --confirm), an
+ * open regression is red only while the re-timing holds it: a step the history confirms tonight
+ * needs COMPARE_CONFIRM_SHARE of its minimum effect there (else it is listed as not confirmed on
+ * this machine, never opened), and one carried from an earlier night closes once the re-timing
+ * shows less than half of that (hysteresis). Returns 1 when e closes. */
+static int closed_by_retiming(struct run_verdict *v, const struct compare_opts *co,
+                              struct rv_open *e)
+{
+  struct compare_timing *t = timing_tonight(v, &e->reg);
+  if (!co->confirm || !t || t->confirm_rounds < COMPARE_CONFIRM_MIN_ROUNDS || e->fresh)
+    return 0;
+  double hold = COMPARE_CONFIRM_SHARE * compare_min_effect_variant(co, t->algorithm, t->variant);
+  if (e->history_new && t->confirm_ratio < 1 + hold) {
+    if (!t->unconfirmed) {
+      t->unconfirmed = 3;
+      v->cmp->n_unconfirmed++;
+    }
+    return 1;
+  }
+  return !e->history_new && t->confirm_ratio < 1 + hold / 2;
 }
 
 static double median_tonight(const struct tonight *k, const struct store_open_reg *r)
@@ -107,14 +142,24 @@ static int carry(void *ctx, const struct store_open_reg *r)
   return 0;
 }
 
+/* The steps of the history: one confirmed tonight opens (and fails the night); one confirmed
+ * on an earlier night was recorded open then and is carried from that record, so it is not
+ * opened again once closed (a reverted step would come back "since run 200" night after night);
+ * only where no earlier night was recorded do the earlier steps open. */
+struct from_hist {
+  struct run_verdict *v;
+  int64_t prev; /* the last night recorded before this one (0 none) */
+};
+
 static int from_history(void *ctx, const struct history_series *s)
 {
-  struct run_verdict *v = ctx;
+  const struct from_hist *fh = ctx;
+  struct run_verdict *v = fh->v;
   if (!s->n || s->nights[s->n - 1].run != v->run.id || strcmp(s->gpu, v->run.gpu))
     return 0;
   for (size_t i = 0; i < s->n_changes; i++) {
     const struct history_change *c = &s->changes[i];
-    if (!(c->ratio > 1))
+    if (!(c->ratio > 1) || (fh->prev && !c->is_new))
       continue;
     struct rv_open *e = entry(v, s->algorithm, s->variant, s->kind, s->params, s->seed, s->l2);
     if (!e)
@@ -313,8 +358,9 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
   const struct compare_opts *co = o->co ? o->co : &dflt;
   v->history_checked = 1;
   int64_t prev = store_last_recorded(st, v->run.id, v->run.gpu);
+  struct from_hist fh = {v, prev};
   if ((prev && store_each_open_reg(st, prev, carry, v)) || from_baseline(st, v) ||
-      history_scan(st, NULL, v->run.id, NULL, NULL, &ho, from_history, v, why, len) < 0 ||
+      history_scan(st, NULL, v->run.id, NULL, NULL, &ho, from_history, &fh, why, len) < 0 ||
       store_each_timing(st, STORE_MAIN, v->run.id, keep_timing, &tn)) {
     if (!why[0])
       gr_fmt(why, len, "cannot read the history of run %lld: %s", (long long)v->run.id,
@@ -327,8 +373,11 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
     if (!(e->min_effect > 0))
       e->min_effect = compare_min_effect_variant(co, e->reg.algorithm, e->reg.variant);
     e->reg.cur_ms = median_tonight(&tn, &e->reg);
-    e->closed = !e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
-                e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect);
+    /* hysteresis: opened at the minimum effect (confirmed), closed only back within half of
+     * it, so that a borderline step does not open and close on successive nights */
+    e->closed = (!e->fresh && !e->history_new && e->reg.cur_ms > 0 &&
+                 e->reg.cur_ms < e->reg.ref_ms * (1 + e->min_effect / 2)) ||
+                closed_by_retiming(v, co, e);
     struct store_run orun;
     if (store_get_run(st, STORE_MAIN, e->reg.opened_run, &orun) == 0)
       gr_fmt(e->opened_date, sizeof e->opened_date, "%s", orun.started);

@@ -86,9 +86,10 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     json_key_str(f, "gpu", c->base.gpu[0] ? c->base.gpu : NULL, 1);
     fprintf(f, "\"other_gpu\": %s, \"same\": %zu, \"faster\": %zu, \"slower\": %zu, "
                "\"unsure\": %zu, \"new\": %zu, \"gone\": %zu, \"regressions\": %zu, "
-               "\"accuracy_regressions\": %zu",
+               "\"accuracy_regressions\": %zu, \"not_confirmed\": %zu, \"confirmed\": %zu",
             c->base_other_gpu ? "true" : "false", c->n_same, c->n_faster, c->n_slower, c->n_unsure,
-            c->n_new, c->n_gone, c->n_regressions, c->n_acc_regressions);
+            c->n_new, c->n_gone, c->n_regressions, c->n_acc_regressions, c->n_unconfirmed,
+            c->n_confirmed);
     fputs(", ", f);
     json_gpu_state(f, &c->base);
     fputs("}", f);
