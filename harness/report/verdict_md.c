@@ -14,9 +14,10 @@
 /* Stored text (names, params, reasons, who and why of an acknowledgement, the GPU, a path) as
  * plain text in Markdown, a table cell included: '<', '>', '&' and quotes as entities (no HTML
  * tag, so no <img> fetched and no </details> closing the fold), every other character Markdown
- * or a table reads as syntax after a backslash (no link, image, emphasis or code span; ':' and
- * '.' too, so that no URL or www. becomes a link), line breaks and other control characters as
- * spaces (a row stays one row). NULL writes nothing. */
+ * or a table reads as syntax inside a line after a backslash (no link, image, emphasis,
+ * strikethrough, code span or math; ':' and '.' too, so that no URL or www. becomes a link, '#'
+ * and '@' so that no issue or person is referenced), line breaks and other control characters
+ * as spaces (a row stays one row). NULL writes nothing. */
 static void cell(FILE *f, const char *s)
 {
   for (; s && *s; s++) {
@@ -33,7 +34,7 @@ static void cell(FILE *f, const char *s)
       fputs("&#39;", f);
     else if (ch < 0x20 || ch == 0x7f)
       fputc(' ', f);
-    else if (strchr("\\`*_[](){}!#~|:.+-=^$@", ch))
+    else if (strchr("\\`*_[]()!#~|:.$@", ch))
       fprintf(f, "\\%c", ch);
     else
       fputc(ch, f);
