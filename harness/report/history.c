@@ -41,8 +41,9 @@ struct piece {
  * candidate whose set is empty can never be the minimum again: it is dropped. The pieces of the
  * line stay few (about log n), so the fit takes O(n log n) where the plain recursion over every
  * s took O(n^2); the minimum is taken by the same formula, in the same order of s, over the
- * candidates left. *work (NULL: not counted) adds the candidates visited. The first night of
- * each segment after the first into cut, ascending; returns their number, -1 out of memory. */
+ * candidates left. *work (NULL: not counted) adds the candidates and pieces visited. The first
+ * night of each segment after the first into cut, ascending; returns their number, -1 out of
+ * memory. */
 int history_fit(const double *f, size_t n, double sigma, double beta, size_t *cut,
                 size_t *work)
 {
