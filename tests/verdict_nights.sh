@@ -70,7 +70,7 @@ grep -q '"repro": "gpuregress bench sortlike/v2_warp --case' "$tmp/n20.json" && 
 "$bin" compare --db "$step" --run 20 --format markdown >"$tmp/n20.md"
 [ $? = 1 ] || { echo "FAIL: compare --format markdown exit (want 1)"; fails=$((fails + 1)); }
 head -1 "$tmp/n20.md" | grep -q '^### gpuregress: FAILED (exit 1)$' || { echo "FAIL: markdown verdict first: $(head -1 "$tmp/n20.md")"; fails=$((fails + 1)); }
-grep -q '^| sortlike/v2_warp | n=1048576 dist=uniform | .* | \*\*1\.[0-9]*x\*\* | .* | `c019..c020` | `gpuregress bench' "$tmp/n20.md" &&
+grep -q '^| sortlike/v2\\_warp | n=1048576 dist=uniform | .* | \*\*1\.[0-9]*x\*\* | .* | `c019..c020` | `gpuregress bench' "$tmp/n20.md" &&
   grep -q '^<details><summary>' "$tmp/n20.md" ||
   { echo "FAIL: markdown table"; cat "$tmp/n20.md" | head -20; fails=$((fails + 1)); }
 

@@ -24,15 +24,38 @@ static double median3(double a, double b, double c)
   return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
 }
 
-/* Optimal partitioning of f[0..n) (segments >= MIN_SEGMENT): the first night of each segment
- * after the first into cut, ascending; returns their number, -1 out of memory. */
-static int fit_steps(const double *f, size_t n, double sigma, double beta, size_t *cut)
+/* One piece of the real line of segment means mu, [lo, hi), on which candidate `owner` (the
+ * first night of the last segment) gives the least cost so far. */
+struct piece {
+  double lo, hi;
+  size_t owner;
+};
+
+/* Optimal partitioning of f[0..n) (segments >= MIN_SEGMENT), with functional pruning (FPOP:
+ * Maidstone, Hocking, Rigaill and Fearnhead 2017): the exact minimum of
+ *   best[t] = min over s of best[s] + cost(s, t) / sigma^2 + beta
+ * taken over the candidates s that can still be the last segment's start. A candidate s is the
+ * function q_s(mu) = best[s] + beta + sum over its nights of (f - mu)^2 / sigma^2; two
+ * candidates' functions differ by a quadratic of mu fixed once the later one starts (the nights
+ * they share add alike), so the mu where each is the least is a set that only shrinks, and a
+ * candidate whose set is empty can never be the minimum again: it is dropped. The pieces of the
+ * line stay few (about log n), so the fit takes O(n log n) where the plain recursion over every
+ * s took O(n^2); the minimum is taken by the same formula, in the same order of s, over the
+ * candidates left. *work (NULL: not counted) adds the candidates and pieces visited. The first
+ * night of each segment after the first into cut, ascending; returns their number, -1 out of
+ * memory. */
+int history_fit(const double *f, size_t n, double sigma, double beta, size_t *cut,
+                size_t *work)
 {
   double *s1 = calloc(n + 1, sizeof *s1), *s2 = calloc(n + 1, sizeof *s2);
   double *best = malloc((n + 1) * sizeof *best);
   size_t *from = malloc((n + 1) * sizeof *from);
+  size_t *alive = malloc((n + 1) * sizeof *alive), n_alive = 0;
+  struct piece *pc = malloc(4 * sizeof *pc), *npc = malloc(4 * sizeof *npc);
+  size_t n_pc = 0, cap_pc = 4;
+  double s2g = sigma * sigma;
   int k = -1;
-  if (!s1 || !s2 || !best || !from)
+  if (!s1 || !s2 || !best || !from || !alive || !pc || !npc)
     goto out_free;
   for (size_t i = 0; i < n; i++) {
     s1[i + 1] = s1[i] + f[i];
@@ -42,17 +65,90 @@ static int fit_steps(const double *f, size_t n, double sigma, double beta, size_
   for (size_t t = 1; t <= n; t++) {
     best[t] = INFINITY;
     from[t] = 0;
-    for (size_t s = 0; s + MIN_SEGMENT <= t; s++) {
-      if (s > 0 && (s < MIN_SEGMENT || !isfinite(best[s])))
-        continue;
+    /* the candidate whose segment reaches MIN_SEGMENT nights at t enters */
+    size_t b = t - MIN_SEGMENT;
+    if (t >= MIN_SEGMENT && b == 0) {
+      pc[0] = (struct piece){-INFINITY, INFINITY, 0};
+      n_pc = 1;
+      alive[n_alive++] = 0;
+    } else if (t >= MIN_SEGMENT && b >= MIN_SEGMENT && isfinite(best[b])) {
+      /* each piece keeps the mu where its owner a stays at most b's:
+       * L (mu - m)^2 <= (K_b - K_a) sigma^2 - C, over a's nights before b */
+      if (2 * n_pc + 1 > cap_pc) {
+        size_t nc = 2 * (2 * n_pc + 1);
+        struct piece *g1 = realloc(pc, nc * sizeof *g1);
+        if (g1)
+          pc = g1;
+        struct piece *g2 = g1 ? realloc(npc, nc * sizeof *g2) : NULL;
+        if (!g1 || !g2)
+          goto out_free;
+        npc = g2;
+        cap_pc = nc;
+      }
+      size_t m_pc = 0;
+      for (size_t i = 0; i < n_pc; i++) {
+        size_t a = pc[i].owner;
+        double L = (double)(b - a), d = s1[b] - s1[a];
+        double m = d / L, c = s2[b] - s2[a] - d * d / L;
+        double r = (best[b] - best[a]) * s2g - (c > 0 ? c : 0);
+        double lo = -INFINITY, hi = -INFINITY; /* a's part: [lo, hi] */
+        if (r >= 0) {
+          double h = sqrt(r / L);
+          lo = m - h;
+          hi = m + h;
+        }
+        double cut_lo = pc[i].lo > lo ? pc[i].lo : lo, cut_hi = pc[i].hi < hi ? pc[i].hi : hi;
+        struct piece part[3] = {{pc[i].lo, pc[i].hi, b}, {0, 0, a}, {0, 0, b}};
+        size_t np = 1;
+        if (cut_lo < cut_hi) { /* b below, a within, b above */
+          part[0].hi = cut_lo;
+          part[1].lo = cut_lo;
+          part[1].hi = cut_hi;
+          part[2].lo = cut_hi;
+          part[2].hi = pc[i].hi;
+          np = 3;
+        }
+        for (size_t q = 0; q < np; q++) {
+          if (!(part[q].lo < part[q].hi))
+            continue;
+          if (m_pc && npc[m_pc - 1].owner == part[q].owner)
+            npc[m_pc - 1].hi = part[q].hi;
+          else
+            npc[m_pc++] = part[q];
+        }
+      }
+      struct piece *tmp = pc;
+      pc = npc;
+      npc = tmp;
+      n_pc = m_pc;
+      /* the candidates left: those owning a piece, ascending (b last) */
+      size_t keep = 0;
+      for (size_t i = 0; i < n_alive; i++) {
+        int owns = 0;
+        for (size_t q = 0; q < n_pc && !owns; q++)
+          owns = pc[q].owner == alive[i];
+        if (owns)
+          alive[keep++] = alive[i];
+      }
+      n_alive = keep;
+      for (size_t q = 0; q < n_pc; q++)
+        if (pc[q].owner == b) {
+          alive[n_alive++] = b;
+          break;
+        }
+    }
+    for (size_t i = 0; i < n_alive; i++) {
+      size_t s = alive[i];
       double m = (double)(t - s), d = s1[t] - s1[s];
-      double cost = (s2[t] - s2[s] - d * d / m) / (sigma * sigma);
+      double cost = (s2[t] - s2[s] - d * d / m) / s2g;
       double v = best[s] + (cost > 0 ? cost : 0) + beta;
       if (v < best[t]) {
         best[t] = v;
         from[t] = s;
       }
     }
+    if (work)
+      *work += n_alive + n_pc;
   }
   k = 0;
   if (!isfinite(best[n])) /* too short to fit two segments: one */
@@ -67,6 +163,9 @@ out_free:
   free(s2);
   free(best);
   free(from);
+  free(alive);
+  free(pc);
+  free(npc);
   return k;
 }
 
@@ -155,7 +254,7 @@ int history_detect(const double *ms, size_t n, double min_effect, double alpha,
   if (!(sigma > 0.001))
     sigma = 0.001;
   /* 3. the penalised step fit */
-  nc = fit_steps(f, n, sigma, o->penalty * log((double)n), cut);
+  nc = history_fit(f, n, sigma, o->penalty * log((double)n), cut, NULL);
   if (nc < 0)
     goto out_free;
   /* 4. confirm each change point against its neighbours until none is dropped */

@@ -11,8 +11,9 @@
  *     steps and odd nights, and not blind to a benchmark that switches between two levels on
  *     fewer than half the nights, as a median of the differences is), at least 0.001;
  *  3. the segmentation minimising  sum over segments of sum (y - segment mean)^2 / sigma^2
- *     + penalty * log(n) per change point (optimal partitioning, exact dynamic programming,
- *     O(n^2)), segments of 2 nights at least;
+ *     + penalty * log(n) per change point (optimal partitioning, exact dynamic programming
+ *     with functional pruning: O(n log n) in practice, not the O(n^2) of the plain recursion;
+ *     history_fit), segments of 2 nights at least;
  *  4. each change point is confirmed or dropped: up to `window` nights of its segment before and
  *     after must number `min_nights` each, the medians of their (unsmoothed) values must differ
  *     by the algorithm's minimum effect (|after / before - 1| >= min_effect), and Welch's t-test
@@ -57,6 +58,14 @@ struct history_change {
 
 /* Two-sided p-value of Welch's t-test between x[0..nx) and y[0..ny) (each >= 2 values). */
 double history_welch(const double *x, size_t nx, const double *y, size_t ny);
+
+/* The penalised step fit of step 3 of f[0..n): the segmentation of least sum of squares within
+ * the segments / sigma^2 + beta per change point, segments of 2 nights at least (exact optimal
+ * partitioning, with functional pruning: O(n log n) in practice, n log n ~ the work counted). The
+ * first night of each segment after the first into cut[0..n), ascending; returns their number,
+ * -1 out of memory. *work (NULL: not counted) adds the candidates and pieces visited. */
+int history_fit(const double *f, size_t n, double sigma, double beta, size_t *cut,
+                size_t *work);
 
 /* Confirmed change points of the nightly medians ms[0..n) (all > 0), oldest first, into
  * out[0..max). Returns how many, -1 out of memory. */

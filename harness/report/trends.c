@@ -46,6 +46,7 @@ void trends_free(struct trends *t)
   free(t->s);
   free(t->nights);
   free(t->timed);
+  free(t->by_id);
   free(t);
 }
 
@@ -98,6 +99,8 @@ static int keep_series(void *ctx, const struct history_series *s)
   return 0;
 }
 
+static int index_nights(struct trends *t);
+
 void trends_load(struct plot_ctx *c)
 {
   struct history_opts o;
@@ -106,7 +109,7 @@ void trends_load(struct plot_ctx *c)
   struct trends *t = calloc(1, sizeof *t);
   if (!t)
     return;
-  if (store_each_night(c->st, NULL, c->run, keep_night, t) ||
+  if (store_each_night(c->st, NULL, c->run, keep_night, t) || index_nights(t) ||
       history_scan(c->st, NULL, c->run, NULL, NULL, &o, keep_series, t, why, sizeof why)) {
     trends_free(t);
     return;
@@ -114,21 +117,44 @@ void trends_load(struct plot_ctx *c)
   c->trends = t;
 }
 
+static int pos_cmp(const void *a, const void *b)
+{
+  int64_t x = ((const struct trend_pos *)a)->run, y = ((const struct trend_pos *)b)->run;
+  return (x > y) - (x < y);
+}
+
+/* t->by_id from the nights read. 0 ok, -1 out of memory. */
+static int index_nights(struct trends *t)
+{
+  t->by_id = malloc((t->n_nights + 1) * sizeof *t->by_id);
+  if (!t->by_id)
+    return -1;
+  for (size_t i = 0, k = 0; i < t->n_nights; i++) {
+    t->by_id[i] = (struct trend_pos){t->nights[i].id, i, 0};
+    if (t->nights[i].timings > 0) /* the same order as timed */
+      t->by_id[i].night = ++k;
+  }
+  qsort(t->by_id, t->n_nights, sizeof *t->by_id, pos_cmp);
+  return 0;
+}
+
+static const struct trend_pos *find_pos(const struct trends *t, int64_t run)
+{
+  struct trend_pos key = {run, 0, 0};
+  return t->by_id ? bsearch(&key, t->by_id, t->n_nights, sizeof key, pos_cmp) : NULL;
+}
+
 /* The night number (1-based position on the x axis) of run; 0 when it has none. */
 size_t trends_night_of(const struct trends *t, int64_t run)
 {
-  for (size_t i = 0; i < t->n_timed; i++)
-    if (t->timed[i] == run)
-      return i + 1;
-  return 0;
+  const struct trend_pos *p = find_pos(t, run);
+  return p ? p->night : 0;
 }
 
 const struct store_night *trends_night_row(const struct trends *t, int64_t run)
 {
-  for (size_t i = 0; i < t->n_nights; i++)
-    if (t->nights[i].id == run)
-      return &t->nights[i];
-  return NULL;
+  const struct trend_pos *p = find_pos(t, run);
+  return p ? &t->nights[p->row] : NULL;
 }
 
 /* "+10.0% c019..c020": a change point's label */

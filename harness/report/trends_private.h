@@ -16,11 +16,19 @@ struct trend_series {
   int plot; /* number of its plot within the algorithm (1..) */
 };
 
+struct trend_pos {
+  int64_t run;
+  size_t row;   /* index in nights */
+  size_t night; /* 1-based position on the x axis, 0 when it has no timings */
+};
+
 struct trends {
   struct store_night *nights; /* every night up to the run, oldest first */
   size_t n_nights, cap_nights;
   int64_t *timed; /* the runs with timings: the x axis (night k = timed[k - 1]) */
   size_t n_timed;
+  struct trend_pos *by_id;       /* every night by run id: its row and its night number (0 none),
+                                  * for lookups in O(log n) (10^6 nights) */
   struct trend_series *s;
   size_t n, cap;
 };

@@ -4,26 +4,58 @@
  * regressions, and everything else folded in <details>. See verdict.h. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "escape.h"
 #include "verdict_private.h"
 
-/* text in a table cell: pipes escaped, line breaks as spaces */
+/* Stored text (names, params, reasons, who and why of an acknowledgement, the GPU, a path) as
+ * plain text in Markdown, a table cell included: '<', '>', '&' and quotes as entities (no HTML
+ * tag, so no <img> fetched and no </details> closing the fold), every other character Markdown
+ * or a table reads as syntax inside a line after a backslash (no link, image, emphasis,
+ * strikethrough, code span or math; ':' and '.' too, so that no URL or www. becomes a link, '#'
+ * and '@' so that no issue or person is referenced), line breaks and other control characters
+ * as spaces (a row stays one row). NULL writes nothing. */
 static void cell(FILE *f, const char *s)
 {
   for (; s && *s; s++) {
-    if (*s == '|')
-      fputs("\\|", f);
-    else if (*s == '\n' || *s == '\r')
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '<')
+      fputs("&lt;", f);
+    else if (ch == '>')
+      fputs("&gt;", f);
+    else if (ch == '&')
+      fputs("&amp;", f);
+    else if (ch == '"')
+      fputs("&quot;", f);
+    else if (ch == '\'')
+      fputs("&#39;", f);
+    else if (ch < 0x20 || ch == 0x7f)
       fputc(' ', f);
+    else if (strchr("\\`*_[]()!#~|:.$@", ch))
+      fprintf(f, "\\%c", ch);
     else
-      fputc(*s, f);
+      fputc(ch, f);
   }
 }
 
-/* code in a table cell (backticks; a backtick inside becomes a quote) */
+/* printf into a buffer, then cell(): a stored field cut to a width, or formatted with others */
+static void cellf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cellf(FILE *f, const char *fmt, ...)
+{
+  char buf[4 * GR_CASE_TEXT_LEN];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  cell(f, buf);
+}
+
+/* Text as a code span (a command, a commit range): literal inside the backticks, so nothing
+ * else is escaped; a backtick inside becomes a quote (it would end the span), a pipe a slash (it
+ * would end the cell), line breaks and control characters spaces. "-" for none. */
 static void code(FILE *f, const char *s)
 {
   if (!s || !*s) {
@@ -31,9 +63,19 @@ static void code(FILE *f, const char *s)
     return;
   }
   fputc('`', f);
-  for (; *s; s++)
-    fputc(*s == '`' ? '\'' : *s == '|' ? '/' : *s, f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    fputc(ch == '`' ? '\'' : ch == '|' ? '/' : ch < 0x20 || ch == 0x7f ? ' ' : ch, f);
+  }
   fputc('`', f);
+}
+
+/* code() of at most n bytes of s */
+static void code_n(FILE *f, const char *s, int n)
+{
+  char buf[128];
+  gr_fmt(buf, sizeof buf, "%.*s", n, s ? s : "");
+  code(f, buf);
 }
 
 static const char *headline(const struct run_verdict *v)
@@ -53,7 +95,9 @@ static void bench_cells(FILE *f, const struct rv_test *t)
   size_t nv = strcspn(t->name, " ");
   const char *params = t->name + nv + (t->name[nv] ? 1 : 0);
   const char *end = strstr(params, " [");
-  fprintf(f, "| %s/%.*s | ", t->suite, (int)nv, t->name);
+  fputs("| ", f);
+  cellf(f, "%s/%.*s", t->suite, (int)nv, t->name);
+  fputs(" | ", f);
   char buf[sizeof t->name];
   gr_fmt(buf, sizeof buf, "%.*s", end ? (int)(end - params) : (int)strlen(params), params);
   cell(f, buf);
@@ -80,17 +124,31 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
       compared_fails += v->tests[i].compared;
     }
   fprintf(f, "### gpuregress: %s (exit %d)\n\n", headline(v), v->exit_code);
-  fprintf(f, "Run %lld `%.10s%s` on %s", (long long)r->id, r->commit, r->dirty ? "-dirty" : "",
-          r->gpu[0] ? r->gpu : "no GPU");
-  if (r->driver_release[0])
-    fprintf(f, " (driver %s)", r->driver_release);
-  if (r->gr_version[0]) /* the runner and gpuregress's own version (names only: data) */
-    fprintf(f, ", runner `%s`, gpuregress %s", gr_name_ok(r->runner) ? r->runner : "gpuregress",
-            gr_name_ok(r->gr_version) ? r->gr_version : "?");
-  if (c)
-    fprintf(f, " against run %lld `%.10s`%s%s", (long long)c->base.id, c->base.commit,
-            v->base_file ? " of " : "", v->base_file ? v->base_file : "");
-  else
+  char commit[32];
+  gr_fmt(commit, sizeof commit, "%.10s%s", r->commit, r->dirty ? "-dirty" : "");
+  fprintf(f, "Run %lld ", (long long)r->id);
+  code(f, commit);
+  fputs(" on ", f);
+  cell(f, r->gpu[0] ? r->gpu : "no GPU");
+  if (r->driver_release[0]) {
+    fputs(" (driver ", f);
+    cell(f, r->driver_release);
+    fputs(")", f);
+  }
+  if (r->gr_version[0]) { /* the runner and gpuregress's own version (names only: data) */
+    fputs(", runner ", f);
+    code(f, gr_name_ok(r->runner) ? r->runner : "gpuregress");
+    fputs(", gpuregress ", f);
+    cell(f, gr_name_ok(r->gr_version) ? r->gr_version : "?");
+  }
+  if (c) {
+    fprintf(f, " against run %lld ", (long long)c->base.id);
+    code_n(f, c->base.commit, 10);
+    if (v->base_file) {
+      fputs(" of ", f);
+      cell(f, v->base_file);
+    }
+  } else
     fputs(", no baseline", f);
   fprintf(f, ": %zu failed, %zu passed, %zu skipped", v->failed, v->passed, v->skipped);
   if (c)
@@ -102,8 +160,11 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
     fprintf(f, "; %zu open regressions (%zu acknowledged)", v->open_unacked + v->open_acked,
             v->open_acked);
   fputs(".\n\n", f);
-  if (v->clock_warning[0])
-    fprintf(f, "> **Clocks differ:** %s\n\n", v->clock_warning);
+  if (v->clock_warning[0]) {
+    fputs("> **Clocks differ:** ", f);
+    cell(f, v->clock_warning);
+    fputs("\n\n", f);
+  }
 
   if (compared_fails) {
     fprintf(f, "#### Slower (%zu)\n\n", compared_fails);
@@ -145,9 +206,11 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
       const struct rv_test *t = &v->tests[i];
       if (t->state != RV_FAIL || t->compared)
         continue;
-      fprintf(f, "| %s/", t->suite);
-      cell(f, t->name);
-      fprintf(f, " (%s) | %s | ", t->kind, t->verdict);
+      fputs("| ", f);
+      cellf(f, "%s/%s (%s)", t->suite, t->name, t->kind);
+      fputs(" | ", f);
+      cell(f, t->verdict);
+      fputs(" | ", f);
       cell(f, t->message);
       fputs(" |\n", f);
     }
@@ -161,16 +224,16 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
       const struct rv_open *e = &v->open[i];
       if (e->closed || !e->acked)
         continue;
-      fprintf(f, "| %s/%s | ", e->reg.algorithm, e->reg.variant);
+      fputs("| ", f);
+      cellf(f, "%s/%s", e->reg.algorithm, e->reg.variant);
+      fputs(" | ", f);
       cell(f, e->reg.params);
       fprintf(f, " | %lld | ", (long long)e->reg.opened_run);
       num(f, "%.4f", e->reg.ref_ms);
       fputs(" | ", f);
       num(f, "%.4f", e->reg.cur_ms);
       fputs(" | ", f);
-      cell(f, e->ack.who);
-      fprintf(f, ", %.10s: ", e->ack.at);
-      cell(f, e->ack.reason);
+      cellf(f, "%s, %.10s: %s", e->ack.who, e->ack.at, e->ack.reason);
       fputs(" |\n", f);
     }
     fputc('\n', f);
@@ -190,9 +253,11 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
     const struct rv_test *t = &v->tests[i];
     if (t->state == RV_FAIL)
       continue;
-    fprintf(f, "| %s/", t->suite);
-    cell(f, t->name);
-    fprintf(f, " | %s | ", t->compared ? t->verdict : rv_state_name(t->state));
+    fputs("| ", f);
+    cellf(f, "%s/%s", t->suite, t->name);
+    fputs(" | ", f);
+    cell(f, t->compared ? t->verdict : rv_state_name(t->state));
+    fputs(" | ", f);
     if (t->compared) {
       num(f, "%.4f", t->base_ms);
       fputs(" | ", f);

@@ -262,19 +262,26 @@ int store_each_point(struct store *st, const char *since, int64_t until, const c
     sqlite3_finalize(q);
   }
   const char *gpu = row_gpu ? "coalesce(t.gpu_name, r.gpu_name, '')" : "coalesce(r.gpu_name, '')";
-  char sql[2048];
-  /* a group is contiguous: ordered by its first row, then by start */
+  char sql[4096];
+  /* a group is contiguous: ordered by its first row, then by start. The first row of each
+   * group comes from a grouping of the keys joined back, not a window over the rows: one sort of
+   * the rows, not two (issue 41: 10^6 nights); IS: a NULL key groups as the window grouped it */
+#define POINTS_FROM                                                                                \
+  " FROM timings t JOIN runs r ON t.run_id = r.id WHERE t.samples > 0 AND t.median_ms > 0 AND"    \
+  " (?3 IS NULL OR t.algorithm = ?3) AND (?4 IS NULL OR t.variant = ?4) AND" NIGHTS_WHERE
   gr_fmt(sql, sizeof sql,
-         "SELECT algorithm, variant, kind, l2, gpu, params, seed, run_id, started, git, median_ms,"
-         " coalesce(min_ms, median_ms), coalesce(max_ms, median_ms), coalesce(noise, 0) FROM"
-         " (SELECT t.*, r.started_at AS started, coalesce(r.git_commit, '') AS git,"
-         "  %s AS gpu, min(t.id) OVER (PARTITION BY t.algorithm,"
-         "  t.variant, t.params, t.seed, t.l2, %s) AS first"
-         "  FROM timings t JOIN runs r ON t.run_id = r.id WHERE t.samples > 0 AND"
-         "  t.median_ms > 0 AND (?3 IS NULL OR t.algorithm = ?3) AND (?4 IS NULL OR"
-         "  t.variant = ?4) AND" NIGHTS_WHERE ")"
-         " ORDER BY algorithm, variant, first, started, run_id, id",
-         gpu, gpu);
+         "SELECT t.algorithm, t.variant, t.kind, t.l2, %s AS gpu, t.params, t.seed, t.run_id,"
+         " r.started_at AS started, coalesce(r.git_commit, ''), t.median_ms,"
+         " coalesce(t.min_ms, t.median_ms), coalesce(t.max_ms, t.median_ms), coalesce(t.noise, 0)"
+         " FROM timings t JOIN runs r ON t.run_id = r.id JOIN (SELECT t.algorithm AS a,"
+         " t.variant AS v, t.params AS p, t.seed AS s, t.l2 AS l, %s AS k, min(t.id) AS first"
+         POINTS_FROM " GROUP BY 1, 2, 3, 4, 5, 6) g ON g.a IS t.algorithm AND g.v IS t.variant"
+         " AND g.p IS t.params AND g.s IS t.seed AND g.l IS t.l2 AND g.k IS %s"
+         " WHERE t.samples > 0 AND t.median_ms > 0 AND (?3 IS NULL OR t.algorithm = ?3) AND"
+         " (?4 IS NULL OR t.variant = ?4) AND" NIGHTS_WHERE
+         " ORDER BY t.algorithm, t.variant, g.first, started, t.run_id, t.id",
+         gpu, gpu, gpu);
+#undef POINTS_FROM
   if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
     return -1;
   bind_nights(s, since, until);
