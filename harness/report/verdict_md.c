@@ -138,8 +138,7 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
   if (r->gr_version[0]) { /* the runner and gpuregress's own version (names only: data) */
     fputs(", runner ", f);
     code(f, gr_name_ok(r->runner) ? r->runner : "gpuregress");
-    fputs(", gpuregress ", f);
-    cell(f, gr_name_ok(r->gr_version) ? r->gr_version : "?");
+    fprintf(f, ", gpuregress %s", gr_name_ok(r->gr_version) ? r->gr_version : "?"); /* a name: no markup */
   }
   if (c) {
     fprintf(f, " against run %lld ", (long long)c->base.id);

@@ -441,51 +441,6 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
   return store_walk_end(s, rc, stop);
 }
 
-int store_each_coverage(struct store *st, int64_t run,
-                        int (*fn)(void *ctx, const char *alg, const char *var, const char *regime,
-                                  int64_t cases),
-                        void *ctx)
-{
-  if (!store_has_table(st, STORE_MAIN, "coverage"))
-    return 0;
-  sqlite3_stmt *s = store_run_query(st, STORE_MAIN,
-                              "SELECT algorithm, variant, regime, cases FROM %s.coverage"
-                              " WHERE run_id = ? ORDER BY rowid",
-                              run);
-  if (!s)
-    return -1;
-  int rc, stop = 0;
-  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW)
-    stop = fn(ctx, store_col_or_null(s, 0), store_col_or_null(s, 1), store_col_or_null(s, 2),
-              sqlite3_column_int64(s, 3));
-  return store_walk_end(s, rc, stop);
-}
-
-int store_each_sanitizer(struct store *st, int64_t run, int64_t *from,
-                         int (*fn)(void *ctx, const struct sanitizer_row *r), void *ctx)
-{
-  *from = 0;
-  if (!store_has_table(st, STORE_MAIN, "sanitizer"))
-    return 0;
-  sqlite3_stmt *s = store_run_query(st, STORE_MAIN,
-                              "SELECT run_id, algorithm, variant, kind, tool, verdict, cases,"
-                              " seconds, detail FROM %s.sanitizer WHERE run_id ="
-                              " (SELECT max(run_id) FROM %s.sanitizer WHERE run_id <= ?)"
-                              " ORDER BY rowid",
-                              run);
-  if (!s)
-    return -1;
-  int rc, stop = 0;
-  while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
-    struct sanitizer_row r = {store_col_or_null(s, 1), store_col_or_null(s, 2), store_col_or_null(s, 3),
-                              store_col_or_null(s, 4), store_col_or_null(s, 5), sqlite3_column_int64(s, 6),
-                              sqlite3_column_double(s, 7), store_col_or_null(s, 8)};
-    *from = sqlite3_column_int64(s, 0);
-    stop = fn(ctx, &r);
-  }
-  return store_walk_end(s, rc, stop);
-}
-
 int store_knows_algorithm(struct store *st, const char *alg)
 {
   sqlite3_stmt *s;
