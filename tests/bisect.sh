@@ -151,6 +151,11 @@ mkdir -p "$work/elsewhere" && cp -r "$work/reproducers" "$work/elsewhere/"
 cmd=$(sed -n 's/^command: //p' "$work/elsewhere/reproducers/$f")
 expect 1 "fail" -- env PATH="$c20/build:$PATH" bash -c "cd '$work/elsewhere' && $cmd --allow-no-gpu"
 check "no database appeared elsewhere" [ -z "$(find "$work/elsewhere" -name '*.db')" ]
+# the reproducer file is what bisect takes: its case and variant
+out=$(cd "$r" && "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --allow-no-gpu \
+        "$work/elsewhere/reproducers/$f" 2>&1)
+check "bisect of the reproducer file names commit 13" grep -q "^first bad commit: $planted\$" <<<"$out"
+grep -q "^first bad commit: $planted\$" <<<"$out" || echo "$out"
 
 [ "$fails" = 0 ] && rm -rf "$work"
 exit $((fails > 0))

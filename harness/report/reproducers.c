@@ -150,6 +150,73 @@ static int one_slower(struct rp *x, const struct compare_timing *ct)
   return 0;
 }
 
+int reproducer_read(const char *path, struct reproducer *r, char *why, size_t len)
+{
+  memset(r, 0, sizeof *r);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  static char buf[REPRODUCER_MAX_BYTES + 2];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  int kind = -1, lineno = 0;
+  char first[64];
+  gr_fmt(first, sizeof first, "gpuregress-reproducer %d", REPRODUCER_VERSION);
+  if (n > REPRODUCER_MAX_BYTES) {
+    gr_fmt(why, len, "'%s' is over %d bytes: not a reproducer", path, REPRODUCER_MAX_BYTES);
+    return -1;
+  }
+  if (strlen(buf) != n) {
+    gr_fmt(why, len, "'%s' holds bytes a reproducer file never has (NUL, control, not UTF-8)", path);
+    return -1;
+  }
+  for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    if (!gr_is_printable(l)) {
+      gr_fmt(why, len, "'%s' line %d holds bytes a reproducer never has (control, not UTF-8)",
+             path, lineno + 1);
+      return -1;
+    }
+    if (++lineno == 1) {
+      if (strcmp(l, first)) {
+        gr_fmt(why, len, "'%s': the first line is not '%s' (not a reproducer, or another version)",
+               path, first);
+        return -1;
+      }
+      continue;
+    }
+    char *colon = strstr(l, ": ");
+    if (!colon)
+      continue; /* only key: value lines carry meaning; others are ignored */
+    *colon = 0;
+    const char *value = colon + 2;
+    if (!strcmp(l, "kind")) {
+      kind = !strcmp(value, "slowdown") ? 1 : !strcmp(value, "correctness") ? 0 : -2;
+      if (kind == -2) {
+        gr_fmt(why, len, "'%s' line %d: unknown kind '%.40s'", path, lineno, value);
+        return -1;
+      }
+    } else if (!strcmp(l, "case") || !strcmp(l, "variant")) {
+      int is_case = l[0] == 'c';
+      size_t cap = is_case ? sizeof r->case_text : sizeof r->variant;
+      if (strlen(value) >= cap || strstr(value, "\\x") || (!is_case && !gr_name_ok(value))) {
+        gr_fmt(why, len, "'%s' line %d: a %s that cannot be one", path, lineno, l);
+        return -1;
+      }
+      gr_fmt(is_case ? r->case_text : r->variant, cap, "%s", value);
+    }
+  }
+  if (lineno == 0 || kind < 0 || !r->case_text[0] || !r->variant[0]) {
+    gr_fmt(why, len, "'%s' lacks %s", path,
+           lineno == 0 ? "the version line" : kind < 0 ? "its kind" : !r->case_text[0] ? "its case" : "its variant");
+    return -1;
+  }
+  r->slowdown = kind == 1;
+  return 0;
+}
+
 int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
                       const char *runner, size_t *n, char *why, size_t len)
 {
