@@ -103,6 +103,9 @@ check "the user's checkout is byte-identical" [ "$before" = "$after" ]
 check "no worktree left" [ -z "$(git_ worktree list | sed 1d)" ]
 check "no temporary folder left" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
 
+# --max-steps: no single commit named, exit 1
+expect 1 "no single first bad commit: --max-steps 1 reached" -- bash -c "cd '$r' && '$gr' bisect \
+  --good c1 --bad c20 --max-steps 1 --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
 # the reproducer must fail at BAD and pass at GOOD
 expect 2 "does not fail at BAD" -- bash -c "cd '$r' && '$gr' bisect --good c1 --bad c12 \
   --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
