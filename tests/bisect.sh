@@ -106,6 +106,9 @@ check "no temporary folder left" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bise
 # --max-steps: no single commit named, exit 1
 expect 1 "no single first bad commit: --max-steps 1 reached" -- bash -c "cd '$r' && '$gr' bisect \
   --good c1 --bad c20 --max-steps 1 --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
+# --build CMD runs in the worktree's top folder; a GOOD that does not build is the environment's
+expect 3 "cannot be tested: does not build: error in $work/gr-bisect-" -- bash -c "cd '$r' && \
+  '$gr' bisect --good c1 --bad c20 --build 'echo error in \$PWD; exit 4' 'toy n=130 seed=7'"
 # the reproducer must fail at BAD and pass at GOOD
 expect 2 "does not fail at BAD" -- bash -c "cd '$r' && '$gr' bisect --good c1 --bad c12 \
   --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
