@@ -4,10 +4,11 @@
 #                                           look there: km_mpirun.c)
 #   lib/gpuregress/<Google Benchmark>       under its soname; both binaries' RPATH is
 #                                           $ORIGIN/../lib/gpuregress (the GPU machines lack it)
+#   lib/gpuregress/libsqlite3.a             SQLite's archive: runners link it in (gr_sqlite.cmake)
 #   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
 #                                           in <bin>/../share/gpuregress)
 #   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
-#   share/man/man1/gpuregress.1             doc/gpuregress.1
+#   share/man/man1/gpuregress.1             doc/gpuregress.1, with the release's version
 #   share/bash-completion/completions/gpuregress   `gpuregress completion bash`, made at build time
 # A build folder keeps working on its own (RPATH $ORIGIN, share/ and scripts/ beside the binary).
 set(GR_INSTALL_LIB lib/gpuregress)
@@ -22,10 +23,21 @@ set_target_properties(${GR_INSTALL_PROGRAMS} PROPERTIES
   INSTALL_RPATH_USE_LINK_PATH ON) # Open MPI's library folder too
 install(TARGETS ${GR_INSTALL_PROGRAMS} RUNTIME DESTINATION bin)
 install(FILES "${GR_BENCH_LIB}" DESTINATION ${GR_INSTALL_LIB} RENAME ${GR_BENCH_SONAME})
+# SQLite's archive (cmake/gr_sqlite.cmake), for the runners built against the install: they
+# carry SQLite inside them as gpuregress does
+if(GR_SQLITE_STATIC)
+  install(FILES "${GR_SQLITE_ARCHIVE}" DESTINATION ${GR_INSTALL_LIB} RENAME libsqlite3.a)
+  set(GR_PC_SQLITE "\${prefix}/${GR_INSTALL_LIB}/libsqlite3.a")
+else()
+  set(GR_PC_SQLITE "-lsqlite3")
+endif()
 file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/report/*.html)
 install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
-install(FILES ${CMAKE_SOURCE_DIR}/doc/gpuregress.1 DESTINATION share/man/man1)
+# the man page with the release's version in its title line
+set(GR_VERSION ${PROJECT_VERSION})
+configure_file(${CMAKE_SOURCE_DIR}/doc/gpuregress.1 ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 DESTINATION share/man/man1)
 
 # Bash completion, generated from the binary's command table and registry.
 set(GR_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/gpuregress)
@@ -43,7 +55,8 @@ install(FILES ${GR_COMPLETION} DESTINATION share/bash-completion/completions)
 #   lib/libgpuregress_cli.a                 gpuregress::cli: the commands and main()
 #   lib/cmake/gpuregress/                   gpuregressConfig.cmake (gpuregress_add_executable),
 #                                           ConfigVersion (same major version), Targets,
-#                                           gpuregress_runtime.cmake (the files beside a runner)
+#                                           gpuregress_runtime.cmake (the files beside a runner),
+#                                           gitinfo.cmake (the runner's name and commit)
 #   lib/pkgconfig/gpuregress.pc             the same for other build systems
 #   share/doc/gpuregress/LICENSE            Apache-2.0
 include(CMakePackageConfigHelpers)
@@ -62,7 +75,8 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cma
   COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/gpuregressConfig.cmake
               ${CMAKE_BINARY_DIR}/gpuregressConfigVersion.cmake
-              ${CMAKE_SOURCE_DIR}/cmake/gpuregress_runtime.cmake DESTINATION ${GR_CMAKE_DIR})
+              ${CMAKE_SOURCE_DIR}/cmake/gpuregress_runtime.cmake
+              ${CMAKE_SOURCE_DIR}/cmake/gitinfo.cmake DESTINATION ${GR_CMAKE_DIR})
 configure_file(${CMAKE_SOURCE_DIR}/cmake/gpuregress.pc.in ${CMAKE_BINARY_DIR}/gpuregress.pc @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/gpuregress.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 install(FILES ${CMAKE_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DOCDIR})

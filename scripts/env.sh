@@ -77,7 +77,7 @@ gr_heartbeat() {
 # gr_pipe_heartbeat WHAT: copy stdin to stdout line by line; when nothing came for GR_HEARTBEAT
 # seconds (30), print "WHAT: still running, N s".
 gr_pipe_heartbeat() {
-  local what=$1 every=${GR_HEARTBEAT:-30} start=$SECONDS line part= st
+  local what=$1 every=${GR_HEARTBEAT:-30} start=$SECONDS line part='' st
   while :; do
     st=0
     IFS= read -r -t "$every" line || st=$?

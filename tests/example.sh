@@ -64,7 +64,66 @@ expect 0 "pass" -- "$bin" repro 'histogram n=70000 bins=1 dist=one_bin seed=3' -
 expect 2 "unknown value 'sorted'" -- "$bin" repro 'histogram n=10 bins=3 dist=sorted seed=1'
 only=$ex/build/histogram-only
 expect 0 "histogram" -- "$only" list
+check "a runner built against the install links no shared libsqlite3" [ -z "$(ldd "$only" | grep -i sqlite)" ]
 check "histogram-only has no built-in" [ -z "$("$only" list | grep -E '^(ari|sgm|ccc) ')" ]
+
+# provenance (issue 37 items 1 and 2, issue 41 item 13), without building again: the code under
+# test is the example's project. Its folder lies inside another repository (this build's tree)
+# without being the top of one: no commit. Made a repository of its own, committed, a build
+# without a reconfigure records that commit, then its dirty state; a commit after the build is
+# the stale-checkout warning; gpuregress's own version and commit beside it; the reproducers
+# printed by histogram-only call it by its name and reproduce, pasted as printed.
+if command -v git >/dev/null; then
+  gr_commit=$("$bin" --version | sed -n 's/^gpuregress [^ ]* (commit \([^,]*\),.*/\1/p')
+  rec() { python3 -c 'import sqlite3, sys
+r = sqlite3.connect(sys.argv[1]).execute("SELECT git_commit, git_dirty, gr_version, gr_commit, runner FROM runs").fetchone()
+print(*r)' "$1"; }
+  prov() { # DB WANT...: a run of histogram-only's planted variant records WANT
+    local db=$work/$1.db got
+    shift
+    (cd "$ex" && PATH="$ex/build:$PATH" histogram-only run --filter histogram/v0_cpu_wrong \
+      --cases 30 --seed 5 --db "$db" --allow-no-gpu) >"$db.log" 2>&1
+    got=$(rec "$db")
+    [ "$got" = "$*" ] || { echo "FAIL: recorded '$got', want '$*'"; cat "$db.log"; fails=$((fails + 1)); }
+  }
+  git_ex() { git -C "$ex" -c user.email=t@t -c user.name=t "$@"; }
+  # a CPU variant with a planted wrong count, so that a run without a GPU prints a reproducer
+  python3 - "$ex/histogram_alg.c" <<'PY'
+import sys
+p = sys.argv[1]; s = open(p).read()
+fn = ("static enum run_status hist_run_wrong(const struct variant *v, const struct gr_instance *inst,\n"
+      "                                      void *out, struct run_ctx *ctx)\n{\n"
+      "  hist_run_reference(v, inst, out, ctx);\n  ((uint32_t *)out)[0] += 1;\n  return RUN_OK;\n}\n\n")
+s = s.replace("static const struct variant hist_variants[] = {\n",
+              fn + "static const struct variant hist_variants[] = {\n"
+              '    {"v0_cpu_wrong", VARIANT_FIXED, 0, hist_run_wrong, NULL, "planted: one count too many"},\n', 1)
+open(p, "w").write(s)
+PY
+  check "a build with the planted variant" cmake --build "$ex/build" -j2
+  prov none "unknown 0 $(sed -n 's/^gpuregress \([^ ]*\) .*/\1/p' <<<"$("$bin" --version)") $gr_commit histogram-only"
+  git_ex init -q && printf 'build/\n' >"$ex/.gitignore" && git_ex add -A && git_ex commit -qm one
+  sha=$(git_ex rev-parse HEAD)
+  check "a build after the first commit" cmake --build "$ex/build" -j2
+  ver=$("$bin" --version | sed -n 's/^gpuregress \([^ ]*\) .*/\1/p')
+  prov one "$sha 0 $ver $gr_commit histogram-only"
+  grep -q "  (gpuregress $ver, commit ${gr_commit:0:12})" "$work/one.db.log" ||
+    { echo "FAIL: the run header lacks gpuregress's version and commit"; fails=$((fails + 1)); }
+  line=$(sed -n 's/^  repro:  //p' "$work/one.db.log")
+  case $line in "histogram-only repro 'histogram "*"' --variant v0_cpu_wrong"*) ;;
+    *) echo "FAIL: the reproducer does not call histogram-only: '$line'"; fails=$((fails + 1)) ;; esac
+  (cd "$work" && PATH="$ex/build:$PATH" eval "$line" >"$work/paste.log" 2>&1)
+  rc=$?
+  [ "$rc" = 1 ] || { echo "FAIL: the pasted reproducer exit $rc, want 1"; cat "$work/paste.log"; fails=$((fails + 1)); }
+  echo "/* changed */" >>"$ex/histogram_ref.c"
+  check "a build of a changed tree" cmake --build "$ex/build" -j2
+  prov dirty "$sha 1 $ver $gr_commit histogram-only"
+  git_ex commit -qam two
+  prov stale "$sha 1 $ver $gr_commit histogram-only"
+  grep -q "warning: this binary was built from commit ${sha:0:12} of '$ex', that checkout is now at $(git_ex rev-parse --short=12 HEAD)" \
+    "$work/stale.db.log" || { echo "FAIL: no stale-checkout warning"; cat "$work/stale.db.log"; fails=$((fails + 1)); }
+  check "histogram-only --version names its project's commit" \
+    grep -q "runner histogram-only: code under test at commit $sha-dirty" <(cd / && "$only" --version)
+fi
 
 # pkg-config: the public headers compile with its Cflags alone
 if command -v pkg-config >/dev/null; then

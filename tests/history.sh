@@ -100,7 +100,8 @@ db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;
                  "DROP TABLE IF EXISTS open_regressions; DROP TABLE IF EXISTS acks;"
                  + "".join("ALTER TABLE runs DROP COLUMN %s;" % c for c in (
                      "verdict", "verdict_exit", "verdict_summary", "nightly_exit",
-                     "driver_release", "sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c")) +
+                     "driver_release", "sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c",
+                     "gr_version", "gr_commit", "runner")) +
                  "PRAGMA user_version = 2;")
 PY
 expect 0 "1 runs added (0 already here)" -- "$bin" import --db "$tmp/l.db" "$legacy"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The installed tree works on its own: `cmake --install BUILD --prefix P` (cmake/install.cmake),
-# then P/bin/gpuregress lists the algorithms with Google Benchmark's library found in
+# then P/bin/gpuregress (SQLite linked in, no libsqlite3 in its ldd) lists the algorithms with Google Benchmark's library found in
 # P/lib/gpuregress (RPATH), `plot` finds its template and gnuplot scripts under P/share/gpuregress
 # with no build folder or source tree in reach, the man page renders and has an entry for every
 # command, and the generated bash completion completes commands, variants and options.
@@ -27,6 +27,8 @@ bin="$p/bin/gpuregress"
 cd "$tmp" || exit 1 # nothing of the source tree or the build folder in reach
 expect 0 "v4_packed_dpx" -- env LD_LIBRARY_PATH= "$bin" list sgm
 check "libbenchmark resolved from the prefix" grep -q "$p/bin/../lib/gpuregress/libbenchmark" <(ldd "$bin")
+# SQLite is inside the binary (cmake/gr_sqlite.cmake): a copy on a GPU machine needs no libsqlite3
+check "installed gpuregress links no shared libsqlite3" [ -z "$(ldd "$bin" | grep -i sqlite)" ]
 check "installed kmedoids_mpi finds its libraries" [ -z "$(ldd "$p/bin/kmedoids_mpi" | grep "not found")" ]
 
 # plot from the installed tree: the template and the scripts under share/gpuregress
@@ -43,6 +45,8 @@ fi
 if command -v groff >/dev/null; then
   check "man page renders cleanly" [ -z "$(groff -man -Tutf8 -ww -z "$p/share/man/man1/gpuregress.1" 2>&1)" ]
 fi
+ver=$("$bin" --version | sed -n 's/^gpuregress \([0-9][0-9.]*\).*/\1/p')
+check "man page title names the binary's version '$ver'" grep -q "^\.TH GPUREGRESS 1 .*\"gpuregress $ver\"" "$p/share/man/man1/gpuregress.1"
 for c in $("$bin" --help | sed -n 's/^  \([a-z]\+\) .*/\1/p'); do
   check "man page entry for '$c'" grep -q "^\.B $c\b" "$p/share/man/man1/gpuregress.1"
 done

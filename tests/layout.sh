@@ -9,6 +9,7 @@
 #   - every CPU reference is algorithms/<alg>/<alg>_ref.c beside its variants, and includes only
 #     the C library, gr.h, rng.h and other references (no folder reference/);
 #   - no central list of algorithms: each table registers itself (GR_REGISTER_ALGORITHM);
+#   - every file of the tree that the code names (in a comment) exists;
 #   tests/layout.sh SOURCE_DIR [--print]
 set -u
 src=$1
@@ -77,6 +78,17 @@ for f in $(grep -l '^const struct algorithm [a-z0-9_]*_algorithm = {' algorithms
     grep -q "^GR_REGISTER_ALGORITHM($t);" "$f" || fail "$f: $t does not register itself"
   done
 done
+
+# 6. a file of the tree named in the code (a comment's "see harness/core/child.c") exists: a
+# move leaves no comment pointing at the old place. Paths under ci/ and cmake/ name installed or
+# container paths too, and are not checked.
+code=$(find harness include algorithms datasets tests scripts examples -type f \( -name '*.c' \
+         -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' -o -name '*.cc' -o -name '*.sh' \
+         -o -name CMakeLists.txt \) 2>/dev/null)
+while read -r ref; do
+  [ -e "$ref" ] || fail "a path named in the code does not exist: '$ref' ($(grep -lF "$ref" $code | head -2 | tr '\n' ' '))"
+done < <(grep -ohE '\<(harness|algorithms|datasets|include|examples)/[A-Za-z0-9_./-]+\.(c|h|cu|cuh|cc|html|txt|cmake|md)\>' \
+           $code | sort -u)
 
 [ "$fails" = 0 ] && echo "layout: ok"
 exit $((fails > 0))

@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     return 2;
   }
   struct run_info ri = {"synth_db", commit, 0, host, gpu, 132, "9.0", 13000, 13000,
-                        1980, 2619, (int64_t)80 << 30, seed, 60, NULL, 0, NULL, 0, 0, 0};
+                        1980, 2619, (int64_t)80 << 30, seed, 60, NULL, 0, NULL, 0, 0, 0, NULL, NULL, NULL};
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "synth_db: %s\n", why);

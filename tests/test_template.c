@@ -1,4 +1,4 @@
-/* The dashboard's template engine (harness/template.h): values are escaped, lists repeat with
+/* The dashboard's template engine (harness/report/template.h): values are escaped, lists repeat with
  * the item's names first and the enclosing ones after, conditions and their absence, lines
  * holding only a section tag or a comment are dropped, and a broken template is an error that
  * names its line. */

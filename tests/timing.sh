@@ -179,7 +179,7 @@ check "no files left beside the databases" bash -c "! ls '$tmp'/*.db-wal '$tmp'/
 # bench: usage errors; without a GPU every benchmark is skipped with the reason, exit 3
 expect 2 "bad size 'x'" -- "$bin" bench --db "$tmp/b.db" --sizes x
 expect 2 "unknown algorithm 'nosuch'" -- "$bin" bench --db "$tmp/b.db" nosuch
-expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest
+expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest/wrong
 expect 2 "unknown Google Benchmark flag" -- "$bin" bench --db "$tmp/b.db" --quick --benchmark_nonsense=1
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
   expect 3 "benchmarks skipped: " -- "$bin" bench --db "$tmp/b.db" --quick --quiet

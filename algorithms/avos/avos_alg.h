@@ -89,7 +89,7 @@ enum run_status avos_run_gpu(const struct variant *v, const struct gr_instance *
 enum run_status avos_run_cusparse(const struct variant *v, const struct gr_instance *inst,
                                   void *out, struct run_ctx *ctx);
 
-/* Timing hooks (see harness/alg.h). */
+/* Timing hooks (see include/gpuregress/alg.h). */
 void *avos_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
                        size_t len);
 void avos_bench_launch(void *state);

@@ -27,6 +27,30 @@ static const char *host_name(void)
   return host;
 }
 
+/* The model a host-timed variant's rows record (VARIANT_HOST_TIMED): "host CPU" and the CPU's
+ * model name where /proc/cpuinfo gives one, so that compare pairs them by CPU model. */
+static const char *host_cpu_model(void)
+{
+  static char model[128];
+  if (model[0])
+    return model;
+  gr_fmt(model, sizeof model, "host CPU");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[256];
+  while (f && fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, "model name", 10) == 0 && colon) {
+      colon += 1 + (colon[1] == ' ');
+      colon[strcspn(colon, "\n")] = 0;
+      gr_fmt(model, sizeof model, "host CPU %s", colon);
+      break;
+    }
+  }
+  if (f)
+    fclose(f);
+  return model;
+}
+
 /* Fill res from samples and store the timing row with its samples in one transaction. */
 static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t i,
                         enum verdict vd, long launches, double seconds, const char *reason,
@@ -65,7 +89,9 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
       .peak_items_per_s = r->peak_items_per_s, .pct_peak = r->pct_peak,
       .sm_clock_mhz = r->clock_mhz, .seconds = seconds, .verdict = vd, .reason = r->reason};
   int64_t id = store_add_timing(o->store, o->run_id, &row);
-  int bad = id < 0 || store_set_timing_gpu(o->store, id, p->gpu_name, p->gpu_uuid, host_name());
+  int on_gpu = (it->v->flags & VARIANT_GPU) != 0;
+  int bad = id < 0 || store_set_timing_gpu(o->store, id, on_gpu ? p->gpu_name : host_cpu_model(),
+                                           on_gpu ? p->gpu_uuid : "", host_name());
   for (size_t k = 0; k < n && !bad; k++)
     bad = store_add_sample(o->store, id, (int64_t)k, ms[k], clk[k]) != 0;
   for (size_t k = 0; k < r->acc.n && !bad; k++)
@@ -122,6 +148,7 @@ struct session {
   double seconds;
   char reason[GR_WHY_LEN];
   struct gr_metrics acc; /* M lines of the pending item */
+  long no_gpu;  /* the item an N line named (skipped: no device), -1 none */
   int done;     /* DONE or NOGPU: the plan is over */
   int started;  /* BW came: the device answered */
   int waiting;  /* WAIT came and BW not yet: the process waits for its GPU's lock */
@@ -214,6 +241,8 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     size_t i = (size_t)strtoull(rest, NULL, 10);
     if (i < p->n && i >= *next)
       *next = i + 1;
+  } else if (strcmp(tag, "N") == 0) {
+    ss->no_gpu = strtol(rest, NULL, 10);
   } else if (strcmp(tag, "B") == 0) {
     ss->cur = strtol(rest, NULL, 10);
     sm->n = 0;
@@ -241,6 +270,8 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
   } else if (strcmp(tag, "E") == 0 && ss->pending >= 0 && (size_t)ss->pending < p->n) {
     finish_item(p, o, (size_t)ss->pending, ss->pv, ss->launches, ss->seconds, ss->reason, sm->ms,
                 sm->clk, sm->n, &ss->acc);
+    if (ss->no_gpu == ss->pending)
+      p->res[ss->pending].status = GR_STATUS_NO_GPU;
     *next = (size_t)ss->pending + 1;
     ss->cur = ss->pending = -1;
     sm->n = 0;
@@ -285,7 +316,7 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
       rc = GR_STATUS_ENV;
       break;
     }
-    struct session ss = {.cur = -1, .pending = -1, .pv = VERDICT_PASS,
+    struct session ss = {.cur = -1, .pending = -1, .no_gpu = -1, .pv = VERDICT_PASS,
                          .json = o->json ? &json : NULL};
     for (;;) {
       /* waiting for the GPU's lock: no watchdog (the holder is bounded by its own), an
@@ -348,7 +379,10 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
   free(sm.clk);
   if (o->json) {
     const char *extra[] = {"gpu", p->gpu_name[0] ? p->gpu_name : "none", "commit",
-                           o->commit ? o->commit : "unknown", NULL};
+                           o->commit ? o->commit : "unknown", "gpuregress_version",
+                           o->gr_version ? o->gr_version : "unknown", "gpuregress_commit",
+                           o->gr_commit ? o->gr_commit : "unknown", "runner", gr_runner_name(),
+                           NULL};
     char msg[GR_WHY_LEN];
     if (json.oom)
       fprintf(stderr, "gpuregress bench: part of the JSON was lost (out of memory)\n");

@@ -17,9 +17,13 @@
  * bench_child.h), bench.c (the parent: process control and the store), bench_report.c (the
  * summary table).
  *
+ * A CPU variant flagged VARIANT_HOST_TIMED (the tests' stand-in benchmarks, selftest) is timed on
+ * the host's monotonic clock without CUDA: in a process with no device its items still run (the
+ * GPU items skip with the reason), and its rows name the host's CPU as their model.
+ *
  * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about
  * FACTOR times longer (a spin kernel after each launch, sized from the warm-up median less the
- * cost of launching it). */
+ * cost of launching it; a busy wait for a host-timed variant). */
 #ifndef GR_BENCH_H
 #define GR_BENCH_H
 

@@ -32,6 +32,8 @@ struct bench_child {
   int *clk;
   size_t cap;
   size_t declined; /* the group of another lane this one left to its owner (bench_take) */
+  int no_gpu;       /* no usable device: only host-timed items run (VARIANT_HOST_TIMED) */
+  char no_gpu_why[GR_WHY_LEN];
 };
 
 static struct bench_child C;
@@ -79,7 +81,10 @@ static void add_context(const struct gpu_info *g, const struct bench_opts *o)
     gbench_context("mem_clock_now_mhz", gr_fmt(b, sizeof b, "%d", g->mem_clock_now_mhz));
     gbench_context("gpu_temp_c", gr_fmt(b, sizeof b, "%d", g->temp_c));
   }
-  gbench_context("commit", o->commit ? o->commit : "unknown");
+  gbench_context("commit", o->commit ? o->commit : "unknown"); /* the code under test's */
+  gbench_context("gpuregress_version", o->gr_version ? o->gr_version : "unknown");
+  gbench_context("gpuregress_commit", o->gr_commit ? o->gr_commit : "unknown");
+  gbench_context("runner", gr_runner_name());
   gbench_context("l2", o->hot ? "hot" : "cold");
   gbench_context("rounds", gr_fmt(b, sizeof b, "%d", o->rounds > 1 ? o->rounds : 1));
   gbench_context("real_time", "median GPU time of one launch (CUDA events)");
@@ -107,6 +112,31 @@ static double slowdown_of(const struct bench_item *it)
     }
   }
   return 1;
+}
+
+/* One sample of a host-timed variant (VARIANT_HOST_TIMED): `launches` calls of launch(state)
+ * on the monotonic clock, each followed by a busy wait of spin_ns (the test slowdown). Returns
+ * the mean milliseconds per launch; *clk gets 0 (no SM clock). */
+static double host_sample(void (*launch)(void *), void *state, int launches, double spin_ns,
+                          int *clk)
+{
+  double t0 = now_seconds();
+  for (int k = 0; k < launches; k++) {
+    launch(state);
+    for (double until = now_seconds() + spin_ns * 1e-9; spin_ns > 0 && now_seconds() < until;)
+      ;
+  }
+  *clk = 0;
+  return (now_seconds() - t0) * 1e3 / launches;
+}
+
+/* One sample of item it: on the host clock for a host-timed variant, else with CUDA events. */
+static double sample(const struct bench_item *it, void *state, int launches, double spin_ns,
+                     int *clk)
+{
+  if (!(it->v->flags & VARIANT_GPU))
+    return host_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
+  return bench_gpu_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
 }
 
 static struct gr_instance *child_instance(size_t i, char *why, size_t len)
@@ -183,9 +213,17 @@ static void child_body(struct gbench_state *gs, void *arg)
   }
   double t0 = now_seconds();
   child_say(C.fd, "B\t%zu", i);
+  int on_gpu = (it->v->flags & VARIANT_GPU) != 0;
+  if (on_gpu && C.no_gpu) { /* a host-timed item's process without a device */
+    child_say(C.fd, "N\t%zu", i);
+    gbench_skip(gs, C.no_gpu_why);
+    report_end(i, "skip", 0, now_seconds() - t0, C.no_gpu_why, 0, NULL);
+    return;
+  }
 
-  size_t free_b, total_b, need = a->device_bytes ? a->device_bytes(&it->c) : 0;
-  gpu_mem_info(&free_b, &total_b);
+  size_t free_b = 0, total_b = 0, need = on_gpu && a->device_bytes ? a->device_bytes(&it->c) : 0;
+  if (on_gpu)
+    gpu_mem_info(&free_b, &total_b);
   if (need > free_b) {
     gr_fmt(why, sizeof why, "case needs %.2f GiB of device memory, %.2f GiB free",
            (double)need / (1 << 30), (double)free_b / (1 << 30));
@@ -211,7 +249,7 @@ static void child_body(struct gbench_state *gs, void *arg)
   int nw = 0, clk;
   double warm_time = o->max_time / 10 < 0.02 ? o->max_time / 10 : 0.02, tw = now_seconds();
   while (nw < 2 || (now_seconds() - tw < warm_time && nw < (int)(sizeof warm / sizeof *warm)))
-    warm[nw++] = bench_gpu_sample(a->bench_launch, state, 1, 0, &clk);
+    warm[nw++] = sample(it, state, 1, 0, &clk);
   double t_one = stats_median_inplace(warm, (size_t)nw); /* ms */
   long launches = 1;
   if (o->hot && t_one > 0) {
@@ -225,7 +263,7 @@ static void child_body(struct gbench_state *gs, void *arg)
      * 20 us (without this, 1.2 measured 1.29 to 1.33 on an H100) */
     double cal[16];
     for (int k = 0; k < 16; k++)
-      cal[k] = bench_gpu_sample(a->bench_launch, state, 1, 1, &clk);
+      cal[k] = sample(it, state, 1, 1, &clk);
     double extra = (slow - 1) * t_one - (stats_median_inplace(cal, 16) - t_one); /* ms */
     spin_ns = extra > 0 ? extra * 1e6 : 1;
   }
@@ -263,12 +301,12 @@ static void child_body(struct gbench_state *gs, void *arg)
           break;
         }
         for (int k = 0; k < 2; k++)
-          bench_gpu_sample(a->bench_launch, state, (int)launches, spin_ns, &clk);
+          sample(it, state, (int)launches, spin_ns, &clk);
       }
       size_t n0 = n;
       double tr = now_seconds(), cpu0 = thread_cpu_seconds();
       for (;;) {
-        double ms = bench_gpu_sample(a->bench_launch, state, (int)launches, spin_ns, &clk);
+        double ms = sample(it, state, (int)launches, spin_ns, &clk);
         if (push_sample(n, ms, clk)) {
           gr_fmt(why, sizeof why, "out of host memory for the samples");
           break;
@@ -335,44 +373,11 @@ static void child_body(struct gbench_state *gs, void *arg)
   report_end(i, verdict, launches, now_seconds() - t0, why, n, &rep.acc);
 }
 
-int bench_child_main(void *arg, int in, int out)
+/* The device is up: describe it, take its lock, measure the copy bandwidth and the item peaks of
+ * the plan's algorithms from start on, each reported to the parent (GI, WAIT, BW, PEAK). */
+static void gpu_setup(struct bench_plan *p, const struct bench_opts *o, size_t start)
 {
-  struct bench_child_arg *ca = arg;
-  struct bench_plan *p = ca->p;
-  const struct bench_opts *o = ca->o;
-  size_t start = ca->start;
   char why[GR_WHY_LEN];
-  (void)in;
-  C.p = p;
-  C.o = o;
-  C.fd = out;
-  C.declined = (size_t)-1;
-  char **argv = calloc((size_t)o->n_gb_args + 3, sizeof *argv);
-  int argc = 0, color_given = 0;
-  if (!argv)
-    return 3;
-  argv[argc++] = "gpuregress-bench";
-  for (int k = 0; k < o->n_gb_args; k++) {
-    color_given |= strncmp(o->gb_args[k], "--benchmark_color", 17) == 0;
-    argv[argc++] = o->gb_args[k];
-  }
-  if (!color_given && !gr_color(STDOUT_FILENO)) /* its own reporters: NO_COLOR, not a terminal */
-    argv[argc++] = "--benchmark_color=false";
-  if (gbench_init(argc, argv, why, sizeof why)) {
-    child_flatten(why);
-    child_say(C.fd, "ERR\t%s", why);
-    return 0;
-  }
-  prebuild_start(p, start);
-  if (p->turns) /* after the lanes before this one (bench_plan.h); its cases build meanwhile */
-    bench_turn_wait(p->turns, p->claim_tag - 1, 2.0);
-  if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
-    bench_lane_started(p, 0);
-    prebuild_free();
-    child_flatten(why);
-    child_say(C.fd, "NOGPU\t%s", why);
-    return 0;
-  }
   /* the context is up: the next lane may start its own while this one describes its GPU (NVML)
    * and measures the copy bandwidth, which the driver does not serialise */
   bench_lane_started(p, 1);
@@ -408,7 +413,55 @@ int bench_child_main(void *arg, int in, int out)
     child_flatten(pk->name);
     child_say(C.fd, "PEAK\t%s\t%.6g\t%s", a->name, pk->items_per_s, pk->name);
   }
+}
 
+int bench_child_main(void *arg, int in, int out)
+{
+  struct bench_child_arg *ca = arg;
+  struct bench_plan *p = ca->p;
+  const struct bench_opts *o = ca->o;
+  size_t start = ca->start;
+  char why[GR_WHY_LEN];
+  (void)in;
+  C.p = p;
+  C.o = o;
+  C.fd = out;
+  C.declined = (size_t)-1;
+  char **argv = calloc((size_t)o->n_gb_args + 3, sizeof *argv);
+  int argc = 0, color_given = 0;
+  if (!argv)
+    return 3;
+  argv[argc++] = "gpuregress-bench";
+  for (int k = 0; k < o->n_gb_args; k++) {
+    color_given |= strncmp(o->gb_args[k], "--benchmark_color", 17) == 0;
+    argv[argc++] = o->gb_args[k];
+  }
+  if (!color_given && !gr_color(STDOUT_FILENO)) /* its own reporters: NO_COLOR, not a terminal */
+    argv[argc++] = "--benchmark_color=false";
+  if (gbench_init(argc, argv, why, sizeof why)) {
+    child_flatten(why);
+    child_say(C.fd, "ERR\t%s", why);
+    return 0;
+  }
+  prebuild_start(p, start);
+  if (p->turns) /* after the lanes before this one (bench_plan.h); its cases build meanwhile */
+    bench_turn_wait(p->turns, p->claim_tag - 1, 2.0);
+  int host_items = 0;
+  for (size_t i = start; i < p->n; i++)
+    host_items += !(p->items[i].v->flags & VARIANT_GPU);
+  if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
+    bench_lane_started(p, 0);
+    child_flatten(why);
+    if (!host_items) {
+      prebuild_free();
+      child_say(C.fd, "NOGPU\t%s", why);
+      return 0;
+    }
+    C.no_gpu = 1; /* the host-timed items still run; the GPU ones skip with this reason */
+    gr_fmt(C.no_gpu_why, sizeof C.no_gpu_why, "%s", why);
+  } else {
+    gpu_setup(p, o, start);
+  }
   prebuild_stop(!p->claim); /* one GPU: nothing runs beside the timing (bench_prebuild.c) */
   for (size_t i = start; i < p->n; i++)
     gbench_register(p->items[i].name, child_body, (void *)(uintptr_t)i);

@@ -26,7 +26,7 @@ void bench_opts_default(struct bench_opts *o)
 
 static int timed_kind(const struct variant *v)
 {
-  return (v->flags & VARIANT_GPU) &&
+  return (v->flags & (VARIANT_GPU | VARIANT_HOST_TIMED)) &&
          (v->kind == VARIANT_FIXED || v->kind == VARIANT_HISTORICAL || v->kind == VARIANT_PEER);
 }
 

@@ -157,7 +157,8 @@ struct bench_opts {
   double watchdog;   /* seconds without a word from the child before it is killed */
   int display;       /* 0 quiet, 1 Google Benchmark's console table on stderr, 2 its own format */
   const char *json;  /* Google Benchmark JSON output file ("-": stdout), or NULL */
-  const char *commit; /* the build's commit, for the JSON's context */
+  const char *commit; /* the code under test's commit, for the JSON's context */
+  const char *gr_version, *gr_commit; /* gpuregress's own, beside it (NULL: unknown) */
   char **gb_args;    /* Google Benchmark flags (--benchmark_*) passed through */
   int n_gb_args;
   struct store *store; /* NULL: nothing stored */

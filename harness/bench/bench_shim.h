@@ -1,4 +1,4 @@
-/* A C interface to Google Benchmark (harness/bench_shim.cc, the only C++ of the harness). The
+/* A C interface to Google Benchmark (harness/bench/bench_shim.cc, the only C++ of the harness). The
  * timing layer (bench.c) registers one benchmark per (algorithm, variant, case) with a C body;
  * each runs for exactly one iteration with manual time: the body collects its own samples
  * (CUDA events, adaptive stop) and reports their median as the iteration time (real_time), its

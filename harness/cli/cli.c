@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "case.h"
@@ -21,7 +22,11 @@
 #include "gpu.h"
 #include "registry.h"
 
-#include "gr_gitinfo.h" /* GR_GIT_COMMIT: the commit this binary was built from */
+#include "gr_gitinfo.h" /* GR_GIT_COMMIT, GR_GIT_TOPLEVEL: gpuregress's own build */
+
+#ifndef GR_VERSION
+#define GR_VERSION "unknown"
+#endif
 
 /* ---- shared option helpers ---------------------------------------------------------------- */
 
@@ -104,6 +109,51 @@ int cli_opt_error(const char *cmd, int c, char **argv)
 
 const char *cli_build_commit(void) { return GR_GIT_COMMIT; }
 
+/* The runner and the code under test: gpuregress's own build unless gr_runner_identify (the
+ * file gpuregress_add_executable generates) names a runner of one's own and its project. */
+static const char *runner_registered = "gpuregress";
+static const char *code_commit = GR_GIT_COMMIT, *code_toplevel = GR_GIT_TOPLEVEL;
+
+void gr_runner_identify(const char *name, const char *commit, const char *toplevel)
+{
+  runner_registered = name;
+  code_commit = commit;
+  code_toplevel = toplevel;
+  gr_set_runner_name(name);
+}
+
+const char *cli_code_commit(void) { return code_commit; }
+
+void cli_set_runner_name(const char *argv0)
+{
+  const char *base = strrchr(argv0, '/');
+  base = base ? base + 1 : argv0;
+  if (base == argv0 && argv0[0]) { /* no '/': the shell found it on PATH */
+    gr_set_runner_name(argv0);
+    return;
+  }
+  /* invoked by a path: its name only if that name on PATH is this very program */
+  struct stat self, found;
+  const char *path = getenv("PATH");
+  char dir[4096], file[4096 + GR_NAME_MAX + 2];
+  gr_set_runner_name(runner_registered);
+  if (!path || !gr_name_ok(base) || stat("/proc/self/exe", &self) != 0)
+    return;
+  for (const char *p = path; *p;) {
+    size_t n = strcspn(p, ":");
+    if (n > 0 && n < sizeof dir) {
+      memcpy(dir, p, n);
+      dir[n] = 0;
+      gr_fmt(file, sizeof file, "%s/%s", dir, base);
+      if (stat(file, &found) == 0 && found.st_dev == self.st_dev && found.st_ino == self.st_ino) {
+        gr_set_runner_name(base);
+        return;
+      }
+    }
+    p += n + (p[n] == ':');
+  }
+}
+
 /* The probe child: arg is the GPU to describe (an index or UUID in nvidia-smi's order), NULL for
  * the one the environment makes device 0. */
 static int probe_main(void *arg, int in, int out)
@@ -161,19 +211,29 @@ static void read_cmd(const char *cmd, char *buf, size_t len)
 void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus, int probe)
 {
   memset(m, 0, sizeof *m);
-  /* the commit this binary was built from; the checkout's only as extra information */
-  const char *built = GR_GIT_COMMIT;
+  /* the code under test: the commit its tree was at when this binary was built (gpuregress's
+   * own, or the project of a runner of one's own); that tree's checkout now only as extra
+   * information, when it still exists here and moved on since the build */
+  const char *built = code_commit;
   size_t n = strlen(built);
   m->dirty = n > 6 && strcmp(built + n - 6, "-dirty") == 0;
   gr_fmt(m->commit, sizeof m->commit, "%.*s", (int)(m->dirty ? n - 6 : n), built);
-  read_cmd("git rev-parse --verify -q HEAD 2>/dev/null", m->checkout, sizeof m->checkout);
+  gr_fmt(m->gr_commit, sizeof m->gr_commit, "%s", GR_GIT_COMMIT);
+  gr_fmt(m->gr_version, sizeof m->gr_version, "%s", GR_VERSION);
+  gr_fmt(m->runner, sizeof m->runner, "%s", gr_runner_name());
+  if (code_toplevel[0] && strcmp(m->commit, "unknown") != 0) {
+    char cmd[4096 + 64], q[4096 + 16];
+    gr_fmt(cmd, sizeof cmd, "git -C %s rev-parse --verify -q HEAD 2>/dev/null",
+           gr_sh_quote(q, sizeof q, code_toplevel));
+    read_cmd(cmd, m->checkout, sizeof m->checkout);
+  }
   if (strcmp(m->checkout, m->commit) == 0)
     m->checkout[0] = 0;
   else if (m->checkout[0])
     fprintf(stderr,
-            "gpuregress: warning: this binary was built from commit %.12s, the current checkout "
-            "is at %.12s: the run records the build's commit (rebuild to test the checkout)\n",
-            m->commit, m->checkout);
+            "%s: warning: this binary was built from commit %.12s of '%s', that checkout is now "
+            "at %.12s: the run records the build's commit (rebuild to test the checkout)\n",
+            gr_runner_name(), m->commit, code_toplevel, m->checkout);
   gethostname(m->host, sizeof m->host - 1);
   size_t used = 0;
   for (int i = 0; i < argc && used + 2 < sizeof m->command; i++)
@@ -192,7 +252,8 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
                         m->gpu.ok ? m->gpu.info.name : NULL, m->gpu.info.sm_count, m->cc,
                         m->gpu.info.driver_version, m->gpu.info.runtime_version,
                         m->gpu.info.sm_clock_khz / 1000, m->gpu.info.mem_clock_khz / 1000,
-                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0, NULL, 0, 0, 0};
+                        (int64_t)m->gpu.info.total_mem, seed, budget, m->checkout, 0, NULL, 0, 0, 0,
+                        m->gr_version, m->gr_commit, m->runner};
   ri.driver_release = m->gpu.info.driver_release;
   ri.sm_clock_now_mhz = m->gpu.info.sm_clock_now_mhz;
   ri.mem_clock_now_mhz = m->gpu.info.mem_clock_now_mhz;

@@ -1,4 +1,4 @@
-/* Helpers shared by the subcommands of the gpuregress binary (harness/cli.c; the commands are in
+/* Helpers shared by the subcommands of the gpuregress binary (harness/cli/cli.c; the commands are in
  * the cmd_*.c files, the table in main.c): usage errors, strict number parsing, run metadata,
  * the selection of variants and the machine-readable status file. */
 #ifndef GR_CLI_H
@@ -71,14 +71,27 @@ struct run_meta {
   char checkout[64]; /* the current checkout's commit where it differs from commit, else "" */
   char host[128], command[1024], cc[16];
   int dirty; /* the build's tree had changes */
+  char gr_version[32], gr_commit[64]; /* gpuregress's own (commit above: the code under test) */
+  char runner[GR_NAME_MAX + 1];       /* what the reproducers call the runner */
 };
 /* Fill m; warns on stderr when the current checkout is at another commit than the build. The
  * GPU described (probe 1: by a child process that starts CUDA) is the first of gpus (--gpus), or
  * device 0 where gpus is NULL or empty; probe 0 leaves m->gpu unknown (bench --gpus: its
  * benchmark processes describe their GPUs, and the run's row is set from the first lane's). */
 void collect_meta(struct run_meta *m, int argc, char **argv, const struct gpu_set *gpus, int probe);
-/* The commit this binary was built from, "-dirty" appended when its tree had changes. */
+/* The commit gpuregress (the harness) was built from, "-dirty" appended when its tree had
+ * changes; cli_code_commit: the code under test's, the same for gpuregress's own build, the
+ * project's for a runner of one's own (gpuregress_add_executable). */
 const char *cli_build_commit(void);
+const char *cli_code_commit(void);
+/* Name this runner in the reproducers it prints and stores: argv0 when it has no '/' (found on
+ * PATH), else its base name when that name on PATH is this program, else the registered name
+ * ("gpuregress", or the target of gpuregress_add_executable). */
+void cli_set_runner_name(const char *argv0);
+/* Called at start by the file gpuregress_add_executable generates (cmake/gitinfo.cmake): the
+ * runner's registered name, its project's commit ("<sha>[-dirty]" or "unknown") and the top of
+ * that project's checkout at build time ("" unknown). The strings must live for the program. */
+void gr_runner_identify(const char *name, const char *commit, const char *toplevel);
 /* The run_info of a run about to begin, pointing into m. */
 struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, double budget);
 
@@ -99,7 +112,8 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
  *   run, fuzz: run=ID seed=N result=ok|failed|no_gpu|interrupted|error (the store failed),
  *              night=ID and shard=K/N when the run has them (doc/fleet.md),
  *              verdict=SUMMARY,
- *              repro=CASE per printed reproducer
+ *              repro=CASE and reproducer=COMMAND per printed reproducer (COMMAND as
+ *              printed: this runner's name, the case quoted), runner=NAME
  *   bench:     run=ID result=ok|failed|no_gpu|error
  *   sanitize:  run=ID result=ok|incomplete (a fixed or peer cell timed out)|failed|interrupted,
  *              cells=N wall=S and a count per verdict (clean=N timeout=N ...)
@@ -132,9 +146,9 @@ int cmd_compare(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_sanitize(int argc, char **argv);
-/* History: change points, merging runners, retention (harness/cmd_history.c). */
+/* History: change points, merging runners, retention (harness/cli/cmd_history.c). */
 int cmd_history(int argc, char **argv);
-/* Acknowledging open regressions (harness/cmd_ack.c). */
+/* Acknowledging open regressions (harness/cli/cmd_ack.c). */
 int cmd_ack(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
@@ -148,8 +162,16 @@ struct gpu_set;
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
 /* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
  * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
- * --gpus does. */
+ * --gpus does. shard: NULL or count 0, or the night's shard: then sel is the night's whole
+ * selection and only the benchmarks dealt to this shard are timed (shard_bench_plan, seed). */
+struct shard;
+/* The seconds the timing phase of bench_phase (same arguments) is expected to take, from the
+ * seconds its benchmarks took when last timed in st (spread over the GPUs); 0 when one of them
+ * was never timed (unknown). */
+double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
+                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed);
 int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus);
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
+                const struct shard *shard, uint64_t seed);
 
 #endif

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "compare.h"
 #include "runner.h"
+#include "shard.h"
 
 static void on_bench_signal(int sig)
 {
@@ -49,7 +50,8 @@ static int bench_and_report(struct store *st, int64_t run, struct bench_plan *p,
 }
 
 int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus)
+                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
+                const struct shard *shard, uint64_t seed)
 {
   char why[GR_WHY_LEN], commit[80];
   struct bench_plan *p;
@@ -57,6 +59,8 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
   bench_opts_default(&o);
   o.gpus = gpus;
   o.commit = gr_fmt(commit, sizeof commit, "%s%s", m->commit, m->dirty ? "-dirty" : "");
+  o.gr_version = m->gr_version;
+  o.gr_commit = m->gr_commit;
   if (quick)
     o.max_time = 0.25;
   o.display = quiet ? 0 : 1;
@@ -64,9 +68,46 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
     printf("\ntiming phase: %s\n", why);
     return GR_EXIT_OK;
   }
+  if (shard && shard->count) {
+    size_t groups = 0, kept = 0, all = p->n;
+    if (shard_bench_plan(p, shard, seed, &groups, &kept)) {
+      bench_plan_free(p);
+      printf("\ntiming phase: out of memory\n");
+      return GR_EXIT_ENV;
+    }
+    printf("\ntiming phase: shard %d of %d: %zu of %zu benchmark groups (%zu of %zu benchmarks)\n",
+           shard->index, shard->count, kept, groups, p->n, all);
+    if (!p->n) {
+      bench_plan_free(p);
+      return GR_EXIT_OK;
+    }
+  }
   int rc = bench_and_report(st, run, p, &o, "run");
   bench_plan_free(p);
   return rc;
+}
+
+double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
+                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed)
+{
+  char why[GR_WHY_LEN];
+  struct bench_plan *p;
+  if (bench_plan_new(sel->alg, sel->v, sel->n, NULL, quick, NULL, 0, &p, why, sizeof why))
+    return 0;
+  size_t groups, kept;
+  double sum = 0;
+  if (!(shard && shard->count && shard_bench_plan(p, shard, seed, &groups, &kept)))
+    for (size_t i = 0; i < p->n; i++) {
+      double s = 0;
+      if (store_last_seconds(st, p->items[i].alg->name, p->items[i].v->name, p->items[i].params,
+                             &s) != 0) {
+        sum = 0; /* one never timed: unknown */
+        break;
+      }
+      sum += s;
+    }
+  bench_plan_free(p);
+  return gpus && gpus->n > 1 ? sum / (double)gpus->n : sum;
 }
 
 enum {
@@ -371,6 +412,8 @@ int cmd_bench(int argc, char **argv)
   struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
   char commit[80];
   o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
+  o.gr_version = meta.gr_version;
+  o.gr_commit = meta.gr_commit;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "gpuregress bench: %s\n", why);

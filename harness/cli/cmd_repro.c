@@ -210,10 +210,15 @@ int cmd_list(int argc, char **argv)
           }
         }
       }
-      if (pat)
+      if (pat) {
+        int w = 22; /* the regime column: as wide as the algorithm's longest name */
         for (size_t r = 0; r < a->n_regimes; r++)
-          printf("  regime %-22s %s\n", a->regimes[r].name,
+          if ((int)strlen(a->regimes[r].name) > w)
+            w = (int)strlen(a->regimes[r].name);
+        for (size_t r = 0; r < a->n_regimes; r++)
+          printf("  regime %-*s %s\n", w, a->regimes[r].name,
                  a->regimes[r].variants ? a->regimes[r].variants : "(every GPU variant)");
+      }
       last = a;
     }
     const struct variant *v = sel.v[i];

@@ -18,6 +18,7 @@
 #include "fuzz_lanes.h"
 #include "registry.h"
 #include "run_summary.h"
+#include "progress.h"
 #include "shard.h"
 #include "runner.h"
 #include "store.h"
@@ -69,6 +70,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     gr_fmt(night, sizeof night, "%s", ra->night);
   else if (ra->shard.count)
     shard_night_id(night, sizeof night, cli_build_commit(), ra->seed);
+  struct selection night_sel = sel; /* the night's whole selection: its timing plan is dealt */
   if (ra->shard.count) {
     size_t all = sel.n;
     shard_select(&sel, &ra->shard, ra->seed);
@@ -113,8 +115,20 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       .store = st,
       .run_id = run,
   };
+  /* the night's progress on stderr: lines on a pipe (CI logs, also under --quiet), the bar on a
+   * terminal (not under --quiet); see progress.h */
+  struct night_progress np;
+  int tty = isatty(STDERR_FILENO);
+  double bench_s = ra->bench ? bench_phase_expected(st, ra->shard.count ? &night_sel : &sel,
+                                                    ra->bench == 2, &ra->gpus, &ra->shard, ra->seed)
+                             : 0;
+  progress_begin(&np, tty && ra->quiet ? NULL : stderr, tty, sel.n, ra->max_cases ? 0 : ra->budget,
+                 bench_s);
+  o.tick = progress_runner_tick;
+  o.tick_ctx = &np;
   struct outcome *out = calloc(sel.n, sizeof *out);
   if (!out) {
+    progress_end(&np);
     store_close(st);
     return GR_EXIT_ENV;
   }
@@ -138,11 +152,12 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     for (size_t i = 0; lims && i < sel.n; i++)
       lims[i] = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
     struct fuzz_lanes_job fj = {ra->db, &ra->gpus, ra->budget, lims,
-                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL};
+                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL, &np};
     int bad = !runs_here || !lims || runner_fuzz_lanes(&fj, st, &o, sel.alg, sel.v, sel.n, out, why,
                                                         sizeof why);
     free(lims);
     if (bad) {
+      progress_end(&np);
       fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
       free(runs_here);
       free(out);
@@ -165,6 +180,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       active -= runs_here;
       o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
       runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
+      progress_variant(&np, &out[i], "");
       store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
       done++;
     }
@@ -176,9 +192,11 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
         out[kept++] = out[i];
     done = kept;
   }
+  progress_end(&np);
   if (gpu_lock >= 0)
     close(gpu_lock);
   cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("runner", "%s", gr_runner_name());
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
   if (night[0])
     cli_status_set("night", "%s", night);
@@ -199,7 +217,8 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   print_summary(stdout, out, done, &meta, ra->seed, run);
   if (ra->bench && !runner_interrupted) {
     /* its checks are in the verdict */
-    bench_phase(st, run, &sel, &meta, ra->bench == 2, ra->quiet, &ra->gpus);
+    bench_phase(st, run, ra->shard.count ? &night_sel : &sel, &meta, ra->bench == 2, ra->quiet,
+                &ra->gpus, &ra->shard, ra->seed);
     if (store_write_failed(st)) {
       rc = cli_store_failed(cmd, st, run);
       store_close(st);
@@ -321,7 +340,7 @@ static const char common_help[] =
     "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
     "      --no-shrink         report the first failing case as it is\n"
     "  -v, --verbose           one line per case once it is stored\n"
-    "      --quiet             no progress line\n"
+    "      --quiet             no progress bar (a pipe still gets a line per variant)\n"
     "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
     "      --bench-quick       the same with 'bench --quick'\n"
     "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"

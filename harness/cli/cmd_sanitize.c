@@ -2,7 +2,7 @@
  * under compute-sanitizer's memcheck, racecheck, initcheck and synccheck on a few small cases per
  * regime (coverage.h), and stores one verdict per (variant, tool).
  *
- * Each (variant, tool) is one child process (harness/child.c) running
+ * Each (variant, tool) is one child process (harness/core/child.c) running
  *   compute-sanitizer --tool T --error-exitcode 86 ... gpuregress repro --in-process --variant V
  *                     'CASE' 'CASE' ...
  * so a tool's findings, the harness's own check and a crash stay apart: exit 86 is a finding,
@@ -45,6 +45,7 @@
 #include "sanitize_pick.h"
 #include "sanitize_job.h"
 #include "store.h"
+#include "view.h"
 
 struct san_args {
   const char *filter, *db, *tools, *sanitizer, *logs;
@@ -249,7 +250,8 @@ int cmd_sanitize(int argc, char **argv)
   if (optind + 1 < argc)
     return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
   sa.filter = optind < argc ? argv[optind] : NULL;
-  if (sa.logs && access(sa.logs, W_OK) != 0)
+  /* --logs DIR is made when missing (as --out of plot and export), then must be writable */
+  if (sa.logs && (view_mkdir_p(sa.logs) != 0 || access(sa.logs, W_OK) != 0))
     return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa.logs,
                            strerror(errno));
   int want[SAN_N_TOOLS] = {0};

@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 {
   signal(SIGPIPE, SIG_IGN);
   signal(SIGXFSZ, SIG_IGN); /* a file size limit is a write error that the store reports */
+  cli_set_runner_name(argc > 0 && argv[0] ? argv[0] : "");
   if (argc < 2) {
     usage(stderr);
     return GR_EXIT_USAGE;
@@ -130,6 +131,8 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
     printf("gpuregress %s (commit %s, database schema %d)\n", GR_VERSION, cli_build_commit(),
            store_schema_version());
+    if (strcmp(cli_code_commit(), cli_build_commit()) || strcmp(gr_runner_name(), "gpuregress"))
+      printf("runner %s: code under test at commit %s\n", gr_runner_name(), cli_code_commit());
     return 0;
   }
   if (cli_status_take_option(&argc, argv)) {

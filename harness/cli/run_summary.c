@@ -46,9 +46,16 @@ static int folded_skip(const struct outcome *o)
 void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
                           uint64_t seed, int64_t run_id)
 {
-  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s\n", (long long)run_id,
-          (unsigned long long)seed,
-          m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit);
+  /* the code under test's commit; gpuregress's own beside it where it is another */
+  char gr[128];
+  if (strcmp(m->gr_commit, m->commit) && (strncmp(m->gr_commit, m->commit, strlen(m->commit)) ||
+                                          !m->dirty))
+    gr_fmt(gr, sizeof gr, "gpuregress %s, commit %.12s", m->gr_version, m->gr_commit);
+  else
+    gr_fmt(gr, sizeof gr, "gpuregress %s", m->gr_version);
+  fprintf(f, "\ngpuregress run %lld  seed %llu  %s  %s%s  (%s)\n", (long long)run_id,
+          (unsigned long long)seed, m->gpu.ok ? m->gpu.info.name : "no GPU", m->commit,
+          m->dirty ? "-dirty" : "", gr);
   fprintf(f, "%-11s %-20s %-10s %-8s %6s %6s %5s %5s %8s  %s\n", "algorithm", "variant", "kind",
           "verdict", "cases", "pass", "skip", "fail", "seconds", "to catch");
   size_t not_run = 0;
@@ -98,7 +105,7 @@ void print_summary(FILE *f, const struct outcome *out, size_t n, const struct ru
     fprintf(f, "%s/%s %s: %s\n", o->alg->name, o->v->name, verdict_name(o->verdict),
             o->reason[0] ? o->reason : "-");
     if (o->shrunk_case[0]) {
-      char repro[GR_CASE_TEXT_LEN + 64];
+      char repro[4 * GR_CASE_TEXT_LEN + 128];
       struct gr_case sc;
       char why[GR_WHY_LEN];
       char steady[160] = "failed again twice";
@@ -115,6 +122,7 @@ void print_summary(FILE *f, const struct outcome *out, size_t n, const struct ru
       if (case_parse(o->shrunk_case, &sc, why, sizeof why) == 0) {
         fprintf(f, "  repro:  %s\n", runner_reproducer(&sc, o->v, o->repeat, repro, sizeof repro));
         cli_status_set("repro", "%s", o->shrunk_case); /* the same list for scripts */
+        cli_status_set("reproducer", "%s", repro);
       }
     } else if (o->first_case[0]) {
       fprintf(f, "  case:   %s\n", o->first_case);
@@ -127,7 +135,7 @@ int store_outcomes(struct store *st, int64_t run, const struct outcome *out, siz
 {
   for (size_t i = 0; i < n; i++) {
     const struct outcome *o = &out[i];
-    char repro[GR_CASE_TEXT_LEN + 64] = "";
+    char repro[4 * GR_CASE_TEXT_LEN + 128] = "";
     struct gr_case sc;
     char why[GR_WHY_LEN];
     const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;

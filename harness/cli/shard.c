@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_plan.h"
 #include "gr.h"
 
 static uint64_t fnv1a(const char *s, uint64_t h)
@@ -176,6 +177,66 @@ void shard_select(struct selection *sel, const struct shard *sh, uint64_t seed)
       sel->v[m++] = sel->v[i];
     }
   sel->n = m;
+}
+
+/* The timing plan's share (shard_bench_plan): its (algorithm, case) groups, their cost (the
+ * number of benchmarks) and their tie order. */
+struct shard_group {
+  size_t first, count; /* items [first, first + count) of the plan */
+  uint64_t key;        /* the tie order */
+};
+
+static int by_cost(const void *a, const void *b)
+{
+  const struct shard_group *x = a, *y = b;
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return x->first < y->first ? -1 : x->first > y->first;
+}
+
+int shard_bench_plan(struct bench_plan *p, const struct shard *sh, uint64_t seed, size_t *groups,
+                     size_t *kept)
+{
+  struct shard_group *g = calloc(p->n ? p->n : 1, sizeof *g);
+  int n = sh->count, k = sh->index;
+  size_t *load = calloc((size_t)(n > 0 ? n : 1), sizeof *load);
+  unsigned char *keep = calloc(p->n ? p->n : 1, 1);
+  size_t ng = 0, m = 0;
+  if (!g || !load || !keep) {
+    free(g), free(load), free(keep);
+    return -1;
+  }
+  for (size_t i = 0; i < p->n; i++) {
+    const struct bench_item *it = &p->items[i];
+    if (!ng || it->alg != p->items[i - 1].alg || it->case_no != p->items[i - 1].case_no) {
+      uint64_t h = fnv1a(it->params, fnv1a(it->alg->name, 0xcbf29ce484222325ull));
+      g[ng++] = (struct shard_group){i, 0, mix64(h ^ mix64(seed))};
+    }
+    g[ng - 1].count++;
+  }
+  qsort(g, ng, sizeof *g, by_cost);
+  size_t mine = 0;
+  for (size_t q = 0; q < ng; q++) {
+    int best = 0;
+    for (int s = 1; s < n; s++)
+      best = load[s] < load[best] ? s : best;
+    load[best] += g[q].count;
+    if (best == k - 1) {
+      mine++;
+      for (size_t i = 0; i < g[q].count; i++)
+        keep[g[q].first + i] = 1;
+    }
+  }
+  for (size_t i = 0; i < p->n; i++)
+    if (keep[i])
+      p->items[m++] = p->items[i];
+  p->n = m; /* res (calloc'd, nothing run yet) keeps its length: zeroed entries beyond n */
+  *groups = ng;
+  *kept = mine;
+  free(g), free(load), free(keep);
+  return 0;
 }
 
 static void utc_date(char *buf, size_t len)

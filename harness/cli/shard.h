@@ -42,6 +42,18 @@ int shard_default(struct shard *sh, char *why, size_t len);
 /* Keep in sel only the variants of shard sh (stable order). No-op when sh->count is 0. */
 void shard_select(struct selection *sel, const struct shard *sh, uint64_t seed);
 
+/* Keep in the timing plan p (nothing run yet) only the benchmarks shard sh times: every
+ * benchmark of the night's plan is timed on exactly one shard. The plan's (algorithm, case)
+ * groups (the variants of a case share its input and reference) are dealt as a host's lanes deal
+ * them, the costliest first to the least loaded shard; a group's cost is its number of
+ * benchmarks (the shards' databases are fresh: no host's timing history may weigh in, every
+ * shard computes the same deal), ties ordered by a hash of (seed, algorithm, case) so that a
+ * group moves between hosts from night to night as the fuzzed variants do. *groups gets the
+ * plan's groups, *kept this shard's. 0 ok, -1 out of memory. */
+struct bench_plan;
+int shard_bench_plan(struct bench_plan *p, const struct shard *sh, uint64_t seed, size_t *groups,
+                     size_t *kept);
+
 /* The seed every shard of tonight's night derives alike when none is given: from the build's
  * commit and the UTC date. */
 uint64_t shard_night_seed(const char *commit);

@@ -213,6 +213,60 @@ int gr_parse_date(const char *s)
   return 0;
 }
 
+static char runner_name[GR_NAME_MAX + 1] = "gpuregress";
+
+const char *gr_runner_name(void) { return runner_name; }
+
+void gr_set_runner_name(const char *name)
+{
+  if (gr_name_ok(name))
+    gr_fmt(runner_name, sizeof runner_name, "%s", name);
+}
+
+char *gr_repro_command(char *dst, size_t len, const char *runner, const char *case_text,
+                       const char *variant, long repeat)
+{
+  char qcase[4 * 1024 + 3], qvar[4 * GR_NAME_MAX + 3], rep[32] = "";
+  if (repeat > 1)
+    gr_fmt(rep, sizeof rep, " --repeat %ld", repeat);
+  gr_sh_quote(qcase, sizeof qcase, case_text ? case_text : "");
+  if (gr_name_ok(variant))
+    gr_fmt(qvar, sizeof qvar, "%s", variant);
+  else
+    gr_sh_quote(qvar, sizeof qvar, variant && strlen(variant) <= GR_NAME_MAX ? variant : "");
+  int n = snprintf(dst, len, "%s repro %s --variant %s%s",
+                   gr_name_ok(runner) ? runner : "gpuregress", qcase, qvar, rep);
+  if (n < 0 || (size_t)n >= len)
+    dst[0] = 0;
+  return dst;
+}
+
+static long repro_repeat(const char *stored)
+{
+  const char *p = stored ? strstr(stored, " --repeat ") : NULL;
+  int64_t v;
+  char num[24];
+  if (!p)
+    return 0;
+  p += strlen(" --repeat ");
+  size_t n = strspn(p, "0123456789");
+  if (n == 0 || n >= sizeof num)
+    return 0;
+  memcpy(num, p, n);
+  num[n] = 0;
+  return gr_parse_i64(num, &v) == 0 && v > 1 && v <= 1000000 ? (long)v : 0;
+}
+
+const char *gr_repro_shown(char *dst, size_t len, const char *runner, const char *stored,
+                           const char *variant, const char *first, const char *shrunk)
+{
+  const char *kase = shrunk ? shrunk : first;
+  if (!stored || !kase || !variant)
+    return NULL;
+  gr_repro_command(dst, len, runner, kase, variant, shrunk ? repro_repeat(stored) : 0);
+  return dst[0] ? dst : NULL;
+}
+
 char *gr_sh_quote(char *dst, size_t len, const char *s)
 {
   size_t o = 0;

@@ -82,6 +82,22 @@ int gr_parse_date(const char *s);
 /* s as one word of a POSIX shell: '...' with every ' written '\'' (git's sq_quote); "''" when
  * it does not fit. Returns dst. */
 char *gr_sh_quote(char *dst, size_t len, const char *s);
+/* The reproducer of a case, "RUNNER repro 'CASE' --variant VARIANT[ --repeat N]", built from
+ * its parts alone, never from a stored command (doc/untrusted.md): the case text shell-quoted
+ * whatever it holds, a variant that is not a name (gr_name_ok) quoted too, a runner that is not
+ * one (NULL, "", or text from elsewhere) "gpuregress"; repeat <= 1 leaves --repeat out. Returns
+ * dst ("" when it does not fit). */
+char *gr_repro_command(char *dst, size_t len, const char *runner, const char *case_text,
+                       const char *variant, long repeat);
+/* The reproducer shown for an outcome that stored one (stored not NULL): gr_repro_command of its
+ * shrunk (else first) case and variant; of the stored text only a --repeat count is taken, as a
+ * number. Returns dst, or NULL when there is none. */
+const char *gr_repro_shown(char *dst, size_t len, const char *runner, const char *stored,
+                           const char *variant, const char *first, const char *shrunk);
+/* The name the reproducers of this process call its runner by: "gpuregress" until the command
+ * line sets it (cli: the name it was invoked by on PATH, else the runner's registered name). */
+const char *gr_runner_name(void);
+void gr_set_runner_name(const char *name);
 
 /* snprintf that always terminates and never overflows; returns dst */
 char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -129,7 +129,7 @@ static enum run_status run_racy(const struct variant *v, const struct gr_instanc
 
 static const struct variant selftest_variants[] = {
     {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
-    {"ok", VARIANT_FIXED, 0, run_ok, NULL, "correct: must pass"},
+    {"ok", VARIANT_FIXED, VARIANT_HOST_TIMED, run_ok, NULL, "correct: must pass"},
     {"wrong", VARIANT_FIXED, 0, run_wrong, NULL, "element 36 off by one when n >= 37"},
     {"segfault", VARIANT_FIXED, 0, run_segfault, NULL, "SIGSEGV when n >= 37"},
     {"abort", VARIANT_FIXED, 0, run_abort, NULL, "abort() when n >= 37"},
@@ -141,7 +141,7 @@ static const struct variant selftest_variants[] = {
     {"racy", VARIANT_FIXED, 0, run_racy, NULL, "wrong on two calls in three when n >= 37"},
     {"gpu_fault", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, selftest_run_gpu_fault, NULL,
      "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
-    {"bug_caught", VARIANT_HISTORICAL, 0, run_wrong, NULL, "historical: wrong when n >= 37"},
+    {"bug_caught", VARIANT_HISTORICAL, VARIANT_HOST_TIMED, run_wrong, NULL, "historical: wrong when n >= 37"},
     {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
 };
 
@@ -214,6 +214,57 @@ static int selftest_check(const struct gr_instance *inst, const void *out, struc
   return check_exact(out, d->ref, inst->out_bytes / 4, ELEM_U32, "sum", rep);
 }
 
+/* Timing on the host (VARIANT_HOST_TIMED: ok and bug_caught): the tests' stand-in benchmarks of a
+ * night timed without a GPU (tests/fleet.sh). A sweep of four sizes, tens of microseconds each. */
+static const char *const selftest_bench_cases[] = {
+    "selftest n=16384 dist=random seed=1", "selftest n=24576 dist=random seed=1",
+    "selftest n=32768 dist=random seed=1", "selftest n=49152 dist=random seed=1", NULL};
+
+struct selftest_bench {
+  const struct variant *v;
+  const struct gr_instance *inst;
+  void *out;
+};
+
+static void *selftest_bench_setup(const struct variant *v, const struct gr_instance *inst,
+                                  char *why, size_t len)
+{
+  struct selftest_bench *b = NULL;
+  if (!(v->flags & VARIANT_HOST_TIMED)) {
+    gr_fmt(why, len, "only the host-timed variants of selftest are timed");
+    return NULL;
+  }
+  if (!(b = calloc(1, sizeof *b)) || !(b->out = malloc(inst->out_bytes + 4))) {
+    free(b);
+    gr_fmt(why, len, "out of host memory");
+    return NULL;
+  }
+  b->v = v;
+  b->inst = inst;
+  return b;
+}
+
+static void selftest_bench_launch(void *state)
+{
+  struct selftest_bench *b = state;
+  struct run_ctx ctx = {0};
+  b->v->run(b->v, b->inst, b->out, &ctx);
+}
+
+static void selftest_bench_fetch(void *state, void *out)
+{
+  struct selftest_bench *b = state;
+  memcpy(out, b->out, b->inst->out_bytes);
+}
+
+static void selftest_bench_teardown(void *state)
+{
+  struct selftest_bench *b = state;
+  if (b)
+    free(b->out);
+  free(b);
+}
+
 const struct algorithm selftest_algorithm = {
     .name = "selftest",
     .summary = "test-only CPU variants that fail, crash, hang and stay silent on purpose",
@@ -228,6 +279,11 @@ const struct algorithm selftest_algorithm = {
     .instance_free = selftest_free,
     .check = selftest_check,
     .work = selftest_work,
+    .bench_cases = selftest_bench_cases,
+    .bench_setup = selftest_bench_setup,
+    .bench_launch = selftest_bench_launch,
+    .bench_fetch = selftest_bench_fetch,
+    .bench_teardown = selftest_bench_teardown,
     .regimes = selftest_regimes,
     .n_regimes = sizeof selftest_regimes / sizeof *selftest_regimes,
 };

@@ -1,6 +1,6 @@
 /* The dashboard of `gpuregress plot`: OUT/dashboard/index.html, one self-contained page (SVG
  * plots embedded as data URIs, CSS inline, no script). The page is the template
- * harness/dashboard.html, which the build copies beside the binary (share/dashboard.html); this
+ * harness/report/dashboard.html, which the build copies beside the binary (share/dashboard.html); this
  * file only gathers the data (verdicts, changes against the previous run on the same GPU model,
  * timings, plots) into a template view (template.h), where every value is escaped. */
 #define _GNU_SOURCE
@@ -423,6 +423,10 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(v, "started", "%s", rb->started);
   tpl_set(v, "commit", "%s", rb->commit);
   tpl_set(v, "dirty", "%s", rb->dirty ? "1" : "");
+  /* the runner and gpuregress's own version and commit beside the code under test's */
+  tpl_set(v, "runner", "%s", rb->runner[0] ? rb->runner : "gpuregress");
+  tpl_set(v, "gr_version", "%s", rb->gr_version[0] ? rb->gr_version : "unknown");
+  tpl_set(v, "gr_commit", "%.12s", rb->gr_commit[0] ? rb->gr_commit : "unknown");
   tpl_set(v, "gpu", "%s", rb->gpu[0] ? rb->gpu : "no GPU");
   if (rb->sms) {
     struct tpl_view *g = tpl_add(v, "gpu_details");

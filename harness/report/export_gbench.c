@@ -117,7 +117,10 @@ int export_gbench(FILE *f, struct store *st, const struct store_run *r)
   fprintf(f, ",\n    \"json_schema_version\": 1,\n    \"library_build_type\": \"release\"");
   ctx_str(f, "library", "gpuregress");
   fprintf(f, ",\n    \"gpuregress_run\": %lld", (long long)r->id);
-  ctx_str(f, "commit", r->commit);
+  ctx_str(f, "commit", r->commit); /* the code under test's; gpuregress's own beside it */
+  ctx_str(f, "gpuregress_version", r->gr_version[0] ? r->gr_version : "unknown");
+  ctx_str(f, "gpuregress_commit", r->gr_commit[0] ? r->gr_commit : "unknown");
+  ctx_str(f, "runner", r->runner[0] ? r->runner : "gpuregress");
   ctx_str(f, "gpu", r->gpu[0] ? r->gpu : "none");
   ctx_str(f, "driver", r->driver_release[0] ? r->driver_release : "unknown");
   char buf[64];

@@ -84,6 +84,9 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
           r->gpu[0] ? r->gpu : "no GPU");
   if (r->driver_release[0])
     fprintf(f, " (driver %s)", r->driver_release);
+  if (r->gr_version[0]) /* the runner and gpuregress's own version (names only: data) */
+    fprintf(f, ", runner `%s`, gpuregress %s", gr_name_ok(r->runner) ? r->runner : "gpuregress",
+            gr_name_ok(r->gr_version) ? r->gr_version : "?");
   if (c)
     fprintf(f, " against run %lld `%.10s`%s%s", (long long)c->base.id, c->base.commit,
             v->base_file ? " of " : "", v->base_file ? v->base_file : "");

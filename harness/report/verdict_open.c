@@ -170,8 +170,9 @@ static void shell_quote(char *dst, size_t len, const char *s)
   dst[k] = 0;
 }
 
-void rv_repro(char **dst, const char *alg, const char *var, const char *params, uint64_t seed,
-              const char *l2, const char *against, const char *db)
+void rv_repro(char **dst, const char *runner, const char *alg, const char *var,
+              const char *params, uint64_t seed, const char *l2, const char *against,
+              const char *db)
 {
   char sel[160], kase[GR_CASE_TEXT_LEN + 200], qa[600], qdb[600], text[GR_CASE_TEXT_LEN + 96];
   gr_fmt(text, sizeof text, "%s/%s", alg, var);
@@ -180,7 +181,8 @@ void rv_repro(char **dst, const char *alg, const char *var, const char *params, 
   shell_quote(kase, sizeof kase, text);
   shell_quote(qa, sizeof qa, against);
   shell_quote(qdb, sizeof qdb, db ? db : STORE_DEFAULT_PATH);
-  rv_set_text(dst, "gpuregress bench %s --case %s%s --against %s --db %s", sel, kase,
+  rv_set_text(dst, "%s bench %s --case %s%s --against %s --db %s",
+              gr_name_ok(runner) ? runner : "gpuregress", sel, kase,
               strcmp(l2, "hot") ? "" : " --hot", qa, qdb);
 }
 
@@ -218,7 +220,7 @@ static int from_baseline(struct store *st, struct run_verdict *v)
       gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
       if (strcmp(ct->algorithm, t->suite) || strcmp(name, t->name))
         continue;
-      rv_repro(&t->repro, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2, against,
+      rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2, against,
                v->db_path);
       if (r->base.commit[0] && r->cur.commit[0]) {
         gr_fmt(t->range, sizeof t->range, "%.12s..%.12s", r->base.commit, r->cur.commit);
@@ -262,7 +264,7 @@ static int add_open_test(struct store *st, struct run_verdict *v, struct rv_open
   commit_range(st, r->base_run, r->opened_run, t->range, sizeof t->range);
   char against[32];
   gr_fmt(against, sizeof against, "%lld", (long long)(r->base_run > 0 ? r->base_run : r->opened_run));
-  rv_repro(&t->repro, r->algorithm, r->variant, r->params, r->seed, r->l2, against, v->db_path);
+  rv_repro(&t->repro, v->run.runner, r->algorithm, r->variant, r->params, r->seed, r->l2, against, v->db_path);
   char now[96], what[400], acked[900] = "";
   if (r->cur_ms > 0)
     gr_fmt(now, sizeof now, "%.6g ms -> %.6g ms (%+.1f%%)", r->ref_ms, r->cur_ms,

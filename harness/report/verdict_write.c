@@ -59,6 +59,10 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   json_key_str(f, "commit", r->commit, 1);
   fprintf(f, "\"dirty\": %s, ", r->dirty ? "true" : "false");
   json_key_str(f, "checkout_commit", r->checkout[0] ? r->checkout : NULL, 1);
+  /* gpuregress's own beside the code under test's (null: a run of schema 9 or older) */
+  json_key_str(f, "gpuregress_version", r->gr_version[0] ? r->gr_version : NULL, 1);
+  json_key_str(f, "gpuregress_commit", r->gr_commit[0] ? r->gr_commit : NULL, 1);
+  json_key_str(f, "runner", r->runner[0] ? r->runner : "gpuregress", 1);
   json_key_str(f, "gpu", r->gpu[0] ? r->gpu : NULL, 1);
   fprintf(f, "\"seed\": %llu, \"allow_no_gpu\": %s, ", (unsigned long long)r->seed,
           r->allow_no_gpu ? "true" : "false");
@@ -219,6 +223,9 @@ static void properties(FILE *f, const struct run_verdict *v)
   property(f, "commit", "%s%s", r->commit, r->dirty ? "-dirty" : "");
   if (r->checkout[0])
     property(f, "checkout_commit", "%s", r->checkout);
+  property(f, "gpuregress_version", "%s", r->gr_version[0] ? r->gr_version : "unknown");
+  property(f, "gpuregress_commit", "%s", r->gr_commit[0] ? r->gr_commit : "unknown");
+  property(f, "runner", "%s", r->runner[0] ? r->runner : "gpuregress");
   property(f, "sm_clock_mhz", "%d", r->sm_clock_mhz);
   property(f, "mem_clock_mhz", "%d", r->mem_clock_mhz);
   gpu_state(f, "", r);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lanes.h"
+#include "progress.h"
 
 /* The fuzzing phase spread over lanes: job j is part j % parts of variant order[j / parts] (the
  * historical variants first: runner_order; a variant is split into parts, each a share of its
@@ -134,6 +135,10 @@ static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, 
   f->job_end[job] = 0;
   if (res && len == sizeof *out) {
     memcpy(out, res, sizeof *out);
+    char part[48] = "";
+    if (f->parts > 1)
+      gr_fmt(part, sizeof part, " (part %zu of %zu)", job % f->parts + 1, f->parts);
+    progress_variant(f->fj->progress, out, part);
     return;
   }
   memset(out, 0, sizeof *out);
@@ -143,6 +148,13 @@ static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, 
   out->verdict = runner_interrupted ? VERDICT_SKIP : VERDICT_CRASH;
   gr_fmt(out->reason, sizeof out->reason, "%s",
          runner_interrupted ? "interrupted before it ran" : "its lane process died");
+}
+
+/* In the parent while the lanes run: a line after a silence (progress.h). */
+static void fuzz_lane_tick(void *ctx)
+{
+  struct fuzz_lanes *f = ctx;
+  progress_tick(f->fj->progress, NULL, -1);
 }
 
 /* The outcome of a variant from its parts: the counts and regimes summed; the first failure
@@ -206,7 +218,10 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   struct fuzz_lanes f = {.fj = fj, .o = *o, .algs = algs, .vs = vs, .parts = parts, .lanes = lanes,
                          .runs_here = fj->runs_here, .active_left = active * parts,
                          .t0 = now_seconds()};
-  f.o.progress = 0; /* lanes side by side: no progress line */
+  f.o.progress = 0; /* lanes side by side: no variant line, the night's progress only */
+  f.o.tick = NULL; /* the parent's, not the lanes' */
+  if (fj->progress)
+    fj->progress->total = n * parts;
   f.part_out = calloc(n * parts, sizeof *f.part_out);
   f.order = calloc(n ? n : 1, sizeof *f.order);
   f.n_jobs = n * parts;
@@ -224,7 +239,8 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   struct lanes_spec spec = {
       .gpus = fj->gpus, .n_jobs = n * parts, .exclusive = 0, .ctx = &f,
       .begin = fuzz_lane_begin, .end = fuzz_lane_end, .job = fuzz_lane_job,
-      .param = fuzz_lane_param, .done = fuzz_lane_done, .interrupted = &runner_interrupted,
+      .param = fuzz_lane_param, .done = fuzz_lane_done, .tick = fuzz_lane_tick,
+      .interrupted = &runner_interrupted,
       .lane_flags = {&runner_interrupted, NULL}};
   store_suspend(st);
   int rc = lanes_run(&spec, why, len);

@@ -21,12 +21,14 @@
 extern "C" {
 #endif
 
+struct night_progress;
 struct fuzz_lanes_job {
   const char *db;                          /* the database each lane opens */
   const struct gpu_set *gpus;              /* one lane each */
   double budget;                           /* seconds for the whole phase */
   const struct case_limits *const *limits; /* per variant, NULL entries or NULL: none */
   const int *runs_here;                    /* per variant: 0 when it skips at once (no GPU) */
+  struct night_progress *progress;         /* the night's progress (progress.h), or NULL */
 };
 
 /* Fuzz the n variants vs[i] (of algs[i]) over the lanes into out[0..n); st (the parent's connection) is closed meanwhile

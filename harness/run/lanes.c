@@ -204,6 +204,8 @@ int lanes_run(const struct lanes_spec *s, char *why, size_t len)
     }
     if (!progressed && np)
       poll(pf, np, 250);
+    if (s->tick)
+      s->tick(s->ctx);
   }
   for (size_t i = 0; i < nl; i++) {
     struct lane *l = &lanes[i];

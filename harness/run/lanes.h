@@ -37,6 +37,8 @@ struct lanes_spec {
   /* in the parent: a job's result; res NULL when its lane died or it was never run (the lane
    * count went to zero, or the run was interrupted before it was handed out) */
   void (*done)(void *ctx, size_t job, size_t lane, const void *res, size_t len);
+  /* in the parent, every pass of its loop (at least every quarter second; may be NULL) */
+  void (*tick)(void *ctx);
   volatile int *interrupted; /* the parent's flag: stop handing out jobs, SIGTERM the lanes */
   volatile int *lane_flags[2]; /* set in a lane by its SIGTERM (may be NULL) */
 };

@@ -103,6 +103,8 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
   double now = now_seconds();
   if (r->n_pending >= REC_MAX || now - r->last_commit >= REC_SECONDS)
     recorder_commit(r);
+  if (r->o->tick) /* the night's progress: a long variant is not silent */
+    r->o->tick(r->o->tick_ctx, r->a->name, r->v->name, r->cases);
   if (r->o->progress && now - r->last_progress >= 0.2) {
     fprintf(stderr, "\r\033[K  %s/%s: %ld cases, %.0f s", r->a->name, r->v->name, r->cases,
             now - r->t0);
@@ -123,13 +125,11 @@ static int same_failure(const struct case_result *a, const struct case_result *b
 char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
                         size_t len)
 {
-  char text[GR_CASE_TEXT_LEN], quoted[GR_CASE_TEXT_LEN * 4 + 3], rep[32] = "";
-  if (repeat > 1)
-    gr_fmt(rep, sizeof rep, " --repeat %ld", repeat);
-  /* a command a person pastes into a shell: the case text (file paths in it) quoted for one */
-  return gr_fmt(buf, len, "gpuregress repro %s --variant %s%s",
-                gr_sh_quote(quoted, sizeof quoted, case_format(c, text, sizeof text)), v->name,
-                rep);
+  char text[GR_CASE_TEXT_LEN];
+  /* a command a person pastes into a shell: this runner's name, the case text (file paths in
+   * it) quoted for one */
+  return gr_repro_command(buf, len, gr_runner_name(), case_format(c, text, sizeof text), v->name,
+                          repeat);
 }
 
 /* Run c up to `runs` times in w (a fresh worker after a crash or a timeout), stopping at

@@ -37,6 +37,9 @@ struct runner_opts {
   /* one part of a variant's case stream, for a variant spread over several GPUs: case i of this
    * part is case i * case_stride + case_offset of the stream (case_stride 0: the whole stream) */
   uint64_t case_stride, case_offset;
+  /* called per case recorded (the night's progress: progress_runner_tick), or NULL */
+  void (*tick)(void *ctx, const char *alg, const char *variant, long cases);
+  void *tick_ctx;
 };
 
 struct outcome {

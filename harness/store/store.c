@@ -78,8 +78,8 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
 {
   static const char sql[] =
       "INSERT INTO runs (started_at, command, git_commit, git_dirty, host, seed, budget_s, pid,"
-      " checkout_commit, allow_no_gpu, " GPU_COLUMNS ")"
-      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+      " checkout_commit, allow_no_gpu, gr_version, gr_commit, runner, " GPU_COLUMNS ")"
+      " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
   sqlite3_stmt *s;
   char now[32];
   if (store_commit(st) || sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK) {
@@ -97,7 +97,10 @@ int64_t store_begin_run(struct store *st, const struct run_info *ri, char *why, 
   sqlite3_bind_int64(s, 8, (sqlite3_int64)getpid());
   bind_text(s, 9, ri->checkout_commit && ri->checkout_commit[0] ? ri->checkout_commit : NULL);
   sqlite3_bind_int(s, 10, ri->allow_no_gpu);
-  bind_gpu(s, 11, ri);
+  bind_text(s, 11, ri->gr_version);
+  bind_text(s, 12, ri->gr_commit);
+  bind_text(s, 13, ri->runner && ri->runner[0] ? ri->runner : NULL);
+  bind_gpu(s, 14, ri);
   int rc = sqlite3_step(s);
   sqlite3_finalize(s);
   if (rc != SQLITE_DONE) {

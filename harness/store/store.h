@@ -59,6 +59,9 @@ struct run_info {
   /* NVML at the start of the run (0 / "" unknown) */
   const char *driver_release; /* the driver's release, e.g. "580.159.04" */
   int sm_clock_now_mhz, mem_clock_now_mhz, temp_c;
+  /* provenance: git_commit is the code under test's; gpuregress's own beside it */
+  const char *gr_version, *gr_commit; /* "0.2.0", "<sha>[-dirty]" or "unknown" */
+  const char *runner;                 /* the name reproducers call the runner by */
 };
 
 /* Insert a run (status 'running', with this process's id: a later store_open on the same host
@@ -188,6 +191,9 @@ struct store_run {
   char verdict[16];               /* recorded by `compare --record`: ok, failed, ... ("" none) */
   int verdict_exit, nightly_exit; /* -1 none */
   char verdict_summary[512];
+  /* schema 10 ("" where the file has none: a run of gpuregress itself, runner "gpuregress") */
+  char gr_version[32], gr_commit[64]; /* gpuregress's own; commit above is the code's */
+  char runner[64];                    /* the runner's name for its reproducers */
 };
 /* The run id of src. 0 ok; -1 not found (or a database error). */
 int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r);
@@ -249,7 +255,10 @@ struct store_outcome {
   int caught;              /* cases_to_catch and seconds_to_catch are set */
   int64_t cases_to_catch;
   double seconds_to_catch;
-  const char *reason, *first_case, *shrunk_case, *reproducer;
+  const char *reason, *first_case, *shrunk_case;
+  const char *reproducer; /* made from the shrunk (else first) case, the variant and the run's
+                           * runner (gr_repro_command) where the run stored one; never the
+                           * stored text itself */
 };
 typedef int (*store_outcome_fn)(void *ctx, const struct store_outcome *o);
 enum store_order { STORE_BY_INSERTION, STORE_BY_NAME };

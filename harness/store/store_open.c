@@ -177,6 +177,12 @@ static const char *const migrations[] = {
     "  through_run INTEGER NOT NULL,"                 /* covers regressions opened up to it */
     "  who TEXT NOT NULL, at TEXT NOT NULL, reason TEXT NOT NULL,"
     "  undone_by TEXT, undone_at TEXT);",
+    /* 9 -> 10: provenance (issue 37). git_commit and git_dirty are the code under test's (a
+     * runner of one's own: its project's commit at build time); gpuregress's own version and
+     * commit beside them; the runner's name, which the reproducers shown from the run call */
+    "ALTER TABLE runs ADD COLUMN gr_version TEXT;"  /* NULL: a run of schema 9 or older */
+    "ALTER TABLE runs ADD COLUMN gr_commit TEXT;"   /* "<sha>[-dirty]" or "unknown" */
+    "ALTER TABLE runs ADD COLUMN runner TEXT;",     /* NULL: gpuregress */
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))

@@ -132,6 +132,21 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     }
     sqlite3_finalize(s);
   }
+  /* schema 10: provenance (gpuregress's own version and commit) and the runner's name */
+  if (rc == 0 && store_prepare(st, src,
+                               "SELECT coalesce(gr_version, ''), coalesce(gr_commit, ''),"
+                               " coalesce(runner, '') FROM %s.runs WHERE id = ?",
+                               &s) == 0) {
+    sqlite3_bind_int64(s, 1, id);
+    if (sqlite3_step(s) == SQLITE_ROW) {
+      store_col_text(s, 0, r->gr_version, sizeof r->gr_version);
+      store_col_text(s, 1, r->gr_commit, sizeof r->gr_commit);
+      store_col_text(s, 2, r->runner, sizeof r->runner);
+      r->runner[gr_name_ok(r->runner) ? sizeof r->runner - 1 : 0] = 0; /* no name: none */
+      r->gr_version[gr_name_ok(r->gr_version) ? sizeof r->gr_version - 1 : 0] = 0;
+    }
+    sqlite3_finalize(s);
+  }
   /* the SM clock while timing: the mean of the timings' medians */
   if (rc == 0 && store_has_table(st, src, "timings") &&
       store_prepare(st, src,
@@ -259,6 +274,13 @@ int store_history(struct store *st, int64_t run, int what, int64_t *ids, char (*
 
 /* ---- outcomes and checks ------------------------------------------------------------------ */
 
+/* The runner's name of run ("" where the file has none or it is not a name: gpuregress). */
+static void run_runner(struct store *st, enum store_src src, int64_t run, char *dst, size_t len)
+{
+  struct store_run r;
+  gr_fmt(dst, len, "%s", store_get_run(st, src, run, &r) == 0 ? r.runner : "");
+}
+
 #define OUTCOME_COLUMNS                                                                            \
   "algorithm, variant, kind, verdict, cases, passed, failed, skipped, errors, seconds,"            \
   " cases_to_catch, seconds_to_catch, reason, first_case, shrunk_case, reproducer"
@@ -275,6 +297,8 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
                             " ORDER BY rowid",
                       run)))
     return -1;
+  char runner[GR_NAME_MAX + 1], repro[4 * GR_CASE_TEXT_LEN + 256];
+  run_runner(st, src, run, runner, sizeof runner);
   int rc, stop = 0;
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     struct store_outcome o = {
@@ -294,8 +318,9 @@ int store_each_outcome(struct store *st, enum store_src src, int64_t run, enum s
         .reason = store_col_or_null(s, 12),
         .first_case = store_col_or_null(s, 13),
         .shrunk_case = store_col_or_null(s, 14),
-        .reproducer = store_col_or_null(s, 15),
     };
+    o.reproducer = gr_repro_shown(repro, sizeof repro, runner, store_col_or_null(s, 15),
+                                  o.variant, o.first_case, o.shrunk_case);
     stop = fn(ctx, &o);
   }
   return store_walk_end(s, rc, stop);
@@ -353,6 +378,15 @@ int store_each_check(struct store *st, int64_t run,
 
 /* ---- whole rows --------------------------------------------------------------------------- */
 
+/* The text of column name in a row (NULL: none, or not text). */
+static const char *col(const struct store_value *v, int n, const char *name)
+{
+  for (int i = 0; i < n; i++)
+    if (!strcmp(v[i].name, name))
+      return v[i].type == STORE_TEXT ? v[i].s : NULL;
+  return NULL;
+}
+
 int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_fn fn, void *ctx)
 {
   static const char *const sql[] = {
@@ -374,6 +408,8 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
     return -1;
   int n = sqlite3_column_count(s), rc, stop = 0;
   n = n < 64 ? n : 64;
+  char runner[GR_NAME_MAX + 1], repro[4 * GR_CASE_TEXT_LEN + 256];
+  run_runner(st, STORE_MAIN, run, runner, sizeof runner);
   while (!stop && (rc = sqlite3_step(s)) == SQLITE_ROW) {
     for (int i = 0; i < n; i++) {
       int type = sqlite3_column_type(s, i);
@@ -386,6 +422,17 @@ int store_each_row(struct store *st, enum store_table t, int64_t run, store_row_
       v[i].d = sqlite3_column_double(s, i);
       v[i].s = store_col_or_null(s, i);
     }
+    if (t == STORE_TABLE_OUTCOMES) /* the reproducer as shown everywhere, not as stored */
+      for (int i = 0; i < n; i++)
+        if (!strcmp(v[i].name, "reproducer")) {
+          v[i].s = gr_repro_shown(repro, sizeof repro, runner, v[i].s, col(v, n, "variant"),
+                                  col(v, n, "first_case"), col(v, n, "shrunk_case"));
+          v[i].type = v[i].s ? STORE_TEXT : STORE_NULL;
+        }
+    if (t == STORE_TABLE_RUN) /* a runner's name that is not one is shown as none */
+      for (int i = 0; i < n; i++)
+        if (!strcmp(v[i].name, "runner") && v[i].s && !gr_name_ok(v[i].s))
+          v[i].type = STORE_NULL, v[i].s = NULL;
     stop = fn(ctx, v, n);
   }
   return store_walk_end(s, rc, stop);
