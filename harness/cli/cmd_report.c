@@ -286,7 +286,7 @@ static const char export_help[] =
     "Exit 0 ok, 2 usage or database error.\n";
 
 /* export --format reproducers --out DIR (reproducers.h): the folder of the run's failing cases
- * and slower benchmarks, the commands naming this runner by its file name. */
+ * and slower benchmarks, the commands naming the runner that ran it. */
 static int export_reproducers(const char *db, int64_t run, const char *baseline, const char *out)
 {
   if (!out)
@@ -294,13 +294,10 @@ static int export_reproducers(const char *db, int64_t run, const char *baseline,
   struct store *st = NULL;
   struct run_verdict *v = NULL;
   int compared;
-  char why[GR_WHY_LEN], runner[256], exe[4096];
-  ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  exe[k > 0 ? k : 0] = 0;
-  gr_fmt(runner, sizeof runner, "%s", k > 0 && strrchr(exe, '/') ? strrchr(exe, '/') + 1 : "gpuregress");
+  char why[GR_WHY_LEN];
   int rc = cli_open_and_judge("export", db, &run, baseline, NULL, 1, &st, &v, &compared);
   size_t n = 0;
-  if (!rc && reproducers_write(st, v, out, runner, &n, why, sizeof why)) {
+  if (!rc && reproducers_write(st, v, out, gr_runner_name(), &n, why, sizeof why)) {
     fprintf(stderr, "gpuregress export: %s\n", why);
     rc = GR_EXIT_USAGE;
   }

@@ -19,8 +19,8 @@ struct run_verdict;
  * text, NN-ALG-VARIANT.txt (kind correctness, its `repro` command); for each timing slower than
  * the baseline, the folder NN-ALG-VARIANT-slower/ with reproducer.txt (kind slowdown, its `bench
  * --against baseline.db` command) and baseline.db, a one-run gpuregress database of the
- * baseline run (its stored samples) where the baseline is a run of st. runner: the name the
- * commands start (the runner's file name). *n gets how many were written. 0 ok; -1 with why. */
+ * baseline run (its stored samples) where the baseline is a run of st. The commands start the
+ * runner stored with the run (schema 10), else runner (the exporting one's name). *n gets how many were written. 0 ok; -1 with why. */
 int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
                       const char *runner, size_t *n, char *why, size_t len);
 
