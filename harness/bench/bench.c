@@ -77,6 +77,11 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
       free(c);
     }
   }
+  if (o->progress_lines && (n || vd != VERDICT_SKIP)) { /* what ran, not what skipped */
+    fprintf(stderr, "progress: timed %s/%s %s: %s, median %.4g ms, %.1f s\n", it->alg->name,
+            it->v->name, it->params, verdict_name(vd), r->s.median, seconds);
+    fflush(stderr);
+  }
   if (!o->store)
     return;
   struct timing_row row = {

@@ -166,6 +166,8 @@ struct bench_opts {
   const struct gpu_set *gpus; /* NULL or none: the one visible GPU; else each (algorithm, case)
                                * is timed wholly on one of them, one lane per GPU (lanes.h),
                                * never beside another job on that GPU (gpus_lock) */
+  int progress_lines; /* 1: a line on stderr per benchmark timed (run's timing phase on a pipe:
+                       * a CI log is not silent while it times) */
 };
 
 void bench_opts_default(struct bench_opts *o);

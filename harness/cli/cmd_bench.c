@@ -64,6 +64,7 @@ int bench_phase(struct store *st, int64_t run, const struct selection *sel,
   if (quick)
     o.max_time = 0.25;
   o.display = quiet ? 0 : 1;
+  o.progress_lines = !isatty(STDERR_FILENO); /* the night's progress on a pipe (progress.h) */
   if (bench_plan_new(sel->alg, sel->v, sel->n, NULL, quick, NULL, 0, &p, why, sizeof why)) {
     printf("\ntiming phase: %s\n", why);
     return GR_EXIT_OK;

@@ -286,7 +286,8 @@ static const char export_help[] =
     "Exit 0 ok, 2 usage or database error.\n";
 
 /* export --format reproducers --out DIR (reproducers.h): the folder of the run's failing cases
- * and slower benchmarks, the commands naming the runner that ran it. */
+ * and slower benchmarks, the commands naming the runner that ran it (runs.runner), else this
+ * one (gr_runner_name). */
 static int export_reproducers(const char *db, int64_t run, const char *baseline, const char *out)
 {
   if (!out)
@@ -294,10 +295,12 @@ static int export_reproducers(const char *db, int64_t run, const char *baseline,
   struct store *st = NULL;
   struct run_verdict *v = NULL;
   int compared;
-  char why[GR_WHY_LEN];
+  char why[GR_WHY_LEN], runner[GR_NAME_MAX + 1];
   int rc = cli_open_and_judge("export", db, &run, baseline, NULL, 1, &st, &v, &compared);
   size_t n = 0;
-  if (!rc && reproducers_write(st, v, out, gr_runner_name(), &n, why, sizeof why)) {
+  if (!rc) /* a name (store_get_run drops one that is not), else this runner's */
+    gr_fmt(runner, sizeof runner, "%s", v->run.runner[0] ? v->run.runner : gr_runner_name());
+  if (!rc && reproducers_write(st, v, out, runner, &n, why, sizeof why)) {
     fprintf(stderr, "gpuregress export: %s\n", why);
     rc = GR_EXIT_USAGE;
   }

@@ -236,7 +236,7 @@ char *gr_repro_command(char *dst, size_t len, const char *runner, const char *ca
     gr_sh_quote(qvar, sizeof qvar, variant && strlen(variant) <= GR_NAME_MAX ? variant : "");
   int n = snprintf(dst, len, "%s repro %s --variant %s%s",
                    gr_name_ok(runner) ? runner : "gpuregress", qcase, qvar, rep);
-  if (n < 0 || (size_t)n >= len)
+  if (n < 0 || (size_t)n >= len || (case_text && case_text[0] && !strcmp(qcase, "''")))
     dst[0] = 0;
   return dst;
 }
