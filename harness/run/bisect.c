@@ -317,8 +317,7 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
       return GR_STATUS_ENV;
     }
     gr_fmt(db, sizeof db, "%s/good-again.db", x->tmp);
-    int n = (int)x->r->n_steps + 1;
-    m = step(x, n, x->good, db, good_db, why, len);
+    m = step(x, 0, x->good, db, good_db, why, len); /* step 0 again: GOOD */
     if (m < 0)
       return GR_STATUS_ENV;
     if (m != BISECT_GOOD) {
