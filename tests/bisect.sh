@@ -44,6 +44,62 @@ cp "$src/tests/toy_alg/toy_alg.c" "$src/tests/toy_alg/toy_ref.c" "$src/tests/toy
 # out of the tree the headers are the installed ones
 sed -i -e 's|#include "alg.h"|#include <gpuregress/gpuregress.h>|' -e '/#include "gr.h"/d' \
   -e 's|#include "check.h"|#include <gpuregress/check.h>|' "$r/toy_alg.c"
+# and a second fixed variant that bench times on the host's clock (VARIANT_HOST_TIMED): TOY_REPS
+# passes of the running maximum over volatile reads, so that 5 -> 6 makes it 20% slower
+cat >"$r/toy_bench.inc" <<'INC'
+#include <string.h>
+#define TOY_REPS 5
+static enum run_status toy_run_timed(const struct variant *v, const struct gr_instance *inst,
+                                     void *out, struct run_ctx *ctx)
+{
+  const struct toy_data *d = inst->priv;
+  const volatile int32_t *x = d->x;
+  int32_t *o = out;
+  size_t n = inst->out_bytes / 4;
+  for (int r = 0; r < TOY_REPS; r++)
+    for (size_t i = 0; i < n; i++)
+      o[i] = i == 0 || x[i] > o[i - 1] ? x[i] : o[i - 1];
+  return RUN_OK;
+}
+static const char *const toy_bench_cases[] = {"toy n=100000 seed=1", NULL};
+struct toy_bench { const struct variant *v; const struct gr_instance *inst; void *out; };
+static void *toy_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+                             size_t len)
+{
+  struct toy_bench *b = calloc(1, sizeof *b);
+  if (!(v->flags & VARIANT_HOST_TIMED) || !b || !(b->out = malloc(inst->out_bytes))) {
+    free(b);
+    gr_fmt(why, len, "only v2_timed is timed");
+    return NULL;
+  }
+  b->v = v;
+  b->inst = inst;
+  return b;
+}
+static void toy_bench_launch(void *state)
+{
+  struct toy_bench *b = state;
+  struct run_ctx ctx;
+  memset(&ctx, 0, sizeof ctx);
+  b->v->run(b->v, b->inst, b->out, &ctx);
+}
+static void toy_bench_fetch(void *state, void *out)
+{
+  struct toy_bench *b = state;
+  memcpy(out, b->out, b->inst->out_bytes);
+}
+static void toy_bench_teardown(void *state)
+{
+  struct toy_bench *b = state;
+  if (b)
+    free(b->out);
+  free(b);
+}
+INC
+sed -i -e '/^static const struct variant toy_variants\[\] = {/i #include "toy_bench.inc"' \
+  -e '/{"v1_blocked", VARIANT_FIXED/a \    {"v2_timed", VARIANT_FIXED, VARIANT_HOST_TIMED, toy_run_timed, NULL, "host-timed"},' \
+  -e '/^    .work = toy_work,/a \    .bench_cases = toy_bench_cases, .bench_setup = toy_bench_setup,\n    .bench_launch = toy_bench_launch, .bench_fetch = toy_bench_fetch,\n    .bench_teardown = toy_bench_teardown,' \
+  "$r/toy_alg.c"
 cat >"$r/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.25)
 project(toy_bisect LANGUAGES C CXX CUDA)
@@ -59,6 +115,8 @@ for i in $(seq 1 20); do
   11) sed -i '/#error commit 10/d' "$r/toy_ref.c" ;;
   13) sed -i 's/^    carry = m;$/    carry = INT32_MIN; \/* planted *\//' "$r/toy_alg.c"
       grep -q planted "$r/toy_alg.c" || { echo "FAIL: the planted change did not apply"; exit 1; } ;;
+  16) sed -i 's/^#define TOY_REPS 5$/#define TOY_REPS 6/' "$r/toy_bench.inc"
+      grep -q 'TOY_REPS 6' "$r/toy_bench.inc" || { echo "FAIL: the planted slowdown did not apply"; exit 1; } ;;
   esac
   git_ add -A
   git_ commit -q -m "commit $i" --date="2026-01-$(printf %02d "$i")T12:00:00Z"
@@ -66,6 +124,7 @@ for i in $(seq 1 20); do
 done
 planted=$(git_ rev-parse c13)
 broken=$(git_ rev-parse c10)
+slowed=$(git_ rev-parse c16)
 # local changes the bisection must not see or touch: a modified tracked file, a staged one, an
 # untracked one, a stash
 echo "/* local */" >>"$r/toy_ref.h"
@@ -103,6 +162,27 @@ check "the user's checkout is byte-identical" [ "$before" = "$after" ]
 check "no worktree left" [ -z "$(git_ worktree list | sed 1d)" ]
 check "no temporary folder left" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
 
+# a slowdown: the host-timed v2_timed, 20% slower from commit 16, timed against GOOD's samples
+start=$(date +%s)
+out=$(cd "$r" && "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --slower \
+        --variant v2_timed 'toy n=100000 seed=1' 2>&1)
+rc=$?
+echo "$out"
+echo "bisect --slower: $(($(date +%s) - start)) s"
+check "bisect --slower exits 0 (got $rc)" [ "$rc" = 0 ]
+check "bisect --slower names the slower commit ${slowed:0:12}" grep -q "^first bad commit: $slowed\$" <<<"$out"
+check "bisect --slower skips the commit that does not build" \
+  grep -qE "^[0-9]+ +${broken:0:12}  skip .*does not build" <<<"$out"
+check "GOOD is timed first and again at the end" [ "$(grep -c "^GOOD  $(git_ rev-parse --short=12 c1)  good" <<<"$out")" = 2 ]
+check "the checkout is byte-identical after bisect --slower" [ "$before" = "$(snapshot)" ]
+check "no worktree left after bisect --slower" [ -z "$(git_ worktree list | sed 1d)" ]
+
+# --max-steps: no single commit named, exit 1
+expect 1 "no single first bad commit: --max-steps 1 reached" -- bash -c "cd '$r' && '$gr' bisect \
+  --good c1 --bad c20 --max-steps 1 --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
+# --build CMD runs in the worktree's top folder; a GOOD that does not build is the environment's
+expect 3 "cannot be tested: does not build: error in $work/gr-bisect-" -- bash -c "cd '$r' && \
+  '$gr' bisect --good c1 --bad c20 --build 'echo error in \$PWD; exit 4' 'toy n=130 seed=7'"
 # the reproducer must fail at BAD and pass at GOOD
 expect 2 "does not fail at BAD" -- bash -c "cd '$r' && '$gr' bisect --good c1 --bad c12 \
   --runner build/gr-bisect/toyrun --allow-no-gpu --variant v1_blocked 'toy n=130 seed=7'"
@@ -151,6 +231,11 @@ mkdir -p "$work/elsewhere" && cp -r "$work/reproducers" "$work/elsewhere/"
 cmd=$(sed -n 's/^command: //p' "$work/elsewhere/reproducers/$f")
 expect 1 "fail" -- env PATH="$c20/build:$PATH" bash -c "cd '$work/elsewhere' && $cmd --allow-no-gpu"
 check "no database appeared elsewhere" [ -z "$(find "$work/elsewhere" -name '*.db')" ]
+# the reproducer file is what bisect takes: its case and variant
+out=$(cd "$r" && "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --allow-no-gpu \
+        "$work/elsewhere/reproducers/$f" 2>&1)
+check "bisect of the reproducer file names commit 13" grep -q "^first bad commit: $planted\$" <<<"$out"
+grep -q "^first bad commit: $planted\$" <<<"$out" || echo "$out"
 
 [ "$fails" = 0 ] && rm -rf "$work"
 exit $((fails > 0))

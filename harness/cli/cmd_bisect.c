@@ -12,6 +12,7 @@
 
 #include "bisect.h"
 #include "cli.h"
+#include "reproducers.h"
 
 static volatile int bisect_interrupted;
 
@@ -22,7 +23,7 @@ static void on_bisect_signal(int sig)
 }
 
 static const char bisect_help[] =
-    "usage: gpuregress bisect --good REV --bad REV [options] 'CASE'\n"
+    "usage: gpuregress bisect --good REV --bad REV [options] 'CASE'|FILE\n"
     "\n"
     "Find the first bad commit of a reproducer in the git repository of the current folder:\n"
     "git bisect in a worktree of its own under a temporary folder (your checkout, index, HEAD,\n"
@@ -32,6 +33,8 @@ static const char bisect_help[] =
     "cannot test the case (exit 2), is skipped (git bisect skip).\n"
     "\n"
     "  'CASE'              the case text of a reproducer, as a failure prints it\n"
+    "  FILE                or a file of a night's reproducers/ folder: its case, variant and\n"
+    "                      kind (a slowdown is --slower) are taken from it\n"
     "  -V, --variant V     judge this variant only (default: every variant of the case)\n"
     "      --slower        a slowdown: 'bench ALG/V --case CASE' of each step against the samples\n"
     "                      of GOOD timed first on this machine (compare's statistic and minimum\n"
@@ -154,6 +157,21 @@ int cmd_bisect(int argc, char **argv)
     return cli_usage_error("bisect", "unexpected argument '%s' (quote the case text)",
                            argv[optind + 1]);
   o.case_text = argv[optind];
+  struct reproducer rf;
+  /* a case text always has its parameters after the algorithm: one word is a file */
+  if (!strchr(o.case_text, ' ') || access(o.case_text, F_OK) == 0) {
+    char why[GR_WHY_LEN];
+    if (reproducer_read(o.case_text, &rf, why, sizeof why)) {
+      fprintf(stderr, "gpuregress bisect: %s\n", why);
+      return GR_EXIT_USAGE;
+    }
+    if (o.variant && strcmp(o.variant, rf.variant))
+      return cli_usage_error("bisect", "--variant %s disagrees with the file's variant '%s'",
+                             o.variant, rf.variant);
+    o.case_text = rf.case_text;
+    o.variant = rf.variant;
+    o.slower |= rf.slowdown;
+  }
   if (o.slower && !o.variant)
     return cli_usage_error("bisect", "--slower needs --variant (the variant that got slower)");
   char target[256];

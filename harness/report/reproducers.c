@@ -17,7 +17,8 @@
 struct rp {
   struct store *st;
   const struct run_verdict *v;
-  const char *dir, *runner;
+  const char *dir, *runner; /* the runner's name; runner_word: as a command word */
+  char runner_word[160];
   size_t n;
   char *why;
   size_t len;
@@ -37,7 +38,9 @@ static void provenance(FILE *f, const struct rp *x)
   const struct store_run *r = &x->v->run;
   char b[64];
   kv(f, "runner", x->runner);
-  kv(f, "commit", r->checkout[0] ? r->checkout : r->commit);
+  kv(f, "commit", r->commit); /* of the code under test */
+  if (r->gr_version[0] || r->gr_commit[0])
+    kv(f, "gpuregress", gr_fmt(b, sizeof b, "%s %s", r->gr_version, r->gr_commit));
   kv(f, "dirty", r->dirty ? "yes" : "no");
   kv(f, "gpu", r->gpu[0] ? r->gpu : "none");
   kv(f, "driver", r->driver_release[0] ? r->driver_release
@@ -88,7 +91,7 @@ static int one_outcome(void *ctx, const struct store_outcome *oc)
   provenance(o.f, x);
   gr_sh_quote(q, sizeof q, kase);
   gr_sh_quote(qv, sizeof qv, oc->variant);
-  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s repro %s --variant %s", x->runner, q, qv));
+  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s repro %s --variant %s", x->runner_word, q, qv));
   kv(o.f, "expect", "exit 1 while the bug is there (a historical variant: caught), 0 once fixed");
   if (outfile_commit(&o, x->why, x->len))
     return -1;
@@ -140,7 +143,7 @@ static int one_slower(struct rp *x, const struct compare_timing *ct)
   gr_fmt(b, sizeof b, "%s/%s", ct->algorithm, ct->variant);
   gr_sh_quote(qs, sizeof qs, b);
   gr_sh_quote(q, sizeof q, kase);
-  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s bench %s --case %s%s --db local.db%s", x->runner,
+  kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s bench %s --case %s%s --db local.db%s", x->runner_word,
                             qs, q, strcmp(ct->l2, "hot") ? "" : " --hot",
                             have_db ? " --against baseline.db" : ""));
   kv(o.f, "expect", "run in this folder on the GPU model above: exit 1 while it is slower");
@@ -150,10 +153,83 @@ static int one_slower(struct rp *x, const struct compare_timing *ct)
   return 0;
 }
 
+int reproducer_read(const char *path, struct reproducer *r, char *why, size_t len)
+{
+  memset(r, 0, sizeof *r);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    gr_fmt(why, len, "cannot read '%s': %s", path, strerror(errno));
+    return -1;
+  }
+  static char buf[REPRODUCER_MAX_BYTES + 2];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  int kind = -1, lineno = 0;
+  char first[64];
+  gr_fmt(first, sizeof first, "gpuregress-reproducer %d", REPRODUCER_VERSION);
+  if (n > REPRODUCER_MAX_BYTES) {
+    gr_fmt(why, len, "'%s' is over %d bytes: not a reproducer", path, REPRODUCER_MAX_BYTES);
+    return -1;
+  }
+  if (strlen(buf) != n) {
+    gr_fmt(why, len, "'%s' holds bytes a reproducer file never has (NUL, control, not UTF-8)", path);
+    return -1;
+  }
+  for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+    if (!gr_is_printable(l)) {
+      gr_fmt(why, len, "'%s' line %d holds bytes a reproducer never has (control, not UTF-8)",
+             path, lineno + 1);
+      return -1;
+    }
+    if (++lineno == 1) {
+      if (strcmp(l, first)) {
+        gr_fmt(why, len, "'%s': the first line is not '%s' (not a reproducer, or another version)",
+               path, first);
+        return -1;
+      }
+      continue;
+    }
+    char *colon = strstr(l, ": ");
+    if (!colon)
+      continue; /* only key: value lines carry meaning; others are ignored */
+    *colon = 0;
+    const char *value = colon + 2;
+    if (!strcmp(l, "kind")) {
+      kind = !strcmp(value, "slowdown") ? 1 : !strcmp(value, "correctness") ? 0 : -2;
+      if (kind == -2) {
+        gr_fmt(why, len, "'%s' line %d: unknown kind '%.40s'", path, lineno, value);
+        return -1;
+      }
+    } else if (!strcmp(l, "case") || !strcmp(l, "variant")) {
+      int is_case = l[0] == 'c';
+      size_t cap = is_case ? sizeof r->case_text : sizeof r->variant;
+      if (strlen(value) >= cap || strstr(value, "\\x") || (!is_case && !gr_name_ok(value))) {
+        gr_fmt(why, len, "'%s' line %d: a %s that cannot be one", path, lineno, l);
+        return -1;
+      }
+      gr_fmt(is_case ? r->case_text : r->variant, cap, "%s", value);
+    }
+  }
+  if (lineno == 0 || kind < 0 || !r->case_text[0] || !r->variant[0]) {
+    gr_fmt(why, len, "'%s' lacks %s", path,
+           lineno == 0 ? "the version line" : kind < 0 ? "its kind" : !r->case_text[0] ? "its case" : "its variant");
+    return -1;
+  }
+  r->slowdown = kind == 1;
+  return 0;
+}
+
 int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
                       const char *runner, size_t *n, char *why, size_t len)
 {
-  struct rp x = {st, v, dir, runner, 0, why, len};
+  /* the runner that ran the night, as stored with it (a name from a database: quoted unless it
+   * is a plain name), else the one exporting */
+  struct rp x = {st, v, dir, v->run.runner[0] ? v->run.runner : runner, "", 0, why, len};
+  if (gr_name_ok(x.runner))
+    gr_fmt(x.runner_word, sizeof x.runner_word, "%s", x.runner);
+  else
+    gr_sh_quote(x.runner_word, sizeof x.runner_word, x.runner);
   *n = 0;
   why[0] = 0;
   if (mkdir_ok(dir, why, len))

@@ -19,9 +19,22 @@ struct run_verdict;
  * text, NN-ALG-VARIANT.txt (kind correctness, its `repro` command); for each timing slower than
  * the baseline, the folder NN-ALG-VARIANT-slower/ with reproducer.txt (kind slowdown, its `bench
  * --against baseline.db` command) and baseline.db, a one-run gpuregress database of the
- * baseline run (its stored samples) where the baseline is a run of st. runner: the name the
- * commands start (the runner's file name). *n gets how many were written. 0 ok; -1 with why. */
+ * baseline run (its stored samples) where the baseline is a run of st. The commands start the
+ * runner stored with the run (schema 10), else runner (the exporting one's name). *n gets how many were written. 0 ok; -1 with why. */
 int reproducers_write(struct store *st, const struct run_verdict *v, const char *dir,
                       const char *runner, size_t *n, char *why, size_t len);
+
+/* A reproducer file read back (what bisect takes): its kind, case text and variant. */
+struct reproducer {
+  int slowdown;                 /* kind: slowdown (else correctness) */
+  char case_text[1024];
+  char variant[128];
+};
+
+/* Read and validate the reproducer file at path (from another machine: untrusted): at most
+ * REPRODUCER_MAX_BYTES, the version line, "key: value" lines of printable text only, a known
+ * kind, a case and a variant. 0 ok; -1 with why naming the file and what is wrong. */
+#define REPRODUCER_MAX_BYTES 65536
+int reproducer_read(const char *path, struct reproducer *r, char *why, size_t len);
 
 #endif

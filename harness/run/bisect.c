@@ -274,10 +274,13 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
   int said = bisect_said(x, out);
   for (int n = 2; !said; n++) {
     if (n - 2 >= o->max_steps) {
-      char line[GR_WHY_LEN];
-      bx_last_line(out, line, sizeof line);
-      gr_fmt(x->r->left, sizeof x->r->left, "--max-steps %d reached (git: %s)", o->max_steps,
-             line);
+      /* git's "Bisecting: N revisions left to test after this (roughly M steps)" */
+      char line[GR_WHY_LEN] = "";
+      const char *b = strstr(out, "Bisecting: ");
+      if (b)
+        gr_fmt(line, sizeof line, "%.*s", (int)strcspn(b + 11, "\n"), b + 11);
+      gr_fmt(x->r->left, sizeof x->r->left, "--max-steps %d reached%s%s%s", o->max_steps,
+             line[0] ? " (" : "", line, line[0] ? ")" : "");
       break;
     }
     char sha[BX_OUT];
@@ -314,8 +317,7 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
       return GR_STATUS_ENV;
     }
     gr_fmt(db, sizeof db, "%s/good-again.db", x->tmp);
-    int n = (int)x->r->n_steps + 1;
-    m = step(x, n, x->good, db, good_db, why, len);
+    m = step(x, 0, x->good, db, good_db, why, len); /* step 0 again: GOOD */
     if (m < 0)
       return GR_STATUS_ENV;
     if (m != BISECT_GOOD) {

@@ -40,8 +40,11 @@ void bx_last_line(const char *text, char *dst, size_t len)
     start--;
   char line[GR_WHY_LEN];
   size_t n = (size_t)(end - start) < sizeof line - 1 ? (size_t)(end - start) : sizeof line - 1;
-  memcpy(line, start, n);
-  line[n] = 0;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) /* runs of blanks (a table's columns) as one */
+    if (!(start[i] == ' ' || start[i] == '\t') || (k > 0 && line[k - 1] != ' '))
+      line[k++] = start[i] == '\t' ? ' ' : start[i];
+  line[k] = 0;
   gr_printable(dst, len, line);
 }
 
