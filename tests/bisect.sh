@@ -44,11 +44,21 @@ cp "$src/tests/toy_alg/toy_alg.c" "$src/tests/toy_alg/toy_ref.c" "$src/tests/toy
 # out of the tree the headers are the installed ones
 sed -i -e 's|#include "alg.h"|#include <gpuregress/gpuregress.h>|' -e '/#include "gr.h"/d' \
   -e 's|#include "check.h"|#include <gpuregress/check.h>|' "$r/toy_alg.c"
-# and a second fixed variant that bench times on the host's clock (VARIANT_HOST_TIMED): TOY_REPS
-# passes of the running maximum over volatile reads, so that 5 -> 6 makes it 20% slower
+# and a second fixed variant that bench times on the host's clock (VARIANT_HOST_TIMED): the running
+# maximum, then a spin until TOY_REPS x 200 us have passed since its start, so that 5 -> 6 makes it
+# 20% slower. A deadline, not a count of loops: on a 2-core CI machine running other tests a
+# loop's time moves with the load, and the bisection (GOOD timed first and again at the end)
+# would judge the machine, not the commit.
 cat >"$r/toy_bench.inc" <<'INC'
 #include <string.h>
+#include <time.h>
 #define TOY_REPS 5
+static double toy_now(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
 static enum run_status toy_run_timed(const struct variant *v, const struct gr_instance *inst,
                                      void *out, struct run_ctx *ctx)
 {
@@ -56,9 +66,11 @@ static enum run_status toy_run_timed(const struct variant *v, const struct gr_in
   const volatile int32_t *x = d->x;
   int32_t *o = out;
   size_t n = inst->out_bytes / 4;
-  for (int r = 0; r < TOY_REPS; r++)
-    for (size_t i = 0; i < n; i++)
-      o[i] = i == 0 || x[i] > o[i - 1] ? x[i] : o[i - 1];
+  double end = toy_now() + TOY_REPS * 200e-6;
+  for (size_t i = 0; i < n; i++)
+    o[i] = i == 0 || x[i] > o[i - 1] ? x[i] : o[i - 1];
+  while (toy_now() < end)
+    ;
   return RUN_OK;
 }
 static const char *const toy_bench_cases[] = {"toy n=100000 seed=1", NULL};
