@@ -80,12 +80,12 @@ sel=(--filter 'ari,radix_sort,avos' --cases 2 --allow-no-gpu --quiet)
 unset GPUREGRESS_NIGHT GPUREGRESS_SEED GPUREGRESS_SHARD GPUREGRESS_DB
 # the recipe as a user submits it, from the checkout, with the test's options after the script;
 # --gres=none: the node has no GPU for the recipe's --gres=gpu (the stub nvidia-smi stands in)
-(cd "$root" && env PATH="$tmp/stub:$PATH" GPUREGRESS="$bin" GPUREGRESS_WORK="$tmp/work" GPUREGRESS_GPUS=1 \
+(cd "$root" && env PATH="$tmp/stub:$PATH" GPUREGRESS="$bin" GPUREGRESS_WORK="$tmp/nights" GPUREGRESS_GPUS=1 \
   GPUREGRESS_LOCK_DIR="$tmp" sbatch --wait --parsable --array=0-1 --time=5 --gres=none --export=ALL \
   --output="$tmp/task-%A_%a.log" ci/slurm/nightly.sbatch "${sel[@]}") >"$tmp/sbatch.out" 2>&1
 rc=$?
 job=$(head -1 "$tmp/sbatch.out" | tr -dc 0-9)
-history="$tmp/work/history.db"
+history="$tmp/nights/history.db"
 check "sbatch --wait: the array exits 0 (the night's verdict, ok)" [ "$rc" = 0 ]
 check "both tasks logged" [ "$(ls "$tmp"/task-"$job"_*.log 2>/dev/null | wc -l)" = 2 ]
 check "one task merged the night" grep -q "^night: exit 0" "$tmp"/task-"$job"_*.log
