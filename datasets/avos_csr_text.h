@@ -41,7 +41,7 @@ int avos_csr_read_text_max(FILE *f, const char *name, int bits, uint64_t max_byt
 /* Open and read path. 0 ok; -1 with why (cannot open, or as above). */
 int avos_csr_load_text(const char *path, int bits, struct avos_csr *m, char *why, size_t len);
 /* The header of the file at path only (a regular file, never blocking; its size within
- * AVOS_TEXT_MAX_BYTES; the magic line; a shape line that can be): a PARAM_FILE check (alg.h).
+ * AVOS_TEXT_MAX_BYTES; the magic line; a shape line that can be): a GR_PARAM_FILE check (alg.h).
  * 0 ok; -1 with why naming the file and the line. */
 int avos_csr_check_text(const char *path, char *why, size_t len);
 /* Write m in the text form. 0 ok, -1 on a write error. */

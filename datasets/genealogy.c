@@ -58,10 +58,13 @@ static int64_t people_add(struct people *p, int8_t gender, int32_t father, int32
   return i;
 }
 
-static int8_t draw_gender(struct rng *r) { return rng_chance(r, 0.5) ? -1 : 1; }
+static int8_t draw_gender(struct gr_rng *r)
+{
+  return gr_rng_chance(r, 0.5) ? -1 : 1;
+}
 
 /* One family of up to `gens` generations, appended to p until p is full. Returns its depth. */
-static int make_family(struct people *p, const struct genealogy_opts *o, struct rng *r)
+static int make_family(struct people *p, const struct genealogy_opts *o, struct gr_rng *r)
 {
   /* each generation: about `born` children plus the outsiders who marry them, n/gens in all */
   double out_rate = MARRY_PERCENT / 100.0 * (1.0 - o->collapse / 100.0);
@@ -84,10 +87,10 @@ static int make_family(struct people *p, const struct genealogy_opts *o, struct 
       return -1;
     }
     for (int64_t i = gbeg; i < gend; i++) {
-      if (p->married[i] || !rng_chance(r, MARRY_PERCENT / 100.0))
+      if (p->married[i] || !gr_rng_chance(r, MARRY_PERCENT / 100.0))
         continue;
       int64_t spouse = -1;
-      if (rng_chance(r, o->collapse / 100.0)) {
+      if (gr_rng_chance(r, o->collapse / 100.0)) {
         for (int64_t j = i + 1; j < gend && j <= i + RELATIVE_WINDOW; j++)
           if (!p->married[j] && p->gender[j] != p->gender[i] &&
               (p->father[j] != p->father[i] || p->father[i] < 0) &&
@@ -109,11 +112,11 @@ static int make_family(struct people *p, const struct genealogy_opts *o, struct 
     int64_t cbeg = p->n;
     double mean = ncouples ? (double)born / (double)ncouples : 0.0;
     for (int64_t c = 0; c < ncouples && p->n < p->cap; c++) {
-      int64_t kids = rng_range(r, 0, (int64_t)(2.0 * mean + 0.5));
+      int64_t kids = gr_rng_range(r, 0, (int64_t)(2.0 * mean + 0.5));
       for (int64_t k = 0; k < kids && p->n < p->cap; k++) {
         int32_t f = (int32_t)husband[c], m = (int32_t)wife[c];
-        if (rng_chance(r, ONE_PARENT_PERCENT / 100.0)) {
-          if (rng_chance(r, 0.5))
+        if (gr_rng_chance(r, ONE_PARENT_PERCENT / 100.0)) {
+          if (gr_rng_chance(r, 0.5))
             f = -1;
           else
             m = -1;
@@ -131,7 +134,7 @@ static int make_family(struct people *p, const struct genealogy_opts *o, struct 
   return depth;
 }
 
-static int make_pedigree(struct people *p, const struct genealogy_opts *o, struct rng *r)
+static int make_pedigree(struct people *p, const struct genealogy_opts *o, struct gr_rng *r)
 {
   int64_t n = o->n;
   int depth = 0;
@@ -151,7 +154,7 @@ static int make_pedigree(struct people *p, const struct genealogy_opts *o, struc
     int64_t q = i - 2;
     if (p->gen[q] != p->gen[i] || p->father[q] < 0 || p->mother[q] < 0 || p->father[i] < 0)
       continue;
-    if (rng_chance(r, o->collapse / 100.0)) {
+    if (gr_rng_chance(r, o->collapse / 100.0)) {
       p->father[i] = p->father[q];
       p->mother[i] = p->mother[q];
     }
@@ -160,22 +163,22 @@ static int make_pedigree(struct people *p, const struct genealogy_opts *o, struc
 }
 
 /* Make a person p the parent of one of its own ancestors (1 to 8 generations up). */
-static void inject_cycle(struct people *p, struct rng *r, struct genealogy_info *info)
+static void inject_cycle(struct people *p, struct gr_rng *r, struct genealogy_info *info)
 {
   if (p->n < 2)
     return;
-  int64_t start = rng_range(r, 0, p->n - 1);
+  int64_t start = gr_rng_range(r, 0, p->n - 1);
   for (int64_t t = 0; t < p->n; t++) {
     int64_t i = (start + t) % p->n;
     if (p->father[i] < 0 && p->mother[i] < 0)
       continue;
     int64_t a = i;
-    int steps = (int)rng_range(r, 1, 8);
+    int steps = (int)gr_rng_range(r, 1, 8);
     for (int s = 0; s < steps; s++) {
       int32_t f = p->father[a], m = p->mother[a];
       if (f < 0 && m < 0)
         break;
-      a = f < 0 ? m : m < 0 ? f : (rng_chance(r, 0.5) ? f : m);
+      a = f < 0 ? m : m < 0 ? f : (gr_rng_chance(r, 0.5) ? f : m);
     }
     if (p->gender[i] < 0)
       p->father[a] = (int32_t)i;
@@ -241,8 +244,8 @@ int genealogy_generate(const struct genealogy_opts *o, struct avos_csr *w,
     return -1;
   }
   struct people p;
-  struct rng r;
-  rng_seed(&r, o->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, o->seed);
   if (people_init(&p, o->n))
     goto out_of_memory;
   if (o->shape == GENEALOGY_PEDIGREE) {

@@ -54,9 +54,9 @@ void kmsig_free(struct kmsig *ds)
   memset(ds, 0, sizeof *ds);
 }
 
-static double gauss(struct rng *r)
+static double gauss(struct gr_rng *r)
 {
-  double u = rng_unit(r), v = rng_unit(r);
+  double u = gr_rng_unit(r), v = gr_rng_unit(r);
   return sqrt(-2.0 * log(1.0 - u)) * cos(6.283185307179586 * v);
 }
 
@@ -85,24 +85,24 @@ int kmsig_generate(const struct kmsig_gen *g, struct kmsig *out, char *why, size
     gr_fmt(why, len, "out of host memory for %lld signatures", (long long)n);
     goto out_free;
   }
-  struct rng r;
-  rng_seed(&r, g->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, g->seed);
   /* classes: prototype points and each prototype's share of its class */
   for (int c = 0; c < classes; c++)
     for (int p = 0; p < PROTOS_PER_CLASS; p++) {
       double *q = proto + ((size_t)c * PROTOS_PER_CLASS + p) * (KMSIG_DIM + 1);
       for (int d = 0; d < KMSIG_DIM; d++)
-        q[d] = FEATURE_BOX * (0.05 + 0.9 * rng_unit(&r));
-      q[KMSIG_DIM] = 0.2 + rng_unit(&r); /* base weight */
+        q[d] = FEATURE_BOX * (0.05 + 0.9 * gr_rng_unit(&r));
+      q[KMSIG_DIM] = 0.2 + gr_rng_unit(&r); /* base weight */
     }
   /* pass 1: class, size, and for duplicates the object copied */
   out->off[0] = 0;
   for (int64_t i = 0; i < n; i++) {
     copy_of[i] = -1;
-    cls[i] = rng_range(&r, 0, classes - 1);
-    int64_t size = rng_range(&r, g->sig_min, g->sig_max);
+    cls[i] = gr_rng_range(&r, 0, classes - 1);
+    int64_t size = gr_rng_range(&r, g->sig_min, g->sig_max);
     if (g->dist == KMSIG_DIST_DUPLICATES && i % 4 == 3) {
-      copy_of[i] = rng_range(&r, 0, i - 1);
+      copy_of[i] = gr_rng_range(&r, 0, i - 1);
       size = kmsig_size(out, copy_of[i]);
     }
     out->off[i + 1] = out->off[i] + size;
@@ -131,15 +131,15 @@ int kmsig_generate(const struct kmsig_gen *g, struct kmsig *out, char *why, size
     for (int64_t j = 0; j < size; j++, x += KMSIG_REC) {
       if (g->dist == KMSIG_DIST_UNIFORM) {
         for (int d = 0; d < KMSIG_DIM; d++)
-          x[d] = (float)(FEATURE_BOX * rng_unit(&r));
-        x[KMSIG_DIM] = (float)(0.05 + rng_unit(&r));
+          x[d] = (float)(FEATURE_BOX * gr_rng_unit(&r));
+        x[KMSIG_DIM] = (float)(0.05 + gr_rng_unit(&r));
         continue;
       }
-      int p = (int)rng_range(&r, 0, PROTOS_PER_CLASS - 1);
+      int p = (int)gr_rng_range(&r, 0, PROTOS_PER_CLASS - 1);
       const double *q = proto + ((size_t)cls[i] * PROTOS_PER_CLASS + p) * (KMSIG_DIM + 1);
       for (int d = 0; d < KMSIG_DIM; d++)
         x[d] = (float)clamp_box(q[d] + PROTO_NOISE * gauss(&r));
-      x[KMSIG_DIM] = (float)(q[KMSIG_DIM] * (0.5 + rng_unit(&r)));
+      x[KMSIG_DIM] = (float)(q[KMSIG_DIM] * (0.5 + gr_rng_unit(&r)));
     }
   }
   err = KMSIG_OK;

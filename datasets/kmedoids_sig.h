@@ -73,7 +73,7 @@ enum kmsig_err {
 const char *kmsig_strerror(int err);
 
 /* The header of the file at path only (a regular file, never blocking; each field; the file's
- * size against it): a PARAM_FILE check (alg.h). 0 ok; else a KMSIG_E_* code with why naming the
+ * size against it): a GR_PARAM_FILE check (alg.h). 0 ok; else a KMSIG_E_* code with why naming the
  * file. */
 int kmsig_check(const char *path, char *why, size_t len);
 /* Generate a dataset. 0, or a negative kmsig_err with why filled. */

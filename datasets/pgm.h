@@ -37,7 +37,7 @@ enum pgm_status pgm_parse(const unsigned char *buf, size_t n, const char *name, 
 /* The header of the file at path only (a regular file, never blocking): magic, sizes and
  * maxval, and the file's size against them; *w, *h on PGM_OK. The pixels are not read. */
 enum pgm_status pgm_read_header(const char *path, int *w, int *h, char *why, size_t len);
-/* pgm_read_header as a PARAM_FILE check (alg.h): 0 ok, -1 with why naming the file. */
+/* pgm_read_header as a GR_PARAM_FILE check (alg.h): 0 ok, -1 with why naming the file. */
 int pgm_check_file(const char *path, char *why, size_t len);
 /* Read the file at path (see pgm_parse). */
 enum pgm_status pgm_read(const char *path, uint8_t **pixels, int *w, int *h, char *why, size_t len);

@@ -20,24 +20,24 @@ static int clampi(int64_t v, int lo, int hi)
   return v < lo ? lo : v > hi ? hi : (int)v;
 }
 
-static void scene_draw(struct scene *s, int w, int h, int dmax, struct rng *r)
+static void scene_draw(struct scene *s, int w, int h, int dmax, struct gr_rng *r)
 {
   s->dmax = dmax;
   s->lim = (dmax - 1) * 7 / 10;
-  s->split = (int)rng_range(r, 0, w);
+  s->split = (int)gr_rng_range(r, 0, w);
   for (int i = 0; i < 2; i++) {
-    s->base[i] = rng_range(r, 0, s->lim);
+    s->base[i] = gr_rng_range(r, 0, s->lim);
     /* slopes that move the disparity by at most about lim/2 across the image */
     int64_t sx = (int64_t)1024 * s->lim / (2 * (int64_t)w),
             sy = (int64_t)1024 * s->lim / (2 * (int64_t)h);
-    s->gx[i] = rng_range(r, -sx, sx);
-    s->gy[i] = rng_range(r, -sy, sy);
+    s->gx[i] = gr_rng_range(r, -sx, sx);
+    s->gy[i] = gr_rng_range(r, -sy, sy);
   }
-  s->bx0 = (int)rng_range(r, 0, w - 1);
-  s->bx1 = s->bx0 + (int)rng_range(r, 1, w / 2 > 1 ? w / 2 : 1);
-  s->by0 = (int)rng_range(r, 0, h - 1);
-  s->by1 = s->by0 + (int)rng_range(r, 1, h / 2 > 1 ? h / 2 : 1);
-  s->bd = (int)rng_range(r, s->lim, dmax - 1);
+  s->bx0 = (int)gr_rng_range(r, 0, w - 1);
+  s->bx1 = s->bx0 + (int)gr_rng_range(r, 1, w / 2 > 1 ? w / 2 : 1);
+  s->by0 = (int)gr_rng_range(r, 0, h - 1);
+  s->by1 = s->by0 + (int)gr_rng_range(r, 1, h / 2 > 1 ? h / 2 : 1);
+  s->bd = (int)gr_rng_range(r, s->lim, dmax - 1);
 }
 
 static int scene_disparity(const struct scene *s, int x, int y)
@@ -50,14 +50,14 @@ static int scene_disparity(const struct scene *s, int x, int y)
 }
 
 static uint8_t texture(enum stereo_content content, int x, int y, int w, int h, uint8_t level,
-                       struct rng *r)
+                       struct gr_rng *r)
 {
   switch (content) {
   case STEREO_CONSTANT: return level;
   case STEREO_GRADIENT: return (uint8_t)(255 * (int64_t)(x + y) / (w + h > 2 ? w + h - 2 : 1));
   case STEREO_RANDOMDOT:
   case STEREO_NOISE:
-  default: return (uint8_t)(rng_u32(r) >> 24);
+  default: return (uint8_t)(gr_rng_u32(r) >> 24);
   }
 }
 
@@ -66,11 +66,11 @@ int stereo_generate(int w, int h, int dmax, enum stereo_content content, uint64_
 {
   if (w < 1 || h < 1 || dmax < 1)
     return -1;
-  struct rng r;
-  rng_seed(&r, seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, seed);
   struct scene s;
   scene_draw(&s, w, h, dmax, &r);
-  uint8_t level = (uint8_t)(rng_u32(&r) >> 24);
+  uint8_t level = (uint8_t)(gr_rng_u32(&r) >> 24);
   size_t n = (size_t)w * h;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)

@@ -44,7 +44,7 @@ cp "$src/tests/toy_alg/toy_alg.c" "$src/tests/toy_alg/toy_ref.c" "$src/tests/toy
 # out of the tree the headers are the installed ones
 sed -i -e 's|#include "alg.h"|#include <gpuregress/gpuregress.h>|' -e '/#include "gr.h"/d' \
   -e 's|#include "check.h"|#include <gpuregress/check.h>|' "$r/toy_alg.c"
-# and a second fixed variant that bench times on the host's clock (VARIANT_HOST_TIMED): the running
+# and a second fixed variant that bench times on the host's clock (GR_VARIANT_HOST_TIMED): the running
 # maximum, then a spin until TOY_REPS x 200 us have passed since its start, so that 5 -> 6 makes it
 # 20% slower. A deadline, not a count of loops: on a 2-core CI machine running other tests a
 # loop's time moves with the load, and the bisection (GOOD timed first and again at the end)
@@ -59,8 +59,8 @@ static double toy_now(void)
   clock_gettime(CLOCK_MONOTONIC, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
-static enum run_status toy_run_timed(const struct variant *v, const struct gr_instance *inst,
-                                     void *out, struct run_ctx *ctx)
+static enum gr_run_status toy_run_timed(const struct gr_variant *v, const struct gr_instance *inst,
+                                     void *out, struct gr_run_ctx *ctx)
 {
   const struct toy_data *d = inst->priv;
   const volatile int32_t *x = d->x;
@@ -71,15 +71,15 @@ static enum run_status toy_run_timed(const struct variant *v, const struct gr_in
     o[i] = i == 0 || x[i] > o[i - 1] ? x[i] : o[i - 1];
   while (toy_now() < end)
     ;
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 static const char *const toy_bench_cases[] = {"toy n=100000 seed=1", NULL};
-struct toy_bench { const struct variant *v; const struct gr_instance *inst; void *out; };
-static void *toy_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+struct toy_bench { const struct gr_variant *v; const struct gr_instance *inst; void *out; };
+static void *toy_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                              size_t len)
 {
   struct toy_bench *b = calloc(1, sizeof *b);
-  if (!(v->flags & VARIANT_HOST_TIMED) || !b || !(b->out = malloc(inst->out_bytes))) {
+  if (!(v->flags & GR_VARIANT_HOST_TIMED) || !b || !(b->out = malloc(inst->out_bytes))) {
     free(b);
     gr_fmt(why, len, "only v2_timed is timed");
     return NULL;
@@ -91,7 +91,7 @@ static void *toy_bench_setup(const struct variant *v, const struct gr_instance *
 static void toy_bench_launch(void *state)
 {
   struct toy_bench *b = state;
-  struct run_ctx ctx;
+  struct gr_run_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
   b->v->run(b->v, b->inst, b->out, &ctx);
 }
@@ -108,8 +108,8 @@ static void toy_bench_teardown(void *state)
   free(b);
 }
 INC
-sed -i -e '/^static const struct variant toy_variants\[\] = {/i #include "toy_bench.inc"' \
-  -e '/{"v1_blocked", VARIANT_FIXED/a \    {"v2_timed", VARIANT_FIXED, VARIANT_HOST_TIMED, toy_run_timed, NULL, "host-timed"},' \
+sed -i -e '/^static const struct gr_variant toy_variants\[\] = {/i #include "toy_bench.inc"' \
+  -e '/{"v1_blocked", GR_VARIANT_FIXED/a \    {"v2_timed", GR_VARIANT_FIXED, GR_VARIANT_HOST_TIMED, toy_run_timed, NULL, "host-timed"},' \
   -e '/^    .work = toy_work,/a \    .bench_cases = toy_bench_cases, .bench_setup = toy_bench_setup,\n    .bench_launch = toy_bench_launch, .bench_fetch = toy_bench_fetch,\n    .bench_teardown = toy_bench_teardown,' \
   "$r/toy_alg.c"
 cat >"$r/CMakeLists.txt" <<'EOF'

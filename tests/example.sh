@@ -91,12 +91,12 @@ print(*r)' "$1"; }
   python3 - "$ex/histogram_alg.c" <<'PY'
 import sys
 p = sys.argv[1]; s = open(p).read()
-fn = ("static enum run_status hist_run_wrong(const struct variant *v, const struct gr_instance *inst,\n"
-      "                                      void *out, struct run_ctx *ctx)\n{\n"
-      "  hist_run_reference(v, inst, out, ctx);\n  ((uint32_t *)out)[0] += 1;\n  return RUN_OK;\n}\n\n")
-s = s.replace("static const struct variant hist_variants[] = {\n",
-              fn + "static const struct variant hist_variants[] = {\n"
-              '    {"v0_cpu_wrong", VARIANT_FIXED, 0, hist_run_wrong, NULL, "planted: one count too many"},\n', 1)
+fn = ("static enum gr_run_status hist_run_wrong(const struct gr_variant *v, const struct gr_instance *inst,\n"
+      "                                      void *out, struct gr_run_ctx *ctx)\n{\n"
+      "  hist_run_reference(v, inst, out, ctx);\n  ((uint32_t *)out)[0] += 1;\n  return GR_RUN_OK;\n}\n\n")
+s = s.replace("static const struct gr_variant hist_variants[] = {\n",
+              fn + "static const struct gr_variant hist_variants[] = {\n"
+              '    {"v0_cpu_wrong", GR_VARIANT_FIXED, 0, hist_run_wrong, NULL, "planted: one count too many"},\n', 1)
 open(p, "w").write(s)
 PY
   check "a build with the planted variant" cmake --build "$ex/build" -j2
@@ -127,7 +127,7 @@ fi
 
 # pkg-config: the public headers compile with its Cflags alone
 if command -v pkg-config >/dev/null; then
-  printf '#include <gpuregress/gpuregress.h>\n_Static_assert(GR_API_VERSION == 1, "api");\nint main(void) { return 0; }\n' >"$work/pc.c"
+  printf '#include <gpuregress/gpuregress.h>\n_Static_assert(GR_API_VERSION == 2, "api");\nint main(void) { return 0; }\n' >"$work/pc.c"
   check "pkg-config --cflags gpuregress compiles the headers" \
     cc $(PKG_CONFIG_PATH="$p/lib/pkgconfig" pkg-config --cflags gpuregress) -c "$work/pc.c" -o "$work/pc.o"
 fi

@@ -2,7 +2,7 @@
 # Fleet nights that time and are remembered (issue 38, doc/fleet.md), on a CPU-only machine with
 # a stand-in GPU (a stub nvidia-smi, as tests/fleet.sh): four shards of a night through
 # ci/fleet/shard and ci/fleet/merge with the timing phase on, the benchmarks being the host-timed
-# selftest variants (VARIANT_HOST_TIMED). The merged night has timings, each benchmark of the
+# selftest variants (GR_VARIANT_HOST_TIMED). The merged night has timings, each benchmark of the
 # unsharded night's plan exactly once, every shard a part of the deal; the merge records the
 # night (verdict and exit code in the index of nights). A second night into the same history,
 # with a planted 20% slowdown of one variant (GR_TEST_SLOWDOWN), is red: the slower benchmarks

@@ -56,9 +56,9 @@ static const char *lookup(const struct spec *s, int n, const char *alg, const ch
   return NULL;
 }
 
-static double gauss(struct rng *r)
+static double gauss(struct gr_rng *r)
 {
-  double u1 = rng_unit(r), u2 = rng_unit(r);
+  double u1 = gr_rng_unit(r), u2 = gr_rng_unit(r);
   return sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
 }
 
@@ -170,11 +170,11 @@ next_run: /* --runs: the next run, from here (no declaration above it is variabl
     fprintf(stderr, "synth_db: %s\n", why);
     return 2;
   }
-  struct rng r;
-  rng_seed(&r, seed * 7919 + (uint64_t)run);
+  struct gr_rng r;
+  gr_rng_seed(&r, seed * 7919 + (uint64_t)run);
 
   /* ari: the real table */
-  const struct algorithm *ari = registry_find("ari");
+  const struct gr_algorithm *ari = registry_find("ari");
   static const struct synth_variant ari_vars[] = {
       {"v1_shared_uninit", "historical", 0.55},
       {"v2_shared", "fixed", 0.55},
@@ -200,15 +200,26 @@ next_run: /* --runs: the next run, from here (no declaration above it is variabl
       if (!vd)
         vd = hist ? "caught" : "pass";
       int ver = verdict_parse(vd);
-      long cases = 200 + (long)rng_range(&r, 0, 100);
-      long to_catch = 1 + (long)(rng_unit(&r) * rng_unit(&r) * 40);
-      struct outcome_row o = {an, vars[v].name, vars[v].kind, (enum verdict)(ver < 0 ? 0 : ver),
+      long cases = 200 + (long)gr_rng_range(&r, 0, 100);
+      long to_catch = 1 + (long)(gr_rng_unit(&r) * gr_rng_unit(&r) * 40);
+      struct outcome_row o = {an,
+                              vars[v].name,
+                              vars[v].kind,
+                              (enum verdict)(ver < 0 ? 0 : ver),
                               !strcmp(vd, "caught") ? to_catch : cases,
-                              !strcmp(vd, "caught") ? to_catch - 1 : cases, !strcmp(vd, "pass") ? 0 : 1,
-                              0, 0, 5.0 + rng_unit(&r), to_catch, 0.05 * (double)to_catch,
-                              !strcmp(vd, "pass") ? "" : !strcmp(vd, "caught") ? "pair 3: ARI 16.9 outside [-0.5, 1]"
-                                                                                : "synthetic failure",
-                              NULL, NULL, NULL};
+                              !strcmp(vd, "caught") ? to_catch - 1 : cases,
+                              !strcmp(vd, "pass") ? 0 : 1,
+                              0,
+                              0,
+                              5.0 + gr_rng_unit(&r),
+                              to_catch,
+                              0.05 * (double)to_catch,
+                              !strcmp(vd, "pass")     ? ""
+                              : !strcmp(vd, "caught") ? "pair 3: ARI 16.9 outside [-0.5, 1]"
+                                                      : "synthetic failure",
+                              NULL,
+                              NULL,
+                              NULL};
       if (!strcmp(vd, "escaped"))
         o.reason = "the known bug survived 250 cases in 15.0 s: the checks lost the power to find it";
       char first[128], shrunk[128], repro[256];
@@ -292,14 +303,14 @@ next_run: /* --runs: the next run, from here (no declaration above it is variabl
         median *= scale;
         if (night_noise > 0) /* the night's level (drawn only when asked: same stream otherwise) */
           median *= exp(night_noise * gauss(&r));
-        if (mode_p > 0 && rng_chance(&r, mode_p)) /* the process's upper mode */
+        if (mode_p > 0 && gr_rng_chance(&r, mode_p)) /* the process's upper mode */
           median *= 1 + mode_gap;
-        size_t n = 60 + (size_t)rng_range(&r, 0, 140);
+        size_t n = 60 + (size_t)gr_rng_range(&r, 0, 140);
         double *ms = malloc(n * sizeof *ms);
         int *clk = malloc(n * sizeof *clk);
         for (size_t i = 0; i < n; i++) {
-          ms[i] = median * exp(noise * gauss(&r)) * (rng_chance(&r, 0.01) ? 2 : 1);
-          clk[i] = 1980 - (rng_chance(&r, 0.05) ? 15 : 0);
+          ms[i] = median * exp(noise * gauss(&r)) * (gr_rng_chance(&r, 0.01) ? 2 : 1);
+          clk[i] = 1980 - (gr_rng_chance(&r, 0.05) ? 15 : 0);
         }
         struct stats_like {
           double med, mean, mn, mx, sd;

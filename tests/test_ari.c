@@ -27,16 +27,18 @@ int main(void)
   int16_t bad[] = {0, 5, 0, 0};
   EXPECT(isnan(ari4(bad, b1, 2, 2)));
 
-  struct rng r;
-  rng_seed(&r, 11);
+  struct gr_rng r;
+  gr_rng_seed(&r, 11);
   enum { N = 3000 };
   static int16_t a[N], b[N], pa[N];
   for (int t = 0; t < 200; t++) {
-    int n = (int)rng_range(&r, 2, N), ka = (int)rng_range(&r, 1, 40), kb = (int)rng_range(&r, 1, 40);
+    int n = (int)gr_rng_range(&r, 2, N), ka = (int)gr_rng_range(&r, 1, 40),
+        kb = (int)gr_rng_range(&r, 1, 40);
     int skew = t % 3 == 0;
     for (int i = 0; i < n; i++) {
-      a[i] = (int16_t)rng_range(&r, 0, ka - 1);
-      b[i] = (int16_t)(skew ? (i % 5 == 0 ? rng_range(&r, 0, kb - 1) : a[i] % kb) : rng_range(&r, 0, kb - 1));
+      a[i] = (int16_t)gr_rng_range(&r, 0, ka - 1);
+      b[i] = (int16_t)(skew ? (i % 5 == 0 ? gr_rng_range(&r, 0, kb - 1) : a[i] % kb)
+                            : gr_rng_range(&r, 0, kb - 1));
     }
     double x = ari_reference(a, b, (size_t)n, ka, kb);
     EXPECT_NEAR(x, ari_reference_hubert(a, b, (size_t)n, ka, kb), 1e-12);
@@ -56,8 +58,8 @@ int main(void)
   enum { BIG = 100000 };
   int16_t *x = malloc(BIG * sizeof *x), *y = malloc(BIG * sizeof *y);
   for (int i = 0; i < BIG; i++) {
-    x[i] = (int16_t)rng_range(&r, 0, 1);
-    y[i] = (int16_t)(i % 7 == 0 ? rng_range(&r, 0, 1) : x[i]);
+    x[i] = (int16_t)gr_rng_range(&r, 0, 1);
+    y[i] = (int16_t)(i % 7 == 0 ? gr_rng_range(&r, 0, 1) : x[i]);
   }
   struct ari_counts cnt;
   EXPECT(ari_reference_counts(x, y, BIG, 2, 2, &cnt) == 0);

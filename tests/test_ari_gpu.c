@@ -36,11 +36,11 @@ static void run_one(const char *name, ari_launch_fn fn, int n, int k, int pairs,
   size_t count = (size_t)pairs * (size_t)n;
   int16_t *a = malloc(count * sizeof *a), *b = malloc(count * sizeof *b);
   double *out = malloc((size_t)pairs * sizeof *out);
-  struct rng r;
-  rng_seed(&r, (uint64_t)k * 7 + (uint64_t)poison);
+  struct gr_rng r;
+  gr_rng_seed(&r, (uint64_t)k * 7 + (uint64_t)poison);
   for (size_t i = 0; i < count; i++) {
-    a[i] = (int16_t)rng_range(&r, 0, k - 1);
-    b[i] = (int16_t)rng_range(&r, 0, k - 1);
+    a[i] = (int16_t)gr_rng_range(&r, 0, k - 1);
+    b[i] = (int16_t)gr_rng_range(&r, 0, k - 1);
   }
   if (poison) { /* pairs 1..4: k (the first label past the end) in a, -1 in b, 30000 in a and b */
     const int16_t bl[5] = {0, (int16_t)k, -1, 30000, 30000};
@@ -118,13 +118,13 @@ static void test_driver(void)
   struct ari_data *d = inst->priv;
   d->a[2 * 500 + 9] = 30000;
   double *out = malloc(inst->out_bytes);
-  const struct variant *v = alg_variant(&ari_algorithm, "dispatch");
-  struct run_ctx ctx;
+  const struct gr_variant *v = gr_alg_variant(&ari_algorithm, "dispatch");
+  struct gr_run_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  enum run_status st = v->run(v, inst, out, &ctx);
-  EXPECT(st == RUN_ERROR);
+  enum gr_run_status st = v->run(v, inst, out, &ctx);
+  EXPECT(st == GR_RUN_ERROR);
   EXPECT_STR_CONTAINS(ctx.why, "bad input: a label outside [0, 10) or [0, 10) (first in pair 2");
-  printf("%-4s driver: %s\n", st == RUN_ERROR ? "ok" : "FAIL", ctx.why);
+  printf("%-4s driver: %s\n", st == GR_RUN_ERROR ? "ok" : "FAIL", ctx.why);
   free(out);
   ari_algorithm.instance_free(inst);
 }

@@ -296,8 +296,8 @@ static void test_loader(void)
  * (21 of 40 when written), else the bug is found by chance again. */
 static void test_full_table_steering(void)
 {
-  const struct algorithm *a = registry_find("avos");
-  const struct variant *v = NULL;
+  const struct gr_algorithm *a = registry_find("avos");
+  const struct gr_variant *v = NULL;
   for (size_t k = 0; a && k < a->n_variants; k++)
     if (!strcmp(a->variants[k].name, "v1_hash_full_drop"))
       v = &a->variants[k];

@@ -32,8 +32,8 @@ int main(int argc, char **argv)
     printf("skipped: %s\n", why);
     return 77;
   }
-  struct gpu_info gi;
-  if (gpu_query(&gi, why, sizeof why)) {
+  struct gr_gpu_info gi;
+  if (gr_gpu_query(&gi, why, sizeof why)) {
     printf("gpu query failed: %s\n", why);
     return 3;
   }
@@ -42,7 +42,7 @@ int main(int argc, char **argv)
   double copy_gbs = gpu_copy_bandwidth((size_t)1 << 30, 10) / 1e9;
   printf("device-to-device copy: %.0f GB/s (read + write, median of 10 x 1 GiB)\n", copy_gbs);
 
-  const struct algorithm *a = registry_find("avos");
+  const struct gr_algorithm *a = registry_find("avos");
   int bad = 0;
   printf("\n%-44s %-13s %10s %10s %10s %9s %6s  %s\n", "case", "variant", "median ms", "min ms",
          "full ms", "GB/s", "%copy", "check after timing");
@@ -71,8 +71,9 @@ int main(int argc, char **argv)
              (long long)d->ref_status[AVOS_ST_ITER], t_ref);
     double v2_ms = 0, peer_ms = 0;
     for (size_t vi = 0; vi < a->n_variants; vi++) {
-      const struct variant *v = &a->variants[vi];
-      if (!(v->flags & VARIANT_GPU) || (v->kind != VARIANT_FIXED && v->kind != VARIANT_PEER))
+      const struct gr_variant *v = &a->variants[vi];
+      if (!(v->flags & GR_VARIANT_GPU) ||
+          (v->kind != GR_VARIANT_FIXED && v->kind != GR_VARIANT_PEER))
         continue;
       void *st = a->bench_setup(v, inst, why, sizeof why);
       if (!st) {
@@ -86,10 +87,10 @@ int main(int argc, char **argv)
       unsigned char *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
       memset(out, 0xA5, inst->out_bytes);
       a->bench_fetch(st, out);
-      struct check_report rep;
+      struct gr_check_report rep;
       memset(&rep, 0, sizeof rep);
       int failed = a->check(inst, out, &rep);
-      bad += failed && v->kind == VARIANT_FIXED;
+      bad += failed && v->kind == GR_VARIANT_FIXED;
       double bytes, items;
       a->work(&c, &bytes, &items);
       double gbs = bytes / (med * 1e-3) / 1e9;
@@ -99,7 +100,7 @@ int main(int argc, char **argv)
       printf("%-44s %-13s %10.3f %10.3f %10s %9.1f %5.1f%%  %s%s%s\n", label, v->name, med, mn,
              fullbuf, gbs, 100.0 * gbs / copy_gbs, failed ? "FAIL " : "pass", failed ? rep.why : "",
              "");
-      if (v->kind == VARIANT_FIXED)
+      if (v->kind == GR_VARIANT_FIXED)
         v2_ms = med;
       else
         peer_ms = med;

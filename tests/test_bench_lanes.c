@@ -52,7 +52,7 @@ static void make_lists(struct lists *L, size_t nl)
 static double simulate(const struct lists *L, int take, const double *ready, const double *real,
                        const double *build, int *timed_by, double *first_end, double *last_claim)
 {
-  static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
+  static const struct gr_algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
   static struct bench_item items[NL][NL * 64];
   int claim[NG] = {0};
   double clock[NL], end = 0, free_at[NL];
@@ -205,7 +205,7 @@ int main(void)
   /* the rule: a lane takes over another's group only where it would end it sooner than its
    * owner, builds counted (the owner's none where its case is built, built_s) */
   {
-    static const struct algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
+    static const struct gr_algorithm alg_a = {.name = "a"}, alg_b = {.name = "b"};
     int claim[NG] = {0};
     double free_at[NL] = {5.0, 5.0, 5.0, 5.0}, built[NG] = {0};
     const size_t *gid0 = L.gid + L.start[0], *gid1 = L.gid + L.start[1];

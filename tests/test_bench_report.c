@@ -22,9 +22,10 @@ static void fake_result(struct bench_plan *p, size_t i, double ms)
 
 int main(void)
 {
-  const struct algorithm *sgm = registry_find("sgm"), *ari = registry_find("ari");
-  const struct algorithm *algs[] = {sgm, ari};
-  const struct variant *vs[] = {alg_variant(sgm, "v4_packed_dpx"), alg_variant(ari, "v2_shared")};
+  const struct gr_algorithm *sgm = registry_find("sgm"), *ari = registry_find("ari");
+  const struct gr_algorithm *algs[] = {sgm, ari};
+  const struct gr_variant *vs[] = {gr_alg_variant(sgm, "v4_packed_dpx"),
+                                   gr_alg_variant(ari, "v2_shared")};
   struct bench_plan *p;
   char why[GR_WHY_LEN];
   EXPECT(bench_plan_new(algs, vs, 2, "0", 0, NULL, 0, &p, why, sizeof why) == 0);

@@ -19,7 +19,7 @@ int main(void)
 {
   char text[GR_CASE_TEXT_LEN], text2[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
   for (size_t i = 0; i < registry_count; i++) {
-    const struct algorithm *a = registry[i];
+    const struct gr_algorithm *a = registry[i];
     for (uint64_t k = 0; k < 300; k++) {
       struct gr_case c, back, again;
       case_generate(a, 42, k, NULL, &c);
@@ -69,7 +69,7 @@ int main(void)
   expect_reject("ari n=5 k_a=0 k_b=50 pairs=2000 dist=uniform seed=7", "'k_a=0' is out of range");
 
   /* limits: generated cases stay inside them */
-  const struct algorithm *ari = registry_find("ari");
+  const struct gr_algorithm *ari = registry_find("ari");
   struct case_limits lim = {0};
   EXPECT(case_limits_add(ari, &lim, "n=100..200", why, sizeof why) == 0);
   EXPECT(case_limits_add(ari, &lim, "dist=skewed", why, sizeof why) == 0);
@@ -90,7 +90,7 @@ int main(void)
 
   /* ranges no valid case fits: case_generate says so, and case_format never reads past the
    * choices of an enum that holds no choice */
-  const struct algorithm *km = registry_find("kmedoids");
+  const struct gr_algorithm *km = registry_find("kmedoids");
   struct case_limits none = {0};
   EXPECT(case_limits_add(km, &none, "n=1..5", why, sizeof why) == 0);
   EXPECT(case_limits_add(km, &none, "k=10..20", why, sizeof why) == 0);

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: test_cases ALG cpu|gpu [CASES [SEED]]\n");
     return 2;
   }
-  const struct algorithm *a = registry_find(argv[1]);
+  const struct gr_algorithm *a = registry_find(argv[1]);
   if (!a) {
     fprintf(stderr, "unknown algorithm '%s'\n", argv[1]);
     return 2;
@@ -35,8 +35,8 @@ int main(int argc, char **argv)
   }
   int bad = 0;
   for (size_t vi = 0; vi < a->n_variants; vi++) {
-    const struct variant *v = &a->variants[vi];
-    if (!!(v->flags & VARIANT_GPU) != want_gpu)
+    const struct gr_variant *v = &a->variants[vi];
+    if (!!(v->flags & GR_VARIANT_GPU) != want_gpu)
       continue;
     long pass = 0, skip = 0, fail = 0;
     char first[GR_WHY_LEN + GR_CASE_TEXT_LEN] = "";
@@ -53,13 +53,14 @@ int main(int argc, char **argv)
         if (!fail++)
           snprintf(first, sizeof first, "%s: %s: %s", case_format(&c, text, sizeof text),
                    verdict_name(r.verdict), r.why);
-        if (v->kind == VARIANT_HISTORICAL)
+        if (v->kind == GR_VARIANT_HISTORICAL)
           break;
       }
     }
-    int ok = v->kind == VARIANT_HISTORICAL ? fail > 0 : fail == 0;
+    int ok = v->kind == GR_VARIANT_HISTORICAL ? fail > 0 : fail == 0;
     printf("%-4s %-22s %-10s pass %ld skip %ld fail %ld%s%s\n", ok ? "ok" : "BAD", v->name,
-           variant_kind_name(v->kind), pass, skip, fail, first[0] ? "\n     first: " : "", first);
+           gr_variant_kind_name(v->kind), pass, skip, fail, first[0] ? "\n     first: " : "",
+           first);
     bad += !ok;
   }
   return bad ? 1 : 0;

@@ -53,35 +53,35 @@ static int plain_fit(const double *f, size_t n, double sigma, double beta, size_
   return k;
 }
 
-static double gauss(struct rng *r)
+static double gauss(struct gr_rng *r)
 {
-  double u1 = rng_unit(r), u2 = rng_unit(r);
+  double u1 = gr_rng_unit(r), u2 = gr_rng_unit(r);
   return sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
 }
 
 /* a series of kind: 0 noise, 1 a few steps, 2 two levels at random, 3 constant, 4 a step every
  * `every` nights */
-static void series(double *f, size_t n, int kind, size_t every, struct rng *r)
+static void series(double *f, size_t n, int kind, size_t every, struct gr_rng *r)
 {
   double level = 0;
   for (size_t i = 0; i < n; i++) {
-    if (kind == 1 && rng_chance(r, 0.02))
-      level += (rng_chance(r, 0.5) ? 1 : -1) * 0.05 * (1 + rng_unit(r));
+    if (kind == 1 && gr_rng_chance(r, 0.02))
+      level += (gr_rng_chance(r, 0.5) ? 1 : -1) * 0.05 * (1 + gr_rng_unit(r));
     if (kind == 4 && i && i % every == 0)
       level += 0.1;
-    double two = kind == 2 && rng_chance(r, 0.3) ? 0.04 : 0;
+    double two = kind == 2 && gr_rng_chance(r, 0.3) ? 0.04 : 0;
     f[i] = kind == 3 ? 0.5 : level + two + 0.01 * gauss(r);
   }
 }
 
 int main(void)
 {
-  struct rng r;
-  rng_seed(&r, 41);
+  struct gr_rng r;
+  gr_rng_seed(&r, 41);
   /* the same segmentation as the definition */
   size_t agree = 0, tried = 0;
   for (int trial = 0; trial < 200; trial++) {
-    size_t n = 2 + (size_t)rng_range(&r, 0, trial < 100 ? 40 : 400);
+    size_t n = 2 + (size_t)gr_rng_range(&r, 0, trial < 100 ? 40 : 400);
     int kind = trial % 4;
     double *f = malloc(n * sizeof *f);
     size_t *c1 = malloc(n * sizeof *c1), *c2 = malloc(n * sizeof *c2);

@@ -401,7 +401,7 @@ static void test_engine_cpu(void)
     km_out_pack(&res, a);
     km_out_pack(&d->res, b);
     EXPECT(memcmp(a, b, bytes) == 0, "case %zu: engine (CPU backend) differs from the reference", t);
-    struct check_report rep;
+    struct gr_check_report rep;
     memset(&rep, 0, sizeof rep);
     EXPECT(kmedoids_algorithm.check(inst, a, &rep) == 0, "case %zu: check failed: %s", t, rep.why);
     free(a);
@@ -441,7 +441,7 @@ static void test_check_fails(void)
   struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
   unsigned char *good = malloc(l.bytes), *o = malloc(l.bytes);
   km_out_pack(&d->res, good);
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   EXPECT(kmedoids_algorithm.check(inst, good, &rep) == 0, "reference output fails: %s", rep.why);
   /* a wrong medoid (another member of the same cluster) */
@@ -526,7 +526,7 @@ static void test_check_sampled(void)
     }
     obj[0] += best;
   }
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 0, "a right output fails: %s", rep.why);
   /* a sampled object (the 37th: i = 37 * n / 64) moved to its farthest cluster */

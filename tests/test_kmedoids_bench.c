@@ -67,7 +67,7 @@ static void bench_sqfd(int64_t n, int sig_min, int sig_max, int k, int reps)
   kmsig_free(&ds);
 }
 
-static const struct algorithm *alg = &kmedoids_algorithm;
+static const struct gr_algorithm *alg = &kmedoids_algorithm;
 static void launch_hook(void *st) { alg->bench_launch(st); }
 
 /* B: one iteration through the timing hooks; the assignment and score kernels apart (SQFD/s of
@@ -83,7 +83,7 @@ static void bench_iteration(const char *text, const char *variant, int reps)
     return;
   }
   const struct km_data *d = inst->priv;
-  void *st = alg->bench_setup(alg_variant(alg, variant), inst, why, sizeof why);
+  void *st = alg->bench_setup(gr_alg_variant(alg, variant), inst, why, sizeof why);
   if (!st) {
     printf("FAIL bench_setup %s: %s\n", text, why);
     failures++;
@@ -98,7 +98,7 @@ static void bench_iteration(const char *text, const char *variant, int reps)
   alg->bench_teardown(st);
   int32_t steps;
   memcpy(&steps, out, 4);
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   int bad = alg->check(inst, out, &rep);
   failures += bad;
@@ -123,7 +123,7 @@ static void bench_iteration(const char *text, const char *variant, int reps)
     dist_s = km_gpu_enqueue_score(g);
     int n_small, n_big;
     km_gpu_plan_counts(g, &n_small, &n_big, &pairs_s);
-    gpu_sync();
+    gr_gpu_sync();
     ms_a = gpu_time(launch_assign, g, 1, reps, GPU_L2_WARM).median_ms;
     ms_s = gpu_time(launch_score, g, 1, reps, GPU_L2_WARM).median_ms;
     free(score);
@@ -199,9 +199,9 @@ int main(int argc, char **argv)
     printf("skipped: %s\n", why);
     return 77;
   }
-  struct gpu_info info;
-  gpu_query(&info, why, sizeof why);
-  int gpus = gpu_device_count(why, sizeof why);
+  struct gr_gpu_info info;
+  gr_gpu_query(&info, why, sizeof why);
+  int gpus = gr_gpu_device_count(why, sizeof why);
   printf("device: %s, %d SMs, %d GPU(s)\n", info.name, info.sm_count, gpus);
   if (quick) {
     bench_sqfd(2000, 50, 70, 32, 3);

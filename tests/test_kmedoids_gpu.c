@@ -180,7 +180,7 @@ static void test_scores_exact(int64_t n, int sig_min, int sig_max, enum kmsig_di
  * check on each variant given (a variant that cannot run here, mpirun missing, is skipped). */
 static void test_duplicate_ties(const char *text, const char *const *variants)
 {
-  const struct algorithm *a = &kmedoids_algorithm;
+  const struct gr_algorithm *a = &kmedoids_algorithm;
   struct gr_case c;
   struct gr_instance *inst = NULL;
   char why[GR_WHY_LEN] = "";
@@ -190,15 +190,15 @@ static void test_duplicate_ties(const char *text, const char *const *variants)
     return;
   unsigned char *o = malloc(inst->out_bytes);
   for (const char *const *vn = variants; *vn; vn++) {
-    const struct variant *v = alg_variant(a, *vn);
-    struct run_ctx ctx;
+    const struct gr_variant *v = gr_alg_variant(a, *vn);
+    struct gr_run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
-    enum run_status st = v->run(v, inst, o, &ctx);
-    if (st == RUN_UNSUPPORTED)
+    enum gr_run_status st = v->run(v, inst, o, &ctx);
+    if (st == GR_RUN_UNSUPPORTED)
       continue;
-    struct check_report rep;
+    struct gr_check_report rep;
     memset(&rep, 0, sizeof rep);
-    EXPECT(st == RUN_OK && a->check(inst, o, &rep) == 0, "%s on %s: %s%s", *vn, text, ctx.why,
+    EXPECT(st == GR_RUN_OK && a->check(inst, o, &rep) == 0, "%s on %s: %s%s", *vn, text, ctx.why,
            rep.why);
   }
   free(o);
@@ -207,27 +207,27 @@ static void test_duplicate_ties(const char *text, const char *const *variants)
 
 static void test_hooks(const char *text)
 {
-  const struct algorithm *a = &kmedoids_algorithm;
+  const struct gr_algorithm *a = &kmedoids_algorithm;
   struct gr_case c;
   struct gr_instance *inst;
   char why[GR_WHY_LEN] = "";
   EXPECT(case_parse(text, &c, why, sizeof why) == 0, "%s", why);
   EXPECT(a->instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
-  void *st = a->bench_setup(alg_variant(a, "mpi_gpu"), inst, why, sizeof why);
+  void *st = a->bench_setup(gr_alg_variant(a, "mpi_gpu"), inst, why, sizeof why);
   EXPECT(st == NULL && why[0], "bench_setup of mpi_gpu should decline with a reason");
   why[0] = '\0';
-  st = a->bench_setup(alg_variant(a, "v2_gpu"), inst, why, sizeof why);
+  st = a->bench_setup(gr_alg_variant(a, "v2_gpu"), inst, why, sizeof why);
   EXPECT(st != NULL, "bench_setup v2_gpu: %s", why);
   if (!st)
     return;
   for (int i = 0; i < 3; i++)
     a->bench_launch(st);
-  gpu_sync();
+  gr_gpu_sync();
   unsigned char *out = malloc(inst->out_bytes);
   memset(out, 0xA5, inst->out_bytes);
   a->bench_fetch(st, out);
   a->bench_teardown(st);
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   int bad = a->check(inst, out, &rep);
   printf("%-4s timing hooks on %s: %s\n", bad ? "FAIL" : "ok", text, bad ? rep.why : "checked");
@@ -239,23 +239,24 @@ static void test_hooks(const char *text)
 /* v2_gpu twice bit-identical; v1_racy_score against it over a few runs (reported). */
 static void test_race(const char *text)
 {
-  const struct algorithm *a = &kmedoids_algorithm;
+  const struct gr_algorithm *a = &kmedoids_algorithm;
   struct gr_case c;
   struct gr_instance *inst;
   char why[GR_WHY_LEN];
   case_parse(text, &c, why, sizeof why);
   a->instance_new(&c, &inst, why, sizeof why);
   unsigned char *ref = malloc(inst->out_bytes), *o = malloc(inst->out_bytes);
-  struct run_ctx ctx;
+  struct gr_run_ctx ctx;
   memset(&ctx, 0, sizeof ctx);
-  const struct variant *v2 = alg_variant(a, "v2_gpu"), *v1 = alg_variant(a, "v1_racy_score");
+  const struct gr_variant *v2 = gr_alg_variant(a, "v2_gpu"),
+                          *v1 = gr_alg_variant(a, "v1_racy_score");
   v2->run(v2, inst, ref, &ctx);
   int same = 1, differ = 0, failed = 0;
   for (int t = 0; t < 3; t++) {
     v2->run(v2, inst, o, &ctx);
     same &= memcmp(o, ref, inst->out_bytes) == 0;
   }
-  struct check_report rep;
+  struct gr_check_report rep;
   for (int t = 0; t < 5; t++) {
     v1->run(v1, inst, o, &ctx);
     differ += memcmp(o, ref, inst->out_bytes) != 0;
@@ -278,8 +279,8 @@ int main(void)
     printf("skipped: %s\n", why);
     return 77;
   }
-  struct gpu_info info;
-  if (gpu_query(&info, why, sizeof why) == 0)
+  struct gr_gpu_info info;
+  if (gr_gpu_query(&info, why, sizeof why) == 0)
     printf("device: %s (%d SMs)\n", info.name, info.sm_count);
   test_distances(48, 1, 256, 0.2, KMSIG_DIST_CLASSES, 1);
   test_distances(64, 10, 80, 0.01, KMSIG_DIST_UNIFORM, 2);

@@ -46,7 +46,7 @@ static void run_cases(const char *backend, int ranks)
 {
   char variant[32];
   snprintf(variant, sizeof variant, "mpi_%s", backend);
-  const struct variant *v = alg_variant(&kmedoids_algorithm, variant);
+  const struct gr_variant *v = gr_alg_variant(&kmedoids_algorithm, variant);
   for (size_t t = 0; t < sizeof case_texts / sizeof *case_texts; t++) {
     char text[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
     snprintf(text, sizeof text, case_texts[t], ranks);
@@ -72,10 +72,10 @@ static void run_cases(const char *backend, int ranks)
     }
     const struct km_data *d = inst->priv;
     unsigned char *got = malloc(inst->out_bytes), *want = malloc(inst->out_bytes);
-    struct run_ctx ctx;
+    struct gr_run_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     km_out_pack(&d->res, want);
-    if (v->run(v, inst, got, &ctx) != RUN_OK || memcmp(got, want, inst->out_bytes) != 0) {
+    if (v->run(v, inst, got, &ctx) != GR_RUN_OK || memcmp(got, want, inst->out_bytes) != 0) {
       printf("FAIL %s: cpu backend with %d ranks differs from the reference %s\n", text, ranks,
              ctx.why);
       failures++;

@@ -41,7 +41,7 @@ static int kv_cmp(const void *a, const void *b)
 }
 
 /* The reference equals qsort on (key, index) over generated cases of every distribution. */
-static void test_reference_vs_qsort(const struct algorithm *a)
+static void test_reference_vs_qsort(const struct gr_algorithm *a)
 {
   struct case_limits lim = {0};
   char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN];
@@ -74,7 +74,7 @@ static void test_reference_vs_qsort(const struct algorithm *a)
 }
 
 /* One case's instance and a copy of its reference output to break. */
-static struct gr_instance *make(const struct algorithm *a, const char *text, uint32_t **out)
+static struct gr_instance *make(const struct gr_algorithm *a, const char *text, uint32_t **out)
 {
   struct gr_case *c = malloc(sizeof *c);
   char why[GR_WHY_LEN];
@@ -91,7 +91,7 @@ static struct gr_instance *make(const struct algorithm *a, const char *text, uin
   return inst;
 }
 
-static void drop(const struct algorithm *a, struct gr_instance *inst, uint32_t *out)
+static void drop(const struct gr_algorithm *a, struct gr_instance *inst, uint32_t *out)
 {
   const struct gr_case *c = inst->c;
   a->instance_free(inst);
@@ -100,10 +100,10 @@ static void drop(const struct algorithm *a, struct gr_instance *inst, uint32_t *
 }
 
 /* check(out) fails with a reason containing `want` (or passes when want is NULL). */
-static void expect_check(const struct algorithm *a, struct gr_instance *inst, const uint32_t *out,
-                         const char *want, const char *what)
+static void expect_check(const struct gr_algorithm *a, struct gr_instance *inst,
+                         const uint32_t *out, const char *want, const char *what)
 {
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   int failed = a->check(inst, out, &rep);
   if (!want)
@@ -113,7 +113,7 @@ static void expect_check(const struct algorithm *a, struct gr_instance *inst, co
            want, failed ? "" : "a pass ", rep.why);
 }
 
-static void test_checker(const struct algorithm *a)
+static void test_checker(const struct gr_algorithm *a)
 {
   uint32_t *out;
   struct gr_instance *inst = make(a, "radix_sort n=5000 mode=pairs dist=few_unique seed=3", &out);
@@ -175,7 +175,7 @@ static void test_checker(const struct algorithm *a)
   drop(a, inst, out);
 }
 
-static void test_generator(const struct algorithm *a)
+static void test_generator(const struct gr_algorithm *a)
 {
   char t1[GR_CASE_TEXT_LEN], t2[GR_CASE_TEXT_LEN], why[GR_WHY_LEN];
   int seen_dist[16] = {0}, large = 0, band = 0;
@@ -225,7 +225,7 @@ static void test_generator(const struct algorithm *a)
   drop(a, inst, out);
 }
 
-static void test_bench_cases(const struct algorithm *a)
+static void test_bench_cases(const struct gr_algorithm *a)
 {
   char why[GR_WHY_LEN];
   int count = 0;
@@ -244,7 +244,7 @@ static void test_bench_cases(const struct algorithm *a)
 
 int main(void)
 {
-  const struct algorithm *a = registry_find("radix_sort");
+  const struct gr_algorithm *a = registry_find("radix_sort");
   if (!a) {
     printf("FAIL radix_sort not in the registry\n");
     return 1;

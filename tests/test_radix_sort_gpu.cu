@@ -33,7 +33,7 @@
 static int failures;
 
 /* Instance of case text (kept for the whole test; exits on a bad text). */
-static struct gr_instance *instance(const struct algorithm *a, const char *text)
+static struct gr_instance *instance(const struct gr_algorithm *a, const char *text)
 {
   struct gr_case *c = (struct gr_case *)malloc(sizeof *c);
   struct gr_instance *inst;
@@ -45,7 +45,7 @@ static struct gr_instance *instance(const struct algorithm *a, const char *text)
   return inst;
 }
 
-static void instance_drop(const struct algorithm *a, struct gr_instance *inst)
+static void instance_drop(const struct gr_algorithm *a, struct gr_instance *inst)
 {
   const struct gr_case *c = inst->c;
   a->instance_free(inst);
@@ -54,8 +54,8 @@ static void instance_drop(const struct algorithm *a, struct gr_instance *inst)
 
 /* Fetch and check. 1 when the output is right. A plain comparison with the reference first (fast
  * at 2^28), the checker for the reason when it differs. */
-static int fetch_and_check(const struct algorithm *a, const struct gr_instance *inst, void *state,
-                           char *why, size_t len)
+static int fetch_and_check(const struct gr_algorithm *a, const struct gr_instance *inst,
+                           void *state, char *why, size_t len)
 {
   const struct radix_sort_data *d = (const struct radix_sort_data *)inst->priv;
   uint32_t *out = (uint32_t *)malloc(inst->out_bytes + 4);
@@ -64,7 +64,7 @@ static int fetch_and_check(const struct algorithm *a, const struct gr_instance *
            (!d->pairs || memcmp(out + d->n, d->ref_vals, d->n * 4) == 0);
   why[0] = 0;
   if (!ok) {
-    struct check_report rep;
+    struct gr_check_report rep;
     memset(&rep, 0, sizeof rep);
     if (a->check(inst, out, &rep))
       gr_fmt(why, len, "%s", rep.why);
@@ -76,7 +76,7 @@ static int fetch_and_check(const struct algorithm *a, const struct gr_instance *
 }
 
 /* The hooks on odd sizes: setup, 3 launches, fetch, check. */
-static void test_hooks(const struct algorithm *a)
+static void test_hooks(const struct gr_algorithm *a)
 {
   static const char *const cases[] = {
       "radix_sort n=0 mode=pairs dist=uniform seed=1",
@@ -89,10 +89,10 @@ static void test_hooks(const struct algorithm *a)
   for (size_t ci = 0; ci < sizeof cases / sizeof *cases; ci++) {
     struct gr_instance *inst = instance(a, cases[ci]);
     for (size_t vi = 0; vi < a->n_variants; vi++) {
-      const struct variant *v = &a->variants[vi];
+      const struct gr_variant *v = &a->variants[vi];
       void *st = a->bench_setup(v, inst, why, sizeof why);
       if (!st) {
-        if (v->flags & VARIANT_GPU) {
+        if (v->flags & GR_VARIANT_GPU) {
           printf("FAIL %s %s: setup refused: %s\n", cases[ci], v->name, why);
           failures++;
         }
@@ -102,7 +102,7 @@ static void test_hooks(const struct algorithm *a)
         a->bench_launch(st);
       int ok = fetch_and_check(a, inst, st, why, sizeof why);
       a->bench_teardown(st);
-      int hist = v->kind == VARIANT_HISTORICAL, trivial = inst->out_bytes <= 8;
+      int hist = v->kind == GR_VARIANT_HISTORICAL, trivial = inst->out_bytes <= 8;
       if (hist && !trivial) /* must be caught wherever more than one warp of keys varies */
         ok = !ok;
       printf("%-4s hooks %-48s %-14s %s%s\n", ok ? "ok" : "FAIL", cases[ci], v->name,
@@ -114,7 +114,7 @@ static void test_hooks(const struct algorithm *a)
 }
 
 /* Generated small cases through the worker, as test_cases does. */
-static void test_small(const struct algorithm *a, int cases, const char *only)
+static void test_small(const struct gr_algorithm *a, int cases, const char *only)
 {
   struct case_limits lim;
   memset(&lim, 0, sizeof lim);
@@ -124,8 +124,8 @@ static void test_small(const struct algorithm *a, int cases, const char *only)
     exit(1);
   }
   for (size_t vi = 0; vi < a->n_variants; vi++) {
-    const struct variant *v = &a->variants[vi];
-    if (!(v->flags & VARIANT_GPU) || (only && strcmp(only, v->name) != 0))
+    const struct gr_variant *v = &a->variants[vi];
+    if (!(v->flags & GR_VARIANT_GPU) || (only && strcmp(only, v->name) != 0))
       continue;
     int pass = 0, fail = 0;
     for (int i = 0; i < cases; i++) {
@@ -139,7 +139,7 @@ static void test_small(const struct algorithm *a, int cases, const char *only)
         printf("     %s %s: %s: %s\n", v->name, case_format(&c, text, sizeof text),
                verdict_name(r.verdict), r.why);
     }
-    int ok = v->kind == VARIANT_HISTORICAL ? fail > 0 : fail == 0;
+    int ok = v->kind == GR_VARIANT_HISTORICAL ? fail > 0 : fail == 0;
     printf("%-4s small %-14s pass %d fail %d\n", ok ? "ok" : "FAIL", v->name, pass, fail);
     failures += !ok;
   }
@@ -150,7 +150,7 @@ struct timing {
   int ok;
 };
 
-static struct timing time_variant(const struct algorithm *a, const struct variant *v,
+static struct timing time_variant(const struct gr_algorithm *a, const struct gr_variant *v,
                                   const struct gr_instance *inst, int reps)
 {
   struct timing t = {0, 0, 0};
@@ -174,7 +174,7 @@ static struct timing time_variant(const struct algorithm *a, const struct varian
 }
 
 /* Per-kernel times of one variant (mean of 5 traced launches), printed per pass. */
-static void split_variant(const struct algorithm *a, const struct variant *v,
+static void split_variant(const struct gr_algorithm *a, const struct gr_variant *v,
                           const struct gr_instance *inst)
 {
   const int slots = 1 + 3 * RADIX_SORT_PASSES;
@@ -223,9 +223,9 @@ int main(int argc, char **argv)
     printf("skipped: %s\n", why);
     return 77;
   }
-  const struct algorithm *a = registry_find("radix_sort");
-  struct gpu_info info;
-  if (!a || gpu_query(&info, why, sizeof why)) {
+  const struct gr_algorithm *a = registry_find("radix_sort");
+  struct gr_gpu_info info;
+  if (!a || gr_gpu_query(&info, why, sizeof why)) {
     printf("FAIL %s\n", a ? why : "radix_sort not in the registry");
     return 1;
   }
@@ -234,7 +234,7 @@ int main(int argc, char **argv)
                                         "radix_sort n=16777216 mode=pairs dist=uniform seed=1"};
     for (int i = 0; i < 2; i++) {
       struct gr_instance *inst = instance(a, texts[i]);
-      void *st = a->bench_setup(alg_variant(a, "v3_warp"), inst, why, sizeof why);
+      void *st = a->bench_setup(gr_alg_variant(a, "v3_warp"), inst, why, sizeof why);
       a->bench_launch(st);
       int ok = fetch_and_check(a, inst, st, why, sizeof why);
       printf("%s profile %s %s\n", ok ? "ok" : "FAIL", texts[i], why);
@@ -269,7 +269,7 @@ int main(int argc, char **argv)
     const struct radix_sort_data *d = (const struct radix_sort_data *)inst->priv;
     struct timing t[sizeof timed / sizeof *timed];
     for (int k = 0; k < ntimed; k++)
-      t[k] = time_variant(a, alg_variant(a, timed[k]), inst, full ? REPS : 5);
+      t[k] = time_variant(a, gr_alg_variant(a, timed[k]), inst, full ? REPS : 5);
     double bytes, items;
     a->work(inst->c, &bytes, &items);
     for (int k = 0; k < ntimed; k++)
@@ -292,9 +292,9 @@ int main(int argc, char **argv)
       failures++;
     }
     if (ci + 1 == ncases || (full && ci == 2)) {
-      split_variant(a, alg_variant(a, "v4_onesweep"), inst);
-      split_variant(a, alg_variant(a, "v3_warp"), inst);
-      split_variant(a, alg_variant(a, "v1_basic"), inst);
+      split_variant(a, gr_alg_variant(a, "v4_onesweep"), inst);
+      split_variant(a, gr_alg_variant(a, "v3_warp"), inst);
+      split_variant(a, gr_alg_variant(a, "v1_basic"), inst);
     }
     instance_drop(a, inst);
   }

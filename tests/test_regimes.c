@@ -4,7 +4,7 @@
  * several points of the stream of several seeds, within COVERAGE_STEER_DRAWS draws; and the
  * plain stream (no steering) reaches every limit regime too, in a small share of its cases.
  *
- *   test_regimes [ALG]       (all algorithms when none is named; ALG_HIDDEN ones are skipped)
+ *   test_regimes [ALG]       (all algorithms when none is named; GR_ALG_HIDDEN ones are skipped)
  *
  * Exit 0 ok, 1 a regime the generator cannot reach (named, with the variant), 2 usage. */
 #include <stdio.h>
@@ -18,13 +18,14 @@
 #define PLAIN_CASES 4000 /* the plain stream drawn per seed */
 #define MAX_LIMIT_SHARE 0.12 /* at most this share of the plain stream in limit regimes */
 
-static int applies_to(const struct variant *v)
+static int applies_to(const struct gr_variant *v)
 {
-  return (v->flags & VARIANT_GPU) && (v->kind == VARIANT_FIXED || v->kind == VARIANT_HISTORICAL);
+  return (v->flags & GR_VARIANT_GPU) &&
+         (v->kind == GR_VARIANT_FIXED || v->kind == GR_VARIANT_HISTORICAL);
 }
 
 /* Steering toward regime i of v from a few points of a few streams. 0 ok, else the failures. */
-static int check_steering(const struct algorithm *a, const struct variant *v, int i)
+static int check_steering(const struct gr_algorithm *a, const struct gr_variant *v, int i)
 {
   static const uint64_t seeds[] = {1, 20261122, 0xdeadbeefull};
   static const uint64_t points[] = {0, 1, 17};
@@ -58,13 +59,13 @@ int main(int argc, char **argv)
   }
   int bad = 0, checked = 0;
   for (size_t ai = 0; ai < registry_count; ai++) {
-    const struct algorithm *a = registry[ai];
-    if (argc == 2 ? strcmp(argv[1], a->name) != 0 : (a->flags & ALG_HIDDEN) != 0)
+    const struct gr_algorithm *a = registry[ai];
+    if (argc == 2 ? strcmp(argv[1], a->name) != 0 : (a->flags & GR_ALG_HIDDEN) != 0)
       continue;
     /* the plain stream: every limit regime of the algorithm reached, in a small share */
     uint32_t limits = 0, plain_hit = 0;
     for (size_t i = 0; i < a->n_regimes; i++)
-      if (a->regimes[i].flags & REGIME_LIMIT)
+      if (a->regimes[i].flags & GR_REGIME_LIMIT)
         limits |= 1u << i;
     long in_limit = 0;
     for (long k = 0; limits && k < PLAIN_CASES; k++) {
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
       printf("%s: %ld of %d plain cases in limit regimes\n", a->name, in_limit, PLAIN_CASES);
     /* steering, per variant and regime */
     for (size_t vi = 0; vi < a->n_variants; vi++) {
-      const struct variant *v = &a->variants[vi];
+      const struct gr_variant *v = &a->variants[vi];
       if (!applies_to(v))
         continue;
       uint32_t app = coverage_applies(a, v);
@@ -105,7 +106,7 @@ int main(int argc, char **argv)
         checked++;
         if (!b)
           printf("ok %s/%s '%s'%s\n", a->name, v->name, a->regimes[i].name,
-                 a->regimes[i].flags & REGIME_LIMIT ? " (limit)" : "");
+                 a->regimes[i].flags & GR_REGIME_LIMIT ? " (limit)" : "");
       }
     }
   }

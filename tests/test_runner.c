@@ -24,7 +24,7 @@ static int64_t count(sqlite3 *db, const char *sql)
 
 int main(void)
 {
-  const struct algorithm *a = registry_find("selftest");
+  const struct gr_algorithm *a = registry_find("selftest");
   char dbpath[] = "/tmp/gr_runner_XXXXXX";
   int fd = mkstemp(dbpath);
   close(fd);
@@ -68,7 +68,7 @@ int main(void)
   };
   for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
     struct outcome out;
-    const struct variant *v = alg_variant(a, expect[i].variant);
+    const struct gr_variant *v = gr_alg_variant(a, expect[i].variant);
     runner_fuzz_variant(&o, a, v, 1e9, &out);
     if (out.verdict != expect[i].verdict)
       fprintf(stderr, "%s: verdict %s, expected %s (%s)\n", v->name, verdict_name(out.verdict),
@@ -95,7 +95,7 @@ int main(void)
    * one is confirmed */
   {
     struct outcome out;
-    runner_fuzz_variant(&o, a, alg_variant(a, "flaky"), 1e9, &out);
+    runner_fuzz_variant(&o, a, gr_alg_variant(a, "flaky"), 1e9, &out);
     EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1);
     /* its failure rate was measured; replayed with the repeat count it carries, it fails */
     EXPECT(out.flaky_fails >= 1 && out.flaky_runs >= out.flaky_fails && out.repeat >= 2);
@@ -103,13 +103,13 @@ int main(void)
     struct case_result first;
     long ran = 0;
     EXPECT(case_parse(out.shrunk_case, &c, why, sizeof why) == 0);
-    EXPECT(runner_repeat_case(&o, &c, alg_variant(a, "flaky"), out.repeat, &ran, &first) >= 1);
+    EXPECT(runner_repeat_case(&o, &c, gr_alg_variant(a, "flaky"), out.repeat, &ran, &first) >= 1);
     EXPECT(ran == out.repeat && first.verdict == VERDICT_FAIL && first.why[0]);
-    runner_fuzz_variant(&o, a, alg_variant(a, "wrong"), 1e9, &out);
+    runner_fuzz_variant(&o, a, gr_alg_variant(a, "wrong"), 1e9, &out);
     EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 0 && out.repeat == 0);
     /* a race that fails two runs in three passes a two-run confirmation now and then: the
      * steady check after it finds the passes, and the reproducer repeats */
-    runner_fuzz_variant(&o, a, alg_variant(a, "racy"), 1e9, &out);
+    runner_fuzz_variant(&o, a, gr_alg_variant(a, "racy"), 1e9, &out);
     EXPECT(out.verdict == VERDICT_FAIL && out.flaky == 1 && out.repeat >= 2);
     EXPECT(out.flaky_fails >= 4 && out.flaky_runs > out.flaky_fails);
   }

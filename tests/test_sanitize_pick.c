@@ -19,18 +19,18 @@
 
 static const uint64_t seeds[] = {1, 7, 42, 20261135, 20261201, 977, 31337, 5};
 
-static uint32_t big_of(const struct algorithm *a)
+static uint32_t big_of(const struct gr_algorithm *a)
 {
   uint32_t big = 0;
   for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
-    if (a->regimes[r].flags & (REGIME_LIMIT | REGIME_LARGE))
+    if (a->regimes[r].flags & (GR_REGIME_LIMIT | GR_REGIME_LARGE))
       big |= 1u << r;
   return big;
 }
 
-static void check_variant(struct san_cand *cands, size_t n, const struct variant *v)
+static void check_variant(struct san_cand *cands, size_t n, const struct gr_variant *v)
 {
-  const struct algorithm *a = cands[0].c.alg;
+  const struct gr_algorithm *a = cands[0].c.alg;
   uint32_t app = coverage_applies(a, v), big = big_of(a);
   char *out[SAN_MAX_PICKS];
   int small = -1, k = san_pick_cases(cands, n, v, 2, out, SAN_MAX_PICKS, &small);
@@ -94,11 +94,11 @@ int main(void)
   size_t variants = 0;
   for (size_t s = 0; s < sizeof seeds / sizeof *seeds; s++)
     for (size_t i = 0; i < registry_count; i++) {
-      const struct algorithm *a = registry[i];
+      const struct gr_algorithm *a = registry[i];
       int drawn = 0;
       for (size_t j = 0; j < a->n_variants; j++) {
-        const struct variant *v = &a->variants[j];
-        if (!(v->flags & VARIANT_GPU))
+        const struct gr_variant *v = &a->variants[j];
+        if (!(v->flags & GR_VARIANT_GPU))
           continue;
         if (!drawn) {
           san_draw(a, seeds[s], cands, SAN_DRAWS);
@@ -112,7 +112,7 @@ int main(void)
     }
   EXPECT(variants > 20, "only %zu variants checked", variants);
   /* the case that ran past 75 s: ccc at seed 20261135, now a case of n <= 12288 */
-  const struct algorithm *ccc = registry_find("ccc");
+  const struct gr_algorithm *ccc = registry_find("ccc");
   if (ccc) {
     san_draw(ccc, 20261135, cands, SAN_DRAWS);
     for (size_t j = 0; j < ccc->n_variants; j++) {

@@ -195,7 +195,7 @@ static void test_explained(void)
 static void test_registry_lists(void)
 {
   for (size_t i = 0; i < registry_count; i++) {
-    const struct algorithm *a = registry[i];
+    const struct gr_algorithm *a = registry[i];
     const char *names[64];
     int n = 0;
     for (size_t v = 0; v < a->n_variants && n < 64; v++)

@@ -365,7 +365,7 @@ static void test_pgm(void)
 
 static void test_cases_generated(void)
 {
-  const struct algorithm *a = registry_find("sgm");
+  const struct gr_algorithm *a = registry_find("sgm");
   EXPECT(a != NULL, "sgm is not registered");
   if (!a)
     return;
@@ -397,7 +397,7 @@ static void test_cases_generated(void)
 /* The checker passes the reference and names what is wrong in a corrupted copy. */
 static void test_checker(void)
 {
-  const struct algorithm *a = registry_find("sgm");
+  const struct gr_algorithm *a = registry_find("sgm");
   struct gr_case c;
   char why[GR_WHY_LEN];
   EXPECT(case_parse("sgm w=23 h=9 d=33 p1=10 p2=120 paths=8 content=randomdot seed=5", &c, why,
@@ -405,11 +405,11 @@ static void test_checker(void)
          "%s", why);
   struct gr_instance *inst;
   EXPECT(a->instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
-  const struct variant *ref = alg_variant(a, "reference");
+  const struct gr_variant *ref = gr_alg_variant(a, "reference");
   uint16_t *out = malloc(inst->out_bytes);
-  struct run_ctx ctx = {0};
-  EXPECT(ref->run(ref, inst, out, &ctx) == RUN_OK, "reference run");
-  struct check_report rep;
+  struct gr_run_ctx ctx = {0};
+  EXPECT(ref->run(ref, inst, out, &ctx) == GR_RUN_OK, "reference run");
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   EXPECT(a->check(inst, out, &rep) == 0, "reference fails its own check: %s", rep.why);
   size_t n = 23 * 9, cell = 2 * n + ((size_t)2 * n + 3 * 23 + 4) * 33 + 7; /* path 2, (4,3), d=7 */

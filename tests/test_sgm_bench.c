@@ -32,14 +32,15 @@
 
 static int failures;
 
-static int is_fixed(const struct variant *v)
+static int is_fixed(const struct gr_variant *v)
 {
-  return v->kind == VARIANT_FIXED;
+  return v->kind == GR_VARIANT_FIXED;
 }
 
 /* 1. targeted grid ---------------------------------------------------------------------------- */
 
-static void grid(const struct algorithm *a, const struct variant *const *vs, int nv, int quick)
+static void grid(const struct gr_algorithm *a, const struct gr_variant *const *vs, int nv,
+                 int quick)
 {
   static const int ds_full[] = {1,   2,   31,  32,  33,  63,  64,  100,
                                 129, 256, 257, 270, 288, 289, 385, 512};
@@ -52,7 +53,7 @@ static void grid(const struct algorithm *a, const struct variant *const *vs, int
   static const int p2s[] = {120, 1000};
   printf("== targeted grid%s\n", quick ? " (quick)" : "");
   for (int vi = 0; vi < nv; vi++) {
-    const struct variant *v = vs[vi];
+    const struct gr_variant *v = vs[vi];
     int pass = 0, fail = 0, shown = 0, odd_fail = 0, odd = 0;
     for (size_t di = 0; di < nds; di++)
       for (size_t si = 0; si < nsizes; si++)
@@ -83,7 +84,7 @@ static void grid(const struct algorithm *a, const struct variant *const *vs, int
           }
     int good = is_fixed(v) ? fail == 0 : odd_fail > 0;
     printf("%-4s %-16s %-10s grid: pass %d fail %d (D %% 32 != 0: %d of %d caught/failed)\n",
-           good ? "ok" : "BAD", v->name, variant_kind_name(v->kind), pass, fail, odd_fail, odd);
+           good ? "ok" : "BAD", v->name, gr_variant_kind_name(v->kind), pass, fail, odd_fail, odd);
     failures += !good;
   }
 }
@@ -91,7 +92,7 @@ static void grid(const struct algorithm *a, const struct variant *const *vs, int
 /* 2. timing hooks -------------------------------------------------------------------------------
  */
 
-static void hooks(const struct algorithm *a, const struct variant *const *vs, int nv)
+static void hooks(const struct gr_algorithm *a, const struct gr_variant *const *vs, int nv)
 {
   static const char *const texts[] = {
       "sgm w=61 h=37 d=33 p1=10 p2=120 paths=8 content=randomdot seed=11",   /* per-path layout */
@@ -100,7 +101,7 @@ static void hooks(const struct algorithm *a, const struct variant *const *vs, in
   printf("== timing hooks\n");
   for (size_t ti = 0; ti < 2; ti++)
     for (int vi = 0; vi < nv; vi++) {
-      const struct variant *v = vs[vi];
+      const struct gr_variant *v = vs[vi];
       struct gr_case c;
       struct gr_instance *inst;
       char why[GR_WHY_LEN];
@@ -122,7 +123,7 @@ static void hooks(const struct algorithm *a, const struct variant *const *vs, in
       void *out = malloc(inst->out_bytes);
       a->bench_fetch(st, out);
       a->bench_teardown(st);
-      struct check_report rep;
+      struct gr_check_report rep;
       memset(&rep, 0, sizeof rep);
       int failed = a->check(inst, out, &rep);
       int good = is_fixed(v) ? !failed : failed;
@@ -137,12 +138,12 @@ static void hooks(const struct algorithm *a, const struct variant *const *vs, in
 /* 4. generated cases ------------------------------------------------------------------------------
  */
 
-static void fuzz(const struct algorithm *a, const struct variant *const *vs, int nv, long cases,
-                 unsigned long long seed)
+static void fuzz(const struct gr_algorithm *a, const struct gr_variant *const *vs, int nv,
+                 long cases, unsigned long long seed)
 {
   printf("== %ld generated cases per variant (seed %llu)\n", cases, seed);
   for (int vi = 0; vi < nv; vi++) {
-    const struct variant *v = vs[vi];
+    const struct gr_variant *v = vs[vi];
     long pass = 0, skip = 0, fail = 0;
     double t0 = now_seconds();
     char text[GR_CASE_TEXT_LEN];
@@ -167,7 +168,7 @@ static void fuzz(const struct algorithm *a, const struct variant *const *vs, int
     }
     int good = is_fixed(v) ? fail == 0 : fail > 0;
     printf("%-4s %-16s %-10s generated: pass %ld skip %ld fail %ld in %.1f s%s\n",
-           good ? "ok" : "BAD", v->name, variant_kind_name(v->kind), pass, skip, fail,
+           good ? "ok" : "BAD", v->name, gr_variant_kind_name(v->kind), pass, skip, fail,
            now_seconds() - t0, !is_fixed(v) && fail ? " (caught)" : "");
     fflush(stdout);
     failures += !good;
@@ -203,8 +204,8 @@ struct row {
   const char *check;
 };
 
-static void sweep(const struct algorithm *a, int reps, int with_v2, int only_case, struct row *rows,
-                  int *nrows)
+static void sweep(const struct gr_algorithm *a, int reps, int with_v2, int only_case,
+                  struct row *rows, int *nrows)
 {
   static const char *const names[] = {"v5_prefetch_wta", "v4_packed_dpx", "v3_warp_fused",
                                       "v2_padded"};
@@ -230,7 +231,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
     void *outs[NV] = {NULL};
     int first_row = *nrows;
     for (int vi = 0; vi < nvar; vi++) {
-      const struct variant *v = alg_variant(a, names[vi]);
+      const struct gr_variant *v = gr_alg_variant(a, names[vi]);
       void *st = a->bench_setup(v, inst, why, sizeof why);
       if (!st) {
         printf("BAD %s setup: %s\n", v->name, why);
@@ -253,7 +254,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
       r->check = "-";
       r->v4 = 0;
       if (d->prm.width * d->prm.height <= 640 * 480) { /* the CPU reference is quick here */
-        struct check_report rep;
+        struct gr_check_report rep;
         memset(&rep, 0, sizeof rep);
         int failed = a->check(inst, outs[vi], &rep);
         r->check = failed ? "FAIL ref" : "ref ok";
@@ -270,7 +271,7 @@ static void sweep(const struct algorithm *a, int reps, int with_v2, int only_cas
     for (int vi = 0; vi + 1 < nvar; vi++) {
       if (!outs[vi] || !outs[nvar - 1])
         continue;
-      size_t i = check_first_diff(outs[vi], outs[nvar - 1], inst->out_bytes, 2);
+      size_t i = gr_check_first_diff(outs[vi], outs[nvar - 1], inst->out_bytes, 2);
       if (i != (size_t)-1) {
         printf("BAD %s: %s and %s differ at output element %zu\n", a->bench_cases[ci], names[vi],
                names[nvar - 1], i);
@@ -351,18 +352,18 @@ int main(int argc, char **argv)
     printf("skipped: %s\n", why);
     return 77;
   }
-  struct gpu_info gi;
-  if (gpu_query(&gi, why, sizeof why) == 0)
+  struct gr_gpu_info gi;
+  if (gr_gpu_query(&gi, why, sizeof why) == 0)
     printf("device: %s (%d SMs, cc %d.%d, runtime %d, driver %d)\n", gi.name, gi.sm_count,
            gi.cc_major, gi.cc_minor, gi.runtime_version, gi.driver_version);
-  const struct algorithm *a = registry_find("sgm");
+  const struct gr_algorithm *a = registry_find("sgm");
   /* GPU variants, fixed before historical */
-  const struct variant *vs[8];
+  const struct gr_variant *vs[8];
   int nv = 0;
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < a->n_variants; i++) {
-      const struct variant *v = &a->variants[i];
-      if ((v->flags & VARIANT_GPU) && is_fixed(v) == !pass && (!only || !strcmp(only, v->name)))
+      const struct gr_variant *v = &a->variants[i];
+      if ((v->flags & GR_VARIANT_GPU) && is_fixed(v) == !pass && (!only || !strcmp(only, v->name)))
         vs[nv++] = v;
     }
   if (only && !nv) {

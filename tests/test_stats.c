@@ -15,21 +15,21 @@
 
 /* A timing-like sample: median `m`, lognormal noise of relative width `rel`, and occasional
  * outliers (preemption) 2x slower with probability p_out. */
-static void draw(struct rng *r, double *x, size_t n, double m, double rel, double p_out)
+static void draw(struct gr_rng *r, double *x, size_t n, double m, double rel, double p_out)
 {
   for (size_t i = 0; i < n; i++) {
-    double u1 = rng_unit(r), u2 = rng_unit(r);
+    double u1 = gr_rng_unit(r), u2 = gr_rng_unit(r);
     double g = sqrt(-2 * log(u1 > 0 ? u1 : 1e-300)) * cos(2 * M_PI * u2);
     x[i] = m * exp(rel * g);
-    if (rng_chance(r, p_out))
+    if (gr_rng_chance(r, p_out))
       x[i] *= 2;
   }
 }
 
 int main(void)
 {
-  struct rng r;
-  rng_seed(&r, 12345);
+  struct gr_rng r;
+  gr_rng_seed(&r, 12345);
   double a[4000], b[4000];
   struct stats_compare c;
 
@@ -112,7 +112,7 @@ int main(void)
   /* two noisy draws of one distribution: no false regression over 1000 trials, mostly same */
   int slower = 0, faster = 0, same = 0;
   for (int t = 0; t < 1000; t++) {
-    size_t n = 20 + (size_t)rng_range(&r, 0, 180);
+    size_t n = 20 + (size_t)gr_rng_range(&r, 0, 180);
     draw(&r, a, n, 1.0, 0.03, 0.02);
     draw(&r, b, n, 1.0, 0.03, 0.02);
     stats_classify(a, n, b, n, 0.05, 0.01, &c);
@@ -129,7 +129,7 @@ int main(void)
   /* and a 10% slowdown is found in nearly every trial of the same shape */
   int found = 0;
   for (int t = 0; t < 1000; t++) {
-    size_t n = 20 + (size_t)rng_range(&r, 0, 180);
+    size_t n = 20 + (size_t)gr_rng_range(&r, 0, 180);
     draw(&r, a, n, 1.0, 0.03, 0.02);
     draw(&r, b, n, 1.1, 0.03, 0.02);
     stats_classify(a, n, b, n, 0.05, 0.01, &c);
@@ -139,7 +139,7 @@ int main(void)
     fprintf(stderr, "power: %d of 1000 shifts found\n", found);
   EXPECT(found >= 990);
 
-  /* a host-bound peer (VARIANT_HOST_BOUND: avos/cusparse) is asked 4x the minimum effect: the
+  /* a host-bound peer (GR_VARIANT_HOST_BOUND: avos/cusparse) is asked 4x the minimum effect: the
    * 7.6% between two processes of one build that an H100 measured (0.463 -> 0.498 ms, 0.3%
    * noise in each) is "same" for it and "slower" for our own kernel; a 30% slowdown is still
    * found in it */
@@ -178,7 +178,7 @@ int main(void)
    * must see the switches (a gap g switching on a fraction f of the nights: about g sqrt(f / 2)) */
   double lvl = 0;
   for (int i = 0; i < 30; i++) {
-    if (i && rng_chance(&r, 0.4))
+    if (i && gr_rng_chance(&r, 0.4))
       lvl = lvl > 0 ? 0 : log(1.06);
     draw(&r, a + i, 1, 1.0, 0.003, 0);
     y[i] = log(a[i]) + lvl;
@@ -197,7 +197,7 @@ int main(void)
   for (int t = 0; t < 800; t++) {
     double ms[30];
     for (int i = 0; i < 30; i++) {
-      draw(&r, ms + i, 1, rng_chance(&r, 0.5) ? 1.06 : 1.0, 0.003, 0);
+      draw(&r, ms + i, 1, gr_rng_chance(&r, 0.5) ? 1.06 : 1.0, 0.003, 0);
       if (t >= 400 && i >= 20)
         ms[i] *= 1.15;
     }

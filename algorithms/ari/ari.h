@@ -3,7 +3,7 @@
  *
  * Layout: a and b are P x n int16 labels on the device (pair p at a + p*n, b + p*n), labels in
  * [0, k_a) and [0, k_b); out holds P doubles. Each launcher returns 0, 1 (ARI_UNSUPPORTED, the
- * harness's RUN_UNSUPPORTED) when its table does not fit where it keeps it, or ARI_BAD_ARGS for
+ * harness's GR_RUN_UNSUPPORTED) when its table does not fit where it keeps it, or ARI_BAD_ARGS for
  * sizes outside n >= 0, 1 <= k <= 32767, pairs >= 0 (nothing launched). Launch errors end the
  * process (GR_CUDA_CHECK).
  *

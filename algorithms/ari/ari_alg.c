@@ -33,19 +33,20 @@ static const char *const dist_names[] = {"uniform", "skewed", "singletons", "one
 enum { DIST_UNIFORM, DIST_SKEWED, DIST_SINGLETONS, DIST_ONE, DIST_DISTINCT };
 
 enum { P_N, P_KA, P_KB, P_PAIRS, P_DIST, P_CHUNK };
-static const struct param_spec ari_params[] = {
-    [P_N] = {"n", PARAM_INT, 1, 100000000, NULL, "objects per partition"},
-    [P_KA] = {"k_a", PARAM_INT, 1, 32767, NULL, "clusters of the first partition of each pair"},
-    [P_KB] = {"k_b", PARAM_INT, 1, 32767, NULL, "clusters of the second partition"},
-    [P_PAIRS] = {"pairs", PARAM_INT, 1, 1000000, NULL, "pairs in one launch (one block each)"},
-    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, dist_names, "label distribution"},
-    [P_CHUNK] = {"chunk", PARAM_INT, 0, 1000000, NULL,
+static const struct gr_param_spec ari_params[] = {
+    [P_N] = {"n", GR_PARAM_INT, 1, 100000000, NULL, "objects per partition"},
+    [P_KA] = {"k_a", GR_PARAM_INT, 1, 32767, NULL, "clusters of the first partition of each pair"},
+    [P_KB] = {"k_b", GR_PARAM_INT, 1, 32767, NULL, "clusters of the second partition"},
+    [P_PAIRS] = {"pairs", GR_PARAM_INT, 1, 1000000, NULL, "pairs in one launch (one block each)"},
+    [P_DIST] = {"dist", GR_PARAM_ENUM, 0, 0, dist_names, "label distribution"},
+    [P_CHUNK] = {"chunk", GR_PARAM_INT, 0, 1000000, NULL,
                  "most pairs per v3_global launch (0: what its 256 MiB scratch holds)"},
 };
 
 /* reference "variant": the CPU reference itself, checked against the invariants */
-static enum run_status ari_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                         void *out, struct run_ctx *ctx)
+static enum gr_run_status ari_run_reference(const struct gr_variant *v,
+                                            const struct gr_instance *inst, void *out,
+                                            struct gr_run_ctx *ctx)
 {
   (void)v;
   const struct ari_data *d = inst->priv;
@@ -54,25 +55,26 @@ static enum run_status ari_run_reference(const struct variant *v, const struct g
     gr_fmt(ctx->why, sizeof ctx->why,
            "%d pairs repeat %d drawn ones: beyond what the CPU reference computes per case",
            d->pairs, d->templates);
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   }
   for (int p = 0; p < d->pairs; p++)
     o[p] = ari_reference(d->a + (size_t)p * d->n, d->b + (size_t)p * d->n, (size_t)d->n, d->k_a,
                          d->k_b);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static const struct variant ari_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, ari_run_reference, NULL,
+static const struct gr_variant ari_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, ari_run_reference, NULL,
      "exact 64-bit contingency, 128-bit pair-confusion products"},
-    {"v1_shared_uninit", VARIANT_HISTORICAL, VARIANT_GPU, ari_run_gpu,
-     GPU(ari_v1_shared_uninit_launch),
+    {"v1_shared_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, ari_run_gpu,
+     GR_GPU(ari_v1_shared_uninit_launch),
      "shared table zeroed only where tid < k_a*k_b: stale counts from earlier blocks (ccc-gpu)"},
-    {"v2_shared", VARIANT_FIXED, VARIANT_GPU, ari_run_gpu, GPU(ari_v2_shared_launch),
+    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, ari_run_gpu, GR_GPU(ari_v2_shared_launch),
      "shared table zeroed by a loop strided by the block size (the fix)"},
-    {"v3_global", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, ari_run_gpu,
-     GPU(ari_v3_global_launch), "table in global memory for any k, pairs chunked to a scratch budget"},
-    {"dispatch", VARIANT_FIXED, VARIANT_GPU, ari_run_gpu, GPU(ari_launch),
+    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, ari_run_gpu,
+     GR_GPU(ari_v3_global_launch),
+     "table in global memory for any k, pairs chunked to a scratch budget"},
+    {"dispatch", GR_VARIANT_FIXED, GR_VARIANT_GPU, ari_run_gpu, GR_GPU(ari_launch),
      "the public entry: v2_shared when the table fits the device's shared memory, else v3_global"},
 };
 
@@ -102,78 +104,79 @@ static void ari_fixup(struct gr_case *c)
     c->v[P_PAIRS] = max_pairs;
 }
 
-static void ari_generate(struct gr_case *c, struct rng *r)
+static void ari_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t n_edges[] = {1, 2, 3, 31, 32, 33, 127, 128, 129, 891, 1000, 4096, 65536, 100000};
   static const int64_t pair_edges[] = {1, 2, 3, 4, 5, 132, 264, 2000, 4000};
-  c->v[P_N] = rng_boundary(r, 1, 100000, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
-  int mode = (int)rng_range(r, 0, 9);
+  c->v[P_N] = gr_rng_boundary(r, 1, 100000, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+  int mode = (int)gr_rng_range(r, 0, 9);
   if (mode < 4) { /* table around the block size */
-    int64_t ka = rng_range(r, 1, ARI_BLOCK);
+    int64_t ka = gr_rng_range(r, 1, ARI_BLOCK);
     c->v[P_KA] = ka;
-    c->v[P_KB] = (ARI_BLOCK + ka - 1) / ka + rng_range(r, -1, 1);
+    c->v[P_KB] = (ARI_BLOCK + ka - 1) / ka + gr_rng_range(r, -1, 1);
   } else if (mode < 6) { /* table around the shared-memory capacity */
-    int64_t ka = rng_range(r, 100, 1000);
+    int64_t ka = gr_rng_range(r, 100, 1000);
     c->v[P_KA] = ka;
-    c->v[P_KB] = NOMINAL_SMEM_CELLS / ka + rng_range(r, -1, 1);
+    c->v[P_KB] = NOMINAL_SMEM_CELLS / ka + gr_rng_range(r, -1, 1);
   } else {
     static const int64_t k_edges[] = {1, 2, 11, 12, 20, 50, 128, 241, 1000};
-    c->v[P_KA] = rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
-    c->v[P_KB] = rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
+    c->v[P_KA] = gr_rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
+    c->v[P_KB] = gr_rng_boundary(r, 1, 1000, k_edges, sizeof k_edges / sizeof *k_edges, 0.4);
   }
-  if (rng_chance(r, 0.5)) { /* swap so either side may be the large one */
+  if (gr_rng_chance(r, 0.5)) { /* swap so either side may be the large one */
     int64_t t = c->v[P_KA];
     c->v[P_KA] = c->v[P_KB];
     c->v[P_KB] = t;
   }
   for (int i = P_KA; i <= P_KB; i++)
     c->v[i] = c->v[i] < 1 ? 1 : c->v[i] > 1000 ? 1000 : c->v[i];
-  c->v[P_PAIRS] = rng_boundary(r, 1, 4000, pair_edges, sizeof pair_edges / sizeof *pair_edges, 0.5);
-  c->v[P_DIST] = rng_chance(r, 0.4) ? DIST_UNIFORM : rng_range(r, 1, 4);
+  c->v[P_PAIRS] =
+      gr_rng_boundary(r, 1, 4000, pair_edges, sizeof pair_edges / sizeof *pair_edges, 0.5);
+  c->v[P_DIST] = gr_rng_chance(r, 0.4) ? DIST_UNIFORM : gr_rng_range(r, 1, 4);
   /* v3's chunking: a 256 MiB scratch needs pairs * k_a * k_b * 4 bytes beyond what the CPU
    * reference affords, so a small chunk stands in for it: around the pair count, and tiny */
   /* a few large ones, past the limits: n > 65,536 (n^2 and a cell's square past 2^32), one
    * cell of 65,536+ objects, 65,536+ pairs (a launch grid past 65,535 blocks), pairs * n labels
    * past 2^24 and past 2^31 (int offsets; repeated pairs, see ari_instance_new) */
-  if (rng_chance(r, 0.05)) {
+  if (gr_rng_chance(r, 0.05)) {
     /* the case past 2^31 labels costs seconds (8.6 GB of labels): one large case in 40 */
-    switch (rng_chance(r, 0.025) ? 4 : (int)rng_range(r, 0, 3)) {
+    switch (gr_rng_chance(r, 0.025) ? 4 : (int)gr_rng_range(r, 0, 3)) {
     case 0: /* n past 65,536 */
-      c->v[P_N] = rng_range(r, 65537, 140000);
-      c->v[P_PAIRS] = rng_range(r, 1, 64);
+      c->v[P_N] = gr_rng_range(r, 65537, 140000);
+      c->v[P_PAIRS] = gr_rng_range(r, 1, 64);
       break;
     case 1: /* one cell of more than 65,535 objects */
-      c->v[P_N] = rng_range(r, 65537, 140000);
-      c->v[P_PAIRS] = rng_range(r, 1, 32);
-      c->v[P_DIST] = rng_chance(r, 0.7) ? DIST_ONE : DIST_SINGLETONS;
+      c->v[P_N] = gr_rng_range(r, 65537, 140000);
+      c->v[P_PAIRS] = gr_rng_range(r, 1, 32);
+      c->v[P_DIST] = gr_rng_chance(r, 0.7) ? DIST_ONE : DIST_SINGLETONS;
       break;
     case 2: /* a grid past 65,535 blocks */
-      c->v[P_PAIRS] = rng_range(r, 65536, 70000);
-      c->v[P_N] = rng_range(r, 1, 400);
-      c->v[P_KA] = rng_range(r, 1, 12);
-      c->v[P_KB] = rng_range(r, 1, 12);
+      c->v[P_PAIRS] = gr_rng_range(r, 65536, 70000);
+      c->v[P_N] = gr_rng_range(r, 1, 400);
+      c->v[P_KA] = gr_rng_range(r, 1, 12);
+      c->v[P_KB] = gr_rng_range(r, 1, 12);
       break;
     case 3: /* past 2^24 labels */
-      c->v[P_N] = rng_range(r, 4000, 20000);
-      c->v[P_PAIRS] = ((int64_t)1 << 24) / c->v[P_N] + rng_range(r, 1, 200);
-      c->v[P_KA] = rng_range(r, 1, 60);
-      c->v[P_KB] = rng_range(r, 1, 60);
+      c->v[P_N] = gr_rng_range(r, 4000, 20000);
+      c->v[P_PAIRS] = ((int64_t)1 << 24) / c->v[P_N] + gr_rng_range(r, 1, 200);
+      c->v[P_KA] = gr_rng_range(r, 1, 60);
+      c->v[P_KB] = gr_rng_range(r, 1, 60);
       break;
     default: /* past 2^31 labels */
       c->v[P_N] = ARI_HUGE_N;
-      c->v[P_PAIRS] = ARI_HUGE_PAIRS + rng_range(r, 0, 16);
-      c->v[P_KA] = rng_range(r, 1, 32);
-      c->v[P_KB] = rng_range(r, 1, 32);
-      c->v[P_DIST] = rng_range(r, DIST_UNIFORM, DIST_SINGLETONS);
+      c->v[P_PAIRS] = ARI_HUGE_PAIRS + gr_rng_range(r, 0, 16);
+      c->v[P_KA] = gr_rng_range(r, 1, 32);
+      c->v[P_KB] = gr_rng_range(r, 1, 32);
+      c->v[P_DIST] = gr_rng_range(r, DIST_UNIFORM, DIST_SINGLETONS);
       break;
     }
     c->v[P_CHUNK] = 0;
     return;
   }
-  if (rng_chance(r, 0.3)) {
+  if (gr_rng_chance(r, 0.3)) {
     int64_t p = c->v[P_PAIRS];
-    int64_t picks[] = {1, 2, 3, p - 1, p / 2 + 1, p, rng_range(r, 1, p)};
-    c->v[P_CHUNK] = picks[rng_range(r, 0, 6)];
+    int64_t picks[] = {1, 2, 3, p - 1, p / 2 + 1, p, gr_rng_range(r, 1, p)};
+    c->v[P_CHUNK] = picks[gr_rng_range(r, 0, 6)];
     if (c->v[P_CHUNK] < 1)
       c->v[P_CHUNK] = 1;
   }
@@ -221,7 +224,7 @@ GR_REGIME_PREDICATE(grid_64k, c->v[P_PAIRS] > 65535)
 GR_REGIME_PREDICATE(labels_2_24, labels(c) > (int64_t)1 << 24)
 GR_REGIME_PREDICATE(labels_2_31, labels(c) > (int64_t)1 << 31)
 
-static const struct regime ari_regimes[] = {
+static const struct gr_regime ari_regimes[] = {
     {"table <= block", "v1_shared_uninit v2_shared dispatch", small_table, 0},
     {"table > block", "v1_shared_uninit v2_shared dispatch", large_table, 0},
     {"one chunk", "v3_global", one_chunk, 0},
@@ -229,10 +232,10 @@ static const struct regime ari_regimes[] = {
     {"global table", "dispatch", global_table, 0},
     {"global, several chunks", "dispatch", global_chunks, 0},
     {"n > 65536", NULL, n_64k, 0},
-    {"a cell of 65536+", NULL, big_cell, REGIME_LIMIT},
-    {"65536+ blocks", NULL, grid_64k, REGIME_LIMIT},
-    {"labels > 2^24", NULL, labels_2_24, REGIME_LARGE},
-    {"labels > 2^31", NULL, labels_2_31, REGIME_LIMIT},
+    {"a cell of 65536+", NULL, big_cell, GR_REGIME_LIMIT},
+    {"65536+ blocks", NULL, grid_64k, GR_REGIME_LIMIT},
+    {"labels > 2^24", NULL, labels_2_24, GR_REGIME_LARGE},
+    {"labels > 2^31", NULL, labels_2_31, GR_REGIME_LIMIT},
 };
 
 static int ari_validate(const struct gr_case *c, char *why, size_t len)
@@ -261,16 +264,16 @@ static void ari_work(const struct gr_case *c, double *bytes, double *items)
 }
 
 /* Labels of one partition of n objects into k clusters drawn from dist. */
-static void draw_labels(int16_t *x, int n, int k, int dist, struct rng *r)
+static void draw_labels(int16_t *x, int n, int k, int dist, struct gr_rng *r)
 {
   switch (dist) {
   case DIST_UNIFORM:
     for (int i = 0; i < n; i++)
-      x[i] = (int16_t)rng_range(r, 0, k - 1);
+      x[i] = (int16_t)gr_rng_range(r, 0, k - 1);
     return;
   case DIST_SKEWED: /* cluster j with probability ~ decreasing like u^3 */
     for (int i = 0; i < n; i++) {
-      double u = rng_unit(r);
+      double u = gr_rng_unit(r);
       x[i] = (int16_t)(int)(u * u * u * k);
     }
     return;
@@ -279,7 +282,7 @@ static void draw_labels(int16_t *x, int n, int k, int dist, struct rng *r)
     for (int i = 0; i < n; i++)
       x[i] = (int16_t)(dist == DIST_DISTINCT ? i % k : (i + 1 < k ? i + 1 : 0));
     for (int i = n - 1; i > 0; i--) {
-      int j = (int)rng_range(r, 0, i);
+      int j = (int)gr_rng_range(r, 0, i);
       int16_t t = x[i];
       x[i] = x[j];
       x[j] = t;
@@ -334,8 +337,8 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
     ari_instance_free(inst);
     return -1;
   }
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   int dist = (int)c->v[P_DIST], n = d->n;
   int drawn = d->templates ? d->templates : ari_body_pairs(d);
   for (int p = 0; p < drawn; p++) {
@@ -352,7 +355,7 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
     for (int i = 0; i < k; i++)
       perm[i] = (int16_t)i;
     for (int i = k - 1; i > 0; i--) {
-      int j = (int)rng_range(&r, 0, i);
+      int j = (int)gr_rng_range(&r, 0, i);
       int16_t t = perm[i];
       perm[i] = perm[j];
       perm[j] = t;
@@ -381,25 +384,25 @@ static int ari_instance_new(const struct gr_case *c, struct gr_instance **out, c
   return 0;
 }
 
-static int ari_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int ari_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct ari_data *d = inst->priv;
   const double *x = out;
-  if (check_range_f64(x, d->ref, (size_t)d->pairs, -0.5 - ARI_TOL, 1.0 + ARI_TOL, "pair", rep))
+  if (gr_check_range_f64(x, d->ref, (size_t)d->pairs, -0.5 - ARI_TOL, 1.0 + ARI_TOL, "pair", rep))
     return 1;
-  if (check_close_f64(x, d->ref, (size_t)d->pairs, ARI_TOL, 0.0, "pair", rep))
+  if (gr_check_close_f64(x, d->ref, (size_t)d->pairs, ARI_TOL, 0.0, "pair", rep))
     return 1;
   if (d->derived) {
     int P = d->pairs;
     if (x[P - 3] != x[0])
-      return check_fail(rep, "invariant", "symmetry: ARI(b0, a0) = %.17g but ARI(a0, b0) = %.17g",
-                        x[P - 3], x[0]);
+      return gr_check_fail(rep, "invariant",
+                           "symmetry: ARI(b0, a0) = %.17g but ARI(a0, b0) = %.17g", x[P - 3], x[0]);
     if (x[P - 2] != x[0])
-      return check_fail(rep, "invariant",
-                        "relabelling: ARI(perm(a0), b0) = %.17g but ARI(a0, b0) = %.17g", x[P - 2],
-                        x[0]);
+      return gr_check_fail(rep, "invariant",
+                           "relabelling: ARI(perm(a0), b0) = %.17g but ARI(a0, b0) = %.17g",
+                           x[P - 2], x[0]);
     if (x[P - 1] != 1.0)
-      return check_fail(rep, "invariant", "ARI(a0, a0) = %.17g, not 1", x[P - 1]);
+      return gr_check_fail(rep, "invariant", "ARI(a0, a0) = %.17g, not 1", x[P - 1]);
   }
   return 0;
 }
@@ -415,7 +418,7 @@ static const char *const ari_bench_cases[] = {
     NULL,
 };
 
-const struct algorithm ari_algorithm = {
+const struct gr_algorithm ari_algorithm = {
     .name = "ari",
     .summary = "Adjusted Rand Index of many partition pairs in one launch (the CCC building block)",
     .params = ari_params,

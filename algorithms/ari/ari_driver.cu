@@ -50,7 +50,7 @@ static void ari_dev_replicate(int16_t *dst, const int16_t *host, const struct ar
 }
 
 /* NULL with why when out of host memory. flag: allocate and clear the bad-label flag. */
-static struct ari_dev *ari_dev_new(const struct variant *v, const struct gr_instance *inst,
+static struct ari_dev *ari_dev_new(const struct gr_variant *v, const struct gr_instance *inst,
                                    int flag, char *why, size_t len)
 {
   const struct ari_data *d = (const struct ari_data *)inst->priv;
@@ -97,20 +97,21 @@ static int ari_dev_launch(struct ari_dev *b, char *why, size_t len)
   return rc;
 }
 
-extern "C" enum run_status ari_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status ari_run_gpu(const struct gr_variant *v,
+                                          const struct gr_instance *inst, void *out,
+                                          struct gr_run_ctx *ctx)
 {
   const struct ari_data *d = (const struct ari_data *)inst->priv;
   struct ari_dev *b = ari_dev_new(v, inst, 1, ctx->why, sizeof ctx->why);
   if (!b)
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   GR_CUDA_CHECK(cudaMemset(b->dout, ctx->poison, b->out_bytes));
-  enum run_status st = RUN_OK;
+  enum gr_run_status st = GR_RUN_OK;
   int rc = ari_dev_launch(b, ctx->why, sizeof ctx->why), bad = 0;
   if (rc == ARI_UNSUPPORTED) {
-    st = RUN_UNSUPPORTED;
+    st = GR_RUN_UNSUPPORTED;
   } else if (rc != ARI_OK) {
-    st = RUN_ERROR;
+    st = GR_RUN_ERROR;
   } else {
     GR_CUDA_CHECK(cudaDeviceSynchronize());
     GR_CUDA_CHECK(cudaMemcpy(out, b->dout, b->out_bytes, cudaMemcpyDeviceToHost));
@@ -124,7 +125,7 @@ extern "C" enum run_status ari_run_gpu(const struct variant *v, const struct gr_
            "bad input: a label outside [0, %d) or [0, %d) (first in "
            "pair %d, whose ARI is NaN)",
            d->k_a, d->k_b, p);
-    st = RUN_ERROR;
+    st = GR_RUN_ERROR;
   }
   ari_dev_free(b);
   return st;
@@ -132,8 +133,8 @@ extern "C" enum run_status ari_run_gpu(const struct variant *v, const struct gr_
 
 /* ---- timing hooks: inputs resident on the device, only the launch is timed ---------------- */
 
-extern "C" void *ari_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
-                                 size_t len)
+extern "C" void *ari_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
+                                 char *why, size_t len)
 {
   struct ari_dev *b = ari_dev_new(v, inst, 0, why, len);
   if (!b)

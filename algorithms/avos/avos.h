@@ -4,7 +4,7 @@
  *
  * Each variant exports one launcher, `int avos_<variant>_launch(int step, const struct avos_args
  * *a, void *stream)`, that enqueues one step on the stream without synchronising and returns 0,
- * or 1 when the variant has no kernel for that step (RUN_UNSUPPORTED). Launch errors end the
+ * or 1 when the variant has no kernel for that step (GR_RUN_UNSUPPORTED). Launch errors end the
  * process (GR_CUDA_CHECK). All pointers in avos_args are device pointers.
  *
  * Product steps, in order (the driver reads the stats between them):

@@ -35,18 +35,20 @@ static const char *const type_names[] = {"int8", "int16", "int32", "int64", NULL
 static const char *const shape_names[] = {"family", "pedigree", "random", "file", NULL};
 
 enum { P_OP, P_TYPE, P_N, P_SHAPE, P_GENS, P_COLLAPSE, P_CYCLE, P_DEG, P_DATA };
-static const struct param_spec avos_params[] = {
-    [P_OP] = {"op", PARAM_ENUM, 0, 0, op_names, "elementwise sum or product, one CSR product, closure"},
-    [P_TYPE] = {"type", PARAM_ENUM, 0, 0, type_names, "integer type of the values"},
-    [P_N] = {"n", PARAM_INT, 0, 268435456, NULL, "elements (sum, product) or vertices (matrices)"},
-    [P_SHAPE] = {"shape", PARAM_ENUM, 0, 0, shape_names,
+static const struct gr_param_spec avos_params[] = {
+    [P_OP] = {"op", GR_PARAM_ENUM, 0, 0, op_names,
+              "elementwise sum or product, one CSR product, closure"},
+    [P_TYPE] = {"type", GR_PARAM_ENUM, 0, 0, type_names, "integer type of the values"},
+    [P_N] = {"n", GR_PARAM_INT, 0, 268435456, NULL,
+             "elements (sum, product) or vertices (matrices)"},
+    [P_SHAPE] = {"shape", GR_PARAM_ENUM, 0, 0, shape_names,
                  "matrices: generated family, full pedigree (wide closure rows), random (spgemm), "
                  "file (the genealogy of data=)"},
-    [P_GENS] = {"gens", PARAM_INT, 1, 62, NULL, "family: generations per family"},
-    [P_COLLAPSE] = {"collapse", PARAM_INT, 0, 100, NULL, "percent of couples who are relatives"},
-    [P_CYCLE] = {"cycle", PARAM_INT, 0, 1, NULL, "1: a person is made a parent of an ancestor"},
-    [P_DEG] = {"deg", PARAM_INT, 1, 4096, NULL, "random: most entries in a row of A and of B"},
-    [P_DATA] = {"data", PARAM_FILE, 0, 0, NULL,
+    [P_GENS] = {"gens", GR_PARAM_INT, 1, 62, NULL, "family: generations per family"},
+    [P_COLLAPSE] = {"collapse", GR_PARAM_INT, 0, 100, NULL, "percent of couples who are relatives"},
+    [P_CYCLE] = {"cycle", GR_PARAM_INT, 0, 1, NULL, "1: a person is made a parent of an ancestor"},
+    [P_DEG] = {"deg", GR_PARAM_INT, 1, 4096, NULL, "random: most entries in a row of A and of B"},
+    [P_DATA] = {"data", GR_PARAM_FILE, 0, 0, NULL,
                 "spgemm, closure: a genealogy's relationship matrix, avos-csr text (n from it)"},
 };
 
@@ -86,18 +88,18 @@ static int64_t tval_get(const void *base, int64_t i, enum avos_type t)
 }
 
 /* A value with its MSB at b (b >= 1), low bits random. */
-static int64_t value_at_msb(struct rng *r, int b)
+static int64_t value_at_msb(struct gr_rng *r, int b)
 {
   int64_t lo = (int64_t)1 << b;
-  return lo + (int64_t)(rng_u64(r) & (uint64_t)(lo - 1));
+  return lo + (int64_t)(gr_rng_u64(r) & (uint64_t)(lo - 1));
 }
 
 /* A boundary-biased valid value of the type. */
-static int64_t draw_value(struct rng *r, int bits)
+static int64_t draw_value(struct gr_rng *r, int bits)
 {
   int64_t max = avos_max_value(bits);
-  int k = (int)rng_range(r, 0, 99);
-  int b = (int)rng_range(r, 1, bits - 2);
+  int k = (int)gr_rng_range(r, 0, 99);
+  int b = (int)gr_rng_range(r, 1, bits - 2);
   if (k < 18)
     return -1;
   if (k < 25)
@@ -105,15 +107,15 @@ static int64_t draw_value(struct rng *r, int bits)
   if (k < 35)
     return 1;
   if (k < 42)
-    return rng_range(r, 2, 3);
+    return gr_rng_range(r, 2, 3);
   if (k < 57)
     return (int64_t)1 << b;
   if (k < 67) {
-    int64_t v = ((int64_t)1 << b) + (rng_chance(r, 0.5) ? 1 : -1);
+    int64_t v = ((int64_t)1 << b) + (gr_rng_chance(r, 0.5) ? 1 : -1);
     return v < 2 ? 2 : v;
   }
   if (k < 75)
-    return max - rng_range(r, 0, 2);
+    return max - gr_rng_range(r, 0, 2);
   return value_at_msb(r, b);
 }
 
@@ -184,7 +186,7 @@ static void avos_fixup(struct gr_case *c)
   }
 }
 
-static void avos_generate(struct gr_case *c, struct rng *r)
+static void avos_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t ew_edges[] = {0, 1, 2, 15, 16, 17, 31, 32, 33, 255, 256, 257, 1023, 1024, 65536, 1 << 20};
   static const int64_t fam_edges[] = {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 127, 128, 129, 1000, 5000, 20000};
@@ -195,49 +197,49 @@ static void avos_generate(struct gr_case *c, struct rng *r)
   static const int64_t gen_edges[] = {1, 2, 3, 6, 7, 8, 12, 15, 16, 24, 31, 32, 62};
   static const int64_t col_edges[] = {0, 10, 30, 50, 90, 100};
 #define N_OF(a) (sizeof(a) / sizeof *(a))
-  int k = (int)rng_range(r, 0, 99);
+  int k = (int)gr_rng_range(r, 0, 99);
   c->v[P_OP] = k < 20 ? AVOS_OP_SUM : k < 40 ? AVOS_OP_PRODUCT : k < 70 ? AVOS_OP_SPGEMM : AVOS_OP_CLOSURE;
-  c->v[P_TYPE] = rng_range(r, 0, 3);
+  c->v[P_TYPE] = gr_rng_range(r, 0, 3);
   c->v[P_GENS] = 1;
   c->v[P_COLLAPSE] = 0;
   c->v[P_CYCLE] = 0;
   c->v[P_DEG] = 1;
   c->v[P_SHAPE] = AVOS_SHAPE_FAMILY;
   if (!is_matrix((int)c->v[P_OP])) {
-    c->v[P_N] = rng_boundary(r, 0, MAX_ELEMENTWISE_FUZZ, ew_edges, N_OF(ew_edges), 0.4);
-    if (rng_chance(r, 0.08)) { /* large: past the grid (a second stride) or, rarer (2-3 s a
-                                * case on an H100 host: drawing the values), past 2^24 */
+    c->v[P_N] = gr_rng_boundary(r, 0, MAX_ELEMENTWISE_FUZZ, ew_edges, N_OF(ew_edges), 0.4);
+    if (gr_rng_chance(r, 0.08)) { /* large: past the grid (a second stride) or, rarer (2-3 s a
+                                   * case on an H100 host: drawing the values), past 2^24 */
       int64_t vec = 16 >> c->v[P_TYPE];
-      c->v[P_N] = rng_chance(r, 0.8)
-                      ? NOMINAL_EW_THREADS * vec + rng_range(r, 1, NOMINAL_EW_THREADS * vec / 4)
-                      : ((int64_t)1 << 24) + rng_range(r, 1, (int64_t)1 << 22);
+      c->v[P_N] = gr_rng_chance(r, 0.8)
+                      ? NOMINAL_EW_THREADS * vec + gr_rng_range(r, 1, NOMINAL_EW_THREADS * vec / 4)
+                      : ((int64_t)1 << 24) + gr_rng_range(r, 1, (int64_t)1 << 22);
     }
     return;
   }
-  int s = (int)rng_range(r, 0, 99);
+  int s = (int)gr_rng_range(r, 0, 99);
   if (c->v[P_OP] == AVOS_OP_SPGEMM)
     c->v[P_SHAPE] = s < 35 ? AVOS_SHAPE_FAMILY : s < 60 ? AVOS_SHAPE_PEDIGREE : AVOS_SHAPE_RANDOM;
   else
     c->v[P_SHAPE] = s < 55 ? AVOS_SHAPE_FAMILY : AVOS_SHAPE_PEDIGREE;
   switch ((int)c->v[P_SHAPE]) {
   case AVOS_SHAPE_FAMILY:
-    c->v[P_N] = rng_boundary(r, 0, MAX_FAMILY, fam_edges, N_OF(fam_edges), 0.4);
-    c->v[P_GENS] = rng_boundary(r, 1, 62, gen_edges, N_OF(gen_edges), 0.5);
-    c->v[P_COLLAPSE] = rng_chance(r, 0.6) ? col_edges[rng_range(r, 0, N_OF(col_edges) - 1)]
-                                          : rng_range(r, 0, 100);
-    c->v[P_CYCLE] = rng_chance(r, 0.25);
+    c->v[P_N] = gr_rng_boundary(r, 0, MAX_FAMILY, fam_edges, N_OF(fam_edges), 0.4);
+    c->v[P_GENS] = gr_rng_boundary(r, 1, 62, gen_edges, N_OF(gen_edges), 0.5);
+    c->v[P_COLLAPSE] = gr_rng_chance(r, 0.6) ? col_edges[gr_rng_range(r, 0, N_OF(col_edges) - 1)]
+                                             : gr_rng_range(r, 0, 100);
+    c->v[P_CYCLE] = gr_rng_chance(r, 0.25);
     break;
   case AVOS_SHAPE_PEDIGREE:
-    c->v[P_N] = rng_boundary(r, 0, MAX_PEDIGREE, ped_edges, N_OF(ped_edges), 0.6);
-    c->v[P_COLLAPSE] = rng_chance(r, 0.5) ? 0 : rng_range(r, 0, 100);
-    c->v[P_CYCLE] = rng_chance(r, 0.25);
+    c->v[P_N] = gr_rng_boundary(r, 0, MAX_PEDIGREE, ped_edges, N_OF(ped_edges), 0.6);
+    c->v[P_COLLAPSE] = gr_rng_chance(r, 0.5) ? 0 : gr_rng_range(r, 0, 100);
+    c->v[P_CYCLE] = gr_rng_chance(r, 0.25);
     break;
   default:
-    c->v[P_N] = rng_boundary(r, 0, MAX_RANDOM, rnd_edges, N_OF(rnd_edges), 0.5);
-    c->v[P_DEG] = rng_boundary(r, 1, 4096, deg_edges, N_OF(deg_edges), 0.5);
-    if (rng_chance(r, 0.2)) { /* wide rows: the global tier */
-      c->v[P_N] = rng_range(r, WIDE_N, MAX_RANDOM);
-      c->v[P_DEG] = rng_range(r, WIDE_DEG_LO, WIDE_DEG_HI);
+    c->v[P_N] = gr_rng_boundary(r, 0, MAX_RANDOM, rnd_edges, N_OF(rnd_edges), 0.5);
+    c->v[P_DEG] = gr_rng_boundary(r, 1, 4096, deg_edges, N_OF(deg_edges), 0.5);
+    if (gr_rng_chance(r, 0.2)) { /* wide rows: the global tier */
+      c->v[P_N] = gr_rng_range(r, WIDE_N, MAX_RANDOM);
+      c->v[P_DEG] = gr_rng_range(r, WIDE_DEG_LO, WIDE_DEG_HI);
     }
     break;
   }
@@ -355,7 +357,7 @@ static void *typed_values(const struct avos_csr *m, enum avos_type t)
 }
 
 /* A random n x n matrix: row lengths boundary-biased in [0, deg], distinct sorted columns. */
-static int random_matrix(struct avos_csr *m, int32_t n, int32_t deg, int bits, struct rng *r)
+static int random_matrix(struct avos_csr *m, int32_t n, int32_t deg, int bits, struct gr_rng *r)
 {
   if (deg > n)
     deg = n;
@@ -366,7 +368,7 @@ static int random_matrix(struct avos_csr *m, int32_t n, int32_t deg, int bits, s
     goto fail;
   for (int32_t i = 0; i < n; i++) {
     int64_t anchors[] = {0, 1, deg / 2, deg - 1, deg};
-    len[i] = deg ? (int32_t)rng_boundary(r, 0, deg, anchors, 5, 0.5) : 0;
+    len[i] = deg ? (int32_t)gr_rng_boundary(r, 0, deg, anchors, 5, 0.5) : 0;
     nnz += len[i];
   }
   if (avos_csr_alloc(m, n, n, nnz))
@@ -375,7 +377,7 @@ static int random_matrix(struct avos_csr *m, int32_t n, int32_t deg, int bits, s
   for (int32_t i = 0; i < n; i++) {
     /* Floyd's sampling of len[i] distinct columns, then in order */
     for (int32_t j = n - len[i]; j < n; j++) {
-      int32_t t = (int32_t)rng_range(r, 0, j);
+      int32_t t = (int32_t)gr_rng_range(r, 0, j);
       mark[mark[t] ? j : t] = 1;
     }
     for (int32_t j = 0; j < n; j++)
@@ -508,7 +510,7 @@ static int load_genealogy(const struct gr_case *c, int bits, struct avos_csr *m,
                           size_t len)
 {
   char path[GR_CASE_PATH_LEN * 3], inner[GR_WHY_LEN];
-  if (!case_file(c, "data", path, sizeof path)) {
+  if (!gr_case_file(c, "data", path, sizeof path)) {
     gr_fmt(why, len, "'shape=file' needs data=FILE");
     return -1;
   }
@@ -571,8 +573,8 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
   d->type = (enum avos_type)c->v[P_TYPE];
   d->tsize = type_size(d->type);
   d->bits = 8 * (int)d->tsize;
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   if (!is_matrix(d->op)) {
     d->n = c->v[P_N];
     size_t bytes = (size_t)(d->n ? d->n : 1) * d->tsize;
@@ -583,9 +585,9 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
       goto out_of_memory;
     for (int64_t i = 0; i < d->n; i++) {
       int64_t x = draw_value(&r, d->bits), y = draw_value(&r, d->bits);
-      if (d->op == AVOS_OP_PRODUCT && rng_chance(&r, 0.3)) { /* MSBs at the overflow boundary */
-        int bx = (int)rng_range(&r, 0, d->bits - 3);
-        int by = d->bits - 1 - bx - (int)rng_range(&r, 0, 1);
+      if (d->op == AVOS_OP_PRODUCT && gr_rng_chance(&r, 0.3)) { /* MSBs at the overflow boundary */
+        int bx = (int)gr_rng_range(&r, 0, d->bits - 3);
+        int by = d->bits - 1 - bx - (int)gr_rng_range(&r, 0, 1);
         if (by > d->bits - 2)
           by = d->bits - 2;
         x = bx ? value_at_msb(&r, bx) : 1;
@@ -654,8 +656,9 @@ fail:
 
 /* reference variant */
 
-static enum run_status avos_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                          void *out, struct run_ctx *ctx)
+static enum gr_run_status avos_run_reference(const struct gr_variant *v,
+                                             const struct gr_instance *inst, void *out,
+                                             struct gr_run_ctx *ctx)
 {
   (void)v;
   const struct avos_data *d = inst->priv;
@@ -663,16 +666,16 @@ static enum run_status avos_run_reference(const struct variant *v, const struct 
     int64_t st[AVOS_STATUS_WORDS];
     elementwise_reference(d, (char *)out + sizeof st, st);
     memcpy(out, st, sizeof st);
-    return RUN_OK;
+    return GR_RUN_OK;
   }
   struct avos_csr res;
   struct avos_stats rs;
   int64_t st[AVOS_STATUS_WORDS];
   if (matrix_reference(d, &res, &rs, st, ctx->why, sizeof ctx->why))
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   write_reference_out(inst, out, &res, st);
   avos_csr_release(&res);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 /* check */
@@ -684,7 +687,7 @@ static const char *status_name(int w)
   return names[w];
 }
 
-static int check_status(const struct avos_data *d, const int64_t *st, struct check_report *rep)
+static int check_status(const struct avos_data *d, const int64_t *st, struct gr_check_report *rep)
 {
   for (int w = 0; w < AVOS_STATUS_WORDS; w++) {
     if (w == AVOS_ST_NNZ || st[w] == d->ref_status[w])
@@ -692,14 +695,15 @@ static int check_status(const struct avos_data *d, const int64_t *st, struct che
     const char *tag = w == AVOS_ST_OVERFLOW || w == AVOS_ST_FIRST_OVF ? "overflow"
                       : w == AVOS_ST_CYCLE                            ? "cycle"
                                                                       : "parity";
-    return check_fail(rep, tag, "%s: %lld, reference %lld%s", status_name(w), (long long)st[w],
-                      (long long)d->ref_status[w],
-                      w == AVOS_ST_OVERFLOW ? " (an overflow is reported, never wrapped)" : "");
+    return gr_check_fail(rep, tag, "%s: %lld, reference %lld%s", status_name(w), (long long)st[w],
+                         (long long)d->ref_status[w],
+                         w == AVOS_ST_OVERFLOW ? " (an overflow is reported, never wrapped)" : "");
   }
   return 0;
 }
 
-static int check_elementwise(const struct avos_data *d, const void *out, struct check_report *rep)
+static int check_elementwise(const struct avos_data *d, const void *out,
+                             struct gr_check_report *rep)
 {
   const int64_t *st = out;
   const char *vals = (const char *)out + AVOS_STATUS_WORDS * sizeof(int64_t);
@@ -709,13 +713,16 @@ static int check_elementwise(const struct avos_data *d, const void *out, struct 
     if (tval_get(vals, i, d->type) != tval_get(d->ref_vals, i, d->type) && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "parity", "element %lld: %s(%lld, %lld) = %lld, reference %lld; %lld of %lld "
-                      "elements differ", (long long)first, opn, (long long)tval_get(d->x, first, d->type),
-                      (long long)tval_get(d->y, first, d->type), (long long)tval_get(vals, first, d->type),
-                      (long long)tval_get(d->ref_vals, first, d->type), (long long)bad, (long long)d->n);
+    return gr_check_fail(
+        rep, "parity",
+        "element %lld: %s(%lld, %lld) = %lld, reference %lld; %lld of %lld "
+        "elements differ",
+        (long long)first, opn, (long long)tval_get(d->x, first, d->type),
+        (long long)tval_get(d->y, first, d->type), (long long)tval_get(vals, first, d->type),
+        (long long)tval_get(d->ref_vals, first, d->type), (long long)bad, (long long)d->n);
   if (st[AVOS_ST_NNZ] != d->n)
-    return check_fail(rep, "parity", "status says %lld elements, the case has %lld",
-                      (long long)st[AVOS_ST_NNZ], (long long)d->n);
+    return gr_check_fail(rep, "parity", "status says %lld elements, the case has %lld",
+                         (long long)st[AVOS_ST_NNZ], (long long)d->n);
   if (check_status(d, st, rep))
     return 1;
   /* invariants of the definitions, on the output itself */
@@ -724,16 +731,20 @@ static int check_elementwise(const struct avos_data *d, const void *out, struct 
     int64_t v = tval_get(vals, i, d->type);
     if (d->op == AVOS_OP_SUM) {
       if ((v != x && v != y) || (x && y && v > (x < y ? x : y)) || (v == 0 && (x || y)))
-        return check_fail(rep, "invariant", "element %lld: avos_sum(%lld, %lld) = %lld is not the "
-                          "non-zero minimum", (long long)i, (long long)x, (long long)y, (long long)v);
+        return gr_check_fail(rep, "invariant",
+                             "element %lld: avos_sum(%lld, %lld) = %lld is not the "
+                             "non-zero minimum",
+                             (long long)i, (long long)x, (long long)y, (long long)v);
       continue;
     }
     if (v == 0 || x == 0 || y == 0 || y == -1 || y == 1)
       continue;
     int64_t xs = x == -1 ? 1 : x, low = ((int64_t)1 << avos_msb(y)) - 1;
     if ((v & low) != (y & low) || avos_msb(v) != avos_msb(xs) + avos_msb(y) || v < 2)
-      return check_fail(rep, "invariant", "element %lld: avos_product(%lld, %lld) = %lld does not "
-                        "append y's path to x's", (long long)i, (long long)x, (long long)y, (long long)v);
+      return gr_check_fail(rep, "invariant",
+                           "element %lld: avos_product(%lld, %lld) = %lld does not "
+                           "append y's path to x's",
+                           (long long)i, (long long)x, (long long)y, (long long)v);
   }
   return 0;
 }
@@ -752,7 +763,7 @@ static int out_as_csr(const struct avos_data *d, const void *out, struct avos_cs
   return 0;
 }
 
-static int check_matrix(const struct avos_data *d, const void *out, struct check_report *rep)
+static int check_matrix(const struct avos_data *d, const void *out, struct gr_check_report *rep)
 {
   const int64_t *st = out;
   const char *o = out;
@@ -767,26 +778,28 @@ static int check_matrix(const struct avos_data *d, const void *out, struct check
     while (r < rows && ptr[r + 1] - ptr[r] == ref->indptr[r + 1] - ref->indptr[r])
       r++;
     if (r < rows)
-      return check_fail(rep, "parity", "%lld entries, reference %lld; row %d has %d entries, reference %d",
-                        (long long)st[AVOS_ST_NNZ], (long long)d->cap, r, ptr[r + 1] - ptr[r],
-                        ref->indptr[r + 1] - ref->indptr[r]);
-    return check_fail(rep, "parity", "%lld entries, reference %lld", (long long)st[AVOS_ST_NNZ],
-                      (long long)d->cap);
+      return gr_check_fail(rep, "parity",
+                           "%lld entries, reference %lld; row %d has %d entries, reference %d",
+                           (long long)st[AVOS_ST_NNZ], (long long)d->cap, r, ptr[r + 1] - ptr[r],
+                           ref->indptr[r + 1] - ref->indptr[r]);
+    return gr_check_fail(rep, "parity", "%lld entries, reference %lld", (long long)st[AVOS_ST_NNZ],
+                         (long long)d->cap);
   }
   if (ptr[0] != 0 || ptr[rows] != d->cap)
-    return check_fail(rep, "bounds", "row pointers run from %d to %d, expected 0 to %lld", ptr[0],
-                      ptr[rows], (long long)d->cap);
+    return gr_check_fail(rep, "bounds", "row pointers run from %d to %d, expected 0 to %lld",
+                         ptr[0], ptr[rows], (long long)d->cap);
   int64_t bad_rows = 0;
   char first[GR_WHY_LEN] = "";
   for (int32_t r = 0; r < rows; r++) {
     if (ptr[r + 1] < ptr[r] || ptr[r + 1] > d->cap)
-      return check_fail(rep, "bounds", "row %d: row pointers %d then %d", r, ptr[r], ptr[r + 1]);
+      return gr_check_fail(rep, "bounds", "row %d: row pointers %d then %d", r, ptr[r], ptr[r + 1]);
     int32_t n = ptr[r + 1] - ptr[r], rn = ref->indptr[r + 1] - ref->indptr[r];
     for (int32_t k = 0; k < n; k++) {
       int32_t c = idx[ptr[r] + k];
       if (c < 0 || c >= ref->cols || (k && c <= idx[ptr[r] + k - 1]))
-        return check_fail(rep, "bounds", "row %d: column %d %s", r, c,
-                          c < 0 || c >= ref->cols ? "out of range" : "not after the previous one");
+        return gr_check_fail(rep, "bounds", "row %d: column %d %s", r, c,
+                             c < 0 || c >= ref->cols ? "out of range"
+                                                     : "not after the previous one");
     }
     int differs = n != rn;
     for (int32_t k = 0; k < n && !differs; k++) {
@@ -807,7 +820,8 @@ static int check_matrix(const struct avos_data *d, const void *out, struct check
     }
   }
   if (bad_rows)
-    return check_fail(rep, "parity", "%s; %lld of %d rows differ", first, (long long)bad_rows, rows);
+    return gr_check_fail(rep, "parity", "%s; %lld of %d rows differ", first, (long long)bad_rows,
+                         rows);
   if (pattern_only)
     return 0;
   if (check_status(d, st, rep))
@@ -816,28 +830,33 @@ static int check_matrix(const struct avos_data *d, const void *out, struct check
   struct avos_csr m;
   char why[GR_WHY_LEN];
   if (out_as_csr(d, out, &m))
-    return check_fail(rep, "memory", "out of host memory for the check");
+    return gr_check_fail(rep, "memory", "out of host memory for the check");
   int rc = 0;
   if (d->gender && avos_check_parity(&m, d->gender, why, sizeof why))
-    rc = check_fail(rep, "invariant", "%s", why);
+    rc = gr_check_fail(rep, "invariant", "%s", why);
   if (!rc && d->gender && !d->cycle_injected && st[AVOS_ST_CYCLE] >= 0)
-    rc = check_fail(rep, "cycle", "a cycle through vertex %lld is reported in an acyclic genealogy",
-                    (long long)st[AVOS_ST_CYCLE]);
+    rc = gr_check_fail(rep, "cycle",
+                       "a cycle through vertex %lld is reported in an acyclic genealogy",
+                       (long long)st[AVOS_ST_CYCLE]);
   if (!rc && d->op == AVOS_OP_CLOSURE) {
     if (d->cycle_injected && st[AVOS_ST_CYCLE] < 0 && st[AVOS_ST_OVERFLOW] == 0)
-      rc = check_fail(rep, "cycle", "the injected cycle is reported neither as a cycle nor as an "
-                      "overflow of its paths");
+      rc = gr_check_fail(rep, "cycle",
+                         "the injected cycle is reported neither as a cycle nor as an "
+                         "overflow of its paths");
     else if (st[AVOS_ST_FIXED] != 1)
-      rc = check_fail(rep, "invariant", "no fixed point after %lld squarings", (long long)st[AVOS_ST_ITER]);
+      rc = gr_check_fail(rep, "invariant", "no fixed point after %lld squarings",
+                         (long long)st[AVOS_ST_ITER]);
     else {
       struct avos_csr f;
       struct avos_stats fs = {0, -1, 0, 0};
       if (avos_spgemm_parallel(&m, &m, &m, d->bits, &f, &fs, why, sizeof why))
-        rc = check_fail(rep, "invariant", "fixed-point check: %s", why);
+        rc = gr_check_fail(rep, "invariant", "fixed-point check: %s", why);
       else {
         if (!avos_csr_equal(&f, &m))
-          rc = check_fail(rep, "invariant", "the closure is not a fixed point: W (+) W (x) W has %lld "
-                          "entries, W %lld", (long long)avos_csr_nnz(&f), (long long)avos_csr_nnz(&m));
+          rc = gr_check_fail(rep, "invariant",
+                             "the closure is not a fixed point: W (+) W (x) W has %lld "
+                             "entries, W %lld",
+                             (long long)avos_csr_nnz(&f), (long long)avos_csr_nnz(&m));
         avos_csr_release(&f);
       }
     }
@@ -846,7 +865,7 @@ static int check_matrix(const struct avos_data *d, const void *out, struct check
   return rc;
 }
 
-static int avos_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int avos_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct avos_data *d = inst->priv;
   return is_matrix(d->op) ? check_matrix(d, out, rep) : check_elementwise(d, out, rep);
@@ -925,44 +944,48 @@ GR_REGIME_PREDICATE(r_long_closure,
  * cuSPARSE peer one product. */
 #define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash"
 #define AVOS_CLOSURES "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash"
-static const struct regime avos_regimes[] = {
+static const struct gr_regime avos_regimes[] = {
     [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum, 0},
     [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product, 0},
     [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm, 0},
     [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure, 0},
     [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
     [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
-    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, REGIME_LARGE},
+    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, GR_REGIME_LARGE},
     [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group, 0},
-    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, REGIME_LARGE},
+    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, GR_REGIME_LARGE},
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
-    [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides, REGIME_LIMIT},
-    [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, REGIME_LIMIT},
+    [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides,
+                                GR_REGIME_LIMIT},
+    [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, GR_REGIME_LIMIT},
     [AVOS_REGIME_FULL_TABLE] = {"rows past a warp table", "v1_hash_full_drop", r_full_table, 0},
 };
 
 /* table */
 
-static const struct variant avos_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, avos_run_reference, NULL,
+static const struct gr_variant avos_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, avos_run_reference, NULL,
      "direct definitions in 64-bit integers, dense row accumulator, repeated squaring"},
-    {"v1_unsigned_sum", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu,
-     GPU(avos_v1_unsigned_sum_launch),
+    {"v1_unsigned_sum", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, avos_run_gpu,
+     GR_GPU(avos_v1_unsigned_sum_launch),
      "avos_sum compares as unsigned without a RED_ONE guard: -1 loses every sum"},
-    {"v1_msb_small", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu, GPU(avos_v1_msb_small_launch),
+    {"v1_msb_small", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, avos_run_gpu,
+     GR_GPU(avos_v1_msb_small_launch),
      "MSB of int8/int16 as 31 - clz(x) - (32 - bits): negative shifts in every small-type product"},
-    {"v1_warp_shared_hash", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu,
-     GPU(avos_v1_warp_shared_hash_launch),
+    {"v1_warp_shared_hash", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, avos_run_gpu,
+     GR_GPU(avos_v1_warp_shared_hash_launch),
      "thread per row, one shared hash table per warp for its 32 rows, non-atomic accumulation"},
-    {"v1_hash_full_drop", VARIANT_HISTORICAL, VARIANT_GPU, avos_run_gpu,
-     GPU(avos_v1_hash_full_drop_launch),
+    {"v1_hash_full_drop", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, avos_run_gpu,
+     GR_GPU(avos_v1_hash_full_drop_launch),
      "no fallback: a full row table answers 'not new' and entries beyond 256 columns vanish"},
-    {"v2_warp_hash", VARIANT_FIXED, VARIANT_GPU, avos_run_gpu, GPU(avos_v2_warp_hash_launch),
+    {"v2_warp_hash", GR_VARIANT_FIXED, GR_VARIANT_GPU, avos_run_gpu,
+     GR_GPU(avos_v2_warp_hash_launch),
      "a thread per row of <= 16 terms (sorted in registers), then row-private tables (8 lanes, "
      "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
-    {"cusparse", VARIANT_PEER, VARIANT_GPU | VARIANT_NOSHMEM | VARIANT_HOST_BOUND, avos_run_cusparse,
-     NULL,
-     "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern is "
+    {"cusparse", GR_VARIANT_PEER, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM | GR_VARIANT_HOST_BOUND,
+     avos_run_cusparse, NULL,
+     "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern "
+     "is "
      "checked, on cases with no zero avos terms"},
 };
 
@@ -987,7 +1010,7 @@ static const char *const avos_bench_cases[] = {
     NULL,
 };
 
-const struct algorithm avos_algorithm = {
+const struct gr_algorithm avos_algorithm = {
     .name = "avos",
     .summary = "AVOS semiring of red/black genealogy graphs: elementwise sum/product, CSR x CSR "
                "product, transitive closure",

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-extern const struct algorithm avos_algorithm;
+extern const struct gr_algorithm avos_algorithm;
 
 enum avos_op { AVOS_OP_SUM, AVOS_OP_PRODUCT, AVOS_OP_SPGEMM, AVOS_OP_CLOSURE };
 enum avos_shape { AVOS_SHAPE_FAMILY, AVOS_SHAPE_PEDIGREE, AVOS_SHAPE_RANDOM, AVOS_SHAPE_FILE };
@@ -84,13 +84,13 @@ enum {
 void avos_out_matrix(const struct gr_instance *inst, void *out, const int64_t *status,
                      const int32_t *indptr, const int32_t *indices, const void *values, int64_t nnz);
 
-enum run_status avos_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
-                             struct run_ctx *ctx);
-enum run_status avos_run_cusparse(const struct variant *v, const struct gr_instance *inst,
-                                  void *out, struct run_ctx *ctx);
+enum gr_run_status avos_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                void *out, struct gr_run_ctx *ctx);
+enum gr_run_status avos_run_cusparse(const struct gr_variant *v, const struct gr_instance *inst,
+                                     void *out, struct gr_run_ctx *ctx);
 
 /* Timing hooks (see include/gpuregress/alg.h). */
-void *avos_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+void *avos_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                        size_t len);
 void avos_bench_launch(void *state);
 void avos_bench_fetch(void *state, void *out);

@@ -439,29 +439,30 @@ static void op_fetch(struct avos_gpu_op *o, void *out)
   fetch_matrix(o->inst, &o->w, o->result, status, out);
 }
 
-static const char *op_unsupported(const struct variant *v, const struct avos_data *d, char *why,
+static const char *op_unsupported(const struct gr_variant *v, const struct avos_data *d, char *why,
                                   size_t len)
 {
   static const char *const ops[] = {"sum", "product", "spgemm", "closure"};
   return gr_fmt(why, len, "variant '%s' has no kernel for op=%s", v->name, ops[d->op]);
 }
 
-extern "C" enum run_status avos_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                        void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status avos_run_gpu(const struct gr_variant *v,
+                                           const struct gr_instance *inst, void *out,
+                                           struct gr_run_ctx *ctx)
 {
   struct avos_gpu_op o;
   memset(&o, 0, sizeof o);
   o.inst = inst;
   o.launch = (avos_launch_fn)v->impl;
   op_upload(&o);
-  enum run_status st = RUN_OK;
+  enum gr_run_status st = GR_RUN_OK;
   int rc = op_run(&o, 0, ctx->poison);
   if (rc == 1) {
     op_unsupported(v, (const struct avos_data *)inst->priv, ctx->why, sizeof ctx->why);
-    st = RUN_UNSUPPORTED;
+    st = GR_RUN_UNSUPPORTED;
   } else if (rc == 2) {
     gr_fmt(ctx->why, sizeof ctx->why, "a product has more than 2^31-1 entries");
-    st = RUN_ERROR;
+    st = GR_RUN_ERROR;
   } else {
     op_fetch(&o, out);
     ctx->reached = o.w.tiers;
@@ -478,15 +479,15 @@ struct avos_bench_state {
   struct avos_gpu_op op;
 };
 
-extern "C" void *avos_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
-                                  size_t len)
+extern "C" void *avos_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
+                                  char *why, size_t len)
 {
   struct avos_bench_state *s = (struct avos_bench_state *)calloc(1, sizeof *s);
   if (!s) {
     gr_fmt(why, len, "out of host memory");
     return NULL;
   }
-  if (v->kind == VARIANT_PEER) {
+  if (v->kind == GR_VARIANT_PEER) {
     s->peer = 1;
     s->peer_state = avos_cusparse_setup(inst, why, len);
     if (!s->peer_state) {
@@ -495,12 +496,13 @@ extern "C" void *avos_bench_setup(const struct variant *v, const struct gr_insta
     }
     return s;
   }
-  if (!(v->flags & VARIANT_GPU)) {
+  if (!(v->flags & GR_VARIANT_GPU)) {
     gr_fmt(why, len, "variant '%s' is not a GPU variant", v->name);
     free(s);
     return NULL;
   }
-  if (v->kind == VARIANT_HISTORICAL && ((const struct avos_data *)inst->priv)->op == AVOS_OP_CLOSURE) {
+  if (v->kind == GR_VARIANT_HISTORICAL &&
+      ((const struct avos_data *)inst->priv)->op == AVOS_OP_CLOSURE) {
     /* a replayed closure feeds each squaring's result to the next with the sizes recorded in
      * setup; a historical variant's sizes may vary from run to run */
     gr_fmt(why, len, "closures of historical variants are not timed (their sizes vary run to run)");

@@ -290,14 +290,15 @@ extern "C" void avos_cusparse_fetch(void *state, void *out)
   free(zeros);
 }
 
-extern "C" enum run_status avos_run_cusparse(const struct variant *v, const struct gr_instance *inst,
-                                             void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status avos_run_cusparse(const struct gr_variant *v,
+                                                const struct gr_instance *inst, void *out,
+                                                struct gr_run_ctx *ctx)
 {
   (void)v;
   void *s = avos_cusparse_setup(inst, ctx->why, sizeof ctx->why);
   if (!s)
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   avos_cusparse_fetch(s, out);
   avos_cusparse_teardown(s);
-  return RUN_OK;
+  return GR_RUN_OK;
 }

@@ -2,7 +2,7 @@
  * then every feature pair's 81 part pairs in one pass over the two features' labels.
  *
  * A variant's launcher enqueues both stages on `stream` for the problem g (device pointers) and
- * returns 0, or 1 (RUN_UNSUPPORTED) when it cannot take it. Launch errors end the process
+ * returns 0, or 1 (GR_RUN_UNSUPPORTED) when it cannot take it. Launch errors end the process
  * (GR_CUDA_CHECK). Outputs: ccc[t] and idx[t] for pair t of the upper triangle (ccc_pair_of). */
 #ifndef GR_ALGORITHMS_CCC_H
 #define GR_ALGORITHMS_CCC_H

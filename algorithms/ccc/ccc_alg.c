@@ -30,43 +30,45 @@ static const char *const values_names[] = {"continuous", "ties", "mixed", NULL};
 enum { VALUES_CONTINUOUS, VALUES_TIES, VALUES_MIXED };
 
 enum { P_N, P_FEATURES, P_CAT, P_MAX_CAT, P_MISSING, P_VALUES };
-static const struct param_spec ccc_params[] = {
-    [P_N] = {"n", PARAM_INT, 1, CCC_MAX_N, NULL, "objects (columns of the table)"},
-    [P_FEATURES] = {"features", PARAM_INT, 2, 20000, NULL, "features (rows): pairs = f(f-1)/2"},
-    [P_CAT] = {"cat", PARAM_INT, 0, 100, NULL, "percent of the features that are categorical"},
-    [P_MAX_CAT] = {"max_cat", PARAM_INT, 1, CCC_MAX_CAT, NULL,
+static const struct gr_param_spec ccc_params[] = {
+    [P_N] = {"n", GR_PARAM_INT, 1, CCC_MAX_N, NULL, "objects (columns of the table)"},
+    [P_FEATURES] = {"features", GR_PARAM_INT, 2, 20000, NULL, "features (rows): pairs = f(f-1)/2"},
+    [P_CAT] = {"cat", GR_PARAM_INT, 0, 100, NULL, "percent of the features that are categorical"},
+    [P_MAX_CAT] = {"max_cat", GR_PARAM_INT, 1, CCC_MAX_CAT, NULL,
                    "most categories of a categorical feature"},
-    [P_MISSING] = {"missing", PARAM_INT, 0, 90, NULL,
+    [P_MISSING] = {"missing", GR_PARAM_INT, 0, 90, NULL,
                    "percent of missing cells in the features that have some (about half)"},
-    [P_VALUES] = {"values", PARAM_ENUM, 0, 0, values_names,
+    [P_VALUES] = {"values", GR_PARAM_ENUM, 0, 0, values_names,
                   "numeric values: continuous, with ties, or a mix with constants"},
 };
 
 /* ---- reference ------------------------------------------------------------------------- */
 
-static enum run_status ccc_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                         void *out, struct run_ctx *ctx)
+static enum gr_run_status ccc_run_reference(const struct gr_variant *v,
+                                            const struct gr_instance *inst, void *out,
+                                            struct gr_run_ctx *ctx)
 {
   (void)v;
   const struct ccc_data *d = inst->priv;
   if (d->checked != d->pairs) {
     gr_fmt(ctx->why, sizeof ctx->why, "%lld pairs are beyond the CPU reference's budget",
            (long long)d->pairs);
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   }
   memcpy(out, d->ref, (size_t)d->pairs * sizeof(double));
   memcpy((char *)out + (size_t)d->pairs * sizeof(double), d->ref_idx, (size_t)d->pairs);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static const struct variant ccc_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, ccc_run_reference, NULL,
+static const struct gr_variant ccc_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, ccc_run_reference, NULL,
      "sorted ranks, exact integer contingencies per part pair, ari's reference finish"},
-    {"v1_warp_uninit", VARIANT_HISTORICAL, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v1_warp_uninit_launch),
+    {"v1_warp_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, ccc_run_gpu,
+     GR_GPU(ccc_v1_warp_uninit_launch),
      "warp's table cleared only where lane < cells: stale counts from the previous pair (ccc-gpu)"},
-    {"v2_warp", VARIANT_FIXED, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v2_warp_launch),
+    {"v2_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, ccc_run_gpu, GR_GPU(ccc_v2_warp_launch),
      "warp per pair, fine-label table + summed-area lookups, exact ARI rounding"},
-    {"v3_rows", VARIANT_FIXED, VARIANT_GPU, ccc_run_gpu, GPU(ccc_v3_rows_launch),
+    {"v3_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, ccc_run_gpu, GR_GPU(ccc_v3_rows_launch),
      "numeric pairs (n >= 91) by row clusters: conflict-free table reads, cells in registers"},
 };
 
@@ -96,26 +98,27 @@ static void ccc_fixup(struct gr_case *c)
     c->v[P_FEATURES] = c->v[P_FEATURES] * 3 / 4 < 2 ? 2 : c->v[P_FEATURES] * 3 / 4;
 }
 
-static void ccc_generate(struct gr_case *c, struct rng *r)
+static void ccc_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t n_edges[] = {1,  2,  3,   4,   6,   7,   15,  16,   31,   32,   33,   90,
                                     91, 99, 100, 511, 512, 513, 891, 1000, 1024, 4096, 20000};
   static const int64_t f_edges[] = {2, 3, 4, 5, 31, 32, 33, 64, 100};
   static const int64_t cat_edges[] = {1, 2, 3, 10, 31, 32, 33, 50, 64};
-  c->v[P_N] = rng_boundary(r, 1, 20000, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
-  c->v[P_FEATURES] = rng_boundary(r, 2, 100, f_edges, sizeof f_edges / sizeof *f_edges, 0.5);
+  c->v[P_N] = gr_rng_boundary(r, 1, 20000, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+  c->v[P_FEATURES] = gr_rng_boundary(r, 2, 100, f_edges, sizeof f_edges / sizeof *f_edges, 0.5);
   static const int64_t pct[] = {0, 0, 10, 30, 50, 100};
-  c->v[P_CAT] = pct[rng_range(r, 0, 5)];
+  c->v[P_CAT] = pct[gr_rng_range(r, 0, 5)];
   c->v[P_MAX_CAT] =
-      rng_boundary(r, 1, CCC_MAX_CAT, cat_edges, sizeof cat_edges / sizeof *cat_edges, 0.6);
+      gr_rng_boundary(r, 1, CCC_MAX_CAT, cat_edges, sizeof cat_edges / sizeof *cat_edges, 0.6);
   static const int64_t miss[] = {0, 0, 5, 20, 50, 90};
-  c->v[P_MISSING] = miss[rng_range(r, 0, 5)];
-  c->v[P_VALUES] = rng_range(r, 0, 2);
-  if (rng_chance(r, 0.03)) { /* past the persistent grid: several pairs per warp */
-    c->v[P_FEATURES] = rng_range(r, CCC_MANY_FEATURES, CCC_MANY_FEATURES + 40);
-    c->v[P_N] = rng_range(r, 1, 4) == 1 ? rng_range(r, 2, 90) : rng_range(r, 91, CCC_MANY_N);
-  } else if (rng_chance(r, 0.05)) { /* the partition's values past 48 KiB of shared memory */
-    c->v[P_N] = rng_range(r, 12289, CCC_MAX_N);
+  c->v[P_MISSING] = miss[gr_rng_range(r, 0, 5)];
+  c->v[P_VALUES] = gr_rng_range(r, 0, 2);
+  if (gr_rng_chance(r, 0.03)) { /* past the persistent grid: several pairs per warp */
+    c->v[P_FEATURES] = gr_rng_range(r, CCC_MANY_FEATURES, CCC_MANY_FEATURES + 40);
+    c->v[P_N] =
+        gr_rng_range(r, 1, 4) == 1 ? gr_rng_range(r, 2, 90) : gr_rng_range(r, 91, CCC_MANY_N);
+  } else if (gr_rng_chance(r, 0.05)) { /* the partition's values past 48 KiB of shared memory */
+    c->v[P_N] = gr_rng_range(r, 12289, CCC_MAX_N);
   }
 }
 
@@ -188,15 +191,15 @@ GR_REGIME_PREDICATE(r_big_partition, c->v[P_N] > 12288)
 GR_REGIME_PREDICATE(r_many_pairs,
                     c->v[P_FEATURES] * (c->v[P_FEATURES] - 1) / 2 > CCC_NOMINAL_WARPS)
 
-static const struct regime ccc_regimes[] = {
+static const struct gr_regime ccc_regimes[] = {
     {"numeric pairs, kmax 10", NULL, r_kmax10, 0},
     {"n < 91 (kmax < 10)", NULL, r_small_n, 0},
     {"categorical pairs", NULL, r_categorical, 0},
     {"33+ categories", NULL, r_wide_table, 0},
     {"missing values", NULL, r_missing, 0},
     {"NaN pairs", NULL, r_nan_pair, 0},
-    {"partition > 48 KiB", NULL, r_big_partition, REGIME_LARGE},
-    {"several pairs a warp", NULL, r_many_pairs, REGIME_LIMIT},
+    {"partition > 48 KiB", NULL, r_big_partition, GR_REGIME_LARGE},
+    {"several pairs a warp", NULL, r_many_pairs, GR_REGIME_LIMIT},
 };
 
 static size_t ccc_device_bytes(const struct gr_case *c)
@@ -214,9 +217,9 @@ static void ccc_work(const struct gr_case *c, double *bytes, double *items)
 
 /* ---- instance -------------------------------------------------------------------------- */
 
-static double ccc_gauss(struct rng *r)
+static double ccc_gauss(struct gr_rng *r)
 {
-  double u = rng_unit(r), v = rng_unit(r);
+  double u = gr_rng_unit(r), v = gr_rng_unit(r);
   return sqrt(-2.0 * log(u > 1e-300 ? u : 1e-300)) * cos(6.283185307179586 * v);
 }
 
@@ -233,32 +236,32 @@ static double ccc_shape(int kind, double z)
 
 /* Feature f's values (row x of n) and its cat_k. */
 static void ccc_draw_feature(struct ccc_data *d, const struct gr_case *c, const double *z, int f,
-                             struct rng *r)
+                             struct gr_rng *r)
 {
   int n = d->n;
   float *x = d->values + (size_t)f * n;
-  int lat = (int)rng_range(r, 0, 2), kind = (int)rng_range(r, 0, 3);
-  double noise = rng_chance(r, 0.2) ? 0.0 : rng_unit(r) * 2.0;
+  int lat = (int)gr_rng_range(r, 0, 2), kind = (int)gr_rng_range(r, 0, 3);
+  double noise = gr_rng_chance(r, 0.2) ? 0.0 : gr_rng_unit(r) * 2.0;
   d->cat_k[f] = 0;
-  if (rng_chance(r, (double)c->v[P_CAT] / 100)) {
-    int k = (int)rng_range(r, 1, c->v[P_MAX_CAT]);
+  if (gr_rng_chance(r, (double)c->v[P_CAT] / 100)) {
+    int k = (int)gr_rng_range(r, 1, c->v[P_MAX_CAT]);
     d->cat_k[f] = (uint8_t)k;
-    int shift = (int)rng_range(r, 0, k - 1);
+    int shift = (int)gr_rng_range(r, 0, k - 1);
     for (int o = 0; o < n; o++) {
       double g = ccc_shape(kind, z[(size_t)lat * n + o]) + noise * ccc_gauss(r);
       int code = (int)(k / (1.0 + exp(-g)));
       code = code >= k ? k - 1 : code;
-      if (rng_chance(r, 0.1))
-        code = (int)rng_range(r, 0, k - 1);
+      if (gr_rng_chance(r, 0.1))
+        code = (int)gr_rng_range(r, 0, k - 1);
       x[o] = (float)((code + shift) % k);
     }
   } else {
     int mode = (int)c->v[P_VALUES];
     if (mode == VALUES_MIXED)
-      mode = rng_chance(r, 0.5) ? VALUES_CONTINUOUS : 2 + (int)rng_range(r, 0, 2);
-    int levels = mode == VALUES_TIES ? (int)rng_range(r, 2, 12)
+      mode = gr_rng_chance(r, 0.5) ? VALUES_CONTINUOUS : 2 + (int)gr_rng_range(r, 0, 2);
+    int levels = mode == VALUES_TIES ? (int)gr_rng_range(r, 2, 12)
                  : mode == 2         ? 1
-                                     : (int)rng_range(r, 2, 5);
+                                     : (int)gr_rng_range(r, 2, 5);
     for (int o = 0; o < n; o++) {
       double g = ccc_shape(kind, z[(size_t)lat * n + o]) + noise * ccc_gauss(r);
       if (mode != VALUES_CONTINUOUS) /* a few levels: ties, a constant, fewer values than k */
@@ -266,9 +269,9 @@ static void ccc_draw_feature(struct ccc_data *d, const struct gr_case *c, const 
       x[o] = (float)g;
     }
   }
-  if (c->v[P_MISSING] > 0 && rng_chance(r, 0.5))
+  if (c->v[P_MISSING] > 0 && gr_rng_chance(r, 0.5))
     for (int o = 0; o < n; o++)
-      if (rng_chance(r, (double)c->v[P_MISSING] / 100))
+      if (gr_rng_chance(r, (double)c->v[P_MISSING] / 100))
         x[o] = NAN;
 }
 
@@ -352,8 +355,8 @@ static int ccc_instance_new(const struct gr_case *c, struct gr_instance **out, c
            (F * n * (4 + 2 * CCC_MAX_PARTS)) >> 20);
     goto out_free;
   }
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   for (size_t i = 0; i < 3 * n; i++)
     z[i] = ccc_gauss(&r);
   for (int f = 0; f < d->features; f++)
@@ -386,7 +389,7 @@ static int ccc_instance_new(const struct gr_case *c, struct gr_instance **out, c
       d->check_pair[k] = k;
     int64_t rest = d->checked - row0, span = d->pairs - row0;
     for (int64_t s = 0; s < rest; s++) /* one pair in each of `rest` equal slices */
-      d->check_pair[k++] = row0 + s * span / rest + rng_range(&r, 0, span / rest - 1);
+      d->check_pair[k++] = row0 + s * span / rest + gr_rng_range(&r, 0, span / rest - 1);
   }
   if (ccc_reference_pairs(d)) {
     gr_fmt(why, len, "out of host memory for the reference's scratch");
@@ -410,7 +413,7 @@ static int ccc_same(double a, double b)
   return (isnan(a) && isnan(b)) || a == b;
 }
 
-static int ccc_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int ccc_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct ccc_data *d = inst->priv;
   const double *x = out;
@@ -422,14 +425,14 @@ static int ccc_check(const struct gr_instance *inst, const void *out, struct che
       const struct ccc_ref_feature *a = &d->feat[i], *b = &d->feat[j];
       int none = !a->valid || !b->valid;
       if (none != isnan(x[t]) || (!none && !(x[t] >= 0 && x[t] <= 1)))
-        return check_fail(rep, "bounds", "pair %lld (features %d, %d): ccc = %.17g, expected %s",
-                          (long long)t, i, j, x[t], none ? "NaN" : "a value in [0, 1]");
+        return gr_check_fail(rep, "bounds", "pair %lld (features %d, %d): ccc = %.17g, expected %s",
+                             (long long)t, i, j, x[t], none ? "NaN" : "a value in [0, 1]");
       int p = idx[t] >> 4, q = idx[t] & 15;
       if (none ? idx[t] != CCC_NO_INDEX
                : (p >= a->parts || q >= b->parts || !(a->valid >> p & 1) || !(b->valid >> q & 1)))
-        return check_fail(rep, "bounds",
-                          "pair %lld (features %d, %d): part pair 0x%02x is not valid",
-                          (long long)t, i, j, idx[t]);
+        return gr_check_fail(rep, "bounds",
+                             "pair %lld (features %d, %d): part pair 0x%02x is not valid",
+                             (long long)t, i, j, idx[t]);
     }
   /* the checked pairs: bit-identical value and part pair */
   int64_t bad = 0, first = -1;
@@ -446,17 +449,17 @@ static int ccc_check(const struct gr_instance *inst, const void *out, struct che
     int i, j;
     ccc_pair_of(p, d->features, &i, &j);
     rep->err = fabs(x[p] - d->ref[first]);
-    return check_fail(rep, "parity",
-                      "%lld of %lld checked pairs differ; first pair %lld (features %d, %d): "
-                      "ccc %.17g part pair 0x%02x, reference %.17g part pair 0x%02x",
-                      (long long)bad, (long long)d->checked, (long long)p, i, j, x[p], idx[p],
-                      d->ref[first], d->ref_idx[first]);
+    return gr_check_fail(rep, "parity",
+                         "%lld of %lld checked pairs differ; first pair %lld (features %d, %d): "
+                         "ccc %.17g part pair 0x%02x, reference %.17g part pair 0x%02x",
+                         (long long)bad, (long long)d->checked, (long long)p, i, j, x[p], idx[p],
+                         d->ref[first], d->ref_idx[first]);
   }
   if (d->dup && d->feat[0].valid) {
     int64_t p = d->features - 2; /* pair (0, features-1) */
     if (x[p] != 1.0)
-      return check_fail(rep, "invariant",
-                        "feature 0 against itself scaled by 2: ccc = %.17g, not 1", x[p]);
+      return gr_check_fail(rep, "invariant",
+                           "feature 0 against itself scaled by 2: ccc = %.17g, not 1", x[p]);
   }
   return 0;
 }
@@ -473,7 +476,7 @@ static const char *const ccc_bench_cases[] = {
     NULL,
 };
 
-const struct algorithm ccc_algorithm = {
+const struct gr_algorithm ccc_algorithm = {
     .name = "ccc",
     .summary = "Clustermatch Correlation Coefficient of every feature pair (partitions + max ARI)",
     .params = ccc_params,

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-extern const struct algorithm ccc_algorithm;
+extern const struct gr_algorithm ccc_algorithm;
 
 /* The input and reference answer of one case. Output layout of a variant: pairs doubles (the
  * CCC of each pair of the upper triangle, ccc_pair_of), then pairs bytes (the part pair). */
@@ -30,9 +30,9 @@ struct ccc_data {
   int dup;                      /* 1: feature features-1 is feature 0 scaled by 2 (CCC = 1) */
 };
 
-enum run_status ccc_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
-                            struct run_ctx *ctx);
-void *ccc_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+enum gr_run_status ccc_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                               void *out, struct gr_run_ctx *ctx);
+void *ccc_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                       size_t len);
 void ccc_bench_launch(void *state);
 void ccc_bench_fetch(void *state, void *out);

@@ -55,18 +55,19 @@ static void ccc_bench_copy_out(const struct ccc_bench *b, void *out)
                            cudaMemcpyDeviceToHost));
 }
 
-extern "C" enum run_status ccc_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status ccc_run_gpu(const struct gr_variant *v,
+                                          const struct gr_instance *inst, void *out,
+                                          struct gr_run_ctx *ctx)
 {
   const struct ccc_data *d = (const struct ccc_data *)inst->priv;
   struct ccc_bench b = {};
   b.launch = (ccc_launch_fn)v->impl;
   ccc_bench_alloc(&b, d, ctx->poison);
-  enum run_status st = RUN_OK;
+  enum gr_run_status st = GR_RUN_OK;
   if (b.launch(&b.g, 0)) {
     gr_fmt(ctx->why, sizeof ctx->why, "a table of %d x %d fine labels per warp does not fit",
            d->lmax + 1, d->lmax + 1);
-    st = RUN_UNSUPPORTED;
+    st = GR_RUN_UNSUPPORTED;
   } else {
     GR_CUDA_CHECK(cudaDeviceSynchronize());
     ccc_bench_copy_out(&b, out);
@@ -77,8 +78,8 @@ extern "C" enum run_status ccc_run_gpu(const struct variant *v, const struct gr_
 
 /* ---- timing hooks: the features resident on the device; partitioning and pairs are timed --- */
 
-extern "C" void *ccc_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
-                                 size_t len)
+extern "C" void *ccc_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
+                                 char *why, size_t len)
 {
   const struct ccc_data *d = (const struct ccc_data *)inst->priv;
   struct ccc_bench *b = (struct ccc_bench *)calloc(1, sizeof *b);

@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     return 2;
   }
   int reps = argc > 2 ? atoi(argv[2]) : 3;
-  const struct variant *v = alg_variant(&ccc_algorithm, argc > 3 ? argv[3] : "v3_rows");
+  const struct gr_variant *v = gr_alg_variant(&ccc_algorithm, argc > 3 ? argv[3] : "v3_rows");
   if (!v || !v->impl) {
     fprintf(stderr, "ccc_time: no GPU variant '%s'\n", argc > 3 ? argv[3] : "v3_rows");
     return 2;
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
       down[r] = ms[3];
     }
   }
-  struct check_report rep = {};
+  struct gr_check_report rep = {};
   int bad = ccc_algorithm.check(inst, h_out, &rep);
   double mu = ccc_time_median(up, reps), mp = ccc_time_median(part, reps),
          mw = ccc_time_median(whole, reps), md = ccc_time_median(down, reps);

@@ -15,14 +15,14 @@
 
 static void test_exact_rounding(void)
 {
-  struct rng r;
-  rng_seed(&r, 5);
+  struct gr_rng r;
+  gr_rng_seed(&r, 5);
   long bad = 0;
   for (long t = 0; t < 2000000; t++) {
-    int bits = (int)rng_range(&r, 1, 30);
+    int bits = (int)gr_rng_range(&r, 1, 30);
     uint64_t mask = ((uint64_t)1 << bits) - 1;
-    struct ari_counts c = {rng_u64(&r) & mask, rng_u64(&r) & mask, rng_u64(&r) & mask,
-                           rng_u64(&r) & mask};
+    struct ari_counts c = {gr_rng_u64(&r) & mask, gr_rng_u64(&r) & mask, gr_rng_u64(&r) & mask,
+                           gr_rng_u64(&r) & mask};
     if (t % 7 == 0)
       c.fp = c.fn; /* symmetric ones */
     double want = ari_from_counts(&c), got = ccc_ari_exact(c.tp, c.fp, c.fn, c.tn);
@@ -34,11 +34,11 @@ static void test_exact_rounding(void)
   /* counts of real partitions up to n = CCC_MAX_N */
   static int16_t a[CCC_MAX_N], b[CCC_MAX_N];
   for (int t = 0; t < 300; t++) {
-    int n = (int)rng_log_range(&r, 2, CCC_MAX_N), ka = (int)rng_range(&r, 1, 12),
-        kb = (int)rng_range(&r, 1, 12);
+    int n = (int)gr_rng_log_range(&r, 2, CCC_MAX_N), ka = (int)gr_rng_range(&r, 1, 12),
+        kb = (int)gr_rng_range(&r, 1, 12);
     for (int i = 0; i < n; i++) {
-      a[i] = (int16_t)rng_range(&r, 0, ka - 1);
-      b[i] = (int16_t)(rng_chance(&r, 0.7) ? a[i] % kb : rng_range(&r, 0, kb - 1));
+      a[i] = (int16_t)gr_rng_range(&r, 0, ka - 1);
+      b[i] = (int16_t)(gr_rng_chance(&r, 0.7) ? a[i] % kb : gr_rng_range(&r, 0, kb - 1));
     }
     struct ari_counts c;
     EXPECT(ari_reference_counts(a, b, (size_t)n, ka, kb, &c) == 0);
@@ -119,20 +119,21 @@ static void test_titanic(void)
 {
   static float x[TF][TN];
   static const int cat[TF] = {3, 2, 0, 0, 0, 0, 3, 2};
-  struct rng r;
-  rng_seed(&r, 1912);
+  struct gr_rng r;
+  gr_rng_seed(&r, 1912);
   for (int o = 0; o < TN; o++) {
-    int cls = rng_chance(&r, 0.24) ? 0 : rng_chance(&r, 0.27) ? 1 : 2;
-    int sex = rng_chance(&r, 0.35);
+    int cls = gr_rng_chance(&r, 0.24) ? 0 : gr_rng_chance(&r, 0.27) ? 1 : 2;
+    int sex = gr_rng_chance(&r, 0.35);
     x[0][o] = (float)cls;
     x[1][o] = (float)sex;
-    x[2][o] = rng_chance(&r, 0.2) ? NAN : (float)(int)(1 + rng_unit(&r) * (60 - 15 * cls));
-    x[3][o] = (float)(rng_chance(&r, 0.7) ? 0 : rng_range(&r, 1, 5));
-    x[4][o] = (float)(rng_chance(&r, 0.75) ? 0 : rng_range(&r, 1, 4));
-    x[5][o] = (float)((cls == 0 ? 60 : cls == 1 ? 20 : 8) * (0.5 + rng_unit(&r)));
-    x[6][o] = o == 61 || o == 829 ? NAN : (float)(rng_chance(&r, 0.72) ? 0 : rng_range(&r, 1, 2));
+    x[2][o] = gr_rng_chance(&r, 0.2) ? NAN : (float)(int)(1 + gr_rng_unit(&r) * (60 - 15 * cls));
+    x[3][o] = (float)(gr_rng_chance(&r, 0.7) ? 0 : gr_rng_range(&r, 1, 5));
+    x[4][o] = (float)(gr_rng_chance(&r, 0.75) ? 0 : gr_rng_range(&r, 1, 4));
+    x[5][o] = (float)((cls == 0 ? 60 : cls == 1 ? 20 : 8) * (0.5 + gr_rng_unit(&r)));
+    x[6][o] =
+        o == 61 || o == 829 ? NAN : (float)(gr_rng_chance(&r, 0.72) ? 0 : gr_rng_range(&r, 1, 2));
     double p = 0.15 + 0.55 * sex + 0.15 * (2 - cls) / 2.0;
-    x[7][o] = (float)rng_chance(&r, p);
+    x[7][o] = (float)gr_rng_chance(&r, p);
   }
   static int16_t store[TF][CCC_MAX_PARTS * TN], scratch[2 * TN];
   struct ccc_ref_feature f[TF];

@@ -37,19 +37,19 @@ enum { P_N, P_K, P_SIG_MIN, P_SIG_MAX, P_CLASSES, P_ALPHA, P_ITERS, P_RANKS, P_D
 static const char *const km_dist_names[] = {"classes", "uniform", "duplicates", "file", NULL};
 #define KM_DIST_FILE KMSIG_DIST_COUNT_
 _Static_assert(KMSIG_DIST_COUNT_ == 3, "km_dist_names follows enum kmsig_dist");
-static const struct param_spec km_params[] = {
-    [P_N] = {"n", PARAM_INT, 1, 1000000, NULL, "objects (image signatures)"},
-    [P_K] = {"k", PARAM_INT, 1, 1000000, NULL, "clusters, 1..n"},
-    [P_SIG_MIN] = {"sig_min", PARAM_INT, 1, 256, NULL, "fewest centroids per signature"},
-    [P_SIG_MAX] = {"sig_max", PARAM_INT, 1, 256, NULL, "most centroids per signature"},
-    [P_CLASSES] = {"classes", PARAM_INT, 1, 1000, NULL, "latent image classes of the generator"},
-    [P_ALPHA] = {"alpha_milli", PARAM_INT, 1, 5000, NULL,
+static const struct gr_param_spec km_params[] = {
+    [P_N] = {"n", GR_PARAM_INT, 1, 1000000, NULL, "objects (image signatures)"},
+    [P_K] = {"k", GR_PARAM_INT, 1, 1000000, NULL, "clusters, 1..n"},
+    [P_SIG_MIN] = {"sig_min", GR_PARAM_INT, 1, 256, NULL, "fewest centroids per signature"},
+    [P_SIG_MAX] = {"sig_max", GR_PARAM_INT, 1, 256, NULL, "most centroids per signature"},
+    [P_CLASSES] = {"classes", GR_PARAM_INT, 1, 1000, NULL, "latent image classes of the generator"},
+    [P_ALPHA] = {"alpha_milli", GR_PARAM_INT, 1, 5000, NULL,
                  "similarity exp(-alpha d^2), alpha in thousandths (200: 0.2)"},
-    [P_ITERS] = {"iters", PARAM_INT, 0, 100, NULL, "iteration limit (medoid updates)"},
-    [P_RANKS] = {"ranks", PARAM_INT, 1, 4, NULL, "MPI ranks of the mpi_* variants"},
-    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, km_dist_names,
+    [P_ITERS] = {"iters", GR_PARAM_INT, 0, 100, NULL, "iteration limit (medoid updates)"},
+    [P_RANKS] = {"ranks", GR_PARAM_INT, 1, 4, NULL, "MPI ranks of the mpi_* variants"},
+    [P_DIST] = {"dist", GR_PARAM_ENUM, 0, 0, km_dist_names,
                 "signature distribution (file: the signatures of data=)"},
-    [P_DATA] = {"data", PARAM_FILE, 0, 0, NULL,
+    [P_DATA] = {"data", GR_PARAM_FILE, 0, 0, NULL,
                 "signature file (datasets/kmedoids_sig.h): n, sig_min and sig_max from it"},
 };
 
@@ -115,7 +115,7 @@ static void km_fixup(struct gr_case *c)
     v[P_K] = v[P_N];
 }
 
-static void km_generate(struct gr_case *c, struct rng *r)
+static void km_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t n_edges[] = {1, 2, 3, 4, 16, 17, 31, 32, 33, 63, 64, 65, 100, 255, 256, 257};
   static const int64_t big_n_edges[] = {200, 255, 256, 257, 500, 511, 512, 513, 1000, 1500};
@@ -124,31 +124,35 @@ static void km_generate(struct gr_case *c, struct rng *r)
   static const int64_t alpha_edges[] = {10, 50, 200, 1000, 2000};
   static const int64_t iter_edges[] = {0, 1, 2, 3, 16, 32};
   int64_t *v = c->v;
-  v[P_CLASSES] = rng_boundary(r, 1, 32, class_edges, sizeof class_edges / sizeof *class_edges, 0.6);
-  v[P_ALPHA] = rng_chance(r, 0.6) ? 200
-                                  : rng_boundary(r, 10, 2000, alpha_edges,
-                                                 sizeof alpha_edges / sizeof *alpha_edges, 0.5);
-  v[P_ITERS] = rng_chance(r, 0.6)
-                   ? 16
-                   : rng_boundary(r, 0, 32, iter_edges, sizeof iter_edges / sizeof *iter_edges, 0.6);
-  v[P_RANKS] = rng_range(r, 1, 4);
-  v[P_DIST] = rng_chance(r, 0.5) ? KMSIG_DIST_CLASSES : rng_range(r, 1, KMSIG_DIST_COUNT_ - 1);
-  int mode = (int)rng_range(r, 0, 9);
+  v[P_CLASSES] =
+      gr_rng_boundary(r, 1, 32, class_edges, sizeof class_edges / sizeof *class_edges, 0.6);
+  v[P_ALPHA] = gr_rng_chance(r, 0.6)
+                   ? 200
+                   : gr_rng_boundary(r, 10, 2000, alpha_edges,
+                                     sizeof alpha_edges / sizeof *alpha_edges, 0.5);
+  v[P_ITERS] = gr_rng_chance(r, 0.6) ? 16
+                                     : gr_rng_boundary(r, 0, 32, iter_edges,
+                                                       sizeof iter_edges / sizeof *iter_edges, 0.6);
+  v[P_RANKS] = gr_rng_range(r, 1, 4);
+  v[P_DIST] =
+      gr_rng_chance(r, 0.5) ? KMSIG_DIST_CLASSES : gr_rng_range(r, 1, KMSIG_DIST_COUNT_ - 1);
+  int mode = (int)gr_rng_range(r, 0, 9);
   if (mode < 4) { /* few big clusters, split over many blocks (and ranks) */
-    v[P_N] = rng_boundary(r, 200, 1500, big_n_edges, sizeof big_n_edges / sizeof *big_n_edges, 0.5);
-    v[P_SIG_MIN] = rng_range(r, 1, 8);
-    v[P_SIG_MAX] = v[P_SIG_MIN] + rng_range(r, 0, 12);
-    v[P_K] = rng_range(r, 1, 4);
-    if (rng_chance(r, 0.15)) { /* one cluster past 1024 members: 64 target parts, many tiles */
-      v[P_N] = rng_range(r, KM_TGT_PARTS_MAX * KM_TGT_PART_MIN + 1, 1500);
-      v[P_SIG_MIN] = rng_range(r, 1, 3);
-      v[P_SIG_MAX] = v[P_SIG_MIN] + rng_range(r, 0, 3);
+    v[P_N] =
+        gr_rng_boundary(r, 200, 1500, big_n_edges, sizeof big_n_edges / sizeof *big_n_edges, 0.5);
+    v[P_SIG_MIN] = gr_rng_range(r, 1, 8);
+    v[P_SIG_MAX] = v[P_SIG_MIN] + gr_rng_range(r, 0, 12);
+    v[P_K] = gr_rng_range(r, 1, 4);
+    if (gr_rng_chance(r, 0.15)) { /* one cluster past 1024 members: 64 target parts, many tiles */
+      v[P_N] = gr_rng_range(r, KM_TGT_PARTS_MAX * KM_TGT_PART_MIN + 1, 1500);
+      v[P_SIG_MIN] = gr_rng_range(r, 1, 3);
+      v[P_SIG_MAX] = v[P_SIG_MIN] + gr_rng_range(r, 0, 3);
       v[P_K] = 1;
     }
   } else if (mode < 8) { /* anything, k at its thresholds */
-    v[P_N] = rng_boundary(r, 1, 400, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
-    v[P_SIG_MIN] = rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
-    v[P_SIG_MAX] = rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_N] = gr_rng_boundary(r, 1, 400, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+    v[P_SIG_MIN] = gr_rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_SIG_MAX] = gr_rng_boundary(r, 1, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
     if (v[P_SIG_MIN] > v[P_SIG_MAX]) {
       int64_t t = v[P_SIG_MIN];
       v[P_SIG_MIN] = v[P_SIG_MAX];
@@ -156,13 +160,14 @@ static void km_generate(struct gr_case *c, struct rng *r)
     }
     int64_t n = v[P_N], cl = v[P_CLASSES];
     int64_t k_edges[] = {1, 2, 3, cl - 1, cl, cl + 1, 2 * cl, n / 2, n - 1, n};
-    v[P_K] = rng_boundary(r, 1, n, k_edges, sizeof k_edges / sizeof *k_edges, 0.7);
+    v[P_K] = gr_rng_boundary(r, 1, n, k_edges, sizeof k_edges / sizeof *k_edges, 0.7);
   } else { /* big signatures, few objects */
-    v[P_N] = rng_range(r, 2, 40);
-    v[P_SIG_MIN] = rng_boundary(r, 32, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
-    v[P_SIG_MAX] = rng_boundary(r, v[P_SIG_MIN], 256, sig_edges,
-                                sizeof sig_edges / sizeof *sig_edges, 0.5);
-    v[P_K] = rng_range(r, 1, v[P_N]);
+    v[P_N] = gr_rng_range(r, 2, 40);
+    v[P_SIG_MIN] =
+        gr_rng_boundary(r, 32, 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_SIG_MAX] =
+        gr_rng_boundary(r, v[P_SIG_MIN], 256, sig_edges, sizeof sig_edges / sizeof *sig_edges, 0.5);
+    v[P_K] = gr_rng_range(r, 1, v[P_N]);
   }
 }
 
@@ -229,7 +234,7 @@ static int km_load(const struct gr_case *c, struct kmsig *ds, int64_t *smin, int
                    char *why, size_t len)
 {
   char path[GR_CASE_PATH_LEN * 3];
-  if (!case_file(c, "data", path, sizeof path)) {
+  if (!gr_case_file(c, "data", path, sizeof path)) {
     gr_fmt(why, len, "'dist=file' needs data=FILE");
     return -1;
   }
@@ -399,18 +404,20 @@ static void near_chunk(void *ctx, size_t lo, size_t hi)
 
 /* Converged output: every medoid minimises its cluster's score within tolerance. 0, or 1. */
 static int check_converged(const struct km_data *d, const int32_t *med, const int32_t *asg,
-                           struct check_report *rep)
+                           struct gr_check_report *rep)
 {
   int64_t n = d->ds.n;
   int k = d->cfg.k, bad = 0;
   struct km_clusters cl;
   if (km_clusters_build(&cl, asg, n, k))
-    return check_fail(rep, "memory", "out of host memory for the cluster lists");
+    return gr_check_fail(rep, "memory", "out of host memory for the cluster lists");
   for (int j = 0; j < k && !bad; j++) {
     int64_t a = cl.start[j], m = cl.start[j + 1] - a;
     if (m >= 1 && m < 3 && med[j] != cl.list[a])
-      bad = check_fail(rep, "parity", "cluster %d of %lld members: medoid %d is not its first "
-                                      "member %d", j, (long long)m, med[j], cl.list[a]);
+      bad = gr_check_fail(rep, "parity",
+                          "cluster %d of %lld members: medoid %d is not its first "
+                          "member %d",
+                          j, (long long)m, med[j], cl.list[a]);
     if (m < 3)
       continue;
     double best = INFINITY, mine = 0, slack = 0;
@@ -428,16 +435,16 @@ static int check_converged(const struct km_data *d, const int32_t *med, const in
         mine = sc;
     }
     if (mine > best * (1 + KM_OBJ_TOL) + 2 * slack)
-      bad = check_fail(rep, "parity",
-                       "converged, but cluster %d's medoid %d scores %.12g and a member scores "
-                       "%.12g",
-                       j, med[j], mine, best);
+      bad = gr_check_fail(rep, "parity",
+                          "converged, but cluster %d's medoid %d scores %.12g and a member scores "
+                          "%.12g",
+                          j, med[j], mine, best);
   }
   km_clusters_release(&cl);
   return bad;
 }
 
-static int km_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int km_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct km_data *d = inst->priv;
   int64_t n = d->ds.n;
@@ -450,31 +457,32 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
   const int32_t *med = (const int32_t *)(o + l.medoids), *asg = (const int32_t *)(o + l.assign);
   int steps = head[0];
   if (steps < 1 || steps > iters + 1)
-    return check_fail(rep, "bounds", "steps = %d outside [1, %d]", steps, iters + 1);
+    return gr_check_fail(rep, "bounds", "steps = %d outside [1, %d]", steps, iters + 1);
   if (head[1] != 0)
-    return check_fail(rep, "bounds", "the word after 'steps' holds %#x, not 0 (left unwritten?)",
-                      (unsigned)head[1]);
+    return gr_check_fail(rep, "bounds", "the word after 'steps' holds %#x, not 0 (left unwritten?)",
+                         (unsigned)head[1]);
   for (int t = 0; t <= iters; t++) {
     if (t < steps && !(obj[t] >= 0 && isfinite(obj[t])))
-      return check_fail(rep, "bounds", "objective[%d] = %g is not a finite non-negative sum", t,
-                        obj[t]);
+      return gr_check_fail(rep, "bounds", "objective[%d] = %g is not a finite non-negative sum", t,
+                           obj[t]);
     if (t >= steps && obj[t] != 0)
-      return check_fail(rep, "bounds", "objective[%d] = %g past the %d steps is not 0", t, obj[t],
-                        steps);
+      return gr_check_fail(rep, "bounds", "objective[%d] = %g past the %d steps is not 0", t,
+                           obj[t], steps);
   }
   for (int j = 0; j < k; j++)
     if (med[j] < 0 || med[j] >= n)
-      return check_fail(rep, "bounds", "medoid %d = %d outside [0, %lld)", j, med[j], (long long)n);
+      return gr_check_fail(rep, "bounds", "medoid %d = %d outside [0, %lld)", j, med[j],
+                           (long long)n);
   for (int64_t i = 0; i < n; i++)
     if (asg[i] < 0 || asg[i] >= k)
-      return check_fail(rep, "bounds", "object %lld assigned to %d outside [0, %d)", (long long)i,
-                        asg[i], k);
+      return gr_check_fail(rep, "bounds", "object %lld assigned to %d outside [0, %d)",
+                           (long long)i, asg[i], k);
   for (int j = 0; j < k; j++) {
     int c = asg[med[j]];
     if (c != j && km_d(d, med[j], med[c]) != 0)
-      return check_fail(rep, "invariant",
-                        "medoid %d (object %d) is assigned to cluster %d at distance %.9g",
-                        j, med[j], c, km_d(d, med[j], med[c]));
+      return gr_check_fail(rep, "invariant",
+                           "medoid %d (object %d) is assigned to cluster %d at distance %.9g", j,
+                           med[j], c, km_d(d, med[j], med[c]));
   }
   /* the output's own objective, in double, and how far float distances may move a sum of them */
   double sum = 0, slack = 0;
@@ -483,7 +491,7 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
                         malloc(sizeof(double) * (size_t)ns), malloc(sizeof(int) * (size_t)ns)};
   if (!nj.dx || !nj.best || !nj.arg) {
     free(nj.dx), free(nj.best), free(nj.arg);
-    return check_fail(rep, "memory", "out of host memory for the nearest-medoid check");
+    return gr_check_fail(rep, "memory", "out of host memory for the nearest-medoid check");
   }
   /* a thread takes at least 8 objects, or 4096 with the matrix (lookups, not SQFDs) */
   gr_parallel_for((size_t)ns, d->dist ? 4096 : 8, near_chunk, &nj);
@@ -493,10 +501,10 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     double dx = nj.dx[s], best = nj.best[s];
     int arg = nj.arg[s];
     if (dx > best * (1 + KM_OBJ_TOL) + 2 * dist_slack(best))
-      bad = check_fail(rep, "parity",
-                       "object %lld is assigned to cluster %d (medoid %d) at distance %.9g, but "
-                       "cluster %d (medoid %d) is at %.9g",
-                       (long long)i, asg[i], med[asg[i]], dx, arg, med[arg], best);
+      bad = gr_check_fail(rep, "parity",
+                          "object %lld is assigned to cluster %d (medoid %d) at distance %.9g, but "
+                          "cluster %d (medoid %d) is at %.9g",
+                          (long long)i, asg[i], med[asg[i]], dx, arg, med[arg], best);
     sum += dx;
     slack += dist_slack(dx);
   }
@@ -506,14 +514,16 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
   slack *= (double)stride;
   for (int t = 0; t + 1 < steps; t++)
     if (obj[t + 1] > obj[t] * (1 + KM_OBJ_TOL) + 2 * slack)
-      return check_fail(rep, "invariant", "objective increased from step %d to %d: %.12g -> %.12g",
-                        t, t + 1, obj[t], obj[t + 1]);
+      return gr_check_fail(rep, "invariant",
+                           "objective increased from step %d to %d: %.12g -> %.12g", t, t + 1,
+                           obj[t], obj[t + 1]);
   if (!d->has_ref) /* too big for the reference: the sample above */
     return 0;
   if (fabs(obj[steps - 1] - sum) > KM_OBJ_TOL * sum + slack)
-    return check_fail(rep, "parity",
-                      "reported objective %.12g but the output's medoids and assignment give %.12g",
-                      obj[steps - 1], sum);
+    return gr_check_fail(
+        rep, "parity",
+        "reported objective %.12g but the output's medoids and assignment give %.12g",
+        obj[steps - 1], sum);
   const struct km_result *ref = &d->res;
   double ref_obj = ref->objective[ref->steps - 1];
   int same = steps == ref->steps && memcmp(med, ref->medoids, 4 * (size_t)k) == 0 &&
@@ -523,8 +533,8 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     for (int t = 0; t < steps; t++) {
       double e = fabs(obj[t] - ref->objective[t]);
       if (e > KM_OBJ_TOL * ref->objective[t] + slack)
-        return check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g", t, obj[t],
-                          ref->objective[t]);
+        return gr_check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g", t, obj[t],
+                             ref->objective[t]);
       if (ref->objective[t] > 0 && e / ref->objective[t] > worst)
         worst = e / ref->objective[t];
     }
@@ -537,7 +547,7 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
     first++;
   double rel = fabs(sum - ref_obj) / (ref_obj > 0 ? ref_obj : 1.0);
   if (rel > KM_OBJ_TOL)
-    return check_fail(
+    return gr_check_fail(
         rep, "parity",
         "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
         "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)",
@@ -550,8 +560,9 @@ static int km_check(const struct gr_instance *inst, const void *out, struct chec
 
 /* variants */
 
-static enum run_status km_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                        void *out, struct run_ctx *ctx)
+static enum gr_run_status km_run_reference(const struct gr_variant *v,
+                                           const struct gr_instance *inst, void *out,
+                                           struct gr_run_ctx *ctx)
 {
   const struct km_data *d = inst->priv;
   if (!d->has_ref) {
@@ -559,39 +570,39 @@ static enum run_status km_run_reference(const struct variant *v, const struct gr
            "case too big for the serial reference (%lld objects; it takes n <= %d and "
            "n^2 sig^2 / 2 <= %.0e centroid pairs)",
            (long long)d->ds.n, KM_REF_MAX_N, KM_REF_PAIRS);
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   }
   struct km_result res;
   if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters) ||
       km_reference(&d->ref, &d->cfg, d->dist, &res)) {
     km_result_release(&res);
     gr_fmt(ctx->why, sizeof ctx->why, "reference failed: out of host memory");
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
   km_out_pack(&res, out);
   km_result_release(&res);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static enum run_status km_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
-                                  struct run_ctx *ctx)
+static enum gr_run_status km_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                     void *out, struct gr_run_ctx *ctx)
 {
   const struct km_data *d = inst->priv;
   struct km_gpu *g = NULL;
   int st = km_gpu_new(&d->ds, d->cfg.alpha, 0, d->ds.n, (km_score_big_fn)v->impl, &g, ctx->why,
                       sizeof ctx->why);
   if (st)
-    return st > 0 ? RUN_UNSUPPORTED : RUN_ERROR;
+    return st > 0 ? GR_RUN_UNSUPPORTED : GR_RUN_ERROR;
   struct km_result res;
-  enum run_status rs = RUN_OK;
+  enum gr_run_status rs = GR_RUN_OK;
   struct km_backend be = km_gpu_backend_ops;
   be.ctx = g;
   if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters)) {
     gr_fmt(ctx->why, sizeof ctx->why, "out of host memory for the result");
-    rs = RUN_ERROR;
+    rs = GR_RUN_ERROR;
   } else if (km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, ctx->why,
                            sizeof ctx->why)) {
-    rs = RUN_ERROR;
+    rs = GR_RUN_ERROR;
   } else {
     km_out_pack(&res, out);
     int n_small, n_big;
@@ -604,24 +615,24 @@ static enum run_status km_run_gpu(const struct variant *v, const struct gr_insta
 }
 
 /* mpirun -np ranks kmedoids_mpi --backend BACKEND on the case's dataset, written to a temp file */
-static enum run_status km_run_mpi(const struct gr_instance *inst, void *out, struct run_ctx *ctx,
-                                  const char *backend)
+static enum gr_run_status km_run_mpi(const struct gr_instance *inst, void *out,
+                                     struct gr_run_ctx *ctx, const char *backend)
 {
   const struct km_data *d = inst->priv;
   char exe[4096], why[GR_WHY_LEN];
   if (km_find_mpi_exe(exe, sizeof exe, ctx->why, sizeof ctx->why))
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   const char *tmp = getenv("TMPDIR");
   char data_path[4096], out_path[4200];
   gr_fmt(data_path, sizeof data_path, "%s/km_case_XXXXXX", tmp && *tmp ? tmp : "/tmp");
   int fd = mkstemp(data_path);
   if (fd < 0) {
     gr_fmt(ctx->why, sizeof ctx->why, "cannot create a temporary file: %s", strerror(errno));
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
   close(fd);
   gr_fmt(out_path, sizeof out_path, "%s.out", data_path);
-  enum run_status rs = RUN_ERROR;
+  enum gr_run_status rs = GR_RUN_ERROR;
   if (kmsig_write(&d->ds, data_path, why, sizeof why)) {
     gr_fmt(ctx->why, sizeof ctx->why, "%s", why);
     goto out_unlink;
@@ -636,7 +647,7 @@ static enum run_status km_run_mpi(const struct gr_instance *inst, void *out, str
   int rc = km_mpirun(d->ranks, exe, args, 600.0, log, sizeof log);
   if (rc == KM_MPIRUN_NOT_FOUND) {
     gr_fmt(ctx->why, sizeof ctx->why, "cannot start mpirun (install openmpi-bin): %s", log);
-    rs = RUN_UNSUPPORTED;
+    rs = GR_RUN_UNSUPPORTED;
     goto out_unlink;
   }
   if (rc != 0) {
@@ -646,21 +657,21 @@ static enum run_status km_run_mpi(const struct gr_instance *inst, void *out, str
   }
   if (km_result_read(out_path, d->ds.n, d->cfg.k, d->cfg.iters, out, ctx->why, sizeof ctx->why))
     goto out_unlink;
-  rs = RUN_OK;
+  rs = GR_RUN_OK;
 out_unlink:
   unlink(data_path);
   unlink(out_path);
   return rs;
 }
 
-static enum run_status km_run_mpi_gpu(const struct variant *v, const struct gr_instance *inst,
-                                      void *out, struct run_ctx *ctx)
+static enum gr_run_status km_run_mpi_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                         void *out, struct gr_run_ctx *ctx)
 {
   return km_run_mpi(inst, out, ctx, "gpu");
 }
 
-static enum run_status km_run_mpi_cpu(const struct variant *v, const struct gr_instance *inst,
-                                      void *out, struct run_ctx *ctx)
+static enum gr_run_status km_run_mpi_cpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                         void *out, struct gr_run_ctx *ctx)
 {
   return km_run_mpi(inst, out, ctx, "cpu");
 }
@@ -693,25 +704,26 @@ GR_REGIME_PREDICATE(r_parts_cap,
 GR_REGIME_PREDICATE(r_one_rank, c->v[P_RANKS] == 1)
 GR_REGIME_PREDICATE(r_ranks, c->v[P_RANKS] > 1)
 
-static const struct regime km_regimes[] = {
+static const struct gr_regime km_regimes[] = {
     [KM_REGIME_SMALL] = {"small clusters", "v1_racy_score v2_gpu", r_small, 0},
     [KM_REGIME_BIG] = {"big clusters", "v1_racy_score v2_gpu", r_big, 0},
     {"1 cluster, 2+ chunks", "v1_racy_score v2_gpu", r_src_chunks, 0},
-    {"64 target parts", "v1_racy_score v2_gpu", r_parts_cap, REGIME_LIMIT},
+    {"64 target parts", "v1_racy_score v2_gpu", r_parts_cap, GR_REGIME_LIMIT},
     {"one rank", "mpi_gpu mpi_cpu", r_one_rank, 0},
     {"several ranks", "mpi_gpu mpi_cpu", r_ranks, 0},
 };
 
-static const struct variant km_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, km_run_reference, NULL,
+static const struct gr_variant km_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, km_run_reference, NULL,
      "serial double precision, distance matrix cached, definitions of doc/algorithms.md"},
-    {"v1_racy_score", VARIANT_HISTORICAL, VARIANT_GPU, km_run_gpu, GPU(km_v1_racy_score_launch),
+    {"v1_racy_score", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, km_run_gpu,
+     GR_GPU(km_v1_racy_score_launch),
      "big-cluster partial scores added with a plain += across blocks: lost updates"},
-    {"v2_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_gpu, GPU(km_v2_score_launch),
+    {"v2_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, km_run_gpu, GR_GPU(km_v2_score_launch),
      "resident dataset, register-tiled SQFD; partial scores added with an integer atomicAdd"},
-    {"mpi_gpu", VARIANT_FIXED, VARIANT_GPU, km_run_mpi_gpu, NULL,
+    {"mpi_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, km_run_mpi_gpu, NULL,
      "mpirun -np ranks kmedoids_mpi, one GPU per rank (shared when fewer)"},
-    {"mpi_cpu", VARIANT_FIXED, 0, km_run_mpi_cpu, NULL,
+    {"mpi_cpu", GR_VARIANT_FIXED, 0, km_run_mpi_cpu, NULL,
      "mpirun -np ranks kmedoids_mpi with the CPU backend: the distributed logic without a GPU"},
 };
 
@@ -722,7 +734,7 @@ struct km_bench {
   const struct km_data *d;
 };
 
-static void *km_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+static void *km_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                             size_t len)
 {
   const struct km_data *d = inst->priv;
@@ -806,7 +818,7 @@ static void km_bench_teardown(void *state)
   free(b);
 }
 
-const struct algorithm kmedoids_algorithm = {
+const struct gr_algorithm kmedoids_algorithm = {
     .name = "kmedoids",
     .summary = "k-medoids (Voronoi iteration) over image feature signatures with SQFD, MPI + CUDA",
     .params = km_params,

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-extern const struct algorithm kmedoids_algorithm;
+extern const struct gr_algorithm kmedoids_algorithm;
 
 /* Generated cases are kept at n^2 * mean_sig^2 / 2 <= this many centroid pairs (the reference's
  * distance matrix, about 0.15 s). */

@@ -350,7 +350,7 @@ int main(int argc, char **argv)
   struct km_cpu *cpu = NULL;
   int gpu = strcmp(o.backend, "gpu") == 0;
   if (gpu) {
-    int ndev = gpu_device_count(why, sizeof why);
+    int ndev = gr_gpu_device_count(why, sizeof why);
     bad = first_failing(ndev <= 0);
     if (bad >= 0) {
       if (rank == bad)

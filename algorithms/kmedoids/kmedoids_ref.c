@@ -146,12 +146,12 @@ int km_init_medoids(int64_t n, int k, uint64_t init_seed, int32_t *medoids)
   int32_t *p = malloc(sizeof(int32_t) * (size_t)(n ? n : 1));
   if (!p)
     return -1;
-  struct rng g;
-  rng_seed(&g, init_seed);
+  struct gr_rng g;
+  gr_rng_seed(&g, init_seed);
   for (int64_t i = 0; i < n; i++)
     p[i] = (int32_t)i;
   for (int i = 0; i < k; i++) {
-    int64_t j = rng_range(&g, i, n - 1);
+    int64_t j = gr_rng_range(&g, i, n - 1);
     int32_t t = p[i];
     p[i] = p[j];
     p[j] = t;

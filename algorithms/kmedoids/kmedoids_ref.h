@@ -12,8 +12,8 @@
  * identical distances to everything (the tie rules then see exact ties), and SQFD(i, i) = 0.
  *
  * Voronoi iteration (the output every variant produces):
- *   initial medoids: forward Fisher-Yates over 0..n-1 with rng_seed(init_seed): for i < k,
- *     swap(p[i], p[rng_range(i, n-1)]); medoid j = p[j] (shuffle order, not sorted);
+ *   initial medoids: forward Fisher-Yates over 0..n-1 with gr_rng_seed(init_seed): for i < k,
+ *     swap(p[i], p[gr_rng_range(i, n-1)]); medoid j = p[j] (shuffle order, not sorted);
  *   step t: assign each object to its nearest medoid (medoids scanned 0..k-1, a later one wins
  *     only if strictly closer); objective[t] = sum over objects, in index order, of that distance;
  *     if t == iters (the limit) stop;

@@ -48,25 +48,25 @@ enum {
 };
 
 enum { P_N, P_MODE, P_DIST };
-static const struct param_spec radix_sort_params[] = {
-    [P_N] = {"n", PARAM_INT, 0, RADIX_SORT_MAX_N, NULL, "keys to sort"},
-    [P_MODE] = {"mode", PARAM_ENUM, 0, 0, mode_names, "keys only, or key/value pairs"},
-    [P_DIST] = {"dist", PARAM_ENUM, 0, 0, dist_names, "key distribution"},
+static const struct gr_param_spec radix_sort_params[] = {
+    [P_N] = {"n", GR_PARAM_INT, 0, RADIX_SORT_MAX_N, NULL, "keys to sort"},
+    [P_MODE] = {"mode", GR_PARAM_ENUM, 0, 0, mode_names, "keys only, or key/value pairs"},
+    [P_DIST] = {"dist", GR_PARAM_ENUM, 0, 0, dist_names, "key distribution"},
 };
 
 /* reference "variant": the CPU reference itself, checked against the invariants */
-static enum run_status radix_sort_run_reference(const struct variant *v,
-                                                const struct gr_instance *inst, void *out,
-                                                struct run_ctx *ctx)
+static enum gr_run_status radix_sort_run_reference(const struct gr_variant *v,
+                                                   const struct gr_instance *inst, void *out,
+                                                   struct gr_run_ctx *ctx)
 {
   (void)v;
   const struct radix_sort_data *d = inst->priv;
   uint32_t *o = out;
   if (radix_sort_reference(d->keys, d->vals, o, d->pairs ? o + d->n : NULL, d->n)) {
     gr_fmt(ctx->why, sizeof ctx->why, "out of host memory for the reference sort");
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 /* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
@@ -106,7 +106,7 @@ static int digit_64k(const struct gr_case *c, const struct gr_instance *inst)
 GR_REGIME_PREDICATE(over_2_24, c->v[P_N] > (int64_t)1 << 24)
 GR_REGIME_PREDICATE(over_2_25_few, c->v[P_N] > (int64_t)1 << 25 && few_digits(c))
 
-static const struct regime radix_sort_regimes[] = {
+static const struct gr_regime radix_sort_regimes[] = {
     {"one tile", "v1_basic v2_warp_lane0 v3_warp", one_tile, 0},
     {"several tiles", "v1_basic v2_warp_lane0 v3_warp", several_tiles, 0},
     {"partial last tile", "v1_basic v2_warp_lane0 v3_warp", partial_tile, 0},
@@ -115,34 +115,35 @@ static const struct regime radix_sort_regimes[] = {
     {"several tiles of 9216", "v4_onesweep", os_several_tiles, 0},
     {"partial last tile of 9216", "v4_onesweep", os_partial_tile, 0},
     {"a digit of 65536+ keys", NULL, digit_64k, 0},
-    {"n > 2^24", NULL, over_2_24, REGIME_LIMIT},
-    {"n > 2^25, few digits", "v1_basic v2_warp_lane0 v3_warp", over_2_25_few,
-     REGIME_LIMIT},
+    {"n > 2^24", NULL, over_2_24, GR_REGIME_LIMIT},
+    {"n > 2^25, few digits", "v1_basic v2_warp_lane0 v3_warp", over_2_25_few, GR_REGIME_LIMIT},
 };
 
-static const struct variant radix_sort_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
+static const struct gr_variant radix_sort_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
-    {"v1_basic", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_v1_basic_launch),
+    {"v1_basic", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+     GR_GPU(radix_sort_v1_basic_launch),
      "per pass histogram, scan and scatter; the scatter sorts each tile by 8 one-bit splits in "
      "shared memory"},
-    {"v2_warp_lane0", VARIANT_HISTORICAL, VARIANT_GPU, radix_sort_run_gpu,
-     GPU(radix_sort_v2_warp_lane0_launch),
+    {"v2_warp_lane0", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, radix_sort_run_gpu,
+     GR_GPU(radix_sort_v2_warp_lane0_launch),
      "warp-ranked scatter where only lane 0 writes its warp's per-digit count: other digits get "
      "none (gpu-sorting issue #17)"},
-    {"v3_warp", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_v3_warp_launch),
+    {"v3_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+     GR_GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
-    {"v4_onesweep", VARIANT_FIXED, VARIANT_GPU, radix_sort_run_gpu,
-     GPU(radix_sort_v4_onesweep_launch),
+    {"v4_onesweep", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+     GR_GPU(radix_sort_v4_onesweep_launch),
      "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
      "tile of 384 x 24 in registers (match.any), publishes its counts by decoupled look-back and "
      "scatters"},
-    {"cub", VARIANT_PEER, VARIANT_GPU, radix_sort_run_gpu, GPU(radix_sort_cub_launch),
+    {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, radix_sort_run_gpu, GR_GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };
 
-static void radix_sort_generate(struct gr_case *c, struct rng *r)
+static void radix_sort_generate(struct gr_case *c, struct gr_rng *r)
 {
   /* warp, block, a warp's slice of a tile, the tile; tiles that fill one wave of chunks for 2..6
    * blocks per SM on 132 SMs (one more tile makes every chunk two tiles) */
@@ -153,24 +154,25 @@ static void radix_sort_generate(struct gr_case *c, struct rng *r)
       660 * RADIX_SORT_TILE, 792 * RADIX_SORT_TILE};
   /* clang-format on */
   static const int64_t tiles[] = {32, RADIX_SORT_BLOCK, 32 * RADIX_SORT_ITEMS, RADIX_SORT_TILE};
-  int64_t pick = rng_range(r, 0, 99);
+  int64_t pick = gr_rng_range(r, 0, 99);
   if (pick < 25) { /* an edge, +-1 */
-    c->v[P_N] = rng_boundary(r, 0, FUZZ_MAX_N, n_edges, sizeof n_edges / sizeof *n_edges, 1.0);
+    c->v[P_N] = gr_rng_boundary(r, 0, FUZZ_MAX_N, n_edges, sizeof n_edges / sizeof *n_edges, 1.0);
   } else if (pick < 50) { /* every size from one tile to two tiles + 1 */
-    int64_t t = tiles[rng_range(r, 0, sizeof tiles / sizeof *tiles - 1)];
-    c->v[P_N] = rng_range(r, t, 2 * t + 1);
+    int64_t t = tiles[gr_rng_range(r, 0, sizeof tiles / sizeof *tiles - 1)];
+    c->v[P_N] = gr_rng_range(r, t, 2 * t + 1);
   } else if (pick < 97) {
-    c->v[P_N] = rng_boundary(r, 0, SMALL_MAX_N, NULL, 0, 0.0);
+    c->v[P_N] = gr_rng_boundary(r, 0, SMALL_MAX_N, NULL, 0, 0.0);
   } else { /* a few large ones: anywhere up to 2^26, or just past the limits 2^24 and 2^25 */
-    int64_t at = rng_range(r, 0, 2);
-    c->v[P_N] = at == 0 ? rng_log_range(r, SMALL_MAX_N, FUZZ_MAX_N)
-                        : ((int64_t)1 << (23 + at)) + rng_range(r, 1, (int64_t)1 << 21);
+    int64_t at = gr_rng_range(r, 0, 2);
+    c->v[P_N] = at == 0 ? gr_rng_log_range(r, SMALL_MAX_N, FUZZ_MAX_N)
+                        : ((int64_t)1 << (23 + at)) + gr_rng_range(r, 1, (int64_t)1 << 21);
   }
-  c->v[P_MODE] = rng_range(r, MODE_KEYS, MODE_PAIRS);
-  c->v[P_DIST] = rng_chance(r, 0.3) ? DIST_UNIFORM : rng_range(r, 0, DIST_LANE_DIGITS);
-  if (c->v[P_N] > SMALL_MAX_N && rng_chance(r, 0.5)) /* large: counters of one digit fill up */
-    c->v[P_DIST] = rng_chance(r, 0.6) ? DIST_ALL_EQUAL : rng_range(r, DIST_SORTED, DIST_FEW_UNIQUE);
-  else if (c->v[P_N] > 65536 && c->v[P_N] <= 4 * 65536 && rng_chance(r, 0.2))
+  c->v[P_MODE] = gr_rng_range(r, MODE_KEYS, MODE_PAIRS);
+  c->v[P_DIST] = gr_rng_chance(r, 0.3) ? DIST_UNIFORM : gr_rng_range(r, 0, DIST_LANE_DIGITS);
+  if (c->v[P_N] > SMALL_MAX_N && gr_rng_chance(r, 0.5)) /* large: counters of one digit fill up */
+    c->v[P_DIST] =
+        gr_rng_chance(r, 0.6) ? DIST_ALL_EQUAL : gr_rng_range(r, DIST_SORTED, DIST_FEW_UNIQUE);
+  else if (c->v[P_N] > 65536 && c->v[P_N] <= 4 * 65536 && gr_rng_chance(r, 0.2))
     c->v[P_DIST] = DIST_ALL_EQUAL; /* one digit past 65,535 keys, cheaply */
 }
 
@@ -189,11 +191,11 @@ static void radix_sort_work(const struct gr_case *c, double *bytes, double *item
 }
 
 /* n keys of distribution dist into k. 0, or -1 (out of memory). */
-static int draw_keys(uint32_t *k, size_t n, int dist, struct rng *r)
+static int draw_keys(uint32_t *k, size_t n, int dist, struct gr_rng *r)
 {
   switch (dist) {
   case DIST_ALL_EQUAL: {
-    uint32_t v = rng_u32(r);
+    uint32_t v = gr_rng_u32(r);
     for (size_t i = 0; i < n; i++)
       k[i] = v;
     return 0;
@@ -204,7 +206,7 @@ static int draw_keys(uint32_t *k, size_t n, int dist, struct rng *r)
     if (!t)
       return -1;
     for (size_t i = 0; i < n; i++)
-      t[i] = rng_u32(r);
+      t[i] = gr_rng_u32(r);
     int rc = radix_sort_reference(t, NULL, k, NULL, n);
     for (size_t i = 0; rc == 0 && dist == DIST_REVERSE && i < n / 2; i++) {
       uint32_t x = k[i];
@@ -216,11 +218,11 @@ static int draw_keys(uint32_t *k, size_t n, int dist, struct rng *r)
   }
   case DIST_FEW_UNIQUE: {
     uint32_t table[16];
-    int m = (int)rng_range(r, 2, 16);
+    int m = (int)gr_rng_range(r, 2, 16);
     for (int j = 0; j < m; j++)
-      table[j] = rng_u32(r);
+      table[j] = gr_rng_u32(r);
     for (size_t i = 0; i < n; i++)
-      k[i] = table[rng_range(r, 0, m - 1)];
+      k[i] = table[gr_rng_range(r, 0, m - 1)];
     return 0;
   }
   case DIST_AND2:
@@ -228,25 +230,25 @@ static int draw_keys(uint32_t *k, size_t n, int dist, struct rng *r)
   case DIST_AND4: {
     int words = 2 + (dist - DIST_AND2);
     for (size_t i = 0; i < n; i++) {
-      uint32_t v = rng_u32(r);
+      uint32_t v = gr_rng_u32(r);
       for (int w = 1; w < words; w++)
-        v &= rng_u32(r);
+        v &= gr_rng_u32(r);
       k[i] = v;
     }
     return 0;
   }
   case DIST_LANE_DIGITS: {
-    uint32_t salt = rng_u32(r) & 0x1f1f1f1fu; /* a 5-bit xor per byte */
+    uint32_t salt = gr_rng_u32(r) & 0x1f1f1f1fu; /* a 5-bit xor per byte */
     for (size_t i = 0; i < n; i++) {
       uint32_t lane = (uint32_t)(i & 31) * 0x01010101u;
-      k[i] = (rng_u32(r) & 0xe0e0e0e0u) | (lane ^ salt);
+      k[i] = (gr_rng_u32(r) & 0xe0e0e0e0u) | (lane ^ salt);
     }
     return 0;
   }
   case DIST_UNIFORM:
   default:
     for (size_t i = 0; i < n; i++)
-      k[i] = rng_u32(r);
+      k[i] = gr_rng_u32(r);
     return 0;
   }
 }
@@ -286,9 +288,9 @@ static int radix_sort_instance_new(const struct gr_case *c, struct gr_instance *
   }
   if (!d->keys || !d->ref_keys || (d->pairs && (!d->vals || !d->ref_vals)))
     goto out_nomem;
-  struct rng r;
-  rng_seed(&r, c->seed);
-  d->salt = rng_u32(&r);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
+  d->salt = gr_rng_u32(&r);
   if (draw_keys(d->keys, d->n, (int)c->v[P_DIST], &r))
     goto out_nomem;
   for (size_t i = 0; d->pairs && i < d->n; i++)
@@ -348,7 +350,7 @@ static void fingerprint(const uint32_t *k, size_t n, uint64_t fp[2])
 /* The output keys are a permutation of the input keys: 0, or 1 with rep filled. The fingerprint
  * decides; only a mismatch pays for sorting the output to say which key is off. */
 static int check_permutation(const struct radix_sort_data *d, const uint32_t *ok,
-                             struct check_report *rep)
+                             struct gr_check_report *rep)
 {
   size_t n = d->n;
   uint64_t fp[2];
@@ -358,7 +360,7 @@ static int check_permutation(const struct radix_sort_data *d, const uint32_t *ok
   uint32_t *s = malloc((n ? n : 1) * sizeof *s);
   if (!s || radix_sort_reference(ok, NULL, s, NULL, n)) {
     free(s);
-    return check_fail(rep, "memory", "out of host memory to check %zu output keys", n);
+    return gr_check_fail(rep, "memory", "out of host memory to check %zu output keys", n);
   }
   size_t first = n, differ = 0;
   for (size_t i = 0; i < n; i++) {
@@ -370,9 +372,9 @@ static int check_permutation(const struct radix_sort_data *d, const uint32_t *ok
   }
   if (first == n) { /* not reached unless two multisets collide */
     free(s);
-    return check_fail(rep, "invariant",
-                      "output keys: fingerprint differs from the input's but "
-                      "the sorted keys are equal (a hash collision)");
+    return gr_check_fail(rep, "invariant",
+                         "output keys: fingerprint differs from the input's but "
+                         "the sorted keys are equal (a hash collision)");
   }
   /* the smaller of the two is the key whose count differs */
   uint32_t x = s[first] < d->ref_keys[first] ? s[first] : d->ref_keys[first];
@@ -388,50 +390,52 @@ static int check_permutation(const struct radix_sort_data *d, const uint32_t *ok
              po - pi, poisons[p]);
   }
   free(s);
-  return check_fail(rep, "invariant",
-                    "output keys are not a permutation of the input: key 0x%08x appears %zu times "
-                    "in the output, %zu in the input%s (sorted, the two differ at %zu of %zu "
-                    "places)",
-                    x, in_out, in_in, poison, differ, n);
+  return gr_check_fail(
+      rep, "invariant",
+      "output keys are not a permutation of the input: key 0x%08x appears %zu times "
+      "in the output, %zu in the input%s (sorted, the two differ at %zu of %zu "
+      "places)",
+      x, in_out, in_in, poison, differ, n);
 }
 
 /* In pairs mode: every value came from the input, beside its own key, once, and equal keys keep
  * their input order. 0, or 1 with rep filled. */
 static int check_values(const struct radix_sort_data *d, const uint32_t *ok, const uint32_t *ov,
-                        struct check_report *rep)
+                        struct gr_check_report *rep)
 {
   size_t n = d->n;
   unsigned char *seen = calloc(n / 8 + 1, 1);
   if (!seen)
-    return check_fail(rep, "memory", "out of host memory to check %zu values", n);
+    return gr_check_fail(rep, "memory", "out of host memory to check %zu values", n);
   int bad = 1;
   for (size_t i = 0; i < n; i++) {
     size_t j = ov[i] ^ d->salt; /* the input index this value came from */
     if (j >= n) {
-      check_fail(rep, "invariant",
-                 "value %zu = 0x%08x is not an input value (values are index ^ 0x%08x; it "
-                 "would be index %zu of %zu)",
-                 i, ov[i], d->salt, j, n);
+      gr_check_fail(rep, "invariant",
+                    "value %zu = 0x%08x is not an input value (values are index ^ 0x%08x; it "
+                    "would be index %zu of %zu)",
+                    i, ov[i], d->salt, j, n);
       goto out_free;
     }
     if (d->keys[j] != ok[i]) {
-      check_fail(rep, "invariant",
-                 "values do not follow their keys: output %zu holds key 0x%08x with the value of "
-                 "input %zu, whose key is 0x%08x",
-                 i, ok[i], j, d->keys[j]);
+      gr_check_fail(
+          rep, "invariant",
+          "values do not follow their keys: output %zu holds key 0x%08x with the value of "
+          "input %zu, whose key is 0x%08x",
+          i, ok[i], j, d->keys[j]);
       goto out_free;
     }
     if (seen[j / 8] & (1u << (j % 8))) {
-      check_fail(rep, "invariant", "the value of input %zu appears twice (again at output %zu)", j,
-                 i);
+      gr_check_fail(rep, "invariant", "the value of input %zu appears twice (again at output %zu)",
+                    j, i);
       goto out_free;
     }
     seen[j / 8] |= (unsigned char)(1u << (j % 8));
     if (i > 0 && ok[i - 1] == ok[i] && (ov[i - 1] ^ d->salt) > j) {
-      check_fail(rep, "invariant",
-                 "not stable: equal keys 0x%08x at outputs %zu and %zu come from inputs %zu and "
-                 "%zu (in reverse order)",
-                 ok[i], i - 1, i, (size_t)(ov[i - 1] ^ d->salt), j);
+      gr_check_fail(rep, "invariant",
+                    "not stable: equal keys 0x%08x at outputs %zu and %zu come from inputs %zu and "
+                    "%zu (in reverse order)",
+                    ok[i], i - 1, i, (size_t)(ov[i - 1] ^ d->salt), j);
       goto out_free;
     }
   }
@@ -442,7 +446,7 @@ out_free:
 }
 
 static int radix_sort_check(const struct gr_instance *inst, const void *out,
-                            struct check_report *rep)
+                            struct gr_check_report *rep)
 {
   const struct radix_sort_data *d = inst->priv;
   const uint32_t *ok = out, *ov = d->pairs ? ok + d->n : NULL;
@@ -450,14 +454,14 @@ static int radix_sort_check(const struct gr_instance *inst, const void *out,
     return 1;
   for (size_t i = 0; i + 1 < d->n; i++)
     if (ok[i] > ok[i + 1])
-      return check_fail(rep, "invariant",
-                        "output keys out of order: key %zu = 0x%08x > key %zu = 0x%08x", i, ok[i],
-                        i + 1, ok[i + 1]);
+      return gr_check_fail(rep, "invariant",
+                           "output keys out of order: key %zu = 0x%08x > key %zu = 0x%08x", i,
+                           ok[i], i + 1, ok[i + 1]);
   if (d->pairs && check_values(d, ok, ov, rep))
     return 1;
-  if (check_exact(ok, d->ref_keys, d->n, ELEM_U32, "key", rep))
+  if (gr_check_exact(ok, d->ref_keys, d->n, GR_ELEM_U32, "key", rep))
     return 1;
-  if (d->pairs && check_exact(ov, d->ref_vals, d->n, ELEM_U32, "value", rep))
+  if (d->pairs && gr_check_exact(ov, d->ref_vals, d->n, GR_ELEM_U32, "value", rep))
     return 1;
   return 0;
 }
@@ -471,7 +475,7 @@ static const char *const radix_sort_bench_cases[] = {
 #undef BENCH
 };
 
-const struct algorithm radix_sort_algorithm = {
+const struct gr_algorithm radix_sort_algorithm = {
     .name = "radix_sort",
     .summary = "LSD radix sort of uint32 keys and key/value pairs, 8-bit digits (4 passes)",
     .params = radix_sort_params,

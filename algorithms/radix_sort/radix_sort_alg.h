@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-extern const struct algorithm radix_sort_algorithm;
+extern const struct gr_algorithm radix_sort_algorithm;
 
 /* The input and reference answer of one case. The output of a variant is the n sorted keys
  * followed, in pairs mode, by the n values that came with them. */
@@ -25,9 +25,9 @@ struct radix_sort_data {
   uint64_t fingerprint[2]; /* multiset hash of the input keys (radix_sort_fingerprint) */
 };
 
-enum run_status radix_sort_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                   void *out, struct run_ctx *ctx);
-void *radix_sort_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+enum gr_run_status radix_sort_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                      void *out, struct gr_run_ctx *ctx);
+void *radix_sort_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                              size_t len);
 void radix_sort_bench_launch(void *state);
 void radix_sort_bench_fetch(void *state, void *out);

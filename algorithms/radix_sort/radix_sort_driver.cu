@@ -32,7 +32,7 @@ static void rs_state_free(struct rs_state *s)
 }
 
 /* Allocate and upload; the output is filled with `poison`. NULL only when host memory is out. */
-static struct rs_state *rs_state_new(const struct variant *v, const struct radix_sort_data *d,
+static struct rs_state *rs_state_new(const struct gr_variant *v, const struct radix_sort_data *d,
                                      unsigned char poison)
 {
   struct rs_state *s = (struct rs_state *)calloc(1, sizeof *s);
@@ -64,27 +64,27 @@ static void rs_state_launch(struct rs_state *s)
             s->pairs ? s->out + s->n : NULL, s->n, 0);
 }
 
-extern "C" enum run_status radix_sort_run_gpu(const struct variant *v,
-                                              const struct gr_instance *inst, void *out,
-                                              struct run_ctx *ctx)
+extern "C" enum gr_run_status radix_sort_run_gpu(const struct gr_variant *v,
+                                                 const struct gr_instance *inst, void *out,
+                                                 struct gr_run_ctx *ctx)
 {
   const struct radix_sort_data *d = (const struct radix_sort_data *)inst->priv;
   struct rs_state *s = rs_state_new(v, d, ctx->poison);
   if (!s) {
     gr_fmt(ctx->why, sizeof ctx->why, "out of host memory");
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
   rs_state_launch(s);
   GR_CUDA_CHECK(cudaDeviceSynchronize());
   GR_CUDA_CHECK(cudaMemcpy(out, s->out, s->data_bytes, cudaMemcpyDeviceToHost));
   rs_state_free(s);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-extern "C" void *radix_sort_bench_setup(const struct variant *v, const struct gr_instance *inst,
+extern "C" void *radix_sort_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
                                         char *why, size_t len)
 {
-  if (!(v->flags & VARIANT_GPU) || !v->impl) {
+  if (!(v->flags & GR_VARIANT_GPU) || !v->impl) {
     gr_fmt(why, len, "'%s' runs on the CPU: only GPU variants are timed", v->name);
     return NULL;
   }

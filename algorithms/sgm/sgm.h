@@ -6,7 +6,7 @@
  * cost at the chosen disparity) and, when path_out is not NULL, every path's aggregated cost
  * path_out[((r*h + y)*w + x)*D + d] (uint16). The variant needs scratch device memory: called
  * with a->scratch == NULL a launcher only stores the bytes it needs in *scratch_bytes and
- * returns 0 (the CUB convention). Returns 0, or 1 (RUN_UNSUPPORTED) when it cannot take the
+ * returns 0 (the CUB convention). Returns 0, or 1 (GR_RUN_UNSUPPORTED) when it cannot take the
  * case. CUDA errors end the process (GR_CUDA_CHECK). */
 #ifndef GR_ALGORITHMS_SGM_H
 #define GR_ALGORITHMS_SGM_H

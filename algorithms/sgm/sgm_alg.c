@@ -20,7 +20,7 @@
  * pairs, bad1_nonocc and bad2_nonocc over the pixels visible in the right view
  * (stereo_nonoccluded: the ground truth warped, nearest surface wins).
  *
- * Real pairs: `left=PGM right=PGM [gt=PGM]` (PARAM_FILE, "data:REL" in the dataset directory
+ * Real pairs: `left=PGM right=PGM [gt=PGM]` (GR_PARAM_FILE, "data:REL" in the dataset directory
  * that scripts/datasets fills) replace the generated content: w and h come from the images and
  * content is "file". The ground truth is 8-bit, the left view's disparity in pixels, 0 unknown
  * (Middlebury's convention at full size).
@@ -49,19 +49,20 @@ static const char *const content_names[] = {"constant", "gradient", "randomdot",
 #define SGM_CONTENT_FILE 4 /* the stereo pair comes from left= and right= */
 
 enum { P_W, P_H, P_D, P_P1, P_P2, P_PATHS, P_CONTENT, P_LEFT, P_RIGHT, P_GT };
-static const struct param_spec sgm_params[] = {
-    [P_W] = {"w", PARAM_INT, 1, 8192, NULL, "image width"},
-    [P_H] = {"h", PARAM_INT, 1, 8192, NULL, "image height"},
-    [P_D] = {"d", PARAM_INT, 1, SGM_MAX_DISP, NULL, "disparity range D (0 .. D-1): the k of sgm"},
-    [P_P1] = {"p1", PARAM_INT, 0, 255, NULL, "penalty for a disparity change of 1"},
-    [P_P2] = {"p2", PARAM_INT, 0, 8160, NULL,
+static const struct gr_param_spec sgm_params[] = {
+    [P_W] = {"w", GR_PARAM_INT, 1, 8192, NULL, "image width"},
+    [P_H] = {"h", GR_PARAM_INT, 1, 8192, NULL, "image height"},
+    [P_D] = {"d", GR_PARAM_INT, 1, SGM_MAX_DISP, NULL,
+             "disparity range D (0 .. D-1): the k of sgm"},
+    [P_P1] = {"p1", GR_PARAM_INT, 0, 255, NULL, "penalty for a disparity change of 1"},
+    [P_P2] = {"p2", GR_PARAM_INT, 0, 8160, NULL,
               "penalty for a larger change (31 + p2 > 255: 16-bit paths)"},
-    [P_PATHS] = {"paths", PARAM_ENUM, 0, 0, path_names, "aggregation paths"},
-    [P_CONTENT] = {"content", PARAM_ENUM, 0, 0, content_names,
+    [P_PATHS] = {"paths", GR_PARAM_ENUM, 0, 0, path_names, "aggregation paths"},
+    [P_CONTENT] = {"content", GR_PARAM_ENUM, 0, 0, content_names,
                    "image content (file: the pair given by left= and right=)"},
-    [P_LEFT] = {"left", PARAM_FILE, 0, 0, NULL, "left image, 8-bit PGM"},
-    [P_RIGHT] = {"right", PARAM_FILE, 0, 0, NULL, "right image, 8-bit PGM, the left's size"},
-    [P_GT] = {"gt", PARAM_FILE, 0, 0, NULL,
+    [P_LEFT] = {"left", GR_PARAM_FILE, 0, 0, NULL, "left image, 8-bit PGM"},
+    [P_RIGHT] = {"right", GR_PARAM_FILE, 0, 0, NULL, "right image, 8-bit PGM, the left's size"},
+    [P_GT] = {"gt", GR_PARAM_FILE, 0, 0, NULL,
               "ground truth, 8-bit PGM: left-view disparity in pixels, 0 unknown"},
 };
 
@@ -100,8 +101,9 @@ const uint16_t *sgm_data_reference(struct sgm_data *d)
 }
 
 /* reference "variant": the CPU reference itself, checked against the invariants */
-static enum run_status sgm_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                         void *out, struct run_ctx *ctx)
+static enum gr_run_status sgm_run_reference(const struct gr_variant *v,
+                                            const struct gr_instance *inst, void *out,
+                                            struct gr_run_ctx *ctx)
 {
   (void)v;
   const struct sgm_data *d = inst->priv;
@@ -109,9 +111,9 @@ static enum run_status sgm_run_reference(const struct variant *v, const struct g
   uint16_t *o = out;
   if (sgm_reference(&d->prm, d->left, d->right, o, o + n, d->per_path ? o + 2 * n : NULL)) {
     gr_fmt(ctx->why, sizeof ctx->why, "reference: out of host memory");
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 /* ---- regimes: the code paths the fuzzer must reach ----------------------------------------- */
@@ -131,7 +133,7 @@ GR_REGIME_PREDICATE(cells_2_24, c->v[P_W] * c->v[P_H] * c->v[P_D] > (int64_t)1 <
 
 /* D in whole warps or not (v1's full-mask shuffle over a partial warp), D beyond 256 (more than
  * 8 disparities per lane), and the 8-path aggregation (the diagonals). */
-static const struct regime sgm_regimes[] = {
+static const struct gr_regime sgm_regimes[] = {
     {"D % 32 == 0", NULL, d_whole_warps, 0},
     {"D % 32 != 0", NULL, d_partial_warp, 0},
     {"D > 256", NULL, d_large, 0},
@@ -139,21 +141,25 @@ static const struct regime sgm_regimes[] = {
     {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta", wide_paths, 0},
     {"W <= 8", "v5_prefetch_wta", short_rows, 0},
     {"W >= 1.6 H", "v5_prefetch_wta", wide_image, 0},
-    {"W*H*D > 2^24", NULL, cells_2_24, REGIME_LIMIT},
+    {"W*H*D > 2^24", NULL, cells_2_24, GR_REGIME_LIMIT},
 };
 
-static const struct variant sgm_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
+static const struct gr_variant sgm_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},
-    {"v1_fullmask", VARIANT_HISTORICAL, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v1_fullmask_launch),
+    {"v1_fullmask", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, sgm_run_gpu,
+     GR_GPU(sgm_v1_fullmask_launch),
      "blockDim = D, full-mask __shfl_down_sync min: partial last warp reads 0 when D % 32 != 0"},
-    {"v2_padded", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v2_padded_launch),
+    {"v2_padded", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu, GR_GPU(sgm_v2_padded_launch),
      "block rounded up to a multiple of 32, padding lanes hold UINT16_MAX and write nothing"},
-    {"v3_warp_fused", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v3_warp_fused_launch),
+    {"v3_warp_fused", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+     GR_GPU(sgm_v3_warp_fused_launch),
      "warp per scan line, ceil(D/32) disparities per lane, cost fused, last path fused with WTA"},
-    {"v4_packed_dpx", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v4_packed_dpx_launch),
+    {"v4_packed_dpx", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+     GR_GPU(sgm_v4_packed_dpx_launch),
      "v3 with two disparities per register: 16x2 min/add (Hopper DPX); 1.2-1.4x v3 at D >= 256"},
-    {"v5_prefetch_wta", VARIANT_FIXED, VARIANT_GPU, sgm_run_gpu, GPU(sgm_v5_prefetch_wta_launch),
+    {"v5_prefetch_wta", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+     GR_GPU(sgm_v5_prefetch_wta_launch),
      "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM),"
      " rows first where W >= 1.6 H"},
 };
@@ -181,7 +187,7 @@ static void sgm_fixup(struct gr_case *c)
   c->v[P_H] = h;
 }
 
-static void sgm_generate(struct gr_case *c, struct rng *r)
+static void sgm_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t d_edges[] = {1,   2,   31,  32,  33,  63,  64,  65,  100, 127, 128,
                                     129, 255, 256, 257, 270, 288, 383, 384, 385, 511, 512};
@@ -190,29 +196,29 @@ static void sgm_generate(struct gr_case *c, struct rng *r)
                                     511, 631, 640, 1000, 1024, 1920, 2000};
   static const int64_t h_edges[] = {1,  2,  3,  4,  7,   8,   9,   15,   16,   17,
                                     31, 32, 33, 64, 100, 479, 480, 1000, 1080, 1500};
-  int64_t d = rng_boundary(r, 1, SGM_MAX_DISP, d_edges, sizeof d_edges / sizeof *d_edges, 0.6);
-  if (d % 32 == 0 && rng_chance(r, 0.6)) /* weight towards D % 32 != 0, where v1 breaks */
-    d += d > 1 && rng_chance(r, 0.5) ? -1 : 1;
+  int64_t d = gr_rng_boundary(r, 1, SGM_MAX_DISP, d_edges, sizeof d_edges / sizeof *d_edges, 0.6);
+  if (d % 32 == 0 && gr_rng_chance(r, 0.6)) /* weight towards D % 32 != 0, where v1 breaks */
+    d += d > 1 && gr_rng_chance(r, 0.5) ? -1 : 1;
   c->v[P_D] = d > SGM_MAX_DISP ? SGM_MAX_DISP - 1 : d;
-  c->v[P_W] = rng_boundary(r, 1, 2000, w_edges, sizeof w_edges / sizeof *w_edges, 0.5);
-  c->v[P_H] = rng_boundary(r, 1, 1500, h_edges, sizeof h_edges / sizeof *h_edges, 0.5);
-  if (rng_chance(r, 0.4)) {
+  c->v[P_W] = gr_rng_boundary(r, 1, 2000, w_edges, sizeof w_edges / sizeof *w_edges, 0.5);
+  c->v[P_H] = gr_rng_boundary(r, 1, 1500, h_edges, sizeof h_edges / sizeof *h_edges, 0.5);
+  if (gr_rng_chance(r, 0.4)) {
     c->v[P_P1] = 10;
     c->v[P_P2] = 120;
   } else {
     static const int64_t p1_edges[] = {0, 1, 10, 255};
     static const int64_t p2_edges[] = {0, 1, 120, 224, 225, 1000, 8160};
-    c->v[P_P1] = rng_boundary(r, 0, 255, p1_edges, sizeof p1_edges / sizeof *p1_edges, 0.5);
-    c->v[P_P2] = rng_boundary(r, 0, 8160, p2_edges, sizeof p2_edges / sizeof *p2_edges, 0.6);
+    c->v[P_P1] = gr_rng_boundary(r, 0, 255, p1_edges, sizeof p1_edges / sizeof *p1_edges, 0.5);
+    c->v[P_P2] = gr_rng_boundary(r, 0, 8160, p2_edges, sizeof p2_edges / sizeof *p2_edges, 0.6);
   }
-  c->v[P_PATHS] = rng_range(r, 0, 1);
-  c->v[P_CONTENT] = rng_chance(r, 0.5) ? STEREO_RANDOMDOT : rng_range(r, 0, 3);
-  if ((c->seed & 31) == 0 && rng_chance(r, 0.5)) { /* large: just past 2^24 cells */
-    int64_t cells = ((int64_t)1 << 24) + rng_range(r, 1, SGM_LARGE - ((int64_t)1 << 24));
-    c->v[P_W] = rng_range(r, 640, 2000);
+  c->v[P_PATHS] = gr_rng_range(r, 0, 1);
+  c->v[P_CONTENT] = gr_rng_chance(r, 0.5) ? STEREO_RANDOMDOT : gr_rng_range(r, 0, 3);
+  if ((c->seed & 31) == 0 && gr_rng_chance(r, 0.5)) { /* large: just past 2^24 cells */
+    int64_t cells = ((int64_t)1 << 24) + gr_rng_range(r, 1, SGM_LARGE - ((int64_t)1 << 24));
+    c->v[P_W] = gr_rng_range(r, 640, 2000);
     c->v[P_H] = cells / (c->v[P_W] * c->v[P_D]) + 1;
     if (c->v[P_H] > 8192) { /* small D: the width takes the rest */
-      c->v[P_H] = rng_range(r, 1000, 8192);
+      c->v[P_H] = gr_rng_range(r, 1000, 8192);
       c->v[P_W] = cells / (c->v[P_H] * c->v[P_D]) + 1;
     }
     c->v[P_W] = c->v[P_W] > 8192 ? 8192 : c->v[P_W];
@@ -228,13 +234,13 @@ static int sgm_validate(const struct gr_case *c, char *why, size_t len)
     gr_fmt(why, len, "'content=file' needs the images: left=PGM right=PGM");
     return -1;
   }
-  if (!file && case_has_files(c)) {
+  if (!file && gr_case_has_files(c)) {
     gr_fmt(why, len, "'left', 'right' and 'gt' go with 'content=file' only");
     return -1;
   }
   if ((int64_t)p.width * p.height * p.disp > ((int64_t)1 << 33)) {
     char path[GR_CASE_PATH_LEN * 3];
-    if (file && case_file(c, "left", path, sizeof path))
+    if (file && gr_case_file(c, "left", path, sizeof path))
       gr_fmt(why, len, "'w*h*d' = %lld cells (the pair '%s': %d x %d, d=%d) is beyond what this "
                        "suite addresses (2^33)",
              (long long)p.width * p.height * p.disp, path, p.width, p.height, p.disp);
@@ -294,7 +300,7 @@ static int read_image(const struct gr_case *c, const char *name, uint8_t **px, i
   char path[GR_CASE_PATH_LEN * 3];
   int fw, fh;
   *px = NULL;
-  if (!case_file(c, name, path, sizeof path))
+  if (!gr_case_file(c, name, path, sizeof path))
     return 0;
   if (pgm_read(path, px, &fw, &fh, why, len) != PGM_OK)
     return -1;
@@ -353,7 +359,7 @@ static int sgm_data_params(struct gr_case *c, uint32_t *filled, char *why, size_
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
     char path[GR_CASE_PATH_LEN * 3];
     int fw, fh;
-    if (!case_file(c, names[i], path, sizeof path))
+    if (!gr_case_file(c, names[i], path, sizeof path))
       continue;
     if (pgm_read_header(path, &fw, &fh, why, len) != PGM_OK)
       return -1;
@@ -443,7 +449,7 @@ static const char *where_path(const struct sgm_params *p, size_t i, char *buf, s
   return gr_fmt(buf, len, "path %zu (%s) at (x=%zu, y=%zu, d=%zu)", r, sgm_path_name[r], x, y, d);
 }
 
-static int sgm_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int sgm_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   struct sgm_data *d = inst->priv;
   const struct sgm_params *p = &d->prm;
@@ -461,53 +467,56 @@ static int sgm_check(const struct gr_instance *inst, const void *out, struct che
     gr_metrics_add(&rep->acc, "bad2_nonocc", stereo_bad_pixel_rate(o, d->gt_visible, n, 2, NULL));
   }
   if (!ref)
-    return check_fail(rep, "input", "cannot compute the reference: out of host memory");
+    return gr_check_fail(rep, "input", "cannot compute the reference: out of host memory");
   /* bounds */
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < n; i++)
     if (o[i] >= p->disp && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "bounds",
-                      "pixel (x=%zu, y=%zu): disparity %u outside [0, %d); %zu pixels out of range",
-                      first % p->width, first / p->width, o[first], p->disp, bad);
+    return gr_check_fail(
+        rep, "bounds",
+        "pixel (x=%zu, y=%zu): disparity %u outside [0, %d); %zu pixels out of range",
+        first % p->width, first / p->width, o[first], p->disp, bad);
   int lmax = SGM_COST_MAX + p->p2, smax = p->paths * lmax;
   for (size_t i = 0; i < n; i++)
     if (o[n + i] > smax && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "bounds",
-                      "pixel (x=%zu, y=%zu): summed cost %u > paths * (Cmax + P2) = %d; %zu pixels",
-                      first % p->width, first / p->width, o[n + first], smax, bad);
+    return gr_check_fail(
+        rep, "bounds",
+        "pixel (x=%zu, y=%zu): summed cost %u > paths * (Cmax + P2) = %d; %zu pixels",
+        first % p->width, first / p->width, o[n + first], smax, bad);
   const uint16_t *L = o + 2 * n, *refL = ref + 2 * n;
   size_t total = d->per_path ? cells * p->paths : 0;
   for (size_t i = 0; i < total; i++)
     if (L[i] > lmax && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "bounds", "%s: aggregated cost %u > Cmax + P2 = %d; %zu values",
-                      where_path(p, first, at, sizeof at), L[first], lmax, bad);
+    return gr_check_fail(rep, "bounds", "%s: aggregated cost %u > Cmax + P2 = %d; %zu values",
+                         where_path(p, first, at, sizeof at), L[first], lmax, bad);
   /* parity: per-path costs first (where an aggregation error shows), then the results */
   for (size_t i = 0; i < total; i++)
     if (L[i] != refL[i] && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "parity", "%s: cost %u, reference %u (%+d); %zu of %zu values differ",
-                      where_path(p, first, at, sizeof at), L[first], refL[first],
-                      (int)L[first] - (int)refL[first], bad, total);
+    return gr_check_fail(rep, "parity", "%s: cost %u, reference %u (%+d); %zu of %zu values differ",
+                         where_path(p, first, at, sizeof at), L[first], refL[first],
+                         (int)L[first] - (int)refL[first], bad, total);
   for (size_t i = 0; i < n; i++)
     if (o[n + i] != ref[n + i] && !bad++)
       first = i;
   if (bad)
-    return check_fail(rep, "parity",
-                      "pixel (x=%zu, y=%zu): summed cost %u, reference %u (%+d); %zu of %zu differ",
-                      first % p->width, first / p->width, o[n + first], ref[n + first],
-                      (int)o[n + first] - (int)ref[n + first], bad, n);
+    return gr_check_fail(
+        rep, "parity",
+        "pixel (x=%zu, y=%zu): summed cost %u, reference %u (%+d); %zu of %zu differ",
+        first % p->width, first / p->width, o[n + first], ref[n + first],
+        (int)o[n + first] - (int)ref[n + first], bad, n);
   for (size_t i = 0; i < n; i++)
     if (o[i] != ref[i] && !bad++)
       first = i;
   if (bad)
-    return check_fail(
+    return gr_check_fail(
         rep, "parity",
         "pixel (x=%zu, y=%zu): disparity %u, reference %u; %zu of %zu pixels (%.2f%%) "
         "differ",
@@ -535,7 +544,7 @@ static const char *const sgm_bench_cases[] = {
     NULL,
 };
 
-const struct algorithm sgm_algorithm = {
+const struct gr_algorithm sgm_algorithm = {
     .name = "sgm",
     .summary = "Semi-Global Matching stereo: census 9x7, Hamming cost, 4/8-path aggregation, WTA",
     .params = sgm_params,

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-extern const struct algorithm sgm_algorithm;
+extern const struct gr_algorithm sgm_algorithm;
 
 /* The output layout holds the per-path costs when paths*w*h*D is at most this many values
  * (16 MiB of uint16); larger cases hold the disparity map and the summed cost only. */
@@ -35,9 +35,9 @@ struct sgm_data {
 const uint16_t *sgm_data_reference(struct sgm_data *d);
 
 /* GPU side (sgm_driver.cu). */
-enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
-                            struct run_ctx *ctx);
-void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+enum gr_run_status sgm_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                               void *out, struct gr_run_ctx *ctx);
+void *sgm_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                       size_t len);
 void sgm_bench_launch(void *state);
 void sgm_bench_fetch(void *state, void *out);

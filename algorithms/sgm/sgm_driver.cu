@@ -39,7 +39,8 @@ extern "C" size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path)
   return most + 2 * n + out * sizeof(uint16_t);
 }
 
-static void sgm_declines(char *why, size_t len, const struct variant *v, const struct sgm_params *p)
+static void sgm_declines(char *why, size_t len, const struct gr_variant *v,
+                         const struct sgm_params *p)
 {
   gr_fmt(why, len, "%s cannot take D = %d with %d paths", v->name, p->disp, p->paths);
 }
@@ -67,18 +68,18 @@ static void sgm_dev_free(struct sgm_dev *s)
   free(s);
 }
 
-/* RUN_OK with *out, RUN_UNSUPPORTED (the variant cannot take the case) or RUN_ERROR (no host
- * memory) with why. */
-static enum run_status sgm_dev_new(const struct variant *v, const struct gr_instance *inst,
-                                   unsigned char poison, struct sgm_dev **out, char *why,
-                                   size_t len)
+/* GR_RUN_OK with *out, GR_RUN_UNSUPPORTED (the variant cannot take the case) or GR_RUN_ERROR (no
+ * host memory) with why. */
+static enum gr_run_status sgm_dev_new(const struct gr_variant *v, const struct gr_instance *inst,
+                                      unsigned char poison, struct sgm_dev **out, char *why,
+                                      size_t len)
 {
   const struct sgm_data *d = (const struct sgm_data *)inst->priv;
   struct sgm_dev *s = (struct sgm_dev *)calloc(1, sizeof *s);
   *out = NULL;
   if (!s) {
     gr_fmt(why, len, "out of host memory");
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   }
   s->launch = (sgm_launch_fn)v->impl;
   sgm_args_init(&s->a, &d->prm);
@@ -86,7 +87,7 @@ static enum run_status sgm_dev_new(const struct variant *v, const struct gr_inst
   if (s->launch(&s->a, &scratch, NULL)) {
     sgm_declines(why, len, v, &d->prm);
     free(s);
-    return RUN_UNSUPPORTED;
+    return GR_RUN_UNSUPPORTED;
   }
   s->n = (size_t)d->prm.width * d->prm.height;
   s->out_bytes = inst->out_bytes;
@@ -105,24 +106,25 @@ static enum run_status sgm_dev_new(const struct variant *v, const struct gr_inst
   s->a.smin_out = s->dout + s->n;
   s->a.scratch = s->dscratch;
   *out = s;
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 /* Poison output and scratch (so that a read of scratch nobody wrote shows as a difference between
  * the two runs), launch with the per-path output when the case has it, copy the output back. */
-extern "C" enum run_status sgm_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status sgm_run_gpu(const struct gr_variant *v,
+                                          const struct gr_instance *inst, void *out,
+                                          struct gr_run_ctx *ctx)
 {
   struct sgm_dev *s;
-  enum run_status st = sgm_dev_new(v, inst, ctx->poison, &s, ctx->why, sizeof ctx->why);
-  if (st != RUN_OK)
+  enum gr_run_status st = sgm_dev_new(v, inst, ctx->poison, &s, ctx->why, sizeof ctx->why);
+  if (st != GR_RUN_OK)
     return st;
   struct sgm_gpu_args a = s->a;
   size_t unused = 0;
   a.path_out = s->per_path ? s->dout + 2 * s->n : NULL;
   if (s->launch(&a, &unused, 0)) {
     sgm_declines(ctx->why, sizeof ctx->why, v, &((const struct sgm_data *)inst->priv)->prm);
-    st = RUN_UNSUPPORTED;
+    st = GR_RUN_UNSUPPORTED;
   } else {
     GR_CUDA_CHECK(cudaDeviceSynchronize());
     GR_CUDA_CHECK(cudaMemcpy(out, s->dout, s->out_bytes, cudaMemcpyDeviceToHost));
@@ -131,15 +133,15 @@ extern "C" enum run_status sgm_run_gpu(const struct variant *v, const struct gr_
   return st;
 }
 
-extern "C" void *sgm_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
-                                 size_t len)
+extern "C" void *sgm_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
+                                 char *why, size_t len)
 {
-  if (!(v->flags & VARIANT_GPU) || !v->impl) {
+  if (!(v->flags & GR_VARIANT_GPU) || !v->impl) {
     gr_fmt(why, len, "'%s' is not a GPU variant: not timed", v->name);
     return NULL;
   }
   struct sgm_dev *s;
-  if (sgm_dev_new(v, inst, 0xA5, &s, why, len) != RUN_OK)
+  if (sgm_dev_new(v, inst, 0xA5, &s, why, len) != GR_RUN_OK)
     return NULL;
   GR_CUDA_CHECK(cudaDeviceSynchronize());
   return s;

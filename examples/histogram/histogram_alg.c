@@ -27,45 +27,46 @@ enum { DIST_UNIFORM, DIST_SKEWED, DIST_ONE_BIN };
 
 static const char *const dists[] = {"uniform", "skewed", "one_bin", NULL};
 
-static const struct param_spec hist_params[] = {
-    {"n", PARAM_INT, 1, 1 << 24, NULL, "keys"},
-    {"bins", PARAM_INT, 1, HIST_MAX_BINS, NULL, "counts (keys are in [0, bins))"},
-    {"dist", PARAM_ENUM, 0, 0, dists,
+static const struct gr_param_spec hist_params[] = {
+    {"n", GR_PARAM_INT, 1, 1 << 24, NULL, "keys"},
+    {"bins", GR_PARAM_INT, 1, HIST_MAX_BINS, NULL, "counts (keys are in [0, bins))"},
+    {"dist", GR_PARAM_ENUM, 0, 0, dists,
      "uniform; skewed (bin ~ u^4 * bins: a few hot bins); one_bin (every key is bins / 2)"},
 };
 
-static enum run_status hist_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                          void *out, struct run_ctx *ctx)
+static enum gr_run_status hist_run_reference(const struct gr_variant *v,
+                                             const struct gr_instance *inst, void *out,
+                                             struct gr_run_ctx *ctx)
 {
   (void)v;
   (void)ctx;
   const struct hist_data *d = inst->priv;
   histogram_ref(d->keys, d->n, d->bins, out);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static const struct variant hist_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, hist_run_reference, NULL, "one loop on the CPU"},
-    {"v1_shared_u16", VARIANT_HISTORICAL, VARIANT_GPU, hist_run_gpu,
-     GPU(hist_v1_shared_u16_launch),
+static const struct gr_variant hist_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, hist_run_reference, NULL, "one loop on the CPU"},
+    {"v1_shared_u16", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, hist_run_gpu,
+     GR_GPU(hist_v1_shared_u16_launch),
      "two 16-bit counters per shared word: past 65535 hits of a bin in a block the carry hits "
      "its neighbour"},
-    {"v2_shared", VARIANT_FIXED, VARIANT_GPU, hist_run_gpu, GPU(hist_v2_shared_launch),
+    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, hist_run_gpu, GR_GPU(hist_v2_shared_launch),
      "one 32-bit shared counter per bin, up to 8192 bins (the fix)"},
-    {"v3_global", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, hist_run_gpu,
-     GPU(hist_v3_global_launch), "global atomics, any number of bins"},
+    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, hist_run_gpu,
+     GR_GPU(hist_v3_global_launch), "global atomics, any number of bins"},
 };
 
-static void hist_generate(struct gr_case *c, struct rng *r)
+static void hist_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t n_edges[] = {1, 255, 256, 257, 65535, 65536, 65537, HIST_CHUNK,
                                     HIST_CHUNK + 1, 3 * HIST_CHUNK - 1};
   static const int64_t bin_edges[] = {1, 2, 255, 256, 257, HIST_SHARED_BINS, HIST_SHARED_BINS + 1,
                                       HIST_U16_BINS, HIST_U16_BINS + 1, HIST_MAX_BINS};
-  c->v[P_N] = rng_boundary(r, 1, 1 << 22, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
-  c->v[P_BINS] = rng_boundary(r, 1, HIST_MAX_BINS, bin_edges, sizeof bin_edges / sizeof *bin_edges,
-                              0.5);
-  c->v[P_DIST] = rng_range(r, 0, 2);
+  c->v[P_N] = gr_rng_boundary(r, 1, 1 << 22, n_edges, sizeof n_edges / sizeof *n_edges, 0.5);
+  c->v[P_BINS] =
+      gr_rng_boundary(r, 1, HIST_MAX_BINS, bin_edges, sizeof bin_edges / sizeof *bin_edges, 0.5);
+  c->v[P_DIST] = gr_rng_range(r, 0, 2);
 }
 
 /* ---- regimes --------------------------------------------------------------------------------- */
@@ -89,9 +90,9 @@ static int counter_past_16(const struct gr_case *c, const struct gr_instance *in
   return c->v[P_BINS] <= HIST_SHARED_BINS && hottest(c, inst) > 65535;
 }
 
-/* Designated initializers: fields added to struct regime later (at its end, zero meaning "not
+/* Designated initializers: fields added to struct gr_regime later (at its end, zero meaning "not
  * provided") leave this table as it is. */
-static const struct regime hist_regimes[] = {
+static const struct gr_regime hist_regimes[] = {
     {.name = "one block", .holds = one_block},
     {.name = "several blocks", .holds = several_blocks},
     {.name = "bins > block", .variants = "v1_shared_u16 v2_shared", .holds = bins_past_block},
@@ -132,12 +133,12 @@ static int hist_instance_new(const struct gr_case *c, struct gr_instance **out, 
     snprintf(why, len, "out of host memory");
     return -1;
   }
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   for (size_t i = 0; i < d->n; i++) {
-    double u = rng_unit(&r);
+    double u = gr_rng_unit(&r);
     switch (c->v[P_DIST]) {
-    case DIST_UNIFORM: d->keys[i] = (uint32_t)rng_range(&r, 0, d->bins - 1); break;
+    case DIST_UNIFORM: d->keys[i] = (uint32_t)gr_rng_range(&r, 0, d->bins - 1); break;
     case DIST_SKEWED: d->keys[i] = (uint32_t)(u * u * u * u * d->bins); break;
     default: d->keys[i] = (uint32_t)(d->bins / 2); break;
     }
@@ -158,7 +159,7 @@ static int hist_instance_new(const struct gr_case *c, struct gr_instance **out, 
   return 0;
 }
 
-static int hist_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int hist_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct hist_data *d = inst->priv;
   const uint32_t *got = out;
@@ -166,9 +167,9 @@ static int hist_check(const struct gr_instance *inst, const void *out, struct ch
   for (int b = 0; b < d->bins; b++)
     total += got[b];
   if (total != d->n)
-    return check_fail(rep, "invariant", "the counts sum to %llu, not n = %zu (%+lld)",
-                      (unsigned long long)total, d->n, (long long)total - (long long)d->n);
-  return check_exact(got, d->ref, (size_t)d->bins, ELEM_U32, "count", rep);
+    return gr_check_fail(rep, "invariant", "the counts sum to %llu, not n = %zu (%+lld)",
+                         (unsigned long long)total, d->n, (long long)total - (long long)d->n);
+  return gr_check_exact(got, d->ref, (size_t)d->bins, GR_ELEM_U32, "count", rep);
 }
 
 static size_t hist_device_bytes(const struct gr_case *c)
@@ -191,7 +192,7 @@ static const char *const hist_bench_cases[] = {
     NULL,
 };
 
-const struct algorithm histogram_algorithm = {
+const struct gr_algorithm histogram_algorithm = {
     .name = "histogram",
     .summary = "histogram of 32-bit keys (the out-of-tree example: examples/histogram)",
     .params = hist_params,

@@ -20,9 +20,9 @@ struct hist_data {
   uint32_t max_chunk; /* the largest count of one bin within one block's chunk of keys */
 };
 
-enum run_status hist_run_gpu(const struct variant *v, const struct gr_instance *inst, void *out,
-                             struct run_ctx *ctx);
-void *hist_bench_setup(const struct variant *v, const struct gr_instance *inst, char *why,
+enum gr_run_status hist_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
+                                void *out, struct gr_run_ctx *ctx);
+void *hist_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                        size_t len);
 void hist_bench_launch(void *state);
 void hist_bench_fetch(void *state, void *out);

@@ -27,7 +27,7 @@ static void hist_dev_free(struct hist_dev *b)
   free(b);
 }
 
-static struct hist_dev *hist_dev_new(const struct variant *v, const struct gr_instance *inst,
+static struct hist_dev *hist_dev_new(const struct gr_variant *v, const struct gr_instance *inst,
                                      char *why, size_t len)
 {
   struct hist_dev *b = (struct hist_dev *)calloc(1, sizeof *b);
@@ -53,25 +53,26 @@ static int hist_dev_launch(struct hist_dev *b, char *why, size_t len)
   return rc;
 }
 
-extern "C" enum run_status hist_run_gpu(const struct variant *v, const struct gr_instance *inst,
-                                        void *out, struct run_ctx *ctx)
+extern "C" enum gr_run_status hist_run_gpu(const struct gr_variant *v,
+                                           const struct gr_instance *inst, void *out,
+                                           struct gr_run_ctx *ctx)
 {
   struct hist_dev *b = hist_dev_new(v, inst, ctx->why, sizeof ctx->why);
   if (!b)
-    return RUN_ERROR;
+    return GR_RUN_ERROR;
   GR_CUDA_CHECK(cudaMemset(b->counts, ctx->poison, b->out_bytes));
-  enum run_status st = RUN_OK;
+  enum gr_run_status st = GR_RUN_OK;
   if (hist_dev_launch(b, ctx->why, sizeof ctx->why)) {
-    st = RUN_UNSUPPORTED;
+    st = GR_RUN_UNSUPPORTED;
   } else {
-    gpu_sync();
+    gr_gpu_sync();
     GR_CUDA_CHECK(cudaMemcpy(out, b->counts, b->out_bytes, cudaMemcpyDeviceToHost));
   }
   hist_dev_free(b);
   return st;
 }
 
-extern "C" void *hist_bench_setup(const struct variant *v, const struct gr_instance *inst,
+extern "C" void *hist_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
                                   char *why, size_t len)
 {
   struct hist_dev *b = hist_dev_new(v, inst, why, len);
@@ -79,7 +80,7 @@ extern "C" void *hist_bench_setup(const struct variant *v, const struct gr_insta
     hist_dev_free(b);
     return NULL;
   }
-  gpu_sync();
+  gr_gpu_sync();
   return b;
 }
 

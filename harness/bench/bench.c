@@ -27,7 +27,7 @@ static const char *host_name(void)
   return host;
 }
 
-/* The model a host-timed variant's rows record (VARIANT_HOST_TIMED): "host CPU" and the CPU's
+/* The model a host-timed variant's rows record (GR_VARIANT_HOST_TIMED): "host CPU" and the CPU's
  * model name where /proc/cpuinfo gives one, so that compare pairs them by CPU model. */
 static const char *host_cpu_model(void)
 {
@@ -84,17 +84,36 @@ static void finish_item(struct bench_plan *p, const struct bench_opts *o, size_t
   }
   if (!o->store)
     return;
-  struct timing_row row = {
-      .algorithm = it->alg->name, .variant = it->v->name, .kind = variant_kind_name(it->v->kind),
-      .params = it->params, .seed = it->c.seed, .name = it->name, .l2 = o->hot ? "hot" : "cold",
-      .launches = launches, .samples = (int64_t)n, .median_ms = r->s.median, .mean_ms = r->s.mean,
-      .min_ms = r->s.min, .max_ms = r->s.max, .stddev_ms = r->s.stddev, .noise = r->s.noise,
-      .bytes = r->bytes, .items = r->items, .gbps = r->gbps, .items_per_s = r->items_per_s,
-      .copy_gbps = p->copy_gbps, .pct_copy = r->pct_copy, .item_unit = it->alg->item_unit,
-      .peak_items_per_s = r->peak_items_per_s, .pct_peak = r->pct_peak,
-      .sm_clock_mhz = r->clock_mhz, .seconds = seconds, .verdict = vd, .reason = r->reason};
+  struct timing_row row = {.algorithm = it->alg->name,
+                           .variant = it->v->name,
+                           .kind = gr_variant_kind_name(it->v->kind),
+                           .params = it->params,
+                           .seed = it->c.seed,
+                           .name = it->name,
+                           .l2 = o->hot ? "hot" : "cold",
+                           .launches = launches,
+                           .samples = (int64_t)n,
+                           .median_ms = r->s.median,
+                           .mean_ms = r->s.mean,
+                           .min_ms = r->s.min,
+                           .max_ms = r->s.max,
+                           .stddev_ms = r->s.stddev,
+                           .noise = r->s.noise,
+                           .bytes = r->bytes,
+                           .items = r->items,
+                           .gbps = r->gbps,
+                           .items_per_s = r->items_per_s,
+                           .copy_gbps = p->copy_gbps,
+                           .pct_copy = r->pct_copy,
+                           .item_unit = it->alg->item_unit,
+                           .peak_items_per_s = r->peak_items_per_s,
+                           .pct_peak = r->pct_peak,
+                           .sm_clock_mhz = r->clock_mhz,
+                           .seconds = seconds,
+                           .verdict = vd,
+                           .reason = r->reason};
   int64_t id = store_add_timing(o->store, o->run_id, &row);
-  int on_gpu = (it->v->flags & VARIANT_GPU) != 0;
+  int on_gpu = (it->v->flags & GR_VARIANT_GPU) != 0;
   int bad = id < 0 || store_set_timing_gpu(o->store, id, on_gpu ? p->gpu_name : host_cpu_model(),
                                            on_gpu ? p->gpu_uuid : "", host_name());
   for (size_t k = 0; k < n && !bad; k++)
@@ -221,7 +240,7 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", save);
     ss->started = 1;
   } else if (strcmp(tag, "GI") == 0) { /* the GPU's description: our own child's bytes */
-    struct gpu_info g;
+    struct gr_gpu_info g;
     size_t n = (size_t)strtoull(rest, NULL, 10);
     if (n == sizeof g && child_read(c, o->watchdog, &g, sizeof g) == CHILD_GOT) {
       g.name[sizeof g.name - 1] = g.uuid[sizeof g.uuid - 1] = 0;
@@ -235,7 +254,7 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     }
   } else if (strcmp(tag, "PEAK") == 0) {
     char *alg = strtok_r(rest, "\t", &save), *rate = strtok_r(NULL, "\t", &save);
-    const struct algorithm *a = alg ? registry_find(alg) : NULL;
+    const struct gr_algorithm *a = alg ? registry_find(alg) : NULL;
     if (a && rate && !bench_peak_of(p, a) && p->n_peaks < sizeof p->peaks / sizeof *p->peaks) {
       struct bench_peak *pk = &p->peaks[p->n_peaks++];
       pk->alg = a;

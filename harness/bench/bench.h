@@ -13,12 +13,12 @@
  * model (bench_rates), stores timings and samples (one transaction per item) and survives a
  * crash or a hang of the child (recorded as crash / timeout, the plan goes on in a fresh child).
  *
- * Files: bench_plan.c (the plan, the rates: bench_plan.h), bench_child.c (the benchmark process; protocol in
- * bench_child.h), bench.c (the parent: process control and the store), bench_report.c (the
- * summary table).
+ * Files: bench_plan.c (the plan, the rates: bench_plan.h), bench_child.c (the benchmark process;
+ * protocol in bench_child.h), bench.c (the parent: process control and the store), bench_report.c
+ * (the summary table).
  *
- * A CPU variant flagged VARIANT_HOST_TIMED (the tests' stand-in benchmarks, selftest) is timed on
- * the host's monotonic clock without CUDA: in a process with no device its items still run (the
+ * A CPU variant flagged GR_VARIANT_HOST_TIMED (the tests' stand-in benchmarks, selftest) is timed
+ * on the host's monotonic clock without CUDA: in a process with no device its items still run (the
  * GPU items skip with the reason), and its rows name the host's CPU as their model.
  *
  * Test-only: GR_TEST_SLOWDOWN="ALG/VARIANT=FACTOR[,...]" makes the named variants' samples about

@@ -24,7 +24,7 @@ struct bench_child {
   const struct bench_opts *o;
   int fd;
   /* the instance of the last case, shared by that case's variants */
-  const struct algorithm *inst_alg;
+  const struct gr_algorithm *inst_alg;
   char inst_text[GR_CASE_TEXT_LEN];
   struct gr_case inst_case;
   struct gr_instance *inst;
@@ -32,7 +32,7 @@ struct bench_child {
   int *clk;
   size_t cap;
   size_t declined; /* the group of another lane this one left to its owner (bench_take) */
-  int no_gpu;       /* no usable device: only host-timed items run (VARIANT_HOST_TIMED) */
+  int no_gpu;      /* no usable device: only host-timed items run (GR_VARIANT_HOST_TIMED) */
   char no_gpu_why[GR_WHY_LEN];
 };
 
@@ -62,7 +62,7 @@ static void send_json(void *ctx, int what, const char *text, size_t len)
 }
 
 /* The JSON's context: what ran where, from which commit. */
-static void add_context(const struct gpu_info *g, const struct bench_opts *o)
+static void add_context(const struct gr_gpu_info *g, const struct bench_opts *o)
 {
   char b[64];
   gbench_context("gpu", g->name);
@@ -114,7 +114,7 @@ static double slowdown_of(const struct bench_item *it)
   return 1;
 }
 
-/* One sample of a host-timed variant (VARIANT_HOST_TIMED): `launches` calls of launch(state)
+/* One sample of a host-timed variant (GR_VARIANT_HOST_TIMED): `launches` calls of launch(state)
  * on the monotonic clock, each followed by a busy wait of spin_ns (the test slowdown). Returns
  * the mean milliseconds per launch; *clk gets 0 (no SM clock). */
 static double host_sample(void (*launch)(void *), void *state, int launches, double spin_ns,
@@ -134,7 +134,7 @@ static double host_sample(void (*launch)(void *), void *state, int launches, dou
 static double sample(const struct bench_item *it, void *state, int launches, double spin_ns,
                      int *clk)
 {
-  if (!(it->v->flags & VARIANT_GPU))
+  if (!(it->v->flags & GR_VARIANT_GPU))
     return host_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
   return bench_gpu_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
 }
@@ -203,7 +203,7 @@ static void child_body(struct gbench_state *gs, void *arg)
 {
   size_t i = (size_t)(uintptr_t)arg;
   const struct bench_item *it = &C.p->items[i];
-  const struct algorithm *a = it->alg;
+  const struct gr_algorithm *a = it->alg;
   const struct bench_opts *o = C.o;
   char why[GR_WHY_LEN] = "";
   if (!bench_take(C.p, i, now_seconds(), &C.declined)) {
@@ -213,7 +213,7 @@ static void child_body(struct gbench_state *gs, void *arg)
   }
   double t0 = now_seconds();
   child_say(C.fd, "B\t%zu", i);
-  int on_gpu = (it->v->flags & VARIANT_GPU) != 0;
+  int on_gpu = (it->v->flags & GR_VARIANT_GPU) != 0;
   if (on_gpu && C.no_gpu) { /* a host-timed item's process without a device */
     child_say(C.fd, "N\t%zu", i);
     gbench_skip(gs, C.no_gpu_why);
@@ -223,7 +223,7 @@ static void child_body(struct gbench_state *gs, void *arg)
 
   size_t free_b = 0, total_b = 0, need = on_gpu && a->device_bytes ? a->device_bytes(&it->c) : 0;
   if (on_gpu)
-    gpu_mem_info(&free_b, &total_b);
+    gr_gpu_mem_info(&free_b, &total_b);
   if (need > free_b) {
     gr_fmt(why, sizeof why, "case needs %.2f GiB of device memory, %.2f GiB free",
            (double)need / (1 << 30), (double)free_b / (1 << 30));
@@ -274,7 +274,7 @@ static void child_body(struct gbench_state *gs, void *arg)
    * fresh states of the cuSPARSE peer in 5 processes on an H100, one timed 0.543 ms against
    * 0.445-0.468 for the others (0.2-0.5% noise within each): timed in one state, such a state is
    * the run's median; over three it is outvoted and shows as noise. (What moves between
-   * processes instead is VARIANT_HOST_BOUND's matter, compare.h.) A benchmark whose rounds
+   * processes instead is GR_VARIANT_HOST_BOUND's matter, compare.h.) A benchmark whose rounds
    * cannot take their floor of samples (bench_round_floor) within the cap gets fewer
    * (bench_rounds). */
   int rounds = bench_rounds(o->rounds, t_one * (double)launches * slow, o->max_time);
@@ -341,7 +341,7 @@ static void child_body(struct gbench_state *gs, void *arg)
 
   /* the output is still right after the timing loop */
   const char *verdict = "pass";
-  struct check_report rep;
+  struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   void *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
   if (!out) {
@@ -350,7 +350,7 @@ static void child_body(struct gbench_state *gs, void *arg)
   } else {
     a->bench_fetch(state, out);
     if (a->check(inst, out, &rep)) {
-      verdict = it->v->kind == VARIANT_HISTORICAL ? "caught" : "fail";
+      verdict = it->v->kind == GR_VARIANT_HISTORICAL ? "caught" : "fail";
       gr_fmt(why, sizeof why, "after the timing loop: %s", rep.why);
     }
     free(out);
@@ -381,8 +381,8 @@ static void gpu_setup(struct bench_plan *p, const struct bench_opts *o, size_t s
   /* the context is up: the next lane may start its own while this one describes its GPU (NVML)
    * and measures the copy bandwidth, which the driver does not serialise */
   bench_lane_started(p, 1);
-  struct gpu_info info;
-  if (gpu_query(&info, why, sizeof why) == 0) {
+  struct gr_gpu_info info;
+  if (gr_gpu_query(&info, why, sizeof why) == 0) {
     gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", info.name);
     gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%s", info.uuid);
     add_context(&info, o);
@@ -403,7 +403,7 @@ static void gpu_setup(struct bench_plan *p, const struct bench_opts *o, size_t s
             p->gpu_name);
   p->n_peaks = 0;
   for (size_t i = start; i < p->n; i++) {
-    const struct algorithm *a = p->items[i].alg;
+    const struct gr_algorithm *a = p->items[i].alg;
     if (!a->item_peak || bench_peak_of(p, a) || p->n_peaks == sizeof p->peaks / sizeof *p->peaks)
       continue;
     struct bench_peak *pk = &p->peaks[p->n_peaks++];
@@ -448,7 +448,7 @@ int bench_child_main(void *arg, int in, int out)
     bench_turn_wait(p->turns, p->claim_tag - 1, 2.0);
   int host_items = 0;
   for (size_t i = start; i < p->n; i++)
-    host_items += !(p->items[i].v->flags & VARIANT_GPU);
+    host_items += !(p->items[i].v->flags & GR_VARIANT_GPU);
   if (!worker_gpu_ready(why, sizeof why) || bench_gpu_open(!o->hot, why, sizeof why)) {
     bench_lane_started(p, 0);
     child_flatten(why);

@@ -14,7 +14,7 @@
  *                         nothing is run or reported for it here
  *   "B\t<i>"              item i begins (a crash from here on is its crash)
  *   "N\t<i>"              item i, a GPU variant's, is skipped because this process has no
- *                         usable device while it times host-timed items (VARIANT_HOST_TIMED);
+ *                         usable device while it times host-timed items (GR_VARIANT_HOST_TIMED);
  *                         its T and E follow
  *   "T\t<i>\t<verdict>\t<launches>\t<seconds>\t<reason>"   item i's result, then its accuracy
  *   "M\t<name>\t<value>"  metrics (gr_metrics: error rates, one line each) and its samples:

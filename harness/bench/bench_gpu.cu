@@ -44,8 +44,8 @@ extern "C" int bench_gpu_open(int cold, char *why, size_t len)
 {
   if (g.open)
     return 0;
-  struct gpu_info info;
-  if (gpu_query(&info, why, len))
+  struct gr_gpu_info info;
+  if (gr_gpu_query(&info, why, len))
     return -1;
   GR_CUDA_CHECK(cudaEventCreate(&g.start));
   GR_CUDA_CHECK(cudaEventCreate(&g.stop));

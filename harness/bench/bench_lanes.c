@@ -67,7 +67,7 @@ struct bench_lane_res {
   char gpu_name[128], gpu_uuid[48];
   size_t n_peaks;
   struct bench_peak peaks[16];
-  struct gpu_info gpu;
+  struct gr_gpu_info gpu;
   int have_gpu;
 };
 

@@ -24,13 +24,14 @@ void bench_opts_default(struct bench_opts *o)
 
 /* ---- plan ---------------------------------------------------------------------------------- */
 
-static int timed_kind(const struct variant *v)
+static int timed_kind(const struct gr_variant *v)
 {
-  return (v->flags & (VARIANT_GPU | VARIANT_HOST_TIMED)) &&
-         (v->kind == VARIANT_FIXED || v->kind == VARIANT_HISTORICAL || v->kind == VARIANT_PEER);
+  return (v->flags & (GR_VARIANT_GPU | GR_VARIANT_HOST_TIMED)) &&
+         (v->kind == GR_VARIANT_FIXED || v->kind == GR_VARIANT_HISTORICAL ||
+          v->kind == GR_VARIANT_PEER);
 }
 
-static int has_hooks(const struct algorithm *a)
+static int has_hooks(const struct gr_algorithm *a)
 {
   return a->bench_cases && a->bench_setup && a->bench_launch && a->bench_fetch &&
          a->bench_teardown;
@@ -81,8 +82,8 @@ static int parse_sizes(const char *sizes, size_t n, unsigned char *mask, long *t
   }
 }
 
-static int plan_add(struct bench_plan *p, size_t *cap, const struct algorithm *a,
-                    const struct variant *v, const struct gr_case *c, int case_no)
+static int plan_add(struct bench_plan *p, size_t *cap, const struct gr_algorithm *a,
+                    const struct gr_variant *v, const struct gr_case *c, int case_no)
 {
   if (p->n == *cap) {
     size_t nc = *cap ? 2 * *cap : 64;
@@ -110,20 +111,20 @@ static int plan_add(struct bench_plan *p, size_t *cap, const struct algorithm *a
   return 0;
 }
 
-int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
-                   const char *sizes, int quick, const char *const *cases, size_t n_cases,
+int bench_plan_new(const struct gr_algorithm *const *algs, const struct gr_variant *const *vs,
+                   size_t n, const char *sizes, int quick, const char *const *cases, size_t n_cases,
                    struct bench_plan **out, char *why, size_t len)
 {
   struct bench_plan *p = calloc(1, sizeof *p);
   size_t cap = 0;
   if (!p)
     goto oom;
-  const struct algorithm *seen[64];
+  const struct gr_algorithm *seen[64];
   size_t n_seen = 0, longest = 0;
   long top = -1;
   int any_alg = 0;
   for (size_t i = 0; i < n; i++) {
-    const struct algorithm *a = algs[i];
+    const struct gr_algorithm *a = algs[i];
     int dup = 0;
     for (size_t j = 0; j < n_seen; j++)
       dup |= seen[j] == a;
@@ -253,7 +254,7 @@ int bench_claim(const struct bench_plan *p, size_t i)
                                               __ATOMIC_ACQUIRE) || seen == p->claim_tag;
 }
 
-const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a)
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct gr_algorithm *a)
 {
   for (size_t i = 0; i < p->n_peaks; i++)
     if (p->peaks[i].alg == a)
@@ -334,7 +335,7 @@ void bench_lane_started(struct bench_plan *p, int ok)
  * own build where a lane built it, else the longest build of a case of its algorithm, else 0. */
 static double build_guess(const struct bench_plan *p, size_t g)
 {
-  const struct algorithm *a = NULL;
+  const struct gr_algorithm *a = NULL;
   double mine = 0, most = 0, t;
   if (!p->built_s)
     return 0;

@@ -21,8 +21,8 @@ extern "C" {
 #endif
 
 struct bench_item {
-  const struct algorithm *alg;
-  const struct variant *v;
+  const struct gr_algorithm *alg;
+  const struct gr_variant *v;
   struct gr_case c;
   int case_no;                       /* position of the case in its algorithm's sweep */
   char params[GR_CASE_TEXT_LEN];     /* the case text without the algorithm and the seed */
@@ -45,7 +45,7 @@ struct bench_result {
 #define BENCH_MAX_SKIPPED 8
 /* An algorithm's peak of items per second (alg->item_peak), measured by the child. */
 struct bench_peak {
-  const struct algorithm *alg;
+  const struct gr_algorithm *alg;
   double items_per_s; /* 0 unknown */
   char name[64];      /* what was measured ("DPX recurrence peak") */
 };
@@ -65,9 +65,9 @@ struct bench_plan {
   double copy_gbps; /* measured by the child; 0 unknown */
   char gpu_name[128];
   char gpu_uuid[48]; /* the physical GPU, "" unknown (several GPUs: the last lane's) */
-  /* the description of the GPU the benchmark process found (gpu_query), for the run's row where
+  /* the description of the GPU the benchmark process found (gr_gpu_query), for the run's row where
    * the parent did not probe (bench --gpus); several GPUs: the first lane's */
-  struct gpu_info gpu;
+  struct gr_gpu_info gpu;
   int have_gpu;
   struct bench_peak peaks[16]; /* one per algorithm of the plan with an item_peak */
   size_t n_peaks;
@@ -146,7 +146,7 @@ int bench_round_floor(int rounds);
 int bench_rounds(int asked, double sample_ms, double max_time);
 
 /* The peak of algorithm a in p, NULL when a has none or it is not measured yet. */
-const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct algorithm *a);
+const struct bench_peak *bench_peak_of(const struct bench_plan *p, const struct gr_algorithm *a);
 
 struct bench_opts {
   int hot;           /* 1: L2 left warm, launches batched */
@@ -179,8 +179,8 @@ void bench_opts_default(struct bench_opts *o);
  * algorithms they name. Ordered by algorithm, case, variant. A sweep case reading a dataset
  * that is not fetched ("data:" files missing) is left out and listed in skipped. 0 ok, -1 with
  * why (a bad size list, a bad case text, nothing to time). */
-int bench_plan_new(const struct algorithm *const *algs, const struct variant *const *vs, size_t n,
-                   const char *sizes, int quick, const char *const *cases, size_t n_cases,
+int bench_plan_new(const struct gr_algorithm *const *algs, const struct gr_variant *const *vs,
+                   size_t n, const char *sizes, int quick, const char *const *cases, size_t n_cases,
                    struct bench_plan **out, char *why, size_t len);
 void bench_plan_free(struct bench_plan *p);
 

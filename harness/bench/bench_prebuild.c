@@ -30,7 +30,7 @@
 
 #define PREBUILD_MAX 8
 struct prebuilt {
-  const struct algorithm *alg;
+  const struct gr_algorithm *alg;
   char text[GR_CASE_TEXT_LEN];
   struct gr_case c; /* the instance keeps a pointer to its case: a slot is never reused */
   struct gr_instance *inst;
@@ -139,7 +139,7 @@ void prebuild_stop(int wait)
   pthread_setschedparam(PB.thread, SCHED_IDLE, &idle); /* may fail: then at its own priority */
 }
 
-struct gr_instance *prebuild_take(size_t i, const char *text, const struct algorithm **alg)
+struct gr_instance *prebuild_take(size_t i, const char *text, const struct gr_algorithm **alg)
 {
   struct gr_instance *inst = NULL;
   pthread_mutex_lock(&PB.mu);

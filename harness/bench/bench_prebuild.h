@@ -15,7 +15,7 @@ void prebuild_stop(int wait);
 /* The timing is at item i: the instance built ahead for its case, printed as `text` (waited for
  * while it is being built), handed over with its algorithm in *alg; NULL when it was not built
  * ahead (the helper then skips the cases of items up to i). */
-struct gr_instance *prebuild_take(size_t i, const char *text, const struct algorithm **alg);
+struct gr_instance *prebuild_take(size_t i, const char *text, const struct gr_algorithm **alg);
 /* Wait for the helper and free the instances built ahead and never taken. */
 void prebuild_free(void);
 

@@ -12,7 +12,7 @@ int bench_failed(const struct bench_plan *p)
 {
   for (size_t i = 0; i < p->n; i++) {
     const struct bench_result *r = &p->res[i];
-    if (r->done && p->items[i].v->kind != VARIANT_HISTORICAL &&
+    if (r->done && p->items[i].v->kind != GR_VARIANT_HISTORICAL &&
         (r->verdict == VERDICT_FAIL || r->verdict == VERDICT_CRASH ||
          r->verdict == VERDICT_TIMEOUT))
       return 1;
@@ -91,7 +91,7 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
     /* the peer of this case, timed in this run */
     const struct bench_result *peer = NULL;
     for (size_t j = 0; j < p->n; j++)
-      if (p->items[j].alg == it->alg && p->items[j].v->kind == VARIANT_PEER &&
+      if (p->items[j].alg == it->alg && p->items[j].v->kind == GR_VARIANT_PEER &&
           strcmp(p->items[j].params, it->params) == 0 && p->items[j].c.seed == it->c.seed &&
           p->res[j].done && p->res[j].s.n)
         peer = &p->res[j];
@@ -110,7 +110,7 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
         gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
     }
     fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s", it->v->name,
-            variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
+            gr_variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
             verdict_name(r->verdict));
     for (size_t k = 0; k < r->acc.n; k++) /* accuracy: error rates */
       fprintf(f, "%s%s %.2f%%", k ? ", " : "  ", r->acc.name[k], 100 * r->acc.value[k]);

@@ -216,8 +216,8 @@ static int probe_main(void *arg, int in, int out)
     setenv("CUDA_VISIBLE_DEVICES", arg, 1);
   }
   memset(&q, 0, sizeof q);
-  if (gpu_device_count(q.why, sizeof q.why) > 0)
-    q.ok = gpu_query(&q.info, q.why, sizeof q.why) == 0;
+  if (gr_gpu_device_count(q.why, sizeof q.why) > 0)
+    q.ok = gr_gpu_query(&q.info, q.why, sizeof q.why) == 0;
   q.status = q.ok ? GR_STATUS_OK : GR_STATUS_NO_GPU;
   child_say_bytes(out, &q, sizeof q);
   return 0;
@@ -351,10 +351,10 @@ int select_variants(const char *filter, struct selection *sel, char *why, size_t
       gr_fmt(vpat, sizeof vpat, "%s", slash + 1);
     int alg_hit = 0, var_hit = 0;
     for (size_t i = 0; i < registry_count; i++) {
-      const struct algorithm *a = registry[i];
+      const struct gr_algorithm *a = registry[i];
       if (fnmatch(apat, a->name, 0) != 0)
         continue;
-      if ((a->flags & ALG_HIDDEN) && strcmp(apat, a->name) != 0)
+      if ((a->flags & GR_ALG_HIDDEN) && strcmp(apat, a->name) != 0)
         continue;
       alg_hit = 1;
       for (size_t j = 0; j < a->n_variants; j++) {

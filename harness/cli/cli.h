@@ -75,7 +75,7 @@ int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char
 struct probe {
   int ok;
   enum gr_status status; /* GR_STATUS_NO_GPU: no usable device; GR_STATUS_ENV: the probe failed */
-  struct gpu_info info;
+  struct gr_gpu_info info;
   char why[GR_WHY_LEN];
 };
 struct run_meta {
@@ -113,8 +113,8 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
  * nothing, or refusing an empty filter, an empty pattern, a filter over 1023 or a pattern over
  * 255 characters (never cut). */
 struct selection {
-  const struct algorithm *alg[256];
-  const struct variant *v[256];
+  const struct gr_algorithm *alg[256];
+  const struct gr_variant *v[256];
   size_t n;
 };
 int select_variants(const char *filter, struct selection *sel, char *why, size_t len);

@@ -30,7 +30,7 @@ struct repro_tally {
 
 /* Run case cs on its variants (only, when set) and print each verdict; in_process: in this
  * process (no worker). Folds the verdicts into *rc and *t. */
-static void repro_case(const struct gr_case *cs, const struct variant *only, int in_process,
+static void repro_case(const struct gr_case *cs, const struct gr_variant *only, int in_process,
                        long repeat, double watchdog, int *rc, struct repro_tally *t)
 {
   struct runner_opts o = {.watchdog = watchdog};
@@ -38,7 +38,7 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
   printf("case: %s\n", case_format(cs, text, sizeof text));
   fflush(stdout); /* before the kernels: a sanitizer's report after this line is this case's */
   for (size_t i = 0; i < cs->alg->n_variants && !runner_interrupted; i++) {
-    const struct variant *v = &cs->alg->variants[i];
+    const struct gr_variant *v = &cs->alg->variants[i];
     if (only && v != only)
       continue;
     struct case_result res;
@@ -46,22 +46,22 @@ static void repro_case(const struct gr_case *cs, const struct variant *only, int
     if (in_process) {
       worker_run_case(cs, v, &res);
       vd = res.verdict;
-      if (vd == VERDICT_SKIP && (v->flags & VARIANT_GPU) && !worker_gpu_ready(text, sizeof text))
+      if (vd == VERDICT_SKIP && (v->flags & GR_VARIANT_GPU) && !worker_gpu_ready(text, sizeof text))
         res.status = GR_STATUS_NO_GPU;
     } else if (repeat > 1) {
       long runs = 0, fails = runner_repeat_case(&o, cs, v, repeat, &runs, &res);
       vd = res.verdict;
-      printf("%-20s %-10s %-7s %ld of %ld runs failed%s%s\n", v->name, variant_kind_name(v->kind),
-             verdict_name(vd), fails, runs, res.why[0] ? (fails ? "; first: " : "; ") : "",
-             res.why);
+      printf("%-20s %-10s %-7s %ld of %ld runs failed%s%s\n", v->name,
+             gr_variant_kind_name(v->kind), verdict_name(vd), fails, runs,
+             res.why[0] ? (fails ? "; first: " : "; ") : "", res.why);
     } else {
       vd = runner_one_case(&o, cs, v, &res);
     }
     if (in_process || repeat <= 1)
-      printf("%-20s %-10s %-7s %s\n", v->name, variant_kind_name(v->kind), verdict_name(vd),
+      printf("%-20s %-10s %-7s %s\n", v->name, gr_variant_kind_name(v->kind), verdict_name(vd),
              res.why);
     fflush(stdout);
-    if (v->flags & VARIANT_GPU) {
+    if (v->flags & GR_VARIANT_GPU) {
       t->gpu_selected++;
       t->gpu_ran += vd != VERDICT_SKIP;
       if (vd == VERDICT_SKIP && res.status == GR_STATUS_NO_GPU && !t->skipped_gpu++)
@@ -139,10 +139,10 @@ int cmd_repro(int argc, char **argv)
   struct gr_case *cs = calloc((size_t)n, sizeof *cs);
   if (!cs)
     return GR_EXIT_ENV;
-  const struct variant *only = NULL;
+  const struct gr_variant *only = NULL;
   for (int k = 0; k < n; k++) {
     int bad = case_parse(argv[optind + k], &cs[k], why, sizeof why) != 0;
-    if (!bad && vname && !(only = alg_variant(cs[k].alg, vname)))
+    if (!bad && vname && !(only = gr_alg_variant(cs[k].alg, vname)))
       gr_fmt(why, sizeof why, "unknown variant '%s' of '%s' (see 'gpuregress list %s')", vname,
              cs[k].alg->name, cs[k].alg->name),
           bad = 1;
@@ -155,7 +155,7 @@ int cmd_repro(int argc, char **argv)
   int rc = GR_EXIT_OK;
   struct repro_tally t = {0};
   for (int k = 0; k < n && !runner_interrupted; k++)
-    repro_case(&cs[k], vname ? alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
+    repro_case(&cs[k], vname ? gr_alg_variant(cs[k].alg, vname) : NULL, in_process, (long)repeat,
                watchdog, &rc, &t);
   free(cs);
   if (runner_interrupted)
@@ -191,18 +191,18 @@ int cmd_list(int argc, char **argv)
   char why[GR_WHY_LEN];
   if (select_variants(pat, &sel, why, sizeof why))
     return cli_usage_error("list", "%s", why);
-  const struct algorithm *last = NULL;
+  const struct gr_algorithm *last = NULL;
   for (size_t i = 0; i < sel.n; i++) {
-    const struct algorithm *a = sel.alg[i];
+    const struct gr_algorithm *a = sel.alg[i];
     if (a != last) {
       printf("%s%s  %s\n", last ? "\n" : "", a->name, a->summary);
       if (pat) {
         for (size_t p = 0; p < a->n_params; p++) {
-          const struct param_spec *ps = &a->params[p];
-          if (ps->type == PARAM_INT)
+          const struct gr_param_spec *ps = &a->params[p];
+          if (ps->type == GR_PARAM_INT)
             printf("  param %-10s %lld..%lld  %s\n", ps->name, (long long)ps->min,
                    (long long)ps->max, ps->help);
-          else if (ps->type == PARAM_FILE)
+          else if (ps->type == GR_PARAM_FILE)
             printf("  param %-10s FILE  %s (optional)\n", ps->name, ps->help);
           else {
             printf("  param %-10s ", ps->name);
@@ -223,9 +223,9 @@ int cmd_list(int argc, char **argv)
       }
       last = a;
     }
-    const struct variant *v = sel.v[i];
-    printf("  %-20s %-10s %-4s %s\n", v->name, variant_kind_name(v->kind),
-           (v->flags & VARIANT_GPU) ? "gpu" : "cpu", v->story);
+    const struct gr_variant *v = sel.v[i];
+    printf("  %-20s %-10s %-4s %s\n", v->name, gr_variant_kind_name(v->kind),
+           (v->flags & GR_VARIANT_GPU) ? "gpu" : "cpu", v->story);
   }
   return 0;
 }

@@ -47,7 +47,7 @@ struct run_args {
 static int *runs_here_fill(int *rh, const struct selection *sel, const struct run_meta *m)
 {
   for (size_t i = 0; i < sel->n; i++)
-    rh[i] = m->gpu.ok || !(sel->v[i]->flags & VARIANT_GPU);
+    rh[i] = m->gpu.ok || !(sel->v[i]->flags & GR_VARIANT_GPU);
   return rh;
 }
 
@@ -138,7 +138,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
    * skip at once and take no share */
   size_t active = 0;
   for (size_t i = 0; i < sel.n; i++)
-    active += meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
+    active += meta.gpu.ok || !(sel.v[i]->flags & GR_VARIANT_GPU);
   double t0 = now_seconds();
   size_t done = 0;
   int store_failed = 0;
@@ -176,7 +176,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     runner_order(sel.v, sel.n, order);
     for (size_t k = 0; k < sel.n && !runner_interrupted && !store_failed; k++) {
       size_t i = order[k];
-      int runs_here = meta.gpu.ok || !(sel.v[i]->flags & VARIANT_GPU);
+      int runs_here = meta.gpu.ok || !(sel.v[i]->flags & GR_VARIANT_GPU);
       double left = ra->budget - (now_seconds() - t0);
       double share = runs_here && active ? left / (double)active : 0;
       active -= runs_here;
@@ -433,7 +433,7 @@ static int resolve_ranges(const struct selection *sel, char **specs, int n,
     gr_fmt(name, sizeof name, "%.*s", (int)name_len, specs[k]);
     int used = 0;
     for (size_t i = 0; i < sel->n; i++) {
-      if (!alg_param(sel->alg[i], name, NULL) && many)
+      if (!gr_alg_param(sel->alg[i], name, NULL) && many)
         continue; /* another selected algorithm has it (checked below) */
       used = 1;
       if (case_limits_add(sel->alg[i], &lims[i], specs[k], why, sizeof why))

@@ -52,7 +52,7 @@ struct san_args {
   double budget, timeout;
   uint64_t seed;
   long per_regime, jobs;
-  unsigned kinds;     /* 1 << enum variant_kind */
+  unsigned kinds;     /* 1 << enum gr_variant_kind */
   long slice, slices; /* the variants i (of the kinds, in order) with i % slices == slice */
   int jobs_given;
   const char *gpus_spec;
@@ -135,9 +135,15 @@ int cmd_sanitize(int argc, char **argv)
                                        {"gpus", required_argument, NULL, 'G'},
                                        {"help", no_argument, NULL, 'h'},
                                        {0, 0, 0, 0}};
-  struct san_args sa = {.db = STORE_DEFAULT_PATH, .budget = 1800, .timeout = 300, .seed = 1,
-                        .per_regime = 2, .jobs = 4, .slices = 1,
-                        .kinds = 1u << VARIANT_FIXED | 1u << VARIANT_PEER | 1u << VARIANT_HISTORICAL,
+  struct san_args sa = {.db = STORE_DEFAULT_PATH,
+                        .budget = 1800,
+                        .timeout = 300,
+                        .seed = 1,
+                        .per_regime = 2,
+                        .jobs = 4,
+                        .slices = 1,
+                        .kinds = 1u << GR_VARIANT_FIXED | 1u << GR_VARIANT_PEER |
+                                 1u << GR_VARIANT_HISTORICAL,
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
@@ -220,10 +226,10 @@ int cmd_sanitize(int argc, char **argv)
       sa.kinds = 0;
       for (const char *q = optarg; *q;) {
         size_t w = strcspn(q, ",");
-        int kind = w == 5 && !strncmp(q, "fixed", 5)         ? VARIANT_FIXED
-                   : w == 4 && !strncmp(q, "peer", 4)        ? VARIANT_PEER
-                   : w == 10 && !strncmp(q, "historical", 10) ? VARIANT_HISTORICAL
-                                                             : -1;
+        int kind = w == 5 && !strncmp(q, "fixed", 5)          ? GR_VARIANT_FIXED
+                   : w == 4 && !strncmp(q, "peer", 4)         ? GR_VARIANT_PEER
+                   : w == 10 && !strncmp(q, "historical", 10) ? GR_VARIANT_HISTORICAL
+                                                              : -1;
         if (kind < 0)
           return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
                                  "historical)", (int)w, q);
@@ -301,12 +307,12 @@ int cmd_sanitize(int argc, char **argv)
     free(cands);
     return GR_EXIT_ENV;
   }
-  const struct algorithm *drawn = NULL;
+  const struct gr_algorithm *drawn = NULL;
   long nth = -1; /* index among the GPU variants of the selected kinds, for --slice */
   for (size_t i = 0; i < sel.n; i++) {
-    const struct algorithm *a = sel.alg[i];
-    const struct variant *v = sel.v[i];
-    if (!(v->flags & VARIANT_GPU) || !(sa.kinds >> v->kind & 1))
+    const struct gr_algorithm *a = sel.alg[i];
+    const struct gr_variant *v = sel.v[i];
+    if (!(v->flags & GR_VARIANT_GPU) || !(sa.kinds >> v->kind & 1))
       continue;
     if (++nth % sa.slices != sa.slice)
       continue;
@@ -321,7 +327,7 @@ int cmd_sanitize(int argc, char **argv)
         jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
                                       .n_cases = san_slow_tool(t) ? small : n, .logs = sa.logs};
     for (size_t q = nj; q-- > 0 && jobs[q].v == v;)
-      if (jobs[q].tool == SAN_INITCHECK && v->kind == VARIANT_HISTORICAL) {
+      if (jobs[q].tool == SAN_INITCHECK && v->kind == GR_VARIANT_HISTORICAL) {
         jobs[q].verdict = "skip";
         gr_fmt(jobs[q].detail, sizeof jobs[q].detail,
                "initcheck runs on fixed and peer variants only (on radix_sort/v2_warp_lane0 it "
@@ -368,15 +374,16 @@ int cmd_sanitize(int argc, char **argv)
       j->verdict = "skip";
       gr_fmt(j->detail, sizeof j->detail, "interrupted");
     }
-    struct sanitizer_row row = {j->a->name, j->v->name, variant_kind_name(j->v->kind),
-                                san_tools[j->tool], j->verdict, j->n_cases, j->seconds, j->detail};
+    struct sanitizer_row row = {j->a->name,         j->v->name, gr_variant_kind_name(j->v->kind),
+                                san_tools[j->tool], j->verdict, j->n_cases,
+                                j->seconds,         j->detail};
     if (store_add_sanitizer(st, run, &row))
       fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
     if (i == 0 || jobs[i - 1].v != j->v) {
       int most = 0; /* the variant's cases (the slow tools run the first of each regime) */
       for (size_t q = i; q < nj && jobs[q].v == j->v; q++)
         most = jobs[q].n_cases > most ? jobs[q].n_cases : most;
-      printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, variant_kind_name(j->v->kind),
+      printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, gr_variant_kind_name(j->v->kind),
              most);
     }
     printf("  %-9s", j->verdict);
@@ -384,7 +391,7 @@ int cmd_sanitize(int argc, char **argv)
       printf("\n");
     int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
               strcmp(j->verdict, "error") == 0;
-    int ours = j->v->kind == VARIANT_FIXED || j->v->kind == VARIANT_PEER;
+    int ours = j->v->kind == GR_VARIANT_FIXED || j->v->kind == GR_VARIANT_PEER;
     if (bad && ours)
       rc = GR_EXIT_FAIL;
     unverified += ours && strcmp(j->verdict, "timeout") == 0;

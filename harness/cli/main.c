@@ -63,8 +63,8 @@ static int cmd_completion(int argc, char **argv)
     printf("%s%s", i ? " " : "", commands[i].name);
   printf("'\n  local targets='");
   for (size_t i = 0, shown = 0; i < registry_count; i++) {
-    const struct algorithm *a = registry[i];
-    if (a->flags & ALG_HIDDEN)
+    const struct gr_algorithm *a = registry[i];
+    if (a->flags & GR_ALG_HIDDEN)
       continue;
     printf("%s%s", shown++ ? " " : "", a->name);
     for (size_t j = 0; j < a->n_variants; j++)

@@ -13,7 +13,7 @@
 int outcome_is_bad(const struct outcome *o)
 {
   return o->verdict == VERDICT_ESCAPED ||
-         (o->v->kind != VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
+         (o->v->kind != GR_VARIANT_HISTORICAL && verdict_is_failure(o->verdict));
 }
 
 /* The fuzz cases per regime of every variant that has regimes, and the uncovered warnings. */
@@ -70,7 +70,7 @@ void print_summary(FILE *f, const struct outcome *out, size_t n, const struct ru
       gr_fmt(catch_txt, sizeof catch_txt, "%ld cases, %.2f s", o->cases_to_catch,
              o->seconds_to_catch);
     fprintf(f, "%-11s %-20s %-10s %-8s %6ld %6ld %5ld %5ld %8.1f  %s\n", o->alg->name, o->v->name,
-            variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
+            gr_variant_kind_name(o->v->kind), verdict_name(o->verdict), o->cases, o->passed,
             o->skipped, o->failed, o->seconds, catch_txt);
   }
   /* variants that ran no case (no GPU, a driver too old): one line per reason, not rows of 0 */
@@ -82,7 +82,7 @@ void print_summary(FILE *f, const struct outcome *out, size_t n, const struct ru
       if (folded_skip(&out[j]) && !strcmp(out[j].reason, out[i].reason)) {
         seen |= j < i;
         k++;
-        hist += out[j].v->kind == VARIANT_HISTORICAL;
+        hist += out[j].v->kind == GR_VARIANT_HISTORICAL;
       }
     if (seen)
       continue;
@@ -141,11 +141,22 @@ int store_outcomes(struct store *st, int64_t run, const struct outcome *out, siz
     const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
     if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
       runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
-    struct outcome_row row = {o->alg->name, o->v->name, variant_kind_name(o->v->kind), o->verdict,
-                              o->cases, o->passed, o->failed, o->skipped, o->errors, o->seconds,
-                              o->cases_to_catch, o->seconds_to_catch, o->reason,
+    struct outcome_row row = {o->alg->name,
+                              o->v->name,
+                              gr_variant_kind_name(o->v->kind),
+                              o->verdict,
+                              o->cases,
+                              o->passed,
+                              o->failed,
+                              o->skipped,
+                              o->errors,
+                              o->seconds,
+                              o->cases_to_catch,
+                              o->seconds_to_catch,
+                              o->reason,
                               o->first_case[0] ? o->first_case : NULL,
-                              o->shrunk_case[0] ? o->shrunk_case : NULL, repro[0] ? repro : NULL};
+                              o->shrunk_case[0] ? o->shrunk_case : NULL,
+                              repro[0] ? repro : NULL};
     if (store_add_outcome(st, run, &row))
       break; /* the commit below fails and says why */
     for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)

@@ -20,8 +20,8 @@ extern const char *const san_tools[SAN_N_TOOLS];
 
 /* One (variant, tool) job. */
 struct san_job {
-  const struct algorithm *a;
-  const struct variant *v;
+  const struct gr_algorithm *a;
+  const struct gr_variant *v;
   int tool;
   char **cases; /* texts, shared by the jobs of the variant */
   int n_cases;  /* this tool's: the first n_cases of cases */

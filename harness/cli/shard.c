@@ -155,7 +155,7 @@ void shard_select(struct selection *sel, const struct shard *sh, uint64_t seed)
   size_t n = 0;
   for (int gpu = 1; gpu >= 0; gpu--) /* GPU variants dealt first, then the CPU ones */
     for (size_t i = 0; i < sel->n; i++) {
-      if (!!(sel->v[i]->flags & VARIANT_GPU) != gpu)
+      if (!!(sel->v[i]->flags & GR_VARIANT_GPU) != gpu)
         continue;
       char name[160];
       gr_fmt(name, sizeof name, "%s/%s", sel->alg[i]->name, sel->v[i]->name);
@@ -163,7 +163,7 @@ void shard_select(struct selection *sel, const struct shard *sh, uint64_t seed)
     }
   size_t n_gpu = 0;
   for (size_t i = 0; i < sel->n; i++)
-    n_gpu += (sel->v[i]->flags & VARIANT_GPU) != 0;
+    n_gpu += (sel->v[i]->flags & GR_VARIANT_GPU) != 0;
   qsort(k, n_gpu, sizeof *k, by_key);
   qsort(k + n_gpu, n - n_gpu, sizeof *k, by_key);
   char keep[256] = {0};

@@ -11,7 +11,8 @@
 #include "datasets/data_file.h"
 #include "gr.h"
 
-const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index)
+const struct gr_param_spec *gr_alg_param(const struct gr_algorithm *a, const char *name,
+                                         size_t *index)
 {
   for (size_t i = 0; i < a->n_params; i++)
     if (strcmp(a->params[i].name, name) == 0) {
@@ -22,7 +23,7 @@ const struct param_spec *alg_param(const struct algorithm *a, const char *name, 
   return NULL;
 }
 
-const struct variant *alg_variant(const struct algorithm *a, const char *name)
+const struct gr_variant *gr_alg_variant(const struct gr_algorithm *a, const char *name)
 {
   for (size_t i = 0; i < a->n_variants; i++)
     if (strcmp(a->variants[i].name, name) == 0)
@@ -30,7 +31,7 @@ const struct variant *alg_variant(const struct algorithm *a, const char *name)
   return NULL;
 }
 
-const char *variant_kind_name(enum variant_kind k)
+const char *gr_variant_kind_name(enum gr_variant_kind k)
 {
   static const char *const names[] = {"reference", "fixed", "historical", "peer"};
   return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
@@ -60,7 +61,7 @@ void gr_metrics_add(struct gr_metrics *m, const char *name, double value)
   m->value[m->n++] = value;
 }
 
-const char *case_data_dir(char *buf, size_t len)
+const char *gr_case_data_dir(char *buf, size_t len)
 {
   const char *env = getenv("GR_DATA"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   if (env && *env)
@@ -78,20 +79,20 @@ static const char *file_path(const char *value, char *buf, size_t len)
   if (strncmp(value, "data:", 5) != 0)
     return gr_fmt(buf, len, "%s", value);
   char dir[GR_CASE_PATH_LEN * 2];
-  case_data_dir(dir, sizeof dir);
+  gr_case_data_dir(dir, sizeof dir);
   int n = snprintf(buf, len, "%s/%s", dir, value + 5);
   return strlen(dir) + 1 < sizeof dir && n >= 0 && (size_t)n < len ? buf : NULL;
 }
 
-const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len)
+const char *gr_case_file(const struct gr_case *c, const char *name, char *buf, size_t len)
 {
   size_t i;
-  if (!alg_param(c->alg, name, &i) || !c->file[i])
+  if (!gr_alg_param(c->alg, name, &i) || !c->file[i])
     return NULL;
   return file_path(c->file[i], buf, len);
 }
 
-int case_has_files(const struct gr_case *c)
+int gr_case_has_files(const struct gr_case *c)
 {
   for (size_t i = 0; i < c->alg->n_params; i++)
     if (c->file[i])
@@ -132,12 +133,12 @@ static int dotdot_or_absolute(const char *rel)
   return 0;
 }
 
-/* A PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH
+/* A GR_PARAM_FILE value "PATH" or "PATH#HASH" (the canonical form: 16 hex digits): intern PATH
  * into *file, the hash it must have into *want (*has_want 1) and check the file's header
  * (algorithm's check_file) without reading it whole; file_hashes reads every file of the case
  * once all are checked. 0 ok, -1 with why naming the file; -2 a "data:" file that does not
  * exist (the dataset is not fetched). */
-static int file_value(const struct algorithm *a, const struct param_spec *p, const char *val,
+static int file_value(const struct gr_algorithm *a, const struct gr_param_spec *p, const char *val,
                       const char **file, uint64_t *want, int *has_want, char *why, size_t len)
 {
   char text[GR_CASE_PATH_LEN], path[GR_CASE_PATH_LEN * 3];
@@ -216,17 +217,17 @@ static int file_hashes(struct gr_case *c, const uint64_t *want, const int *has_w
 int64_t case_get(const struct gr_case *c, const char *name)
 {
   size_t i;
-  return alg_param(c->alg, name, &i) ? c->v[i] : -1;
+  return gr_alg_param(c->alg, name, &i) ? c->v[i] : -1;
 }
 
 void case_set(struct gr_case *c, const char *name, int64_t value)
 {
   size_t i;
-  if (alg_param(c->alg, name, &i))
+  if (gr_alg_param(c->alg, name, &i))
     c->v[i] = value;
 }
 
-static int choice_index(const struct param_spec *p, const char *s)
+static int choice_index(const struct gr_param_spec *p, const char *s)
 {
   for (int i = 0; p->choices[i]; i++)
     if (strcmp(p->choices[i], s) == 0)
@@ -234,7 +235,7 @@ static int choice_index(const struct param_spec *p, const char *s)
   return -1;
 }
 
-static size_t choice_count(const struct param_spec *p)
+static size_t choice_count(const struct gr_param_spec *p)
 {
   size_t n = 0;
   while (p->choices[n])
@@ -242,7 +243,7 @@ static size_t choice_count(const struct param_spec *p)
   return n;
 }
 
-static void choices_list(const struct param_spec *p, char *buf, size_t len)
+static void choices_list(const struct gr_param_spec *p, char *buf, size_t len)
 {
   size_t used = 0;
   buf[0] = 0;
@@ -250,10 +251,10 @@ static void choices_list(const struct param_spec *p, char *buf, size_t len)
     used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? ", " : "", p->choices[i]);
 }
 
-int case_param_value(const struct param_spec *p, const char *val, int64_t *out, char *why,
+int case_param_value(const struct gr_param_spec *p, const char *val, int64_t *out, char *why,
                      size_t len)
 {
-  if (p->type == PARAM_ENUM) {
+  if (p->type == GR_PARAM_ENUM) {
     int idx = choice_index(p, val);
     if (idx < 0) {
       char list[256];
@@ -273,12 +274,12 @@ int case_param_value(const struct param_spec *p, const char *val, int64_t *out, 
 
 int case_validate(const struct gr_case *c, char *why, size_t len)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   for (size_t i = 0; i < a->n_params; i++) {
-    const struct param_spec *p = &a->params[i];
-    if (p->type == PARAM_FILE)
+    const struct gr_param_spec *p = &a->params[i];
+    if (p->type == GR_PARAM_FILE)
       continue;
-    if (p->type == PARAM_ENUM) {
+    if (p->type == GR_PARAM_ENUM) {
       if (c->v[i] < 0 || (size_t)c->v[i] >= choice_count(p)) {
         gr_fmt(why, len, "'%s' has no choice number %lld", p->name, (long long)c->v[i]);
         return -1;
@@ -298,7 +299,7 @@ int case_validate(const struct gr_case *c, char *why, size_t len)
  * agree. 0 ok, -1 with why. */
 static int data_params(struct gr_case *c, unsigned char *seen, char *why, size_t len)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   int64_t given[GR_MAX_PARAMS];
   uint32_t filled = 0;
   memcpy(given, c->v, sizeof given);
@@ -313,8 +314,8 @@ static int data_params(struct gr_case *c, unsigned char *seen, char *why, size_t
       continue;
     if (seen[i] && given[i] != c->v[i]) {
       char v_given[64], v_file[64];
-      const struct param_spec *p = &a->params[i];
-      if (p->type == PARAM_ENUM) {
+      const struct gr_param_spec *p = &a->params[i];
+      if (p->type == GR_PARAM_ENUM) {
         gr_fmt(v_given, sizeof v_given, "%s", p->choices[given[i]]);
         gr_fmt(v_file, sizeof v_file, "%s", p->choices[c->v[i]]);
       } else {
@@ -331,7 +332,7 @@ static int data_params(struct gr_case *c, unsigned char *seen, char *why, size_t
 }
 
 /* The default of parameter idx from a->defaults ("NAME=VALUE ..."). 1 found (*v set), else 0. */
-static int param_default(const struct algorithm *a, size_t idx, int64_t *v)
+static int param_default(const struct gr_algorithm *a, size_t idx, int64_t *v)
 {
   const char *name = a->params[idx].name;
   size_t nl = strlen(name);
@@ -350,7 +351,7 @@ static int param_default(const struct algorithm *a, size_t idx, int64_t *v)
 
 int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
 {
-  extern const struct algorithm *registry_find(const char *name);
+  extern const struct gr_algorithm *registry_find(const char *name);
   char buf[GR_CASE_TEXT_LEN * 2];
   if (strlen(text) >= sizeof buf) {
     gr_fmt(why, len, "case text is too long (%zu characters)", strlen(text));
@@ -392,7 +393,7 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
       }
       continue;
     }
-    const struct param_spec *p = alg_param(c->alg, name, &idx);
+    const struct gr_param_spec *p = gr_alg_param(c->alg, name, &idx);
     if (!p) {
       gr_fmt(why, len, "unknown parameter '%s' for algorithm '%s'", name, c->alg->name);
       return -1;
@@ -401,18 +402,18 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
       gr_fmt(why, len, "'%s' given twice", name);
       return -1;
     }
-    int rc = p->type == PARAM_FILE
+    int rc = p->type == GR_PARAM_FILE
                  ? file_value(c->alg, p, val, &c->file[idx], &want[idx], &has_want[idx], why, len)
                  : case_param_value(p, val, &c->v[idx], why, len);
     if (rc)
       return rc;
   }
-  if (case_has_files(c) && file_hashes(c, want, has_want, why, len))
+  if (gr_case_has_files(c) && file_hashes(c, want, has_want, why, len))
     return -1;
-  if (case_has_files(c) && data_params(c, seen, why, len))
+  if (gr_case_has_files(c) && data_params(c, seen, why, len))
     return -1;
   for (size_t i = 0; i < c->alg->n_params; i++)
-    if (!seen[i] && c->alg->params[i].type != PARAM_FILE &&
+    if (!seen[i] && c->alg->params[i].type != GR_PARAM_FILE &&
         !param_default(c->alg, i, &c->v[i])) {
       gr_fmt(why, len, "missing parameter '%s' (a case names every parameter and the seed)",
              c->alg->params[i].name);
@@ -427,20 +428,20 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
 
 char *case_format(const struct gr_case *c, char *buf, size_t len)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   size_t used = (size_t)snprintf(buf, len, "%s", a->name);
   for (size_t i = 0; i < a->n_params && used < len; i++) {
-    const struct param_spec *p = &a->params[i];
+    const struct gr_param_spec *p = &a->params[i];
     int64_t def;
-    if (p->type != PARAM_FILE && param_default(a, i, &def) && def == c->v[i])
+    if (p->type != GR_PARAM_FILE && param_default(a, i, &def) && def == c->v[i])
       continue;
-    if (p->type == PARAM_FILE) {
+    if (p->type == GR_PARAM_FILE) {
       if (c->file[i])
         used += (size_t)snprintf(buf + used, len - used, " %s=%s#%016llx", p->name, c->file[i],
                                  (unsigned long long)c->v[i]);
-    } else if (p->type == PARAM_ENUM && c->v[i] >= 0 && (size_t)c->v[i] < choice_count(p))
+    } else if (p->type == GR_PARAM_ENUM && c->v[i] >= 0 && (size_t)c->v[i] < choice_count(p))
       used += (size_t)snprintf(buf + used, len - used, " %s=%s", p->name, p->choices[c->v[i]]);
-    else if (p->type == PARAM_ENUM) /* no such choice: shown, never read past choices[] */
+    else if (p->type == GR_PARAM_ENUM) /* no such choice: shown, never read past choices[] */
       used += (size_t)snprintf(buf + used, len - used, " %s=#%lld", p->name, (long long)c->v[i]);
     else
       used += (size_t)snprintf(buf + used, len - used, " %s=%lld", p->name, (long long)c->v[i]);

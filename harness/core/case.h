@@ -15,11 +15,11 @@ extern "C" {
 #endif
 
 #define GR_CASE_TEXT_LEN 1024
-#define GR_CASE_PATH_LEN 256 /* longest path of a PARAM_FILE value */
+#define GR_CASE_PATH_LEN 256 /* longest path of a GR_PARAM_FILE value */
 
 /* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
  * too, except those with a default (alg->defaults), which case_format leaves out at it,
- * PARAM_FILE ones (optional) and those the given files determine (see alg->data_params). A file
+ * GR_PARAM_FILE ones (optional) and those the given files determine (see alg->data_params). A file
  * is read (hashed, loaded by the algorithm) here: missing or malformed, the case is refused
  * naming the file and the problem. 0 ok; -1 with why naming the offending token ("unknown
  * parameter 'q' in ..."); -2 a "data:" file is missing (dataset not fetched). */
@@ -33,7 +33,7 @@ void case_params_text(const struct gr_case *c, char *params, size_t len);
 int case_validate(const struct gr_case *c, char *why, size_t len);
 
 /* Parse value text for parameter p (a number, or the name of a choice). 0 ok, -1 with why. */
-int case_param_value(const struct param_spec *p, const char *val, int64_t *out, char *why,
+int case_param_value(const struct gr_param_spec *p, const char *val, int64_t *out, char *why,
                      size_t len);
 
 /* Restrictions on generated cases from `fuzz` ranges such as "n=1..1000" or "dist=skewed". */
@@ -45,13 +45,13 @@ struct case_limits {
 /* Parse one "NAME=LO..HI" or "NAME=VALUE" of a parameter of a and add it to lim (enum values
  * are choice indices of a: a lim belongs to one algorithm). 0 ok, -1 with why (a parameter a
  * lacks, a value out of its range, a parameter given twice). */
-int case_limits_add(const struct algorithm *a, struct case_limits *lim, const char *spec, char *why,
-                    size_t len);
+int case_limits_add(const struct gr_algorithm *a, struct case_limits *lim, const char *spec,
+                    char *why, size_t len);
 
 /* Case number `index` of the stream of `seed`: params boundary-biased by alg->generate, the data
  * seed derived from (seed, index), limits applied, fixed up and valid. Deterministic. 0 ok; -1
  * when no valid case within lim was found (c then holds the lower edges, not valid). */
-int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+int case_generate(const struct gr_algorithm *a, uint64_t seed, uint64_t index,
                   const struct case_limits *lim, struct gr_case *c);
 
 /* Simpler candidates of c for shrinking, most aggressive first: per parameter the minimum, half,
@@ -59,7 +59,7 @@ int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
  * Returns how many were written (at most max). */
 size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max);
 
-/* case_data_dir, case_file, case_has_files: alg.h (the public API). */
+/* gr_case_data_dir, gr_case_file, gr_case_has_files: alg.h (the public API). */
 
 /* Value of a parameter by name (enum: choice index); -1 if the algorithm has no such param. */
 int64_t case_get(const struct gr_case *c, const char *name);

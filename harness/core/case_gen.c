@@ -8,8 +8,8 @@
 
 #include "gr.h"
 
-int case_limits_add(const struct algorithm *a, struct case_limits *lim, const char *spec, char *why,
-                    size_t len)
+int case_limits_add(const struct gr_algorithm *a, struct case_limits *lim, const char *spec,
+                    char *why, size_t len)
 {
   char name[64];
   const char *eq = strchr(spec, '=');
@@ -20,12 +20,12 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
   memcpy(name, spec, (size_t)(eq - spec));
   name[eq - spec] = 0;
   size_t idx;
-  const struct param_spec *p = alg_param(a, name, &idx);
+  const struct gr_param_spec *p = gr_alg_param(a, name, &idx);
   if (!p) {
     gr_fmt(why, len, "unknown parameter '%s' for algorithm '%s'", name, a->name);
     return -1;
   }
-  if (p->type == PARAM_FILE) {
+  if (p->type == GR_PARAM_FILE) {
     gr_fmt(why, len, "'%s' names a file: fuzzing generates its data (use 'repro' for a file case)",
            name);
     return -1;
@@ -41,7 +41,7 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
   }
   int64_t lo, hi;
   const char *dots = strstr(eq + 1, "..");
-  if (dots && p->type == PARAM_INT) {
+  if (dots && p->type == GR_PARAM_INT) {
     char a_txt[32], b_txt[32];
     size_t la = (size_t)(dots - (eq + 1));
     if (la >= sizeof a_txt || strlen(dots + 2) >= sizeof b_txt) {
@@ -60,12 +60,12 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
       return -1;
     hi = lo;
   }
-  if (p->type == PARAM_ENUM && strcmp(p->choices[lo], "file") == 0) {
+  if (p->type == GR_PARAM_ENUM && strcmp(p->choices[lo], "file") == 0) {
     gr_fmt(why, len, "'%s=file' reads files: fuzzing generates its data (use 'repro' for a file "
            "case)", name);
     return -1;
   }
-  if (p->type == PARAM_INT && (lo < p->min || hi > p->max)) {
+  if (p->type == GR_PARAM_INT && (lo < p->min || hi > p->max)) {
     gr_fmt(why, len, "range '%s' leaves [%lld, %lld], the range of '%s'", spec, (long long)p->min,
            (long long)p->max, name);
     return -1;
@@ -77,7 +77,7 @@ int case_limits_add(const struct algorithm *a, struct case_limits *lim, const ch
   return 0;
 }
 
-static void apply_limits(struct gr_case *c, const struct case_limits *lim, struct rng *r)
+static void apply_limits(struct gr_case *c, const struct case_limits *lim, struct gr_rng *r)
 {
   if (!lim)
     return;
@@ -86,7 +86,7 @@ static void apply_limits(struct gr_case *c, const struct case_limits *lim, struc
     if (*v < lim->lo[i] || *v > lim->hi[i]) {
       /* redraw inside the range, keeping its edges likely */
       int64_t edges[2] = {lim->lo[i], lim->hi[i]};
-      *v = rng_boundary(r, lim->lo[i], lim->hi[i], edges, 2, 0.3);
+      *v = gr_rng_boundary(r, lim->lo[i], lim->hi[i], edges, 2, 0.3);
     }
   }
 }
@@ -101,16 +101,16 @@ static int limits_ok(const struct gr_case *c, const struct case_limits *lim)
   return 1;
 }
 
-int case_generate(const struct algorithm *a, uint64_t seed, uint64_t index,
+int case_generate(const struct gr_algorithm *a, uint64_t seed, uint64_t index,
                   const struct case_limits *lim, struct gr_case *c)
 {
-  struct rng r;
-  rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ull * (index + 1)));
+  struct gr_rng r;
+  gr_rng_seed(&r, seed ^ (0x9e3779b97f4a7c15ull * (index + 1)));
   char why[GR_WHY_LEN];
   for (int attempt = 0;; attempt++) {
     memset(c, 0, sizeof *c);
     c->alg = a;
-    c->seed = rng_u64(&r) >> 16; /* short enough to type */
+    c->seed = gr_rng_u64(&r) >> 16; /* short enough to type */
     a->generate(c, &r);
     apply_limits(c, lim, &r);
     if (a->fixup)
@@ -134,18 +134,18 @@ static int case_equal(const struct gr_case *a, const struct gr_case *b)
 
 size_t case_shrink_candidates(const struct gr_case *c, struct gr_case *out, size_t max)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   size_t n = 0;
   char why[GR_WHY_LEN];
-  if (case_has_files(c)) /* the files fix the data: nothing simpler to try */
+  if (gr_case_has_files(c)) /* the files fix the data: nothing simpler to try */
     return 0;
   for (size_t i = 0; i < a->n_params && n < max; i++) {
-    const struct param_spec *p = &a->params[i];
+    const struct gr_param_spec *p = &a->params[i];
     int64_t tries[64];
     size_t nt = 0;
-    if (p->type == PARAM_FILE)
+    if (p->type == GR_PARAM_FILE)
       continue;
-    if (p->type == PARAM_ENUM) {
+    if (p->type == GR_PARAM_ENUM) {
       for (int64_t j = 0; j < c->v[i] && nt < 64; j++)
         tries[nt++] = j;
     } else {

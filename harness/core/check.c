@@ -11,7 +11,7 @@
 
 #define SHOW_MISMATCHES 3
 
-int check_fail(struct check_report *rep, const char *tag, const char *fmt, ...)
+int gr_check_fail(struct gr_check_report *rep, const char *tag, const char *fmt, ...)
 {
   rep->tag = tag;
   va_list ap;
@@ -23,31 +23,31 @@ int check_fail(struct check_report *rep, const char *tag, const char *fmt, ...)
   return 1;
 }
 
-static size_t elem_bytes(enum elem_type t)
+static size_t elem_bytes(enum gr_elem_type t)
 {
   static const size_t sz[] = {1, 1, 2, 2, 4, 4, 8, 8};
   return sz[t];
 }
 
 /* Value of element i as text. */
-static void elem_text(const void *base, size_t i, enum elem_type t, char *buf, size_t len)
+static void elem_text(const void *base, size_t i, enum gr_elem_type t, char *buf, size_t len)
 {
   switch (t) {
-  case ELEM_I8: snprintf(buf, len, "%d", ((const int8_t *)base)[i]); break;
-  case ELEM_U8: snprintf(buf, len, "%u", ((const uint8_t *)base)[i]); break;
-  case ELEM_I16: snprintf(buf, len, "%d", ((const int16_t *)base)[i]); break;
-  case ELEM_U16: snprintf(buf, len, "%u", ((const uint16_t *)base)[i]); break;
-  case ELEM_I32: snprintf(buf, len, "%" PRId32, ((const int32_t *)base)[i]); break;
-  case ELEM_U32: snprintf(buf, len, "%" PRIu32, ((const uint32_t *)base)[i]); break;
-  case ELEM_I64: snprintf(buf, len, "%" PRId64, ((const int64_t *)base)[i]); break;
-  case ELEM_U64: snprintf(buf, len, "%" PRIu64, ((const uint64_t *)base)[i]); break;
+  case GR_ELEM_I8: snprintf(buf, len, "%d", ((const int8_t *)base)[i]); break;
+  case GR_ELEM_U8: snprintf(buf, len, "%u", ((const uint8_t *)base)[i]); break;
+  case GR_ELEM_I16: snprintf(buf, len, "%d", ((const int16_t *)base)[i]); break;
+  case GR_ELEM_U16: snprintf(buf, len, "%u", ((const uint16_t *)base)[i]); break;
+  case GR_ELEM_I32: snprintf(buf, len, "%" PRId32, ((const int32_t *)base)[i]); break;
+  case GR_ELEM_U32: snprintf(buf, len, "%" PRIu32, ((const uint32_t *)base)[i]); break;
+  case GR_ELEM_I64: snprintf(buf, len, "%" PRId64, ((const int64_t *)base)[i]); break;
+  case GR_ELEM_U64: snprintf(buf, len, "%" PRIu64, ((const uint64_t *)base)[i]); break;
   }
 }
 
 /* Append to rep->why without overflowing. */
-static void why_append(struct check_report *rep, const char *fmt, ...)
+static void why_append(struct gr_check_report *rep, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void why_append(struct check_report *rep, const char *fmt, ...)
+static void why_append(struct gr_check_report *rep, const char *fmt, ...)
 {
   size_t used = strlen(rep->why);
   if (used + 1 >= sizeof rep->why)
@@ -58,8 +58,8 @@ static void why_append(struct check_report *rep, const char *fmt, ...)
   va_end(ap);
 }
 
-int check_exact(const void *got, const void *ref, size_t n, enum elem_type t, const char *what,
-                struct check_report *rep)
+int gr_check_exact(const void *got, const void *ref, size_t n, enum gr_elem_type t,
+                   const char *what, struct gr_check_report *rep)
 {
   size_t es = elem_bytes(t), bad = 0;
   const unsigned char *g = got, *r = ref;
@@ -84,7 +84,7 @@ int check_exact(const void *got, const void *ref, size_t n, enum elem_type t, co
 
 #define DEFINE_CLOSE(NAME, T)                                                                      \
   int NAME(const T *got, const T *ref, size_t n, double abs_tol, double rel_tol, const char *what, \
-           struct check_report *rep)                                                               \
+           struct gr_check_report *rep)                                                            \
   {                                                                                                \
     size_t bad = 0;                                                                                \
     rep->why[0] = 0;                                                                               \
@@ -105,11 +105,11 @@ int check_exact(const void *got, const void *ref, size_t n, enum elem_type t, co
     return 1;                                                                                      \
   }
 
-DEFINE_CLOSE(check_close_f64, double)
-DEFINE_CLOSE(check_close_f32, float)
+DEFINE_CLOSE(gr_check_close_f64, double)
+DEFINE_CLOSE(gr_check_close_f32, float)
 
-int check_range_f64(const double *x, const double *ref, size_t n, double lo, double hi,
-                    const char *what, struct check_report *rep)
+int gr_check_range_f64(const double *x, const double *ref, size_t n, double lo, double hi,
+                       const char *what, struct gr_check_report *rep)
 {
   size_t bad = 0;
   rep->why[0] = 0;
@@ -130,7 +130,7 @@ int check_range_f64(const double *x, const double *ref, size_t n, double lo, dou
   return 1;
 }
 
-size_t check_first_diff(const void *a, const void *b, size_t bytes, size_t elem_size)
+size_t gr_check_first_diff(const void *a, const void *b, size_t bytes, size_t elem_size)
 {
   const unsigned char *x = a, *y = b;
   for (size_t i = 0; i < bytes; i++)

@@ -46,7 +46,7 @@ extern "C" void gr_cuda_fail(const char *what, const char *func, const char *fil
   _Exit(GR_WORKER_EXIT_CUDA);
 }
 
-extern "C" int gpu_last_error(void)
+extern "C" int gr_gpu_last_error(void)
 {
   cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess && getenv("GR_SYNC_CHECK"))
@@ -54,7 +54,7 @@ extern "C" int gpu_last_error(void)
   return (int)e;
 }
 
-extern "C" int gpu_device_count(char *why, size_t len)
+extern "C" int gr_gpu_device_count(char *why, size_t len)
 {
   int n = 0, driver = 0;
   cudaError_t e = cudaGetDeviceCount(&n);
@@ -82,7 +82,7 @@ extern "C" int gpu_device_count(char *why, size_t len)
 
 /* NVML (nvml.h): the driver's release, the current clocks and the temperature of device dev.
  * Leaves info's fields empty where NVML or an entry point is missing. */
-static void nvml_query(struct gpu_info *info, int dev)
+static void nvml_query(struct gr_gpu_info *info, int dev)
 {
   char bus[32];
   if (!gr_nvml_attached() && cudaDeviceGetPCIBusId(bus, sizeof bus, dev) == cudaSuccess)
@@ -93,7 +93,7 @@ static void nvml_query(struct gpu_info *info, int dev)
   info->temp_c = gr_nvml_temp();
 }
 
-extern "C" int gpu_query(struct gpu_info *info, char *why, size_t len)
+extern "C" int gr_gpu_query(struct gr_gpu_info *info, char *why, size_t len)
 {
   memset(info, 0, sizeof *info);
   int dev = 0;
@@ -127,14 +127,17 @@ extern "C" int gpu_query(struct gpu_info *info, char *why, size_t len)
   return 0;
 }
 
-extern "C" void gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
+extern "C" void gr_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
 {
   GR_CUDA_CHECK(cudaMemGetInfo(free_bytes, total_bytes));
 }
 
-extern "C" void gpu_sync(void) { GR_CUDA_CHECK(cudaDeviceSynchronize()); }
+extern "C" void gr_gpu_sync(void)
+{
+  GR_CUDA_CHECK(cudaDeviceSynchronize());
+}
 
-extern "C" void gpu_poison_shared(uint32_t pattern)
+extern "C" void gr_gpu_poison_shared(uint32_t pattern)
 {
   static int smem_bytes = -1, blocks = 0;
   if (smem_bytes < 0) {

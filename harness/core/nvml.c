@@ -1,6 +1,6 @@
 /* NVML through dlopen: only the entry points we need, declared by hand. See nvml.h.
  *
- * One load and one handle per process: the GPU description (gpu_query) and the timing layer's
+ * One load and one handle per process: the GPU description (gr_gpu_query) and the timing layer's
  * per-sample SM clock (bench_gpu.cu) used to load NVML and attach the GPU each on its own. Where
  * the handle is taken did not matter to the start of bench --gpus, whose benchmark processes
  * start CUDA at once: on 4 H100s, bench --quick --gpus all run back to back took 2.95 and 2.82 s

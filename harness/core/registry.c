@@ -8,16 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
-const struct algorithm *registry[GR_MAX_ALGORITHMS];
+const struct gr_algorithm *registry[GR_MAX_ALGORITHMS];
 size_t registry_count;
 static size_t refused;
-/* Tables built against an older header of the same API (a smaller struct algorithm: fields were
+/* Tables built against an older header of the same API (a smaller struct gr_algorithm: fields were
  * added at its end since) are copied here, the missing fields zero ("not provided"). */
-static struct algorithm padded[GR_MAX_ALGORITHMS];
+static struct gr_algorithm padded[GR_MAX_ALGORITHMS];
 
-static int refuse(const struct algorithm *a, const char *where, const char *fmt, ...)
+static int refuse(const struct gr_algorithm *a, const char *where, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static int refuse(const struct algorithm *a, const char *where, const char *fmt, ...)
+static int refuse(const struct gr_algorithm *a, const char *where, const char *fmt, ...)
 {
   char what[256];
   va_list ap;
@@ -30,22 +30,23 @@ static int refuse(const struct algorithm *a, const char *where, const char *fmt,
   return -1;
 }
 
-int gr_register_algorithm(const struct algorithm *a, unsigned api, size_t size, const char *where)
+int gr_register_algorithm(const struct gr_algorithm *a, unsigned api, size_t size,
+                          const char *where)
 {
   if (api != GR_API_VERSION)
     return refuse(a, where,
                   "built against the gpuregress algorithm API %u, this runner has API %u: "
                   "rebuild it against this gpuregress (gpuregress_add_executable)",
                   api, (unsigned)GR_API_VERSION);
-  if (size > sizeof(struct algorithm))
+  if (size > sizeof(struct gr_algorithm))
     return refuse(a, where,
-                  "its struct algorithm has %zu bytes, this runner's %zu: built against newer "
+                  "its struct gr_algorithm has %zu bytes, this runner's %zu: built against newer "
                   "headers; rebuild it against this gpuregress",
-                  size, sizeof(struct algorithm));
+                  size, sizeof(struct gr_algorithm));
   /* data_params is the last field of API 1's first table: none can be shorter */
-  if (size < offsetof(struct algorithm, data_params) + sizeof(void (*)(void)))
-    return refuse(a, where, "its struct algorithm has %zu bytes, fewer than API %u ever had", size,
-                  (unsigned)GR_API_VERSION);
+  if (size < offsetof(struct gr_algorithm, data_params) + sizeof(void (*)(void)))
+    return refuse(a, where, "its struct gr_algorithm has %zu bytes, fewer than API %u ever had",
+                  size, (unsigned)GR_API_VERSION);
   if (!a || !a->name || !a->name[0] || !a->variants || !a->n_variants)
     return refuse(a, where, "a table without a name or without variants");
   if (registry_count == GR_MAX_ALGORITHMS)
@@ -55,7 +56,7 @@ int gr_register_algorithm(const struct algorithm *a, unsigned api, size_t size, 
     at++;
   if (at < registry_count && strcmp(registry[at]->name, a->name) == 0)
     return refuse(a, where, "an algorithm of that name is registered already");
-  if (size < sizeof(struct algorithm)) {
+  if (size < sizeof(struct gr_algorithm)) {
     memcpy(&padded[registry_count], a, size);
     a = &padded[registry_count];
   }
@@ -70,7 +71,7 @@ size_t registry_refused(void)
   return refused;
 }
 
-const struct algorithm *registry_find(const char *name)
+const struct gr_algorithm *registry_find(const char *name)
 {
   for (size_t i = 0; i < registry_count; i++)
     if (strcmp(registry[i]->name, name) == 0)

@@ -13,11 +13,11 @@ extern "C" {
 
 #define GR_MAX_ALGORITHMS 64
 
-extern const struct algorithm *registry[GR_MAX_ALGORITHMS];
+extern const struct gr_algorithm *registry[GR_MAX_ALGORITHMS];
 extern size_t registry_count;
 
 /* NULL if unknown */
-const struct algorithm *registry_find(const char *name);
+const struct gr_algorithm *registry_find(const char *name);
 
 /* How many registrations were refused (a message on stderr said why, for each). */
 size_t registry_refused(void);

@@ -11,14 +11,14 @@ static uint64_t splitmix64(uint64_t *x)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-void rng_seed(struct rng *r, uint64_t seed)
+void gr_rng_seed(struct gr_rng *r, uint64_t seed)
 {
   uint64_t x = seed;
   for (int i = 0; i < 4; i++)
     r->s[i] = splitmix64(&x);
 }
 
-uint64_t rng_u64(struct rng *r)
+uint64_t gr_rng_u64(struct gr_rng *r)
 {
   uint64_t *s = r->s;
   uint64_t result = rotl(s[1] * 5, 7) * 9;
@@ -32,29 +32,38 @@ uint64_t rng_u64(struct rng *r)
   return result;
 }
 
-uint32_t rng_u32(struct rng *r) { return (uint32_t)(rng_u64(r) >> 32); }
+uint32_t gr_rng_u32(struct gr_rng *r)
+{
+  return (uint32_t)(gr_rng_u64(r) >> 32);
+}
 
-int64_t rng_range(struct rng *r, int64_t lo, int64_t hi)
+int64_t gr_rng_range(struct gr_rng *r, int64_t lo, int64_t hi)
 {
   if (hi <= lo)
     return lo;
   uint64_t span = (uint64_t)(hi - lo) + 1u;
   if (span == 0) /* the whole 64-bit range */
-    return (int64_t)rng_u64(r);
+    return (int64_t)gr_rng_u64(r);
   /* rejection sampling: unbiased */
   uint64_t limit = UINT64_MAX - UINT64_MAX % span;
   uint64_t x;
   do
-    x = rng_u64(r);
+    x = gr_rng_u64(r);
   while (x >= limit);
   return lo + (int64_t)(x % span);
 }
 
-double rng_unit(struct rng *r) { return (double)(rng_u64(r) >> 11) * 0x1.0p-53; }
+double gr_rng_unit(struct gr_rng *r)
+{
+  return (double)(gr_rng_u64(r) >> 11) * 0x1.0p-53;
+}
 
-int rng_chance(struct rng *r, double p) { return rng_unit(r) < p; }
+int gr_rng_chance(struct gr_rng *r, double p)
+{
+  return gr_rng_unit(r) < p;
+}
 
-int64_t rng_log_range(struct rng *r, int64_t lo, int64_t hi)
+int64_t gr_rng_log_range(struct gr_rng *r, int64_t lo, int64_t hi)
 {
   if (lo < 1)
     lo = 1;
@@ -62,25 +71,25 @@ int64_t rng_log_range(struct rng *r, int64_t lo, int64_t hi)
     return lo;
   int bits_lo = 63 - __builtin_clzll((unsigned long long)lo);
   int bits_hi = 63 - __builtin_clzll((unsigned long long)hi);
-  int b = (int)rng_range(r, bits_lo, bits_hi);
+  int b = (int)gr_rng_range(r, bits_lo, bits_hi);
   int64_t a = (int64_t)1 << b, z = (b >= 62) ? INT64_MAX : ((int64_t)1 << (b + 1)) - 1;
   if (a < lo)
     a = lo;
   if (z > hi)
     z = hi;
-  return rng_range(r, a, z);
+  return gr_rng_range(r, a, z);
 }
 
-int64_t rng_boundary(struct rng *r, int64_t lo, int64_t hi, const int64_t *anchors, size_t n_anchors,
-                     double p_edge)
+int64_t gr_rng_boundary(struct gr_rng *r, int64_t lo, int64_t hi, const int64_t *anchors,
+                        size_t n_anchors, double p_edge)
 {
   int64_t v;
-  if (n_anchors > 0 && rng_chance(r, p_edge)) {
-    v = anchors[rng_range(r, 0, (int64_t)n_anchors - 1)] + rng_range(r, -1, 1);
+  if (n_anchors > 0 && gr_rng_chance(r, p_edge)) {
+    v = anchors[gr_rng_range(r, 0, (int64_t)n_anchors - 1)] + gr_rng_range(r, -1, 1);
   } else if (lo < 1) {
-    v = rng_chance(r, 0.05) ? lo : rng_log_range(r, 1, hi);
+    v = gr_rng_chance(r, 0.05) ? lo : gr_rng_log_range(r, 1, hi);
   } else {
-    v = rng_log_range(r, lo, hi);
+    v = gr_rng_log_range(r, lo, hi);
   }
   if (v < lo)
     v = lo;

@@ -17,9 +17,9 @@
 
 static const char *const selftest_dists[] = {"ones", "random", NULL};
 
-static const struct param_spec selftest_params[] = {
-    {"n", PARAM_INT, 0, 10000000, NULL, "values to prefix-sum"},
-    {"dist", PARAM_ENUM, 0, 0, selftest_dists, "input values"},
+static const struct gr_param_spec selftest_params[] = {
+    {"n", GR_PARAM_INT, 0, 10000000, NULL, "values to prefix-sum"},
+    {"dist", GR_PARAM_ENUM, 0, 0, selftest_dists, "input values"},
 };
 
 struct selftest_data {
@@ -33,45 +33,45 @@ static void prefix_sum(const uint32_t *x, uint32_t *out, size_t n)
     out[i] = s += x[i];
 }
 
-static enum run_status run_ok(const struct variant *v, const struct gr_instance *inst, void *out,
-                              struct run_ctx *ctx)
+static enum gr_run_status run_ok(const struct gr_variant *v, const struct gr_instance *inst,
+                                 void *out, struct gr_run_ctx *ctx)
 {
   (void)v;
   (void)ctx;
   const struct selftest_data *d = inst->priv;
   prefix_sum(d->x, out, inst->out_bytes / 4);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 static int misbehaves(const struct gr_instance *inst) { return inst->out_bytes / 4 >= SELFTEST_THRESHOLD; }
 
-static enum run_status run_wrong(const struct variant *v, const struct gr_instance *inst, void *out,
-                                 struct run_ctx *ctx)
+static enum gr_run_status run_wrong(const struct gr_variant *v, const struct gr_instance *inst,
+                                    void *out, struct gr_run_ctx *ctx)
 {
   run_ok(v, inst, out, ctx);
   if (misbehaves(inst))
     ((uint32_t *)out)[SELFTEST_THRESHOLD - 1] += 1;
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static enum run_status run_segfault(const struct variant *v, const struct gr_instance *inst,
-                                    void *out, struct run_ctx *ctx)
+static enum gr_run_status run_segfault(const struct gr_variant *v, const struct gr_instance *inst,
+                                       void *out, struct gr_run_ctx *ctx)
 {
   if (misbehaves(inst))
     raise(SIGSEGV);
   return run_ok(v, inst, out, ctx);
 }
 
-static enum run_status run_abort(const struct variant *v, const struct gr_instance *inst, void *out,
-                                 struct run_ctx *ctx)
+static enum gr_run_status run_abort(const struct gr_variant *v, const struct gr_instance *inst,
+                                    void *out, struct gr_run_ctx *ctx)
 {
   if (misbehaves(inst))
     abort();
   return run_ok(v, inst, out, ctx);
 }
 
-static enum run_status run_hang(const struct variant *v, const struct gr_instance *inst, void *out,
-                                struct run_ctx *ctx)
+static enum gr_run_status run_hang(const struct gr_variant *v, const struct gr_instance *inst,
+                                   void *out, struct gr_run_ctx *ctx)
 {
   if (misbehaves(inst))
     for (;;)
@@ -80,85 +80,87 @@ static enum run_status run_hang(const struct variant *v, const struct gr_instanc
 }
 
 /* writes nothing at all for large n: the output keeps the harness's poison */
-static enum run_status run_silent(const struct variant *v, const struct gr_instance *inst, void *out,
-                                  struct run_ctx *ctx)
+static enum gr_run_status run_silent(const struct gr_variant *v, const struct gr_instance *inst,
+                                     void *out, struct gr_run_ctx *ctx)
 {
   if (misbehaves(inst)) {
     memset(out, ctx->poison, inst->out_bytes);
-    return RUN_OK;
+    return GR_RUN_OK;
   }
   return run_ok(v, inst, out, ctx);
 }
 
 /* leaves the last element unwritten (poison) only on the second run: caught by the two-run
  * comparison alone, the first run's output being right */
-static enum run_status run_unwritten(const struct variant *v, const struct gr_instance *inst,
-                                     void *out, struct run_ctx *ctx)
+static enum gr_run_status run_unwritten(const struct gr_variant *v, const struct gr_instance *inst,
+                                        void *out, struct gr_run_ctx *ctx)
 {
   run_ok(v, inst, out, ctx);
   if (misbehaves(inst) && ctx->trial == 1)
     memset((char *)out + inst->out_bytes - 4, ctx->poison, 4);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-enum run_status selftest_run_gpu_fault(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx);
+enum gr_run_status selftest_run_gpu_fault(const struct gr_variant *v,
+                                          const struct gr_instance *inst, void *out,
+                                          struct gr_run_ctx *ctx);
 
 /* wrong on one call in three (per worker process) when n >= 37: a race in miniature */
-static enum run_status run_flaky(const struct variant *v, const struct gr_instance *inst, void *out,
-                                 struct run_ctx *ctx)
+static enum gr_run_status run_flaky(const struct gr_variant *v, const struct gr_instance *inst,
+                                    void *out, struct gr_run_ctx *ctx)
 {
   static unsigned calls;
   run_ok(v, inst, out, ctx);
   if (misbehaves(inst) && ctx->trial == 0 && calls++ % 3 == 0)
     ((uint32_t *)out)[0] += 1;
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
 /* wrong on two calls in three (per worker process) when n >= 37: a race that often fails twice
  * in a row, so that a two-run confirmation alone would call it steady */
-static enum run_status run_racy(const struct variant *v, const struct gr_instance *inst, void *out,
-                                struct run_ctx *ctx)
+static enum gr_run_status run_racy(const struct gr_variant *v, const struct gr_instance *inst,
+                                   void *out, struct gr_run_ctx *ctx)
 {
   static unsigned calls;
   run_ok(v, inst, out, ctx);
   if (misbehaves(inst) && ctx->trial == 0 && calls++ % 3 != 2)
     ((uint32_t *)out)[0] += 1;
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static const struct variant selftest_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
-    {"ok", VARIANT_FIXED, VARIANT_HOST_TIMED, run_ok, NULL, "correct: must pass"},
-    {"wrong", VARIANT_FIXED, 0, run_wrong, NULL, "element 36 off by one when n >= 37"},
-    {"segfault", VARIANT_FIXED, 0, run_segfault, NULL, "SIGSEGV when n >= 37"},
-    {"abort", VARIANT_FIXED, 0, run_abort, NULL, "abort() when n >= 37"},
-    {"hang", VARIANT_FIXED, 0, run_hang, NULL, "never returns when n >= 37"},
-    {"silent", VARIANT_FIXED, 0, run_silent, NULL, "writes no output when n >= 37"},
-    {"unwritten", VARIANT_FIXED, 0, run_unwritten, NULL,
+static const struct gr_variant selftest_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, run_ok, NULL, "plain prefix sum"},
+    {"ok", GR_VARIANT_FIXED, GR_VARIANT_HOST_TIMED, run_ok, NULL, "correct: must pass"},
+    {"wrong", GR_VARIANT_FIXED, 0, run_wrong, NULL, "element 36 off by one when n >= 37"},
+    {"segfault", GR_VARIANT_FIXED, 0, run_segfault, NULL, "SIGSEGV when n >= 37"},
+    {"abort", GR_VARIANT_FIXED, 0, run_abort, NULL, "abort() when n >= 37"},
+    {"hang", GR_VARIANT_FIXED, 0, run_hang, NULL, "never returns when n >= 37"},
+    {"silent", GR_VARIANT_FIXED, 0, run_silent, NULL, "writes no output when n >= 37"},
+    {"unwritten", GR_VARIANT_FIXED, 0, run_unwritten, NULL,
      "leaves the last element unwritten on the second run when n >= 37"},
-    {"flaky", VARIANT_FIXED, 0, run_flaky, NULL, "wrong on one call in three when n >= 37"},
-    {"racy", VARIANT_FIXED, 0, run_racy, NULL, "wrong on two calls in three when n >= 37"},
-    {"gpu_fault", VARIANT_FIXED, VARIANT_GPU | VARIANT_NOSHMEM, selftest_run_gpu_fault, NULL,
-     "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
-    {"bug_caught", VARIANT_HISTORICAL, VARIANT_HOST_TIMED, run_wrong, NULL, "historical: wrong when n >= 37"},
-    {"bug_escapes", VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
+    {"flaky", GR_VARIANT_FIXED, 0, run_flaky, NULL, "wrong on one call in three when n >= 37"},
+    {"racy", GR_VARIANT_FIXED, 0, run_racy, NULL, "wrong on two calls in three when n >= 37"},
+    {"gpu_fault", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, selftest_run_gpu_fault,
+     NULL, "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
+    {"bug_caught", GR_VARIANT_HISTORICAL, GR_VARIANT_HOST_TIMED, run_wrong, NULL,
+     "historical: wrong when n >= 37"},
+    {"bug_escapes", GR_VARIANT_HISTORICAL, 0, run_ok, NULL, "historical whose bug no check sees"},
 };
 
 GR_REGIME_PREDICATE(below_threshold, c->v[0] < SELFTEST_THRESHOLD)
 GR_REGIME_PREDICATE(at_threshold, c->v[0] >= SELFTEST_THRESHOLD)
 /* For the coverage tests: both sides of the threshold (`fuzz selftest/ok n=0..36` leaves one
  * unreached). */
-static const struct regime selftest_regimes[] = {
+static const struct gr_regime selftest_regimes[] = {
     {"n < 37", "ok bug_caught", below_threshold, 0},
     {"n >= 37", "ok bug_caught", at_threshold, 0},
 };
 
-static void selftest_generate(struct gr_case *c, struct rng *r)
+static void selftest_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t edges[] = {0, 1, 36, 37, 38, 1000};
-  c->v[0] = rng_boundary(r, 0, 5000, edges, sizeof edges / sizeof *edges, 0.5);
-  c->v[1] = rng_range(r, 0, 1);
+  c->v[0] = gr_rng_boundary(r, 0, 5000, edges, sizeof edges / sizeof *edges, 0.5);
+  c->v[1] = gr_rng_range(r, 0, 1);
 }
 
 static size_t selftest_device_bytes(const struct gr_case *c) { return (size_t)c->v[0] * 8; }
@@ -196,10 +198,10 @@ static int selftest_new(const struct gr_case *c, struct gr_instance **out, char 
     gr_fmt(why, len, "out of host memory");
     return -1;
   }
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   for (size_t i = 0; i < n; i++)
-    d->x[i] = c->v[1] ? rng_u32(&r) : 1u;
+    d->x[i] = c->v[1] ? gr_rng_u32(&r) : 1u;
   prefix_sum(d->x, d->ref, n);
   inst->c = c;
   inst->out_bytes = n * 4;
@@ -208,29 +210,31 @@ static int selftest_new(const struct gr_case *c, struct gr_instance **out, char 
   return 0;
 }
 
-static int selftest_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int selftest_check(const struct gr_instance *inst, const void *out,
+                          struct gr_check_report *rep)
 {
   const struct selftest_data *d = inst->priv;
-  return check_exact(out, d->ref, inst->out_bytes / 4, ELEM_U32, "sum", rep);
+  return gr_check_exact(out, d->ref, inst->out_bytes / 4, GR_ELEM_U32, "sum", rep);
 }
 
-/* Timing on the host (VARIANT_HOST_TIMED: ok and bug_caught): the tests' stand-in benchmarks of a
- * night timed without a GPU (tests/fleet.sh). A sweep of four sizes, tens of microseconds each. */
+/* Timing on the host (GR_VARIANT_HOST_TIMED: ok and bug_caught): the tests' stand-in benchmarks of
+ * a night timed without a GPU (tests/fleet.sh). A sweep of four sizes, tens of microseconds each.
+ */
 static const char *const selftest_bench_cases[] = {
     "selftest n=16384 dist=random seed=1", "selftest n=24576 dist=random seed=1",
     "selftest n=32768 dist=random seed=1", "selftest n=49152 dist=random seed=1", NULL};
 
 struct selftest_bench {
-  const struct variant *v;
+  const struct gr_variant *v;
   const struct gr_instance *inst;
   void *out;
 };
 
-static void *selftest_bench_setup(const struct variant *v, const struct gr_instance *inst,
+static void *selftest_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
                                   char *why, size_t len)
 {
   struct selftest_bench *b = NULL;
-  if (!(v->flags & VARIANT_HOST_TIMED)) {
+  if (!(v->flags & GR_VARIANT_HOST_TIMED)) {
     gr_fmt(why, len, "only the host-timed variants of selftest are timed");
     return NULL;
   }
@@ -247,7 +251,7 @@ static void *selftest_bench_setup(const struct variant *v, const struct gr_insta
 static void selftest_bench_launch(void *state)
 {
   struct selftest_bench *b = state;
-  struct run_ctx ctx = {0};
+  struct gr_run_ctx ctx = {0};
   b->v->run(b->v, b->inst, b->out, &ctx);
 }
 
@@ -265,10 +269,10 @@ static void selftest_bench_teardown(void *state)
   free(b);
 }
 
-const struct algorithm selftest_algorithm = {
+const struct gr_algorithm selftest_algorithm = {
     .name = "selftest",
     .summary = "test-only CPU variants that fail, crash, hang and stay silent on purpose",
-    .flags = ALG_HIDDEN,
+    .flags = GR_ALG_HIDDEN,
     .params = selftest_params,
     .n_params = sizeof selftest_params / sizeof *selftest_params,
     .variants = selftest_variants,

@@ -21,9 +21,9 @@ static __global__ void prefix_or_fault(const uint32_t *x, uint32_t *out, size_t 
 
 /* launcher: the selftest instance keeps its input first in priv (struct selftest_data) */
 
-extern "C" enum run_status selftest_run_gpu_fault(const struct variant *v,
-                                                  const struct gr_instance *inst, void *out,
-                                                  struct run_ctx *ctx)
+extern "C" enum gr_run_status selftest_run_gpu_fault(const struct gr_variant *v,
+                                                     const struct gr_instance *inst, void *out,
+                                                     struct gr_run_ctx *ctx)
 {
   const uint32_t *const *x = (const uint32_t *const *)inst->priv;
   size_t n = inst->out_bytes / 4;
@@ -38,5 +38,5 @@ extern "C" enum run_status selftest_run_gpu_fault(const struct variant *v,
   GR_CUDA_CHECK(cudaMemcpy(out, dout, n * 4, cudaMemcpyDeviceToHost));
   GR_CUDA_CHECK(cudaFree(dx));
   GR_CUDA_CHECK(cudaFree(dout));
-  return RUN_OK;
+  return GR_RUN_OK;
 }

@@ -79,10 +79,10 @@ double compare_min_effect(const struct compare_opts *o, const char *alg)
 double compare_min_effect_variant(const struct compare_opts *o, const char *alg, const char *variant)
 {
   double e = compare_min_effect(o, alg);
-  const struct algorithm *a = registry_find(alg);
+  const struct gr_algorithm *a = registry_find(alg);
   for (size_t k = 0; a && k < a->n_variants; k++)
     if (strcmp(a->variants[k].name, variant) == 0)
-      return a->variants[k].flags & VARIANT_HOST_BOUND ? e * COMPARE_HOST_BOUND_FACTOR : e;
+      return a->variants[k].flags & GR_VARIANT_HOST_BOUND ? e * COMPARE_HOST_BOUND_FACTOR : e;
   return e;
 }
 

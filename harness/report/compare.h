@@ -53,7 +53,7 @@ double compare_min_effect(const struct compare_opts *o, const char *alg);
 #define COMPARE_NOISE_NIGHTS 20
 #define COMPARE_MIN_NOISE_NIGHTS 5
 /* The minimum effect asked of one variant: its algorithm's, times COMPARE_HOST_BOUND_FACTOR for a
- * variant this build registers with VARIANT_HOST_BOUND (a library peer whose timed launch does
+ * variant this build registers with GR_VARIANT_HOST_BOUND (a library peer whose timed launch does
  * host-side work). */
 #define COMPARE_HOST_BOUND_FACTOR 4.0
 double compare_min_effect_variant(const struct compare_opts *o, const char *alg, const char *variant);

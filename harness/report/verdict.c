@@ -83,9 +83,9 @@ static enum rv_state state_of(const char *verdict, const char *kind)
 /* 1: a GPU variant; 0: a CPU one or unknown to this build */
 static int is_gpu_variant(const char *alg, const char *var)
 {
-  const struct algorithm *a = registry_find(nz(alg));
-  const struct variant *vv = a ? alg_variant(a, nz(var)) : NULL;
-  return vv && (vv->flags & VARIANT_GPU);
+  const struct gr_algorithm *a = registry_find(nz(alg));
+  const struct gr_variant *vv = a ? gr_alg_variant(a, nz(var)) : NULL;
+  return vv && (vv->flags & GR_VARIANT_GPU);
 }
 
 /* A GPU variant that was selected: did it run? Its skip reason is the reason none did. */

@@ -6,10 +6,10 @@
 
 #include "gr.h"
 
-static int names_variant(const struct regime *r, const struct variant *v)
+static int names_variant(const struct gr_regime *r, const struct gr_variant *v)
 {
   if (!r->variants)
-    return (v->flags & VARIANT_GPU) != 0;
+    return (v->flags & GR_VARIANT_GPU) != 0;
   size_t n = strlen(v->name);
   for (const char *s = r->variants; *s;) {
     s += strspn(s, " ");
@@ -21,19 +21,19 @@ static int names_variant(const struct regime *r, const struct variant *v)
   return 0;
 }
 
-uint32_t coverage_applies(const struct algorithm *a, const struct variant *v)
+uint32_t coverage_applies(const struct gr_algorithm *a, const struct gr_variant *v)
 {
   uint32_t m = 0;
   for (size_t i = 0; i < a->n_regimes && i < GR_MAX_REGIMES; i++)
-    if (v->kind != VARIANT_REFERENCE && names_variant(&a->regimes[i], v))
+    if (v->kind != GR_VARIANT_REFERENCE && names_variant(&a->regimes[i], v))
       m |= 1u << i;
   return m;
 }
 
-uint32_t coverage_mask(const struct gr_case *c, const struct variant *v,
+uint32_t coverage_mask(const struct gr_case *c, const struct gr_variant *v,
                        const struct gr_instance *inst)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   uint32_t app = coverage_applies(a, v), m = 0;
   for (size_t i = 0; i < a->n_regimes && i < GR_MAX_REGIMES; i++)
     if ((app >> i & 1) && a->regimes[i].holds && a->regimes[i].holds(c, inst))
@@ -41,7 +41,7 @@ uint32_t coverage_mask(const struct gr_case *c, const struct variant *v,
   return m;
 }
 
-void coverage_init(struct coverage *cv, const struct algorithm *a, const struct variant *v)
+void coverage_init(struct coverage *cv, const struct gr_algorithm *a, const struct gr_variant *v)
 {
   memset(cv, 0, sizeof *cv);
   cv->a = a;
@@ -59,7 +59,7 @@ void coverage_add(struct coverage *cv, uint32_t mask, int aimed)
 
 static int is_limit(const struct coverage *cv, int i)
 {
-  return (cv->a->regimes[i].flags & REGIME_LIMIT) != 0;
+  return (cv->a->regimes[i].flags & GR_REGIME_LIMIT) != 0;
 }
 
 int coverage_want(const struct coverage *cv)
@@ -78,7 +78,7 @@ int coverage_want(const struct coverage *cv)
   return best;
 }
 
-int coverage_steer(const struct coverage *cv, const struct variant *v, uint64_t seed,
+int coverage_steer(const struct coverage *cv, const struct gr_variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c)
 {
   struct gr_case alt;

@@ -25,8 +25,8 @@
 struct fuzz_lanes {
   const struct fuzz_lanes_job *fj;
   struct runner_opts o;        /* the template: each lane sets its own store */
-  const struct algorithm *const *algs;
-  const struct variant *const *vs;
+  const struct gr_algorithm *const *algs;
+  const struct gr_variant *const *vs;
   size_t parts, lanes, n_jobs;
   const int *runs_here;        /* per variant: 0 when it skips at once (a GPU variant, no GPU) */
   size_t *order;               /* [n]: the variant of each rank (runner_order) */
@@ -195,9 +195,9 @@ static void merge_parts(struct outcome *dst, const struct outcome *p, size_t n)
     gr_fmt(dst->reason, sizeof dst->reason, "interrupted after %ld case%s: not run to the end",
            dst->cases, dst->cases == 1 ? "" : "s");
   } else if (dst->passed > 0) {
-    dst->verdict = dst->v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    dst->verdict = dst->v->kind == GR_VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
     dst->reason[0] = 0;
-    if (dst->v->kind == VARIANT_FIXED)
+    if (dst->v->kind == GR_VARIANT_FIXED)
       coverage_unreached(&dst->cov, dst->uncovered, sizeof dst->uncovered);
     if (dst->verdict == VERDICT_ESCAPED)
       gr_fmt(dst->reason, sizeof dst->reason,
@@ -207,8 +207,8 @@ static void merge_parts(struct outcome *dst, const struct outcome *p, size_t n)
 }
 
 int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
-                      const struct runner_opts *o, const struct algorithm *const *algs,
-                      const struct variant *const *vs, size_t n, struct outcome *out, char *why,
+                      const struct runner_opts *o, const struct gr_algorithm *const *algs,
+                      const struct gr_variant *const *vs, size_t n, struct outcome *out, char *why,
                       size_t len)
 {
   size_t lanes = fj->gpus->n, active = 0;

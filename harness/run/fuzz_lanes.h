@@ -36,8 +36,8 @@ struct fuzz_lanes_job {
  * lane's runner options. 0 ok; -1 with why (no lane started, the store could not be opened
  * again). */
 int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
-                      const struct runner_opts *o, const struct algorithm *const *algs,
-                      const struct variant *const *vs, size_t n, struct outcome *out, char *why,
+                      const struct runner_opts *o, const struct gr_algorithm *const *algs,
+                      const struct gr_variant *const *vs, size_t n, struct outcome *out, char *why,
                       size_t len);
 
 #ifdef __cplusplus

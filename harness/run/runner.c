@@ -46,8 +46,8 @@ struct pending_case {
 
 struct recorder {
   const struct runner_opts *o;
-  const struct algorithm *a;
-  const struct variant *v;
+  const struct gr_algorithm *a;
+  const struct gr_variant *v;
   struct pending_case pending[REC_MAX];
   size_t n_pending;
   double last_commit, last_progress, t0;
@@ -92,9 +92,10 @@ static void record(struct recorder *r, const struct gr_case *c, const char *phas
   struct pending_case *p = &r->pending[r->n_pending++];
   case_params_text(c, p->params, sizeof p->params);
   gr_fmt(p->why, sizeof p->why, "%s", res->why);
-  p->row = (struct case_row){r->a->name, r->v->name, variant_kind_name(r->v->kind), phase, index,
-                             p->params, c->seed, res->verdict, res->tag, p->why, res->err,
-                             res->seconds};
+  p->row = (struct case_row){r->a->name, r->v->name,   gr_variant_kind_name(r->v->kind),
+                             phase,      index,        p->params,
+                             c->seed,    res->verdict, res->tag,
+                             p->why,     res->err,     res->seconds};
   if (r->o->log)
     snprintf(p->line, sizeof p->line, "%s/%s %s %s: %s%s%.200s", r->a->name, r->v->name, phase,
              verdict_name(res->verdict), case_format(c, text, sizeof text),
@@ -122,7 +123,7 @@ static int same_failure(const struct case_result *a, const struct case_result *b
   return a->verdict == b->verdict && strcmp(a->tag, b->tag) == 0;
 }
 
-char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
+char *runner_reproducer(const struct gr_case *c, const struct gr_variant *v, long repeat, char *buf,
                         size_t len)
 {
   char text[GR_CASE_TEXT_LEN];
@@ -167,7 +168,7 @@ static long repeat_case(struct wproc *w, const struct gr_case *c, double watchdo
 }
 
 long runner_repeat_case(const struct runner_opts *o, const struct gr_case *c,
-                        const struct variant *v, long runs, long *ran, struct case_result *first)
+                        const struct gr_variant *v, long runs, long *ran, struct case_result *first)
 {
   struct wproc w;
   wproc_init(&w, c->alg, v, &runner_interrupted);
@@ -295,17 +296,17 @@ static void shrink(struct recorder *rec, struct wproc *w, const struct gr_case *
   free(chain_res);
 }
 
-void runner_order(const struct variant *const *vs, size_t n, size_t *order)
+void runner_order(const struct gr_variant *const *vs, size_t n, size_t *order)
 {
   size_t k = 0;
   for (int pass = 0; pass < 2; pass++)
     for (size_t i = 0; i < n; i++)
-      if ((vs[i]->kind == VARIANT_HISTORICAL) == (pass == 0))
+      if ((vs[i]->kind == GR_VARIANT_HISTORICAL) == (pass == 0))
         order[k++] = i;
 }
 
-void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
-                         const struct variant *v, double budget, struct outcome *out)
+void runner_fuzz_variant(const struct runner_opts *o, const struct gr_algorithm *a,
+                         const struct gr_variant *v, double budget, struct outcome *out)
 {
   struct wproc w;
   wproc_init(&w, a, v, &runner_interrupted);
@@ -365,14 +366,14 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct algorithm *a,
   if (failed && o->shrink)
     shrink(rec, &w, &failing, &res, out);
   if (failed)
-    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
+    out->verdict = v->kind == GR_VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
   else if (runner_interrupted) { /* not run to the end: no verdict on the variant */
     out->verdict = VERDICT_SKIP;
     gr_fmt(out->reason, sizeof out->reason, "interrupted after %ld case%s: not run to the end",
            out->cases, out->cases == 1 ? "" : "s");
   } else if (out->passed > 0) {
-    out->verdict = v->kind == VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
-    if (v->kind == VARIANT_FIXED)
+    out->verdict = v->kind == GR_VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    if (v->kind == GR_VARIANT_FIXED)
       coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
     if (out->verdict == VERDICT_ESCAPED)
       gr_fmt(out->reason, sizeof out->reason,
@@ -396,7 +397,7 @@ done:
 }
 
 enum verdict runner_one_case(const struct runner_opts *o, const struct gr_case *c,
-                             const struct variant *v, struct case_result *res)
+                             const struct gr_variant *v, struct case_result *res)
 {
   struct wproc w;
   wproc_init(&w, c->alg, v, &runner_interrupted);

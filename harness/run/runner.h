@@ -43,8 +43,8 @@ struct runner_opts {
 };
 
 struct outcome {
-  const struct algorithm *alg;
-  const struct variant *v;
+  const struct gr_algorithm *alg;
+  const struct gr_variant *v;
   enum verdict verdict;
   long cases, passed, failed, skipped, errors;
   double seconds;
@@ -70,8 +70,8 @@ struct outcome {
  * the case that was running is dropped, not recorded: the variant is a skip ("interrupted") unless
  * it had failed already (then its first failing case stands, unshrunk or not confirmed, and is
  * not called flaky). */
-void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm *a,
-                         const struct variant *v, double budget, struct outcome *out);
+void runner_fuzz_variant(const struct runner_opts *opts, const struct gr_algorithm *a,
+                         const struct gr_variant *v, double budget, struct outcome *out);
 
 /* The order in which a run fuzzes its n variants: order[k] is the k-th to run. Historical
  * variants first, then the others, each group in selection order. The budget is shared as it
@@ -79,22 +79,23 @@ void runner_fuzz_variant(const struct runner_opts *opts, const struct algorithm 
  * last case and its shrinking: run last, a historical variant of a short budget was left one
  * case and "escaped". Run first, it has its full share, and a bug caught in a few cases hands
  * the rest back to the variants after it. */
-void runner_order(const struct variant *const *vs, size_t n, size_t *order);
+void runner_order(const struct gr_variant *const *vs, size_t n, size_t *order);
 
 /* Run one given case on one variant in a worker (repro). Returns the case verdict, also in res
  * with its reason; res->status is GR_STATUS_NO_GPU when the variant needs a GPU and there is
  * none. */
 enum verdict runner_one_case(const struct runner_opts *opts, const struct gr_case *c,
-                             const struct variant *v, struct case_result *res);
+                             const struct gr_variant *v, struct case_result *res);
 
 /* Run case c on v `runs` times in one worker (a fresh one after a crash or a timeout; stopping
  * at a skip or an input error): repro --repeat. Returns how many runs failed; *ran gets the runs
  * made, *first the first failure (or, when none failed, the last result). */
 long runner_repeat_case(const struct runner_opts *opts, const struct gr_case *c,
-                        const struct variant *v, long runs, long *ran, struct case_result *first);
+                        const struct gr_variant *v, long runs, long *ran,
+                        struct case_result *first);
 
 /* The command line that reproduces case c on variant v, run `repeat` times (0 or 1: once). */
-char *runner_reproducer(const struct gr_case *c, const struct variant *v, long repeat, char *buf,
+char *runner_reproducer(const struct gr_case *c, const struct gr_variant *v, long repeat, char *buf,
                         size_t len);
 
 /* Set by the CLI's SIGINT/SIGTERM/SIGHUP handler: the runner stops at once, killing the worker. */

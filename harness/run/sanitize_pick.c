@@ -13,7 +13,7 @@ static int by_items(const void *x, const void *y)
   return a < b ? -1 : a > b;
 }
 
-void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, size_t n)
+void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n)
 {
   for (size_t d = 0; d < n; d++) {
     double bytes;
@@ -29,7 +29,7 @@ uint32_t san_real_regimes(struct san_cand *cand)
 {
   if (cand->real_known)
     return cand->real;
-  const struct algorithm *a = cand->c.alg;
+  const struct gr_algorithm *a = cand->c.alg;
   struct gr_instance *inst = NULL;
   char why[GR_WHY_LEN];
   cand->real = 0;
@@ -56,20 +56,20 @@ static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, i
   return match[0];
 }
 
-int san_pick_cases(struct san_cand *cands, size_t n, const struct variant *v, long per,
+int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small)
 {
   *n_small = 0;
   if (!n)
     return 0;
-  const struct algorithm *a = cands[0].c.alg;
+  const struct gr_algorithm *a = cands[0].c.alg;
   uint32_t app = coverage_applies(a, v);
   /* a limit regime's cases (2^31 labels, 2^25 keys, 2e7 cells) and a large one's run for
    * minutes under the tools, whichever regime they are picked for: ccc n = 19803 (past 48 KiB
    * of partition), the fewest pairs of "NaN pairs", took racecheck past 75 s */
   uint32_t big = 0;
   for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
-    big |= (uint32_t)((a->regimes[r].flags & (REGIME_LIMIT | REGIME_LARGE)) != 0) << r;
+    big |= (uint32_t)((a->regimes[r].flags & (GR_REGIME_LIMIT | GR_REGIME_LARGE)) != 0) << r;
   int k = 0;
   size_t *match = malloc(n * sizeof *match);
   uint32_t *mask = malloc(n * sizeof *mask);

@@ -27,7 +27,7 @@ struct san_cand {
 };
 
 /* Draw the first n cases of a's stream for seed into cands, smallest work-model items first. */
-void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, size_t n);
+void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n);
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
  * variant as a whole) `per` picks at quantiles 0, 1/(2 per), ... of the work model of the
@@ -35,10 +35,10 @@ void san_draw(const struct algorithm *a, uint64_t seed, struct san_cand *cands, 
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
  * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
  * takes the regime, else the smallest (the guess). No case of a limit or large regime
- * (REGIME_LIMIT, REGIME_LARGE) is picked, for any regime: under the tools they would run for
+ * (GR_REGIME_LIMIT, GR_REGIME_LARGE) is picked, for any regime: under the tools they would run for
  * minutes (the fuzz covers them). Returns how many texts were written to out (malloc'ed), at
  * most max. */
-int san_pick_cases(struct san_cand *cands, size_t n, const struct variant *v, long per,
+int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
 
 /* The regimes cand takes on its input (all of its algorithm's, with the instance), cached in

@@ -19,7 +19,7 @@ static char gpu_why[GR_WHY_LEN];
 int worker_gpu_ready(char *why, size_t len)
 {
   if (gpu_state < 0)
-    gpu_state = gpu_device_count(gpu_why, sizeof gpu_why) > 0;
+    gpu_state = gr_gpu_device_count(gpu_why, sizeof gpu_why) > 0;
   if (!gpu_state)
     gr_fmt(why, len, "%s", gpu_why);
   return gpu_state;
@@ -75,16 +75,16 @@ static int check_kept(unsigned checks, const char *tag)
   return (checks & (inv ? WORKER_CHECK_INVARIANTS : WORKER_CHECK_PARITY)) != 0;
 }
 
-void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res)
+void worker_run_case(const struct gr_case *c, const struct gr_variant *v, struct case_result *res)
 {
-  const struct algorithm *a = c->alg;
+  const struct gr_algorithm *a = c->alg;
   double t0 = now_seconds();
   struct gr_instance *inst = NULL;
   unsigned char *out[2] = {NULL, NULL};
-  struct run_ctx ctx;
-  struct check_report rep;
+  struct gr_run_ctx ctx;
+  struct gr_check_report rep;
   char why[GR_WHY_LEN];
-  int gpu = (v->flags & VARIANT_GPU) != 0;
+  int gpu = (v->flags & GR_VARIANT_GPU) != 0;
   uint32_t reached = 0;
 
   memset(res, 0, sizeof *res);
@@ -100,7 +100,7 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
       goto out;
     }
     size_t free_b, total_b, need = a->device_bytes(c);
-    gpu_mem_info(&free_b, &total_b);
+    gr_gpu_mem_info(&free_b, &total_b);
     if (need > free_b) {
       char n1[32], n2[32], n3[32];
       gr_fmt(res->why, sizeof res->why,
@@ -129,14 +129,14 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
     ctx.poison = t && (checks & WORKER_CHECK_OUTPUT) ? POISON_B : POISON_A;
     ctx.trial = t;
     memset(out[t], ctx.poison, bytes);
-    if (gpu && !(v->flags & VARIANT_NOSHMEM))
-      gpu_poison_shared(t && (checks & WORKER_CHECK_SMEM) ? 0x5a5a0001u : 0xa5a50002u);
-    enum run_status st = v->run(v, inst, out[t], &ctx);
-    if (st == RUN_UNSUPPORTED) {
+    if (gpu && !(v->flags & GR_VARIANT_NOSHMEM))
+      gr_gpu_poison_shared(t && (checks & WORKER_CHECK_SMEM) ? 0x5a5a0001u : 0xa5a50002u);
+    enum gr_run_status st = v->run(v, inst, out[t], &ctx);
+    if (st == GR_RUN_UNSUPPORTED) {
       set_result(res, VERDICT_SKIP, "", ctx.why);
       goto out;
     }
-    if (st != RUN_OK) {
+    if (st != GR_RUN_OK) {
       set_result(res, VERDICT_CRASH, "error", ctx.why[0] ? ctx.why : "variant reported an error");
       goto out;
     }
@@ -153,10 +153,10 @@ void worker_run_case(const struct gr_case *c, const struct variant *v, struct ca
     }
   }
   res->regimes = reached;
-  if (!(v->flags & VARIANT_NONDET) &&
+  if (!(v->flags & GR_VARIANT_NONDET) &&
       (checks & (WORKER_CHECK_DETERMINISM | WORKER_CHECK_OUTPUT | WORKER_CHECK_SMEM)) &&
       memcmp(out[0], out[1], inst->out_bytes) != 0) {
-    size_t i = check_first_diff(out[0], out[1], inst->out_bytes, inst->elem_size);
+    size_t i = gr_check_first_diff(out[0], out[1], inst->out_bytes, inst->elem_size);
     gr_fmt(res->why, sizeof res->why,
            "two runs differ from output element %zu on (the first was right): nondeterministic, an "
            "element left unwritten, or a read of stale %s memory",

@@ -33,7 +33,7 @@ int worker_gpu_ready(char *why, size_t len);
  * the two outputs to be bit-identical (determinism, every element written, no read of stale
  * shared memory). A GPU variant without a GPU is skipped with the reason; a case that needs more
  * device memory than is free is an error that says both sizes. */
-void worker_run_case(const struct gr_case *c, const struct variant *v, struct case_result *res);
+void worker_run_case(const struct gr_case *c, const struct gr_variant *v, struct case_result *res);
 
 /* The checks of worker_run_case, each alone for measuring which one catches a bug (doc/sanitizers.md,
  * who catches what): GR_CHECKS in the environment, a comma-separated list of these names,

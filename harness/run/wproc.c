@@ -24,10 +24,10 @@
 
 static int worker_main(void *arg, int in, int out)
 {
-  const struct algorithm *a = ((struct worker_arg *)arg)->a;
-  const struct variant *v = ((struct worker_arg *)arg)->v;
+  const struct gr_algorithm *a = ((struct worker_arg *)arg)->a;
+  const struct gr_variant *v = ((struct worker_arg *)arg)->v;
   char why[GR_WHY_LEN], line[GR_CASE_TEXT_LEN * 2];
-  if ((v->flags & VARIANT_GPU) && !worker_gpu_ready(why, sizeof why)) {
+  if ((v->flags & GR_VARIANT_GPU) && !worker_gpu_ready(why, sizeof why)) {
     child_flatten(why);
     child_say(out, "SKIP\t%s", why);
     return 0;
@@ -57,8 +57,7 @@ static int worker_main(void *arg, int in, int out)
 
 /* ---- parent side ------------------------------------------------------------------------- */
 
-
-void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v,
+void wproc_init(struct wproc *w, const struct gr_algorithm *a, const struct gr_variant *v,
                 volatile int *interrupted)
 {
   child_init(&w->c);

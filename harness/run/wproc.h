@@ -10,8 +10,8 @@
 #include "worker.h"
 
 struct worker_arg {
-  const struct algorithm *a;
-  const struct variant *v;
+  const struct gr_algorithm *a;
+  const struct gr_variant *v;
 };
 
 struct wproc {
@@ -22,7 +22,7 @@ struct wproc {
 #define WPROC_INTERRUPTED (-2) /* the run was interrupted (SIGINT, SIGTERM, SIGHUP) */
 
 /* An idle worker of variant v of a; reads give up when *interrupted becomes nonzero. */
-void wproc_init(struct wproc *w, const struct algorithm *a, const struct variant *v,
+void wproc_init(struct wproc *w, const struct gr_algorithm *a, const struct gr_variant *v,
                 volatile int *interrupted);
 
 /* Start a worker and read its greeting. 1 ready; 0 the variant is skipped here, for want of a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* gpuregress/alg.h: the contract between the harness and an algorithm (public API).
  *
- * An algorithm is one `struct algorithm` table: its parameters (the axes a case varies along),
+ * An algorithm is one `struct gr_algorithm` table: its parameters (the axes a case varies along),
  * its variants (reference, fixed, historical, peer), a boundary-biased case generator, the
  * reference and checker (bundled in instance_new/check), and a work model. The harness never
  * names an algorithm in its own code: it iterates the tables that registered themselves with
@@ -19,7 +19,7 @@
  *
  * Stability (see version.h): within one GR_API_VERSION, the public headers (include/gpuregress/)
  * keep every name, field, field order, type and meaning they have; new things are added only
- * where they change no layout (new functions and macros; new fields of struct algorithm only at
+ * where they change no layout (new functions and macros; new fields of struct gr_algorithm only at
  * its end, where a table that does not set them gets zero, which always means "not provided"). A
  * change that breaks a table written against an older header (removing or reordering fields,
  * changing a signature or a meaning) raises GR_API_VERSION, and a table built against another
@@ -43,71 +43,72 @@ extern "C" {
 #define GR_MAX_PARAMS 12
 #define GR_WHY_LEN 512
 
-enum variant_kind {
-  VARIANT_REFERENCE,  /* CPU reference, checked against the invariants only */
-  VARIANT_FIXED,      /* must pass every check */
-  VARIANT_HISTORICAL, /* a known bug kept on purpose: must be caught */
-  VARIANT_PEER,       /* a library baseline: timed, checked where comparable */
+enum gr_variant_kind {
+  GR_VARIANT_REFERENCE,  /* CPU reference, checked against the invariants only */
+  GR_VARIANT_FIXED,      /* must pass every check */
+  GR_VARIANT_HISTORICAL, /* a known bug kept on purpose: must be caught */
+  GR_VARIANT_PEER,       /* a library baseline: timed, checked where comparable */
 };
 
 /* variant flags */
-#define VARIANT_GPU 0x1u      /* needs a CUDA device; skipped (with the reason) without one */
-#define VARIANT_NONDET 0x2u   /* output may legitimately differ run to run: no bit-identity */
-#define VARIANT_NOSHMEM 0x4u  /* does not use shared memory itself: skip differential poison */
+#define GR_VARIANT_GPU 0x1u     /* needs a CUDA device; skipped (with the reason) without one */
+#define GR_VARIANT_NONDET 0x2u  /* output may legitimately differ run to run: no bit-identity */
+#define GR_VARIANT_NOSHMEM 0x4u /* does not use shared memory itself: skip differential poison */
 /* its timed launch does host-side library work (descriptor creation, size queries, allocations
  * inside the library): its time moves between processes more than within one, so compare asks
  * it for 4x the minimum effect of its algorithm (cuSPARSE's SpGEMM: 0.448-0.518 ms over 31
  * processes on H100s and H200s, 0.2-0.5% noise within each, where our v2_warp_hash moved < 2.5%) */
-#define VARIANT_HOST_BOUND 0x8u
+#define GR_VARIANT_HOST_BOUND 0x8u
 /* a CPU variant that bench times on the host's clock (no CUDA device needed): the stand-in
  * benchmarks of the tests (selftest), so that a night timed on a machine without a GPU has
  * timings to merge, compare and judge; its rows record the host's CPU as their model */
-#define VARIANT_HOST_TIMED 0x10u
+#define GR_VARIANT_HOST_TIMED 0x10u
 
 /* algorithm flags */
-#define ALG_HIDDEN 0x1u /* test-only: never selected by default, only when named */
+#define GR_ALG_HIDDEN 0x1u /* test-only: never selected by default, only when named */
 
-/* PARAM_FILE: a file the case reads its data from (a path; "data:REL" names REL in the dataset
- * directory, see case_data_dir). Optional in a case: absent, the data is generated from the
+/* GR_PARAM_FILE: a file the case reads its data from (a path; "data:REL" names REL in the dataset
+ * directory, see gr_case_data_dir). Optional in a case: absent, the data is generated from the
  * seed. Given, the case's value is the file's content hash (FNV-1a 64), so a changed file is a
  * new case, and the algorithm's data_params fills what the files determine (sizes ...). By
- * convention the PARAM_ENUM choice that names where the data comes from ("content", "dist",
+ * convention the GR_PARAM_ENUM choice that names where the data comes from ("content", "dist",
  * "shape") has a last choice "file": never generated, refused as a fuzzing range. */
-enum param_type { PARAM_INT, PARAM_ENUM, PARAM_FILE };
+enum gr_param_type { GR_PARAM_INT, GR_PARAM_ENUM, GR_PARAM_FILE };
 
-struct param_spec {
+struct gr_param_spec {
   const char *name;
-  enum param_type type;
-  int64_t min, max;           /* PARAM_INT: inclusive bounds a case may take */
-  const char *const *choices; /* PARAM_ENUM: NULL-terminated, simplest first (shrinking order) */
+  enum gr_param_type type;
+  int64_t min, max;           /* GR_PARAM_INT: inclusive bounds a case may take */
+  const char *const *choices; /* GR_PARAM_ENUM: NULL-terminated, simplest first (shrinking order) */
   const char *help;           /* one line for `gpuregress list ALG` */
 };
 
-struct algorithm;
+struct gr_algorithm;
 
 /* A case: algorithm + parameter values + data seed. Text form: "ari n=891 k_a=50 ... seed=7". */
 struct gr_case {
-  const struct algorithm *alg;
-  int64_t v[GR_MAX_PARAMS]; /* in the order of alg->params; PARAM_ENUM holds the choice index,
-                               PARAM_FILE the content hash (0 when not given) */
+  const struct gr_algorithm *alg;
+  int64_t v[GR_MAX_PARAMS]; /* in the order of alg->params; GR_PARAM_ENUM holds the choice index,
+                               GR_PARAM_FILE the content hash (0 when not given) */
   uint64_t seed;            /* drives the input data only */
-  const char *file[GR_MAX_PARAMS]; /* PARAM_FILE: the path as given (interned for the life of
+  const char *file[GR_MAX_PARAMS]; /* GR_PARAM_FILE: the path as given (interned for the life of
                                       the process), NULL when not given */
 };
 
 /* What a variant's run gets besides input and output. */
-struct run_ctx {
+struct gr_run_ctx {
   unsigned char poison; /* fill the device (or host) output with this byte before computing */
   int trial;            /* 0 or 1: which of the two runs this is */
   uint32_t reached;     /* regimes the run reports it took (bit i: alg->regimes[i]), when only
                          * the launcher knows (a plan made from the data) */
-  char why[GR_WHY_LEN]; /* filled on RUN_UNSUPPORTED / RUN_ERROR */
+  char why[GR_WHY_LEN]; /* filled on GR_RUN_UNSUPPORTED / GR_RUN_ERROR */
 };
 
-enum run_status {
-  RUN_OK = 0,
-  RUN_UNSUPPORTED = 1, /* this variant cannot take this case (e.g. table beyond shared memory): skip */
-  RUN_ERROR = 2,       /* a CUDA or internal error: reported as a crash of the case */
+enum gr_run_status {
+  GR_RUN_OK = 0,
+  GR_RUN_UNSUPPORTED =
+      1,            /* this variant cannot take this case (e.g. table beyond shared memory): skip */
+  GR_RUN_ERROR = 2, /* a CUDA or internal error: reported as a crash of the case */
 };
 
 /* An instance: the input and reference answer of one case, owned by the algorithm. */
@@ -118,17 +119,17 @@ struct gr_instance {
   void *priv;       /* algorithm data: input, reference output, scratch */
 };
 
-/* A variant's launcher as its `impl`: variants[] = {..., run_gpu, GPU(alg_v2_launch), ...}; the
+/* A variant's launcher as its `impl`: variants[] = {..., run_gpu, GR_GPU(alg_v2_launch), ...}; the
  * run function casts it back to the launcher's type. */
-#define GPU(fn) ((void (*)(void))(fn))
+#define GR_GPU(fn) ((void (*)(void))(fn))
 
-struct variant {
+struct gr_variant {
   const char *name;
-  enum variant_kind kind;
+  enum gr_variant_kind kind;
   unsigned flags;
   /* Compute the case on inst into out (out_bytes), honouring ctx->poison. */
-  enum run_status (*run)(const struct variant *v, const struct gr_instance *inst, void *out,
-                         struct run_ctx *ctx);
+  enum gr_run_status (*run)(const struct gr_variant *v, const struct gr_instance *inst, void *out,
+                            struct gr_run_ctx *ctx);
   void (*impl)(void); /* the algorithm's launcher for this variant, cast back by its run */
   const char *story;  /* one line: what changed, which bug it carries or fixes */
 };
@@ -147,7 +148,7 @@ void gr_metrics_add(struct gr_metrics *m, const char *name, double value);
 
 /* The result of a check: empty why means pass. tag names the class of failure (shrinking keeps
  * a candidate only while it fails with the same tag). */
-struct check_report {
+struct gr_check_report {
   const char *tag; /* "parity", "bounds", "invariant", "determinism", ... (static string) */
   double err;      /* the largest error metric seen (algorithm-defined), 0 if exact */
   char why[GR_WHY_LEN];
@@ -159,14 +160,14 @@ struct check_report {
  * cases that reach each regime of a variant, steers generation toward the ones not reached yet,
  * and reports a fixed variant with an unreached regime as uncovered. */
 #define GR_MAX_REGIMES 16
-struct regime {
+struct gr_regime {
   const char *name;     /* short, lowercase: "several chunks" */
   const char *variants; /* the variants it belongs to, space-separated; NULL: every GPU variant */
   /* 1 if case c takes this path. inst is the case's input where the worker has it (a path that
    * depends on the data); NULL in the parent, which only steers generation with the answer (the
    * best guess from the parameters). NULL: only the variant's run tells (run_ctx.reached). */
   int (*holds)(const struct gr_case *c, const struct gr_instance *inst);
-  unsigned flags; /* REGIME_LIMIT ... (0 for an ordinary code path) */
+  unsigned flags; /* GR_REGIME_LIMIT ... (0 for an ordinary code path) */
 };
 
 /* regime flags */
@@ -174,11 +175,11 @@ struct regime {
  * last tier of a table): its cases are large and cost seconds, so steering aims at it until it
  * has one case (COVERAGE_WANT_LIMIT) instead of COVERAGE_WANT; the generator draws such cases
  * in a small share of the stream (its large branch), so that steering finds them. */
-#define REGIME_LIMIT 0x1u
+#define GR_REGIME_LIMIT 0x1u
 /* An ordinary regime whose smallest case is still large (2^24 labels, a partition of 12,289
  * values): steered like any other, but the sanitizer lane leaves it, like the limits, to the
  * fuzz (under compute-sanitizer such a case runs for minutes). */
-#define REGIME_LARGE 0x2u
+#define GR_REGIME_LARGE 0x2u
 
 /* A regime predicate on the parameters alone: static int NAME(c, inst) returning EXPR (of c). */
 #define GR_REGIME_PREDICATE(name, expr)                                                            \
@@ -188,16 +189,16 @@ struct regime {
     return (expr);                                                                                 \
   }
 
-struct algorithm {
+struct gr_algorithm {
   const char *name;
   const char *summary;
   unsigned flags;
-  const struct param_spec *params;
+  const struct gr_param_spec *params;
   size_t n_params;
-  const struct variant *variants;
+  const struct gr_variant *variants;
   size_t n_variants;
   /* Draw the params of one case (boundary-biased); the harness set c->alg and c->seed. */
-  void (*generate)(struct gr_case *c, struct rng *r);
+  void (*generate)(struct gr_case *c, struct gr_rng *r);
   /* Repair cross-parameter constraints after a change (clamp k to n ...). May be NULL. */
   void (*fixup)(struct gr_case *c);
   /* Reject a case whose params are inconsistent: 0 ok, else -1 with why. May be NULL. */
@@ -209,7 +210,7 @@ struct algorithm {
   int (*instance_new)(const struct gr_case *c, struct gr_instance **out, char *why, size_t len);
   void (*instance_free)(struct gr_instance *inst);
   /* Compare out with the reference and check invariants: 0 pass, 1 fail (rep filled). */
-  int (*check)(const struct gr_instance *inst, const void *out, struct check_report *rep);
+  int (*check)(const struct gr_instance *inst, const void *out, struct gr_check_report *rep);
   /* Work model: bytes a kernel must move and items it processes, for throughput and % of peak. */
   void (*work)(const struct gr_case *c, double *bytes, double *items);
   /* What items count ("cells": sgm's W*H*D*paths cost-volume cells) when the algorithm's
@@ -221,7 +222,7 @@ struct algorithm {
    * Returns 0 when unknown. May be NULL (no % of peak). */
   double (*item_peak)(char *name, size_t len);
   /* The code paths the fuzzer must reach (at most GR_MAX_REGIMES); may be NULL. */
-  const struct regime *regimes;
+  const struct gr_regime *regimes;
   size_t n_regimes;
   /* "NAME=VALUE ...": parameters a case text may leave out (added after the first release of the
    * algorithm, so that older reproducers still parse); case_format omits them at these values.
@@ -240,13 +241,13 @@ struct algorithm {
    * checked again), bench_teardown. bench_setup returns NULL with why when the variant cannot
    * take the case. Any of these NULL: the algorithm is not timed. */
   const char *const *bench_cases; /* NULL-terminated, smallest first */
-  void *(*bench_setup)(const struct variant *v, const struct gr_instance *inst, char *why,
+  void *(*bench_setup)(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                        size_t len);
   void (*bench_launch)(void *state);
   void (*bench_fetch)(void *state, void *out);
   void (*bench_teardown)(void *state);
 
-  /* A case naming files (PARAM_FILE): load and check them, fill the parameters they determine
+  /* A case naming files (GR_PARAM_FILE): load and check them, fill the parameters they determine
    * and set bit i of *filled for each params[i] filled (case_parse then takes those as given,
    * and refuses a given value that disagrees). 0 ok; -1 with why naming the file and the
    * problem. NULL: the algorithm has no file parameters. */
@@ -259,9 +260,10 @@ struct algorithm {
 };
 
 /* Helpers every algorithm uses (harness/core/case.c). */
-const struct param_spec *alg_param(const struct algorithm *a, const char *name, size_t *index);
-const struct variant *alg_variant(const struct algorithm *a, const char *name);
-const char *variant_kind_name(enum variant_kind k);
+const struct gr_param_spec *gr_alg_param(const struct gr_algorithm *a, const char *name,
+                                         size_t *index);
+const struct gr_variant *gr_alg_variant(const struct gr_algorithm *a, const char *name);
+const char *gr_variant_kind_name(enum gr_variant_kind k);
 /* A zeroed instance of case c with a zeroed priv of priv_size bytes, or NULL with why ("out of
  * host memory"). The algorithm's instance_free releases both with free(). */
 struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size, char *why,
@@ -270,26 +272,26 @@ struct gr_instance *gr_instance_alloc(const struct gr_case *c, size_t priv_size,
 /* The dataset directory that "data:REL" file values are relative to: $GR_DATA, else
  * $XDG_CACHE_HOME/gpuregress/datasets, else $HOME/.cache/gpuregress/datasets (where
  * scripts/datasets writes). Returns buf. */
-const char *case_data_dir(char *buf, size_t len);
-/* The path of file parameter `name` of c, resolved (see case_data_dir), in buf; NULL when c does
+const char *gr_case_data_dir(char *buf, size_t len);
+/* The path of file parameter `name` of c, resolved (see gr_case_data_dir), in buf; NULL when c does
  * not name that file. */
-const char *case_file(const struct gr_case *c, const char *name, char *buf, size_t len);
-/* 1 if c reads data from a file (a PARAM_FILE parameter is given). */
-int case_has_files(const struct gr_case *c);
+const char *gr_case_file(const struct gr_case *c, const char *name, char *buf, size_t len);
+/* 1 if c reads data from a file (a GR_PARAM_FILE parameter is given). */
+int gr_case_has_files(const struct gr_case *c);
 
 /* ---- registration ------------------------------------------------------------------------ */
 
-/* GR_REGISTER_ALGORITHM(table): put the algorithm `table` (a `const struct algorithm` defined in
+/* GR_REGISTER_ALGORITHM(table): put the algorithm `table` (a `const struct gr_algorithm` defined in
  * the same file) in the runner's registry, with no central list to edit. Write it once, at file
  * scope, after the table:
  *
- *     const struct algorithm histogram_algorithm = { .name = "histogram", ... };
+ *     const struct gr_algorithm histogram_algorithm = { .name = "histogram", ... };
  *     GR_REGISTER_ALGORITHM(histogram_algorithm);
  *
  * It is a constructor (run before main, in a static link, a shared library or a plugin loaded
  * with dlopen alike) that calls gr_register_algorithm with the API version and the size of
- * struct algorithm this file was compiled with. The runner refuses a table compiled against
- * another GR_API_VERSION, or whose struct algorithm is larger than its own, with a message on
+ * struct gr_algorithm this file was compiled with. The runner refuses a table compiled against
+ * another GR_API_VERSION, or whose struct gr_algorithm is larger than its own, with a message on
  * stderr naming the algorithm and the file (and never runs it); a second table of the same name
  * is refused too. A static library of algorithms must be linked whole (its objects are
  * referenced by no one): gpuregress_add_executable does that for the built-ins and compiles the
@@ -297,13 +299,14 @@ int case_has_files(const struct gr_case *c);
 #define GR_REGISTER_ALGORITHM(table)                                                               \
   __attribute__((constructor)) static void gr_register_##table(void)                               \
   {                                                                                                \
-    gr_register_algorithm(&(table), GR_API_VERSION, sizeof(struct algorithm), __FILE__);         \
+    gr_register_algorithm(&(table), GR_API_VERSION, sizeof(struct gr_algorithm), __FILE__);        \
   }                                                                                                \
   struct gr_register_##table##_semicolon_ /* so that the macro takes a ';' */
 
 /* The registration behind GR_REGISTER_ALGORITHM: api and size are what the caller was compiled
  * with, where names its source. 0 registered; -1 refused (a message on stderr says why). */
-int gr_register_algorithm(const struct algorithm *a, unsigned api, size_t size, const char *where);
+int gr_register_algorithm(const struct gr_algorithm *a, unsigned api, size_t size,
+                          const char *where);
 
 #ifdef __cplusplus
 }

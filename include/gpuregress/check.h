@@ -15,30 +15,39 @@
 extern "C" {
 #endif
 
-enum elem_type { ELEM_I8, ELEM_U8, ELEM_I16, ELEM_U16, ELEM_I32, ELEM_U32, ELEM_I64, ELEM_U64 };
+enum gr_elem_type {
+  GR_ELEM_I8,
+  GR_ELEM_U8,
+  GR_ELEM_I16,
+  GR_ELEM_U16,
+  GR_ELEM_I32,
+  GR_ELEM_U32,
+  GR_ELEM_I64,
+  GR_ELEM_U64
+};
 
 /* Mark rep as failed with tag and a printf reason; returns 1 (the check's "fail" value). */
-int check_fail(struct check_report *rep, const char *tag, const char *fmt, ...)
+int gr_check_fail(struct gr_check_report *rep, const char *tag, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Exact comparison of n integer elements; what names the array in the reason ("key").
  * 0 when equal, else 1 with rep filled (tag "parity"). */
-int check_exact(const void *got, const void *ref, size_t n, enum elem_type t, const char *what,
-                struct check_report *rep);
+int gr_check_exact(const void *got, const void *ref, size_t n, enum gr_elem_type t,
+                   const char *what, struct gr_check_report *rep);
 
 /* |got - ref| <= abs_tol + rel_tol * |ref| for each element; NaN never passes. rep->err gets the
  * largest |got - ref|. 0 when within tolerance, else 1 (tag "parity"). */
-int check_close_f64(const double *got, const double *ref, size_t n, double abs_tol, double rel_tol,
-                    const char *what, struct check_report *rep);
-int check_close_f32(const float *got, const float *ref, size_t n, double abs_tol, double rel_tol,
-                    const char *what, struct check_report *rep);
+int gr_check_close_f64(const double *got, const double *ref, size_t n, double abs_tol,
+                       double rel_tol, const char *what, struct gr_check_report *rep);
+int gr_check_close_f32(const float *got, const float *ref, size_t n, double abs_tol, double rel_tol,
+                       const char *what, struct gr_check_report *rep);
 
 /* lo <= x[i] <= hi for each element (tag "bounds"); ref, when not NULL, is quoted in the reason. */
-int check_range_f64(const double *x, const double *ref, size_t n, double lo, double hi,
-                    const char *what, struct check_report *rep);
+int gr_check_range_f64(const double *x, const double *ref, size_t n, double lo, double hi,
+                       const char *what, struct gr_check_report *rep);
 
 /* Index of the first differing element of two equal-size buffers, or (size_t)-1. */
-size_t check_first_diff(const void *a, const void *b, size_t bytes, size_t elem_size);
+size_t gr_check_first_diff(const void *a, const void *b, size_t bytes, size_t elem_size);
 
 #ifdef __cplusplus
 }

@@ -27,10 +27,10 @@ void gr_cuda_fail(const char *what, const char *func, const char *file, int line
 
 /* After every kernel launch: launch-configuration errors (and, with GR_SYNC_CHECK set in the
  * environment, execution errors). */
-#define GR_CUDA_LAUNCH_CHECK() GR_CUDA_CHECK(gpu_last_error())
-int gpu_last_error(void);
+#define GR_CUDA_LAUNCH_CHECK() GR_CUDA_CHECK(gr_gpu_last_error())
+int gr_gpu_last_error(void);
 
-struct gpu_info {
+struct gr_gpu_info {
   char name[128];
   char uuid[48]; /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx": the physical GPU */
   int sm_count;
@@ -49,16 +49,16 @@ struct gpu_info {
 
 /* Number of usable CUDA devices, or 0 with why saying what is true: "no NVIDIA driver: ...",
  * "NVIDIA driver too old (found CUDA X, need Y) ...", "no CUDA device: ...". */
-int gpu_device_count(char *why, size_t len);
+int gr_gpu_device_count(char *why, size_t len);
 /* 0 ok, -1 with why */
-int gpu_query(struct gpu_info *info, char *why, size_t len);
+int gr_gpu_query(struct gr_gpu_info *info, char *why, size_t len);
 /* Free and total device memory in bytes. */
-void gpu_mem_info(size_t *free_bytes, size_t *total_bytes);
+void gr_gpu_mem_info(size_t *free_bytes, size_t *total_bytes);
 /* Fill the shared memory of every SM with a pattern derived from `pattern`, by launching enough
  * blocks of the largest dynamic shared memory to cover every SM; synchronises. */
-void gpu_poison_shared(uint32_t pattern);
+void gr_gpu_poison_shared(uint32_t pattern);
 /* Synchronise the device, turning an execution error into gr_cuda_fail. */
-void gpu_sync(void);
+void gr_gpu_sync(void);
 
 #ifdef __cplusplus
 }

@@ -5,7 +5,7 @@
  *              model, timing hooks, regimes; GR_REGISTER_ALGORITHM; stability statement
  *   check.h    comparison helpers for checkers (exact, tolerance, range), with readable reasons
  *   rng.h      the deterministic random numbers (the same seed, the same stream, everywhere)
- *   gpu.h      CUDA helpers for GPU variants: GR_CUDA_CHECK, GR_CUDA_LAUNCH_CHECK, gpu_sync
+ *   gpu.h      CUDA helpers for GPU variants: GR_CUDA_CHECK, GR_CUDA_LAUNCH_CHECK, gr_gpu_sync
  * Build a runner with find_package(gpuregress) and gpuregress_add_executable (CMake), see
  * doc/adding-your-kernel.md. */
 #ifndef GR_GPUREGRESS_H

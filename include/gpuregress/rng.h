@@ -13,26 +13,26 @@
 extern "C" {
 #endif
 
-struct rng {
+struct gr_rng {
   uint64_t s[4];
 };
 
-void rng_seed(struct rng *r, uint64_t seed);
-uint64_t rng_u64(struct rng *r);
-uint32_t rng_u32(struct rng *r);
+void gr_rng_seed(struct gr_rng *r, uint64_t seed);
+uint64_t gr_rng_u64(struct gr_rng *r);
+uint32_t gr_rng_u32(struct gr_rng *r);
 /* uniform in [lo, hi] inclusive; lo <= hi */
-int64_t rng_range(struct rng *r, int64_t lo, int64_t hi);
+int64_t gr_rng_range(struct gr_rng *r, int64_t lo, int64_t hi);
 /* uniform in [0, 1) */
-double rng_unit(struct rng *r);
+double gr_rng_unit(struct gr_rng *r);
 /* 1 with probability p */
-int rng_chance(struct rng *r, double p);
+int gr_rng_chance(struct gr_rng *r, double p);
 /* log-uniform in [lo, hi] (lo >= 1): small and large sizes equally likely per octave */
-int64_t rng_log_range(struct rng *r, int64_t lo, int64_t hi);
+int64_t gr_rng_log_range(struct gr_rng *r, int64_t lo, int64_t hi);
 /* A boundary-biased value in [lo, hi]: with probability p_edge one of the anchors (each
  * perturbed by -1, 0 or +1) clamped to the range, else log-uniform. Anchors outside [lo, hi] are
  * clamped. */
-int64_t rng_boundary(struct rng *r, int64_t lo, int64_t hi, const int64_t *anchors, size_t n_anchors,
-                     double p_edge);
+int64_t gr_rng_boundary(struct gr_rng *r, int64_t lo, int64_t hi, const int64_t *anchors,
+                        size_t n_anchors, double p_edge);
 
 #ifdef __cplusplus
 }

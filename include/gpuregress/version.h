@@ -12,12 +12,12 @@
 #define GR_VERSION_H
 
 #define GR_VERSION_MAJOR 0
-#define GR_VERSION_MINOR 2
+#define GR_VERSION_MINOR 3
 #define GR_VERSION_PATCH 0
-#define GR_VERSION_STRING "0.2.0"
+#define GR_VERSION_STRING "0.3.0"
 
 /* The algorithm contract's version. */
-#define GR_API_VERSION 1
+#define GR_API_VERSION 2
 
 /* GR_VERSION_AT_LEAST(0, 2, 0): compile-time test of the release. */
 #define GR_VERSION_AT_LEAST(major, minor, patch)                                                   \

@@ -11,24 +11,26 @@
 
 #define TOY_BLOCK 64
 
-static const struct param_spec toy_params[] = {
-    {"n", PARAM_INT, 1, 1000000, NULL, "values"},
+static const struct gr_param_spec toy_params[] = {
+    {"n", GR_PARAM_INT, 1, 1000000, NULL, "values"},
 };
 
 struct toy_data {
   int32_t *x, *ref;
 };
 
-static enum run_status toy_run_reference(const struct variant *v, const struct gr_instance *inst,
-                                         void *out, struct run_ctx *ctx)
+static enum gr_run_status toy_run_reference(const struct gr_variant *v,
+                                            const struct gr_instance *inst, void *out,
+                                            struct gr_run_ctx *ctx)
 {
   const struct toy_data *d = inst->priv;
   toy_reference(d->x, out, inst->out_bytes / 4);
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static enum run_status toy_run_blocked(const struct variant *v, const struct gr_instance *inst,
-                                       void *out, struct run_ctx *ctx)
+static enum gr_run_status toy_run_blocked(const struct gr_variant *v,
+                                          const struct gr_instance *inst, void *out,
+                                          struct gr_run_ctx *ctx)
 {
   const struct toy_data *d = inst->priv;
   int32_t *o = out;
@@ -41,18 +43,18 @@ static enum run_status toy_run_blocked(const struct variant *v, const struct gr_
       o[i] = m = d->x[i] > m ? d->x[i] : m;
     carry = m;
   }
-  return RUN_OK;
+  return GR_RUN_OK;
 }
 
-static const struct variant toy_variants[] = {
-    {"reference", VARIANT_REFERENCE, 0, toy_run_reference, NULL, "serial running maximum"},
-    {"v1_blocked", VARIANT_FIXED, 0, toy_run_blocked, NULL, "blocks of 64 with a carry"},
+static const struct gr_variant toy_variants[] = {
+    {"reference", GR_VARIANT_REFERENCE, 0, toy_run_reference, NULL, "serial running maximum"},
+    {"v1_blocked", GR_VARIANT_FIXED, 0, toy_run_blocked, NULL, "blocks of 64 with a carry"},
 };
 
-static void toy_generate(struct gr_case *c, struct rng *r)
+static void toy_generate(struct gr_case *c, struct gr_rng *r)
 {
   static const int64_t edges[] = {1, 63, 64, 65, 1000};
-  c->v[0] = rng_boundary(r, 1, 5000, edges, sizeof edges / sizeof *edges, 0.5);
+  c->v[0] = gr_rng_boundary(r, 1, 5000, edges, sizeof edges / sizeof *edges, 0.5);
 }
 
 static size_t toy_device_bytes(const struct gr_case *c) { return (size_t)c->v[0] * 8; }
@@ -86,10 +88,10 @@ static int toy_new(const struct gr_case *c, struct gr_instance **out, char *why,
     gr_fmt(why, len, "out of host memory");
     return -1;
   }
-  struct rng r;
-  rng_seed(&r, c->seed);
+  struct gr_rng r;
+  gr_rng_seed(&r, c->seed);
   for (size_t i = 0; i < n; i++)
-    d->x[i] = (int32_t)rng_u32(&r);
+    d->x[i] = (int32_t)gr_rng_u32(&r);
   toy_reference(d->x, d->ref, n);
   inst->out_bytes = n * 4;
   inst->elem_size = 4;
@@ -97,13 +99,13 @@ static int toy_new(const struct gr_case *c, struct gr_instance **out, char *why,
   return 0;
 }
 
-static int toy_check(const struct gr_instance *inst, const void *out, struct check_report *rep)
+static int toy_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct toy_data *d = inst->priv;
-  return check_exact(out, d->ref, inst->out_bytes / 4, ELEM_I32, "max", rep);
+  return gr_check_exact(out, d->ref, inst->out_bytes / 4, GR_ELEM_I32, "max", rep);
 }
 
-const struct algorithm toy_algorithm = {
+const struct gr_algorithm toy_algorithm = {
     .name = "toy",
     .summary = "running maximum of int32 values (the test algorithm of tests/toy_alg.sh)",
     .params = toy_params,
