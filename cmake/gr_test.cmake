@@ -28,7 +28,7 @@ function(gr_test_exe name)
   add_executable(${name} ${ARGN})
   # whole: the algorithms register themselves, referenced by no one
   target_link_libraries(${name} PRIVATE gr_test_util $<LINK_LIBRARY:WHOLE_ARCHIVE,gpuregress_core>)
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${GR_INTERNAL_INCLUDES})
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:C>:${GR_C_WARNINGS}> $<$<COMPILE_LANGUAGE:CUDA>:${GR_CUDA_FLAGS}>)
   # in <build>/tests: Google Benchmark's library is the one copied beside gpuregress in <build>

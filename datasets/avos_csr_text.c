@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "data_file.h"
-#include "gr.h"
+#include <gpuregress/util.h>
 
 #define LINE_MAX_BYTES (1 << 20) /* a line's bytes, its newline included */
 

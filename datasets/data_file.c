@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gr.h"
+#include <gpuregress/util.h>
 
 static const char *file_kind(mode_t m)
 {

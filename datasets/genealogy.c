@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gr.h"
-#include "rng.h"
+#include <gpuregress/util.h>
+#include <gpuregress/rng.h>
 
 #define MARRY_PERCENT 90     /* people who marry */
 #define ONE_PARENT_PERCENT 3 /* children with one parent unrecorded */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "data_file.h"
-#include "gr.h"
-#include "rng.h"
+#include <gpuregress/util.h>
+#include <gpuregress/rng.h>
 
 const char kmsig_magic[8] = {'K', 'M', 'S', 'I', 'G', 'S', '\0', '\1'};
 const char *const kmsig_dist_names[] = {"classes", "uniform", "duplicates", NULL};

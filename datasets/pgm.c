@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "data_file.h"
-#include "gr.h"
+#include <gpuregress/util.h>
 
 static int is_space(unsigned char c)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include <gpuregress/rng.h>
 
 struct scene {
   int split;                     /* plane 0 for x < split, plane 1 from there */

@@ -123,5 +123,15 @@ EOF2
   rm -f "$old"
 fi
 
+# the built-ins live by the public API: no algorithm or dataset file includes a harness header
+# (nor a public one by its bare name, which only the harness's private include path finds)
+declare -A private
+while read -r h; do private[$(basename "$h")]=1; done < <(find harness include/gpuregress -name '*.h')
+while IFS=: read -r f line inc; do
+  inc=${inc#*\"}; inc=${inc%%\"*}
+  [ -n "${private[$(basename "$inc")]:-}" ] && [ ! -f "$(dirname "$f")/$inc" ] &&
+    fail "$f:$line includes \"$inc\", a harness header (use <gpuregress/...>)"
+done < <(grep -rn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' algorithms datasets)
+
 echo "public names: $(printf '%s\n' "$names" | grep -c .) checked"
 [ "$fails" -eq 0 ] && echo "public_api: ok" || { echo "public_api: $fails failure(s)"; exit 1; }

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "ari.h"
-#include "check.h"
-#include "gr.h"
+#include <gpuregress/check.h>
+#include <gpuregress/util.h>
 #include "ari_ref.h"
 
 #define ARI_TOL 1e-12

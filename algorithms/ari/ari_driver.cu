@@ -9,8 +9,8 @@
 
 #include "ari.h"
 #include "ari_alg.h"
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 
 /* A case on the device: labels uploaded, output allocated, and (run only) the bad-label flag. */
 struct ari_dev {

@@ -1,7 +1,7 @@
 /* ari dispatch (fixed): the entry a caller uses. v2_shared when the k_a x k_b table fits in the
  * device's per-block shared memory (queried by v2, not assumed), v3_global otherwise. */
 #include "ari.h"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 extern "C" int ari_launch(const int16_t *d_a, const int16_t *d_b, int n, int k_a, int k_b, int pairs,
                           double *d_out, int *d_bad, void *stream)

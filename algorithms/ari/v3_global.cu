@@ -8,7 +8,7 @@
 
 #include "ari.h"
 #include "ari_common.cuh"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 /* kernels */
 

@@ -24,11 +24,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "case.h"
+#include <gpuregress/check.h>
+#include <gpuregress/util.h>
 #include "datasets/avos_csr_text.h"
 #include "datasets/genealogy.h"
-#include "gr.h"
 
 static const char *const op_names[] = {"sum", "product", "spgemm", "closure", NULL};
 static const char *const type_names[] = {"int8", "int16", "int32", "int64", NULL};

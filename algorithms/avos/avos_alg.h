@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alg.h"
+#include <gpuregress/alg.h>
 #include "avos.h"
 #include "avos_ref.h"
 

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "avos.h"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 #define AVOS_EMPTY (-1)
 #define AVOS_FULL_MASK 0xffffffffu

@@ -16,8 +16,8 @@
 
 #include "avos.h"
 #include "avos_alg.h"
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 
 #define AVOS_SCRATCH_LIMIT ((size_t)2 << 30) /* global-tier tables, at most */
 

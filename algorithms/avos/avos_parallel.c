@@ -6,8 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gr.h"
-#include "parallel.h"
+#include <gpuregress/util.h>
 
 struct piece {
   struct avos_csr c;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gr.h"
+#include <gpuregress/util.h>
 
 int avos_bits_valid(int bits) { return bits == 8 || bits == 16 || bits == 32 || bits == 64; }
 

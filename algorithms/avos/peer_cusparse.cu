@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "avos_alg.h"
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 
 /* device helpers: none (the library) */
 

@@ -20,9 +20,8 @@
 #include <string.h>
 
 #include "ccc.h"
-#include "check.h"
-#include "gr.h"
-#include "parallel.h"
+#include <gpuregress/check.h>
+#include <gpuregress/util.h>
 
 #define CCC_REF_BUDGET 2e8 /* part-pair-objects the reference may count per case */
 

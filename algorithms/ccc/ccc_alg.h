@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "alg.h"
+#include <gpuregress/alg.h>
 #include "ccc_ref.h"
 
 #ifdef __cplusplus

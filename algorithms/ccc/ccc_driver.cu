@@ -5,8 +5,8 @@
 
 #include "ccc.h"
 #include "ccc_alg.h"
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 
 struct ccc_bench {
   ccc_launch_fn launch;

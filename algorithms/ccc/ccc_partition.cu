@@ -23,7 +23,7 @@
 
 #include "ccc.h"
 #include "ccc_common.cuh"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 #define CCC_PART_THREADS 256
 #define CCC_PART_VEC 16 /* values per step of the counting loop; the shared copy's padding */

@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "case.h"
+#include <gpuregress/util.h>
 #include "ccc.h"
 #include "ccc_alg.h"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 static int ccc_time_cmp(const void *a, const void *b)
 {
@@ -44,7 +44,7 @@ int main(int argc, char **argv)
   reps = reps < 1 ? 1 : reps > 32 ? 32 : reps;
   char why[GR_WHY_LEN];
   struct gr_case c;
-  if (case_parse(argv[1], &c, why, sizeof why) || c.alg != &ccc_algorithm) {
+  if (gr_case_parse(argv[1], &c, why, sizeof why) || c.alg != &ccc_algorithm) {
     fprintf(stderr, "ccc_time: %s\n", c.alg != &ccc_algorithm ? "not a ccc case" : why);
     return 2;
   }

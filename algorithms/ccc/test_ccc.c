@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "case.h"
+#include <gpuregress/util.h>
 #include "ccc_alg.h"
 #include "ccc_ref.h"
 #include "algorithms/ari/ari_ref.h"
-#include "rng.h"
+#include <gpuregress/rng.h>
 #include "test_util.h"
 
 static void test_exact_rounding(void)
@@ -183,7 +183,7 @@ static void test_instance_reference(void)
     struct gr_case c;
     struct gr_instance *inst = NULL;
     char why[GR_WHY_LEN] = "";
-    EXPECT(case_parse(cases[k], &c, why, sizeof why) == 0, "%s: %s", cases[k], why);
+    EXPECT(gr_case_parse(cases[k], &c, why, sizeof why) == 0, "%s: %s", cases[k], why);
     EXPECT(c.alg->instance_new(&c, &inst, why, sizeof why) == 0 && inst, "%s: %s", cases[k], why);
     if (!inst)
       continue;

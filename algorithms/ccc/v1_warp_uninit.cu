@@ -9,7 +9,7 @@
 
 #include "ccc.h"
 #include "ccc_common.cuh"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 /* kernels */
 

@@ -12,7 +12,7 @@
 
 #include "ccc.h"
 #include "ccc_common.cuh"
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 
 #define CCC_ROW_CLUSTERS 55 /* feature i's 54 part clusters, then all its rows */
 #define CCC_PART_STRIDE 10  /* per row cluster: 9 sums of squared cells, then its object count */

@@ -10,7 +10,7 @@
  * limit at the 1.98 GHz clock); 1.93e8/s at 10..200 centroids (mean 105). Target was 5e8/s. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "kmedoids.h"
 #include "kmedoids_common.cuh"
 

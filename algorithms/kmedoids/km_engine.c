@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gr.h"
+#include <gpuregress/util.h>
 
 /* single-process communicator */
 
@@ -118,7 +118,7 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
   int k = cfg->k, R = comm->size, err = -1;
   struct km_stats st;
   memset(&st, 0, sizeof st);
-  double t_start = now_seconds();
+  double t_start = gr_now_seconds();
   if (n > KM_SCORE_MAX_N) {
     gr_fmt(why, len, "%lld objects: at most %d (a score of more members could wrap its 64 bits)",
            (long long)n, KM_SCORE_MAX_N);
@@ -152,15 +152,15 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
   }
   memset(res->objective, 0, sizeof(double) * ((size_t)cfg->iters + 1));
   for (int t = 0;; t++) {
-    double t0 = now_seconds();
+    double t0 = gr_now_seconds();
     if (be->assign(be->ctx, res->medoids, k, lo, hi, res->assign + lo, mind + lo, why, len))
       goto out_free;
-    double t1 = now_seconds();
+    double t1 = gr_now_seconds();
     if (comm->allgather_assign(comm->ctx, res->assign, mind, counts, displs)) {
       gr_fmt(why, len, "exchange of the assignments failed");
       goto out_free;
     }
-    double t2 = now_seconds();
+    double t2 = gr_now_seconds();
     st.assign_s += t1 - t0;
     st.exchange_s += t2 - t1;
     double obj = 0;
@@ -179,16 +179,16 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
       gr_fmt(why, len, "out of host memory for the cluster lists");
       goto out_free;
     }
-    double t3 = now_seconds();
+    double t3 = gr_now_seconds();
     memset(score, 0, sizeof(uint64_t) * (size_t)n);
     if (n_work && be->score(be->ctx, res->assign, &cl, work, n_work, score, why, len))
       goto out_free;
-    double t4 = now_seconds();
+    double t4 = gr_now_seconds();
     if (comm->allreduce_score(comm->ctx, score, n)) {
       gr_fmt(why, len, "exchange of the scores failed");
       goto out_free;
     }
-    double t5 = now_seconds();
+    double t5 = gr_now_seconds();
     st.plan_s += t3 - t2;
     st.score_s += t4 - t3;
     st.exchange_s += t5 - t4;
@@ -215,7 +215,7 @@ int km_engine_run(const struct km_config *cfg, int64_t n, const struct km_backen
   }
   err = 0;
 out_free:
-  st.total_s = now_seconds() - t_start;
+  st.total_s = gr_now_seconds() - t_start;
   if (stats)
     *stats = st;
   km_clusters_release(&cl);

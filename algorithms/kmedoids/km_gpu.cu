@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 #include "km_gpu.h"
 
 struct km_gpu {

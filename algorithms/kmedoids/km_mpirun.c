@@ -10,8 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "gr.h"
+#include <gpuregress/util.h>
 
 static const char result_magic[8] = {'K', 'M', 'R', 'E', 'S', '\0', '\0', '\1'};
 
@@ -211,19 +210,15 @@ int km_mpirun(int ranks, const char *exe, const char *const *args, double timeou
       "OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1",
       /* containers often forbid the cross-memory attach of the shared-memory transport */
       "OMPI_MCA_btl_vader_single_copy_mechanism?=none", tmpdir_base, tmpdir, NULL};
-  /* its own process group, killed whole on a timeout, and it dies with the caller (child.h) */
-  struct child c;
-  child_init(&c);
-  c.argv = argv;
-  c.env = env;
-  c.log_fd = fd; /* stdout and stderr; stdin from /dev/null: mpirun forwards it */
-  if (child_start(&c)) {
-    gr_fmt(log, len, "cannot fork: %s", strerror(errno));
+  /* its own process group, killed whole on a timeout, and it dies with the caller; stdout and
+   * stderr to the log, stdin from /dev/null: mpirun forwards it */
+  int rc = gr_run_program(argv, env, fd, timeout_s);
+  if (rc < 0) {
+    gr_fmt(log, len, "cannot start %s: %s", argv[0], strerror(errno));
     close(fd);
     rmdir(session);
     return -1;
   }
-  int rc = child_finish(&c, !child_wait(&c, timeout_s), NULL, 0);
   tail_of(fd, log, len);
   close(fd);
   /* what Open MPI left (all of it when the launch was killed) */

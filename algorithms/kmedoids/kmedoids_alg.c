@@ -23,14 +23,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "case.h"
-#include "check.h"
-#include "gr.h"
+#include <gpuregress/util.h>
+#include <gpuregress/check.h>
 #include "km_engine.h"
 #include "km_gpu.h"
 #include "km_mpirun.h"
 #include "kmedoids.h"
-#include "parallel.h"
 
 enum { P_N, P_K, P_SIG_MIN, P_SIG_MAX, P_CLASSES, P_ALPHA, P_ITERS, P_RANKS, P_DIST, P_DATA };
 /* the generator's distributions, then "file": the signatures of data= */

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "alg.h"
+#include <gpuregress/alg.h>
 #include "datasets/kmedoids_sig.h"
 #include "kmedoids_ref.h"
 

@@ -22,9 +22,9 @@
 #include <string.h>
 
 #include "datasets/kmedoids_sig.h"
-#include "alg.h"
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/alg.h>
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 #include "km_engine.h"
 #include "km_gpu.h"
 #include "km_mpirun.h"

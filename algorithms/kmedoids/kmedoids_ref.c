@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
+#include <gpuregress/rng.h>
 
 int km_result_alloc(struct km_result *res, int64_t n, int k, int iters)
 {

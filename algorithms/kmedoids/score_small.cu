@@ -7,7 +7,7 @@
  * it is stored, not added. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "kmedoids.h"
 #include "kmedoids_common.cuh"
 

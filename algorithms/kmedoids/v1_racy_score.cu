@@ -11,7 +11,7 @@
  * one step to the next), and 5 runs of 5 wrong at n = 1500, k = 2 (test_kmedoids_gpu). */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "kmedoids.h"
 #include "kmedoids_common.cuh"
 

@@ -13,7 +13,7 @@
  * 53 ms against 107 ms. kmedoids_mpi, one rank, same data: 0.292 s per step against 0.560 s. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "kmedoids.h"
 #include "kmedoids_common.cuh"
 

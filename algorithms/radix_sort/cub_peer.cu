@@ -8,7 +8,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 
 /* launcher */

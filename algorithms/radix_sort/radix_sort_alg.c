@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "gr.h"
+#include <gpuregress/check.h>
+#include <gpuregress/util.h>
 #include "radix_sort.h"
 #include "radix_sort_ref.h"
 

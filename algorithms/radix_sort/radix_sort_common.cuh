@@ -22,7 +22,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 
 #define RS_WARPS (RADIX_SORT_BLOCK / 32)

@@ -6,8 +6,8 @@
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 #include "radix_sort.h"
 #include "radix_sort_alg.h"
 

@@ -12,7 +12,7 @@
  * 8.12), 2^28 pairs 22.3 ms; its scatter moves 0.74 TB/s (keys). */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 #include "radix_sort_common.cuh"
 

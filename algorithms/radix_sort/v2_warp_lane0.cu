@@ -14,7 +14,7 @@
  * (g < n) keeps the wrong positions inside the output buffer. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 #include "radix_sort_common.cuh"
 

@@ -23,7 +23,7 @@
  * read + scatter read + write) against CUB onesweep's ~36. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 #include "radix_sort_common.cuh"
 

@@ -66,7 +66,7 @@
  * for 2^28 pairs. */
 #include <cuda_runtime.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "radix_sort.h"
 #include "radix_sort_common.cuh" /* rs_digit, rs_warp_match, rs_block_exclusive_scan, ... */
 

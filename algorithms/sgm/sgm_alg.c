@@ -34,9 +34,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "gr.h"
-#include "case.h"
+#include <gpuregress/check.h>
+#include <gpuregress/util.h>
 #include "datasets/pgm.h"
 #include "sgm.h"
 

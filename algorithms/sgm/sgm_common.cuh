@@ -5,7 +5,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "sgm_ref.h"
 
 #define SGM_CENSUS_BX 32

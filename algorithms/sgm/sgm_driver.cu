@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu.h"
-#include "gr.h"
+#include <gpuregress/gpu.h>
+#include <gpuregress/util.h>
 #include "sgm.h"
 #include "sgm_alg.h"
 

@@ -10,7 +10,7 @@
 #include <cuda_runtime.h>
 #include <stdio.h>
 
-#include "gpu.h"
+#include <gpuregress/gpu.h>
 #include "sgm_alg.h"
 
 #define PEAK_PAIRS 8     /* packed pairs per thread: 16 disparities, independent chains */

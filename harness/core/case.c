@@ -349,7 +349,7 @@ static int param_default(const struct gr_algorithm *a, size_t idx, int64_t *v)
   return 0;
 }
 
-int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
+int gr_case_parse(const char *text, struct gr_case *c, char *why, size_t len)
 {
   extern const struct gr_algorithm *registry_find(const char *name);
   char buf[GR_CASE_TEXT_LEN * 2];
@@ -426,7 +426,7 @@ int case_parse(const char *text, struct gr_case *c, char *why, size_t len)
   return case_validate(c, why, len);
 }
 
-char *case_format(const struct gr_case *c, char *buf, size_t len)
+char *gr_case_format(const struct gr_case *c, char *buf, size_t len)
 {
   const struct gr_algorithm *a = c->alg;
   size_t used = (size_t)snprintf(buf, len, "%s", a->name);

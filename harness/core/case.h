@@ -14,8 +14,7 @@
 extern "C" {
 #endif
 
-#define GR_CASE_TEXT_LEN 1024
-#define GR_CASE_PATH_LEN 256 /* longest path of a GR_PARAM_FILE value */
+/* GR_CASE_TEXT_LEN, GR_CASE_PATH_LEN: alg.h */
 
 /* Parse "ALG name=value ... seed=N". Every parameter of the algorithm must be given once, seed
  * too, except those with a default (alg->defaults), which case_format leaves out at it,
@@ -23,9 +22,9 @@ extern "C" {
  * is read (hashed, loaded by the algorithm) here: missing or malformed, the case is refused
  * naming the file and the problem. 0 ok; -1 with why naming the offending token ("unknown
  * parameter 'q' in ..."); -2 a "data:" file is missing (dataset not fetched). */
-int case_parse(const char *text, struct gr_case *c, char *why, size_t len);
+#define case_parse gr_case_parse /* alg.h: the public name */
 /* Canonical text form; returns buf. */
-char *case_format(const struct gr_case *c, char *buf, size_t len);
+#define case_format gr_case_format
 /* The parameters of c as text: case_format without the algorithm name and the seed ("n=891
  * k_a=50"; "" when it has none). */
 void case_params_text(const struct gr_case *c, char *params, size_t len);

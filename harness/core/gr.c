@@ -46,7 +46,7 @@ int gr_color(int fd)
   return isatty(fd) && !(no && *no);
 }
 
-double now_seconds(void)
+double gr_now_seconds(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -5,17 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <gpuregress/util.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Exit codes of the gpuregress binary (documented in README.md). */
-enum {
-  GR_EXIT_OK = 0,    /* everything passed, every historical bug was caught */
-  GR_EXIT_FAIL = 1,  /* a check failed, a historical bug escaped, or a regression was found */
-  GR_EXIT_USAGE = 2, /* bad command line, bad case text, bad input file, unusable database */
-  GR_EXIT_ENV = 3,   /* environment: no CUDA device where one is required, ... */
-};
+/* Exit codes: GR_EXIT_* of <gpuregress/util.h>. */
 
 /* What the layers below the command line report besides a verdict; only the commands turn it
  * into an exit code (gr_status_exit), never by reading message text. */
@@ -48,7 +44,7 @@ int verdict_parse(const char *s);
 /* fail, crash and timeout: the variant computed something wrong or did not finish */
 int verdict_is_failure(enum verdict v);
 
-double now_seconds(void); /* monotonic clock */
+#define now_seconds gr_now_seconds /* <gpuregress/util.h> */
 
 /* v with an SI prefix and 3 significant digits ("1.23T", "640k"); returns buf */
 const char *gr_si(double v, char *buf, size_t len);
@@ -57,10 +53,8 @@ const char *gr_si(double v, char *buf, size_t len);
  * every coloured output asks this. */
 int gr_color(int fd);
 
-/* Whole-string decimal parses: 0 ok, -1 on junk, overflow, a leading blank or '+', or (u64) any
- * sign. */
-int gr_parse_i64(const char *s, int64_t *out);
-int gr_parse_u64(const char *s, uint64_t *out);
+/* gr_parse_i64, gr_parse_u64 (whole-string decimal parses: -1 on junk, overflow, a leading
+ * blank or '+', or (u64) any sign), gr_fmt: <gpuregress/util.h>. */
 
 /* Text read from a database or a file of another machine is data (doc/untrusted.md):
  * gr_name_ok: 1 when s can be the name of an algorithm, a variant or a kind as the registry has
@@ -104,8 +98,6 @@ const char *gr_repro_shown(char *dst, size_t len, const char *runner, const char
 const char *gr_runner_name(void);
 void gr_set_runner_name(const char *name);
 
-/* snprintf that always terminates and never overflows; returns dst */
-char *gr_fmt(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #ifdef __cplusplus
 }

@@ -10,17 +10,11 @@
 
 #include <stddef.h>
 
-#define GR_PARALLEL_MAX 16
-
-/* The number of threads gr_parallel_for would use for n items of this grain (1: serial). */
-size_t gr_parallel_threads(size_t n, size_t grain);
+#include <gpuregress/util.h> /* gr_parallel_for, gr_parallel_threads, GR_PARALLEL_MAX */
 
 /* At most max threads for the loops the calling thread starts from now on (0: no limit of its
  * own). A timing lane's helper building cases beside the timing keeps to 1 (bench_prebuild.c):
  * its threads would share the lane's CPUs, and their SMT siblings, with the launches. */
 void gr_parallel_limit(size_t max);
-
-void gr_parallel_for(size_t n, size_t grain, void (*fn)(void *ctx, size_t lo, size_t hi),
-                     void *ctx);
 
 #endif

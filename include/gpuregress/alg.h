@@ -279,6 +279,20 @@ const char *gr_case_file(const struct gr_case *c, const char *name, char *buf, s
 /* 1 if c reads data from a file (a GR_PARAM_FILE parameter is given). */
 int gr_case_has_files(const struct gr_case *c);
 
+/* ---- case text ----------------------------------------------------------------------------- */
+
+#define GR_CASE_TEXT_LEN 1024 /* longest case text */
+#define GR_CASE_PATH_LEN 256  /* longest path of a GR_PARAM_FILE value */
+
+/* Parse "ALG name=value ... seed=N" (ALG a registered algorithm). Every parameter must be given
+ * once, seed too, except those with a default (alg->defaults), GR_PARAM_FILE ones (optional)
+ * and those the given files determine (alg->data_params). 0 ok; -1 with why naming the
+ * offending token; -2 a "data:" file is missing (dataset not fetched). A helper program of an
+ * algorithm (kmedoids' MPI program) reads its case this way. */
+int gr_case_parse(const char *text, struct gr_case *c, char *why, size_t len);
+/* The canonical text form of c (gr_case_parse gives c back from it); returns buf. */
+char *gr_case_format(const struct gr_case *c, char *buf, size_t len);
+
 /* ---- registration ------------------------------------------------------------------------ */
 
 /* GR_REGISTER_ALGORITHM(table): put the algorithm `table` (a `const struct gr_algorithm` defined in
