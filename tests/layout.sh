@@ -7,7 +7,7 @@
 #     topologically (tsort), printed with --print;
 #   - one place forks: harness/core/child.c (gnuplot, workers, benchmarks, sanitizers go through it);
 #   - every CPU reference is algorithms/<alg>/<alg>_ref.c beside its variants, and includes only
-#     the C library, gr.h, rng.h and other references (no folder reference/);
+#     the C library, <gpuregress/...> and other references (no folder reference/);
 #   - no central list of algorithms: each table registers itself (GR_REGISTER_ALGORITHM);
 #   - every file of the tree that the code names (in a comment) exists;
 #   tests/layout.sh SOURCE_DIR [--print]
@@ -64,8 +64,8 @@ for d in algorithms/*/; do
   [ -f "$d/${a}_ref.c" ] && [ -f "$d/${a}_ref.h" ] || { fail "$d has no ${a}_ref.c/.h"; continue; }
   n=$((n + 1))
   bad=$(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' \
-          "$d/${a}_ref.c" "$d/${a}_ref.h" | grep -Ev '(^|/)(gr|rng|[a-z0-9_]+_ref|[a-z0-9_]+_math)\.h$')
-  [ -z "$bad" ] || fail "${a}_ref includes more than the C library, gr.h, rng.h, references: $bad"
+          "$d/${a}_ref.c" "$d/${a}_ref.h" | grep -Ev '(^|/)([a-z0-9_]+_ref|[a-z0-9_]+_math)\.h$')
+  [ -z "$bad" ] || fail "${a}_ref includes more than the C library, <gpuregress/...>, references: $bad"
 done
 [ "$n" -ge 6 ] || fail "only $n algorithms with a reference"
 
