@@ -91,7 +91,7 @@ done <<<"$names"
 
 # the compat header (deprecated, not in gpuregress.h) maps every old name to a name that exists
 if [ -f include/gpuregress/compat_v1.h ]; then
-  grep -q 'compat_v1' include/gpuregress/gpuregress.h && fail "gpuregress.h includes compat_v1.h"
+  grep -q '^#include.*compat_v1' include/gpuregress/gpuregress.h && fail "gpuregress.h includes compat_v1.h"
   while read -r old new; do
     new=${new%%(*}
     printf '%s\n' "$names" | grep -qE "^[a-z]+ ${new}\$" || fail "compat_v1.h maps $old to '$new', which the API lacks"
