@@ -5,6 +5,11 @@
 #                                (default 20 s: a probe that runs into it hung), run in probe_dir
 #                                (default: the current folder) with stdin closed
 #   probe_summary NAME           "NAME: CLASS ok/tried ..." over $classes; fails unless all passed
+# and what the database probes share:
+#   abs PATH                     PATH made absolute (the probes run in other folders)
+#   sql DB SQL...                write SQL into DB with the test's db_query ($dbq)
+#   same CLASS FILE COPY WHAT    FILE is byte-identical to COPY and no -wal/-shm appeared beside it
+#   base_db FILE [SYNTH ARGS]    two synthetic runs ($synth) in FILE, journal mode DELETE
 limit=${PROBE_TIMEOUT:-20}
 probe_dir=${probe_dir:-.}
 declare -A tried=() passed=()
@@ -38,4 +43,17 @@ probe_summary() {
   done
   echo "$summary (ok/tried)"
   [ "$failed" = 0 ]
+}
+
+abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+sql() { "$dbq" -w "$@" >/dev/null; }
+same() {
+  note "$1" "$(cmp -s "$2" "$3" && [ ! -e "$2-wal" ] && [ ! -e "$2-shm" ] && echo 1)" "$4 changed"
+}
+base_db() {
+  local f=$1
+  shift
+  "$synth" "$f" --cases 2 "$@" >/dev/null
+  "$synth" "$f" --cases 2 "$@" >/dev/null
+  sql "$f" "PRAGMA journal_mode = DELETE"
 }

@@ -16,7 +16,7 @@
 # Prints the counts per class; exit 1 if any probe failed.
 #   tests/untrusted.sh GPUREGRESS SYNTH_DB DB_QUERY NIGHTLY
 set -u
-abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+source "$(dirname "$0")/probe.sh"
 bin=$(abs "$1")
 synth=$(abs "$2")
 dbq=$(abs "$3")
@@ -25,17 +25,9 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 classes="names outputs numbers store files import"
 probe_dir=$tmp # relative data-file names in the probes are files of $tmp
-source "$(dirname "$0")/probe.sh"
-# same CLASS FILE COPY WHAT: FILE is byte-identical to COPY and no -wal/-shm appeared beside it
-same() {
-  note "$1" "$(cmp -s "$2" "$3" && [ ! -e "$2-wal" ] && [ ! -e "$2-shm" ] && echo 1)" "$4 changed"
-}
-sql() { "$dbq" -w "$@" >/dev/null; }
 
 base="$tmp/base.db"
-"$synth" "$base" --cases 2 >/dev/null
-"$synth" "$base" --cases 2 >/dev/null
-sql "$base" "PRAGMA journal_mode = DELETE"
+base_db "$base"
 # hostile DB NAME SQL: a copy of the base with SQL applied
 hostile() { cp "$base" "$tmp/$1.db" && sql "$tmp/$1.db" "$2"; }
 

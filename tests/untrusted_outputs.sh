@@ -17,7 +17,7 @@
 # Prints the counts per class; exit 1 if any probe failed.
 #   tests/untrusted_outputs.sh GPUREGRESS SYNTH_DB DB_QUERY
 set -u
-abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+source "$(dirname "$0")/probe.sh"
 bin=$(abs "$1")
 synth=$(abs "$2")
 dbq=$(abs "$3")
@@ -25,7 +25,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 classes="outputs options dates small"
 probe_dir=$tmp
-source "$(dirname "$0")/probe.sh"
 cd "$tmp" || exit 1
 
 base="$tmp/base.db"

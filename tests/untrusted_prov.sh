@@ -10,7 +10,7 @@
 # name is not one.
 #   tests/untrusted_prov.sh GPUREGRESS DB_QUERY SYNTH_DB
 set -u
-abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+source "$(dirname "$0")/probe.sh"
 bin=$(abs "$1")
 dbq=$(abs "$2")
 synth=$(abs "$3")
@@ -18,8 +18,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 classes="repro provenance"
 probe_dir=$tmp
-source "$(dirname "$0")/probe.sh"
-sql() { "$dbq" -w "$@" >/dev/null; }
 
 src=$tmp/src.db
 probe repro 1 "repro:  " -- "$bin" run --filter selftest/wrong --cases 50 --seed 3 --db "$src" --quiet

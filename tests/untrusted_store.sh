@@ -15,7 +15,7 @@
 # Prints the counts per class; exit 1 if any probe failed.
 #   tests/untrusted_store.sh GPUREGRESS SYNTH_DB DB_QUERY
 set -u
-abs() { case "$1" in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
+source "$(dirname "$0")/probe.sh"
 bin=$(abs "$1")
 synth=$(abs "$2")
 dbq=$(abs "$3")
@@ -23,16 +23,8 @@ tmp=$(mktemp -d)
 trap 'chmod -R u+w "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 classes="views budget escapes wal journal"
 probe_dir=$tmp
-source "$(dirname "$0")/probe.sh"
-# same CLASS FILE COPY WHAT: FILE is byte-identical to COPY and no -wal/-shm appeared beside it
-same() {
-  note "$1" "$(cmp -s "$2" "$3" && [ ! -e "$2-wal" ] && [ ! -e "$2-shm" ] && echo 1)" "$4 changed"
-}
-sql() { "$dbq" -w "$@" >/dev/null; }
 base="$tmp/base.db"
-"$synth" "$base" --cases 2 >/dev/null
-"$synth" "$base" --cases 2 >/dev/null
-sql "$base" "PRAGMA journal_mode = DELETE"
+base_db "$base"
 # hostile NAME SQL: a copy of the base with SQL applied, and NAME.orig beside it
 hostile() { cp "$base" "$tmp/$1.db" && sql "$tmp/$1.db" "$2" && cp "$tmp/$1.db" "$tmp/$1.orig"; }
 endless="WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) SELECT x AS id"
