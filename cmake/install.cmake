@@ -8,8 +8,10 @@
 #   share/gpuregress/*.html                 the dashboard's page templates (dashboard.c looks
 #                                           in <bin>/../share/gpuregress)
 #   share/gpuregress/scripts/plot_*.gp      the gnuplot scripts of `gpuregress plot` (plot.c)
-#   share/man/man1/gpuregress.1             doc/gpuregress.1, with the release's version
-#   share/bash-completion/completions/gpuregress   `gpuregress completion bash`, made at build time
+#   share/man/man1/gpuregress.1             doc/gpuregress.1, with the release's version and every
+#                                           command's options (`gpuregress help --man`)
+#   share/bash-completion/completions/gpuregress, share/zsh/site-functions/_gpuregress,
+#   share/fish/vendor_completions.d/gpuregress.fish   `gpuregress completion SHELL`, at build time
 # A build folder keeps working on its own (RPATH $ORIGIN, share/ and scripts/ beside the binary).
 set(GR_INSTALL_LIB lib/gpuregress)
 set(GR_INSTALL_DATA share/gpuregress)
@@ -34,20 +36,36 @@ endif()
 file(GLOB GR_PAGE_TEMPLATES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/harness/report/*.html)
 install(FILES ${GR_PAGE_TEMPLATES} DESTINATION ${GR_INSTALL_DATA})
 install(FILES ${GR_GNUPLOT_SCRIPTS} DESTINATION ${GR_INSTALL_DATA}/scripts)
-# the man page with the release's version in its title line
-set(GR_VERSION ${PROJECT_VERSION})
-configure_file(${CMAKE_SOURCE_DIR}/doc/gpuregress.1 ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/share/man/gpuregress.1 DESTINATION share/man/man1)
+# The man page: doc/gpuregress.1 with the release's version in its title line and, at its
+# marker, every command's options as the runner prints them from its option tables
+# (gpuregress help --man): generated after the runner is linked, so it never drifts.
+set(GR_MANPAGE ${CMAKE_BINARY_DIR}/share/man/gpuregress.1)
+add_custom_command(OUTPUT ${GR_MANPAGE}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/share/man
+  COMMAND $<TARGET_FILE:gpuregress> help --man > ${CMAKE_BINARY_DIR}/share/man/options.roff
+  COMMAND ${CMAKE_COMMAND} -DSRC=${CMAKE_SOURCE_DIR}/doc/gpuregress.1
+          -DOPTIONS=${CMAKE_BINARY_DIR}/share/man/options.roff -DVERSION=${PROJECT_VERSION}
+          -DOUT=${GR_MANPAGE} -P ${CMAKE_SOURCE_DIR}/cmake/manpage.cmake
+  DEPENDS gpuregress ${CMAKE_SOURCE_DIR}/doc/gpuregress.1 ${CMAKE_SOURCE_DIR}/cmake/manpage.cmake
+  COMMENT "generating the man page of gpuregress")
+install(FILES ${GR_MANPAGE} DESTINATION share/man/man1)
 
-# Bash completion, generated from the binary's command table and registry.
+# The completions of bash, zsh and fish, generated from the same tables and the registry.
 set(GR_COMPLETION ${CMAKE_BINARY_DIR}/share/bash-completion/gpuregress)
-add_custom_command(OUTPUT ${GR_COMPLETION}
+set(GR_COMPLETION_ZSH ${CMAKE_BINARY_DIR}/share/zsh/site-functions/_gpuregress)
+set(GR_COMPLETION_FISH ${CMAKE_BINARY_DIR}/share/fish/vendor_completions.d/gpuregress.fish)
+add_custom_command(OUTPUT ${GR_COMPLETION} ${GR_COMPLETION_ZSH} ${GR_COMPLETION_FISH}
   COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/share/bash-completion
+          ${CMAKE_BINARY_DIR}/share/zsh/site-functions ${CMAKE_BINARY_DIR}/share/fish/vendor_completions.d
   COMMAND $<TARGET_FILE:gpuregress> completion bash > ${GR_COMPLETION}
+  COMMAND $<TARGET_FILE:gpuregress> completion zsh > ${GR_COMPLETION_ZSH}
+  COMMAND $<TARGET_FILE:gpuregress> completion fish > ${GR_COMPLETION_FISH}
   DEPENDS gpuregress
-  COMMENT "generating the bash completion of gpuregress")
-add_custom_target(gr_completion ALL DEPENDS ${GR_COMPLETION})
+  COMMENT "generating the completions of gpuregress")
+add_custom_target(gr_completion ALL DEPENDS ${GR_COMPLETION} ${GR_MANPAGE})
 install(FILES ${GR_COMPLETION} DESTINATION share/bash-completion/completions)
+install(FILES ${GR_COMPLETION_ZSH} DESTINATION share/zsh/site-functions)
+install(FILES ${GR_COMPLETION_FISH} DESTINATION share/fish/vendor_completions.d)
 
 # ---- the library: public headers, static libraries, CMake package, pkg-config, licence ------
 #   include/gpuregress/*.h                  the public API (alg.h: what is stable)

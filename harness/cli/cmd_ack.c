@@ -9,30 +9,41 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "store.h"
 
-static const char ack_help[] =
-    "usage: gpuregress ack BENCHMARK --reason TEXT [--by WHO] [--db FILE]\n"
-    "       gpuregress ack --undo BENCHMARK [--by WHO] [--db FILE]\n"
-    "       gpuregress ack --list [--all] [--db FILE]\n"
-    "\n"
-    "A regression stays open, failing every night, until its benchmark is back within its\n"
-    "minimum effect of the median before it, or until it is acknowledged here. BENCHMARK is\n"
-    "ALG/VARIANT (every size) or 'ALG/VARIANT PARAMS' (one size, PARAMS as the dashboard and\n"
-    "compare print them); it must cover a regression open on the latest recorded night\n"
-    "('compare --record', which ci/nightly runs). The acknowledgement covers the regressions\n"
-    "opened up to now: one that opens later fails again. It is stored with who (--by, else\n"
-    "$GPUREGRESS_USER, else $USER) and when, and shown on the dashboard and in the verdict\n"
-    "(JUnit: skipped with the reason).\n"
-    "\n"
-    "  --reason TEXT   why it is accepted (required)\n"
-    "  --undo          withdraw the acknowledgements of BENCHMARK: it fails again while open\n"
-    "  --list          the acknowledgements in force (--all: with the withdrawn ones)\n"
-    "  --by WHO        who acknowledges (default $GPUREGRESS_USER, else $USER)\n"
-    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "\n"
-    "Exit 0 ok, 2 usage or database error (also: BENCHMARK covers no open regression, or\n"
-    "--undo finds no acknowledgement of it).\n";
+enum { OPT_REASON = 256, OPT_UNDO, OPT_LIST, OPT_ALL, OPT_BY };
+static const struct cli_opt ack_options[] = {
+    {"reason", OPT_REASON, 0, "TEXT", CLI_NONE, NULL, "why it is accepted (required)"},
+    {"undo", OPT_UNDO, 0, NULL, CLI_NONE, NULL,
+     "withdraw the acknowledgements of BENCHMARK: it fails again while open"},
+    {"list", OPT_LIST, 0, NULL, CLI_NONE, NULL, "the acknowledgements in force"},
+    {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL, "with --list: the withdrawn ones too"},
+    {"by", OPT_BY, 0, "WHO", CLI_NONE, NULL,
+     "who acknowledges (default $GPUREGRESS_USER, else $USER)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_ack_cmd = {
+    .name = "ack",
+    .synopsis = "BENCHMARK --reason TEXT [--by WHO] [--db FILE]\n"
+                "--undo BENCHMARK [--by WHO] [--db FILE]\n"
+                "--list [--all] [--db FILE]",
+    .about =
+        "A regression stays open, failing every night, until its benchmark is back within its\n"
+        "minimum effect of the median before it, or until it is acknowledged here. BENCHMARK is\n"
+        "ALG/VARIANT (every size) or 'ALG/VARIANT PARAMS' (one size, PARAMS as the dashboard and\n"
+        "compare print them); it must cover a regression open on the latest recorded night\n"
+        "('compare --record', which ci/nightly runs). The acknowledgement covers the regressions\n"
+        "opened up to now: one that opens later fails again. It is stored with who (--by, else\n"
+        "$GPUREGRESS_USER, else $USER) and when, and shown on the dashboard and in the verdict\n"
+        "(JUnit: skipped with the reason).",
+    .opts = ack_options,
+    .after = "Exit 0 ok, 2 usage or database error (also: BENCHMARK covers no open regression, or\n"
+             "--undo finds no acknowledgement of it).",
+    .operand = CLI_TARGET,
+};
 
 static int print_ack(void *ctx, const struct store_ack *a)
 {
@@ -78,24 +89,12 @@ static int valid_benchmark(const char *b)
 
 int cmd_ack(int argc, char **argv)
 {
-  enum { OPT_REASON = 256, OPT_UNDO, OPT_LIST, OPT_ALL, OPT_BY };
-  static const struct option opts[] = {
-      {"reason", required_argument, NULL, OPT_REASON},
-      {"undo", no_argument, NULL, OPT_UNDO},
-      {"list", no_argument, NULL, OPT_LIST},
-      {"all", no_argument, NULL, OPT_ALL},
-      {"by", required_argument, NULL, OPT_BY},
-      {"db", required_argument, NULL, 'd'},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   const char *db = STORE_DEFAULT_PATH, *reason = NULL, *by = NULL;
   int undo = 0, list = 0, all = 0, c;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_ack_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(ack_help); return 0;
+    case CLI_HELP: return cli_help(&cli_ack_cmd);
     case OPT_REASON:
       if (cli_opt_text("ack", "--reason", optarg, 500, &reason))
         return GR_EXIT_USAGE;

@@ -10,6 +10,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "options.h"
 #include "compare.h"
 #include "runner.h"
 #include "shard.h"
@@ -116,63 +117,76 @@ enum {
   OPT_MAX_SAMPLES, OPT_ROUNDS, OPT_JSON, OPT_WATCHDOG, OPT_QUIET, OPT_SEED, OPT_GPUS, OPT_AGAINST
 };
 
-static const char bench_help[] =
-    "usage: gpuregress bench [ALG[/VARIANT][,...]] [options] [--benchmark_* flags]\n"
-    "\n"
-    "Time every GPU variant (fixed, historical, peer) of the selected algorithms over each\n"
-    "algorithm's size sweep, through Google Benchmark: CUDA events around the launches, warm-up\n"
-    "discarded, L2 flushed before every sample (a buffer of twice the L2 written outside the\n"
-    "timed region), samples until the relative noise of the median is under the target or the\n"
-    "time cap is spent, the SM clock read with each sample (NVML, when the driver has it).\n"
-    "After the timing loop the output is checked again: fixed variants must still pass.\n"
-    "Every sample goes to the database ('samples'), summaries to 'timings'; the table shows the\n"
-    "median, throughput, %% of the device-to-device copy bandwidth measured in the same run\n"
-    "(bytes read + written) and the ratio to the peer variant. The benchmarks run in a child\n"
-    "process: this one never initialises CUDA, and a crash or hang costs one benchmark.\n"
-    "\n"
-    "  ALG[/VARIANT]         shell wildcards, comma-separated (default: every algorithm)\n"
-    "      --sizes LIST      indices into each algorithm's sweep, 0 = smallest: 0,2-3 (the\n"
-    "                        sweep's real-data cases come last: left out, with the reason,\n"
-    "                        where their dataset is not fetched: scripts/datasets)\n"
-    "      --case 'TEXT'     time this case (text as printed by run) instead of the sweep;\n"
-    "                        repeatable\n"
-    "      --quick           the two smallest sizes per algorithm and its real-data cases,\n"
-    "                        a 0.25 s cap (gpu-check)\n"
-    "      --hot             keep the L2 warm and batch launches into samples of ~0.1 ms\n"
-    "      --max-time S      sampling cap per benchmark in seconds (default 1)\n"
-    "      --noise F         target relative noise of the median (default 0.005)\n"
-    "      --min-samples N   (default 30)     --max-samples N (default 10000)\n"
-    "      --rounds N        set the variant up N times, a share of the budgets each, and pool\n"
-    "                        the samples (default 3; 1-16): a state's own speed (where its\n"
-    "                        buffers landed) does not become the run's median; fewer where\n"
-    "                        3 samples a round (6 in all) would not fit the cap\n"
-    "      --watchdog S      a benchmark silent this long is a timeout (default 300; the\n"
-    "                        wait for a GPU that another gpuregress job holds is not counted)\n"
-    "  -d, --db FILE         SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "      --json FILE       Google Benchmark's JSON (times in microseconds: real_time the GPU\n"
-    "                        median, cpu_time the host's CPU time per launch; context: GPU,\n"
-    "                        driver, runtime, commit, clocks), written whole at the end: a\n"
-    "                        benchmark that crashed is an entry with error_occurred.\n"
-    "                        --benchmark_format=json writes the same to stdout (the summary\n"
-    "                        then goes to stderr)\n"
-    "      --quiet           no Google Benchmark table on stderr, only the summary\n"
-    "      --gpus all|N|LIST the GPUs of the host to spread the benchmarks over (LIST:\n"
-    "                        indices or UUIDs); each (algorithm, case) is timed wholly on one\n"
-    "                        GPU, never beside another gpuregress job on it; every timing\n"
-    "                        row records its GPU (model, UUID) and host. Default: the one\n"
-    "                        visible GPU\n"
-    "      --against RUN|FILE  then compare what was timed with RUN of this database (or\n"
-    "                        the latest run of the gpuregress database FILE on this GPU model):\n"
-    "                        per benchmark base and new median, ratio, p and same / faster /\n"
-    "                        slower / unsure as compare judges them; a slower one exits 1 (the\n"
-    "                        reproducer of a slower row of the verdict is such a command)\n"
-    "  --benchmark_*         Google Benchmark's own flags, e.g. --benchmark_filter=REGEX\n"
-    "                        (names are ALG/VARIANT/param=value/...)\n"
-    "\n"
-    "Exit 0 ok, 1 a fixed or peer variant's output was wrong after timing or it crashed (or,\n"
-    "with --against, a benchmark is slower), 2 usage\n"
-    "or database error, 3 no CUDA device. Test-only: GR_TEST_SLOWDOWN='ALG/VARIANT=1.2' makes a\n"
-    "variant's samples ~20%% longer (a spin kernel after each launch).\n";
+static const struct cli_opt bench_options[] = {
+    {"sizes", OPT_SIZES, 0, "LIST", CLI_NONE, NULL,
+     "indices into each algorithm's sweep, 0 = smallest: 0,2-3 (the sweep's real-data cases\n"
+     "come last: left out, with the reason, where their dataset is not fetched:\n"
+     "scripts/datasets)"},
+    {"case", OPT_CASE, 0, "'TEXT'", CLI_NONE, NULL,
+     "time this case (text as printed by run) instead of the sweep; repeatable"},
+    {"quick", OPT_QUICK, 0, NULL, CLI_NONE, NULL,
+     "the two smallest sizes per algorithm and its real-data cases, a 0.25 s cap (gpu-check)"},
+    {"hot", OPT_HOT, 0, NULL, CLI_NONE, NULL,
+     "keep the L2 warm and batch launches into samples of ~0.1 ms"},
+    {"max-time", OPT_MAX_TIME, 0, "S", CLI_NONE, NULL,
+     "sampling cap per benchmark in seconds (default 1)"},
+    {"noise", OPT_NOISE, 0, "F", CLI_NONE, NULL,
+     "target relative noise of the median (default 0.005)"},
+    {"min-samples", OPT_MIN_SAMPLES, 0, "N", CLI_NONE, NULL, "(default 30)"},
+    {"max-samples", OPT_MAX_SAMPLES, 0, "N", CLI_NONE, NULL, "(default 10000)"},
+    {"rounds", OPT_ROUNDS, 0, "N", CLI_NONE, NULL,
+     "set the variant up N times, a share of the budgets each, and pool the samples (default\n"
+     "3; 1-16): a state's own speed (where its buffers landed) does not become the run's\n"
+     "median; fewer where 3 samples a round (6 in all) would not fit the cap"},
+    {"watchdog", OPT_WATCHDOG, 0, "S", CLI_NONE, NULL,
+     "a benchmark silent this long is a timeout (default 300; the wait for a GPU that another\n"
+     "gpuregress job holds is not counted)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    {"json", OPT_JSON, 0, "FILE", CLI_FILE, NULL,
+     "Google Benchmark's JSON (times in microseconds: real_time the GPU median, cpu_time the\n"
+     "host's CPU time per launch; context: GPU, driver, runtime, commit, clocks), written whole\n"
+     "at the end: a benchmark that crashed is an entry with error_occurred.\n"
+     "--benchmark_format=json writes the same to stdout (the summary then goes to stderr)"},
+    {"quiet", OPT_QUIET, 0, NULL, CLI_NONE, NULL,
+     "no Google Benchmark table on stderr, only the summary"},
+    {"gpus", OPT_GPUS, 0, "all|N|LIST", CLI_NONE, NULL,
+     "the GPUs of the host to spread the benchmarks over (LIST: indices or UUIDs); each\n"
+     "(algorithm, case) is timed wholly on one GPU, never beside another gpuregress job on it;\n"
+     "every timing row records its GPU (model, UUID) and host. Default: the one visible GPU"},
+    {"against", OPT_AGAINST, 0, "RUN|FILE", CLI_FILE, NULL,
+     "then compare what was timed with RUN of this database (or the latest run of the\n"
+     "gpuregress database FILE on this GPU model): per benchmark base and new median, ratio, p\n"
+     "and same / faster / slower / unsure as compare judges them; a slower one exits 1 (the\n"
+     "reproducer of a slower row of the verdict is such a command)"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_bench_cmd = {
+    .name = "bench",
+    .synopsis = "[ALG[/VARIANT][,...]] [options] [--benchmark_* flags]",
+    .about =
+        "Time every GPU variant (fixed, historical, peer) of the selected algorithms (ALG[/VARIANT],\n"
+        "shell wildcards, comma-separated; default: every algorithm) over each algorithm's size\n"
+        "sweep, through Google Benchmark: CUDA events around the launches, warm-up discarded, L2\n"
+        "flushed before every sample (a buffer of twice the L2 written outside the timed region),\n"
+        "samples until the relative noise of the median is under the target or the time cap is\n"
+        "spent, the SM clock read with each sample (NVML, when the driver has it). After the\n"
+        "timing loop the output is checked again: fixed variants must still pass. Every sample\n"
+        "goes to the database ('samples'), summaries to 'timings'; the table shows the median,\n"
+        "throughput, % of the device-to-device copy bandwidth measured in the same run (bytes\n"
+        "read + written) and the ratio to the peer variant. The benchmarks run in a child\n"
+        "process: this one never initialises CUDA, and a crash or hang costs one benchmark.",
+    .opts = bench_options,
+    .after =
+        "--benchmark_*: Google Benchmark's own flags, e.g. --benchmark_filter=REGEX (names are\n"
+        "ALG/VARIANT/param=value/...), passed to it untouched.\n"
+        "\n"
+        "Exit 0 ok, 1 a fixed or peer variant's output was wrong after timing or it crashed (or,\n"
+        "with --against, a benchmark is slower), 2 usage or database error, 3 no CUDA device.\n"
+        "Test-only: GR_TEST_SLOWDOWN='ALG/VARIANT=1.2' makes a variant's samples ~20% longer (a\n"
+        "spin kernel after each launch).",
+    .operand = CLI_TARGET,
+};
 
 /* --against RUN|FILE names something that exists: 0, else 2 after a message. */
 static int against_check(struct store *st, const char *against)
@@ -255,25 +269,6 @@ fail:
 
 int cmd_bench(int argc, char **argv)
 {
-  static const struct option opts[] = {
-      {"sizes", required_argument, NULL, OPT_SIZES},
-      {"case", required_argument, NULL, OPT_CASE},
-      {"quick", no_argument, NULL, OPT_QUICK},
-      {"hot", no_argument, NULL, OPT_HOT},
-      {"max-time", required_argument, NULL, OPT_MAX_TIME},
-      {"noise", required_argument, NULL, OPT_NOISE},
-      {"min-samples", required_argument, NULL, OPT_MIN_SAMPLES},
-      {"max-samples", required_argument, NULL, OPT_MAX_SAMPLES},
-      {"rounds", required_argument, NULL, OPT_ROUNDS},
-      {"watchdog", required_argument, NULL, OPT_WATCHDOG},
-      {"db", required_argument, NULL, 'd'},
-      {"json", required_argument, NULL, OPT_JSON},
-      {"quiet", no_argument, NULL, OPT_QUIET},
-      {"gpus", required_argument, NULL, OPT_GPUS},
-      {"against", required_argument, NULL, OPT_AGAINST},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   struct bench_opts o;
   bench_opts_default(&o);
   const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL, *against = NULL;
@@ -302,14 +297,12 @@ int cmd_bench(int argc, char **argv)
   }
   o.gb_args = gb;
   optind = 1;
-  opterr = 0;
   int c;
   uint64_t u;
-  while ((c = cli_getopt(n_rest, rest, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_bench_cmd, n_rest, rest)) != -1) {
     switch (c) {
-    case 'h':
-      printf(bench_help);
-      rc = GR_EXIT_OK;
+    case CLI_HELP:
+      rc = cli_help(&cli_bench_cmd);
       goto out;
     case OPT_SIZES:
       if (cli_opt_text("bench", "--sizes", optarg, CLI_TEXT_MAX, &sizes))

@@ -12,6 +12,7 @@
 
 #include "bisect.h"
 #include "cli.h"
+#include "options.h"
 #include "reproducers.h"
 
 static volatile int bisect_interrupted;
@@ -22,41 +23,59 @@ static void on_bisect_signal(int sig)
   bisect_interrupted = 1;
 }
 
-static const char bisect_help[] =
-    "usage: gpuregress bisect --good REV --bad REV [options] 'CASE'|FILE\n"
-    "\n"
-    "Find the first bad commit of a reproducer in the git repository of the current folder:\n"
-    "git bisect in a worktree of its own under a temporary folder (your checkout, index, HEAD,\n"
-    "stash and refs are never touched; the worktree is removed at the end and on Ctrl-C), each\n"
-    "tested commit built there and the reproducer judged with the runner built there. GOOD is\n"
-    "tested first and must pass, BAD must fail. A commit that does not build, or whose runner\n"
-    "cannot test the case (exit 2), is skipped (git bisect skip).\n"
-    "\n"
-    "  'CASE'              the case text of a reproducer, as a failure prints it\n"
-    "  FILE                or a file of a night's reproducers/ folder: its case, variant and\n"
-    "                      kind (a slowdown is --slower) are taken from it\n"
-    "  -V, --variant V     judge this variant only (default: every variant of the case)\n"
-    "      --slower        a slowdown: 'bench ALG/V --case CASE' of each step against the samples\n"
-    "                      of GOOD timed first on this machine (compare's statistic and minimum\n"
-    "                      effect: slower is bad); GOOD is timed again at the end and a GOOD that\n"
-    "                      moved stops with exit 3. Needs --variant\n"
-    "      --build CMD     the build of a step, run by sh in the worktree's top folder (default:\n"
-    "                      cmake -S . -B build/gr-bisect, ccache as the compiler launcher when\n"
-    "                      it is on the PATH, then the runner's target)\n"
-    "      --runner PATH   the runner the build makes, relative to the worktree (default:\n"
-    "                      build/gr-bisect/NAME, NAME this program's file name, also the target)\n"
-    "      --max-steps N   at most N bisection steps (default 30)\n"
-    "      --allow-no-gpu  repro judges the CPU variants alone where no GPU is visible\n"
-    "      --keep          keep the temporary folder's logs (step-N-build.log, step-N-judge.log)\n"
-    "\n"
-    "Prints the per-step table and the first bad commit (sha, subject, author date).\n"
-    "Exit 0 named, 1 no single commit named (only skipped commits left, or --max-steps), 2 usage\n"
-    "or input error (an unknown revision, GOOD not an ancestor of BAD, the reproducer fails at\n"
-    "GOOD or does not fail at BAD), 3 environment (GOOD or BAD does not build, the runner's\n"
-    "environment, GOOD timed again moved), 130 interrupted.\n";
-
 enum { OPT_GOOD = 256, OPT_BAD, OPT_BUILD, OPT_RUNNER, OPT_MAX_STEPS, OPT_SLOWER, OPT_NO_GPU,
        OPT_KEEP };
+
+static const struct cli_opt bisect_options[] = {
+    {"good", OPT_GOOD, 0, "REV", CLI_NONE, NULL,
+     "a commit where the reproducer passes (tested first: it must pass)"},
+    {"bad", OPT_BAD, 0, "REV", CLI_NONE, NULL,
+     "a later commit where it fails (it must fail)"},
+    {"variant", 'V', 'V', "V", CLI_VARIANT, NULL,
+     "judge this variant only (default: every variant of the case)"},
+    {"slower", OPT_SLOWER, 0, NULL, CLI_NONE, NULL,
+     "a slowdown: 'bench ALG/V --case CASE' of each step against the samples of GOOD timed\n"
+     "first on this machine (compare's statistic and minimum effect: slower is bad); GOOD is\n"
+     "timed again at the end and a GOOD that moved stops with exit 3. Needs --variant"},
+    {"build", OPT_BUILD, 0, "CMD", CLI_NONE, NULL,
+     "the build of a step, run by sh in the worktree's top folder (default: cmake -S . -B\n"
+     "build/gr-bisect, ccache as the compiler launcher when it is on the PATH, then the\n"
+     "runner's target)"},
+    {"runner", OPT_RUNNER, 0, "PATH", CLI_FILE, NULL,
+     "the runner the build makes, relative to the worktree (default: build/gr-bisect/NAME,\n"
+     "NAME this program's file name, also the target)"},
+    {"max-steps", OPT_MAX_STEPS, 0, "N", CLI_NONE, NULL, "at most N bisection steps (default 30)"},
+    {"allow-no-gpu", OPT_NO_GPU, 0, NULL, CLI_NONE, NULL,
+     "repro judges the CPU variants alone where no GPU is visible"},
+    {"keep", OPT_KEEP, 0, NULL, CLI_NONE, NULL,
+     "keep the temporary folder's logs (step-N-build.log, step-N-judge.log)"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_bisect_cmd = {
+    .name = "bisect",
+    .synopsis = "--good REV --bad REV [options] 'CASE'|FILE",
+    .about =
+        "Find the first bad commit of a reproducer in the git repository of the current folder:\n"
+        "git bisect in a worktree of its own under a temporary folder (your checkout, index, HEAD,\n"
+        "stash and refs are never touched; the worktree is removed at the end and on Ctrl-C), each\n"
+        "tested commit built there and the reproducer judged with the runner built there. GOOD is\n"
+        "tested first and must pass, BAD must fail. A commit that does not build, or whose runner\n"
+        "cannot test the case (exit 2), is skipped (git bisect skip).\n"
+        "\n"
+        "The operand is the case text of a reproducer ('CASE', as a failure prints it), or a FILE\n"
+        "of a night's reproducers/ folder: its case, variant and kind (a slowdown is --slower)\n"
+        "are taken from it.",
+    .opts = bisect_options,
+    .after =
+        "Prints the per-step table and the first bad commit (sha, subject, author date).\n"
+        "Exit 0 named, 1 no single commit named (only skipped commits left, or --max-steps), 2\n"
+        "usage or input error (an unknown revision, GOOD not an ancestor of BAD, the reproducer\n"
+        "fails at GOOD or does not fail at BAD), 3 environment (GOOD or BAD does not build, the\n"
+        "runner's environment, GOOD timed again moved), 130 interrupted.",
+    .operand = CLI_FILE,
+};
+
 
 static void print_step(const struct bisect_step *s, void *arg)
 {
@@ -85,28 +104,13 @@ static void self_name(char *dst, size_t len)
 
 int cmd_bisect(int argc, char **argv)
 {
-  static const struct option opts[] = {
-      {"good", required_argument, NULL, OPT_GOOD},
-      {"bad", required_argument, NULL, OPT_BAD},
-      {"build", required_argument, NULL, OPT_BUILD},
-      {"runner", required_argument, NULL, OPT_RUNNER},
-      {"max-steps", required_argument, NULL, OPT_MAX_STEPS},
-      {"variant", required_argument, NULL, 'V'},
-      {"slower", no_argument, NULL, OPT_SLOWER},
-      {"allow-no-gpu", no_argument, NULL, OPT_NO_GPU},
-      {"keep", no_argument, NULL, OPT_KEEP},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0},
-  };
   struct bisect_opts o;
   memset(&o, 0, sizeof o);
   o.repo = ".";
   o.max_steps = 30;
   uint64_t u;
   int c;
-  opterr = 0;
-  optind = 1;
-  while ((c = getopt_long(argc, argv, ":V:h", opts, NULL)) != -1) {
+  while ((c = cli_next(&cli_bisect_cmd, argc, argv)) != -1) {
     switch (c) {
     case OPT_GOOD:
       if (cli_opt_text("bisect", "--good", optarg, 1024, &o.good))
@@ -142,9 +146,7 @@ int cmd_bisect(int argc, char **argv)
     case OPT_KEEP:
       o.keep = 1;
       break;
-    case 'h':
-      fputs(bisect_help, stdout);
-      return GR_EXIT_OK;
+    case CLI_HELP: return cli_help(&cli_bisect_cmd);
     default:
       return cli_opt_error("bisect", c, argv);
     }

@@ -10,74 +10,90 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "options.h"
 #include "verdict.h"
 
 /* ---- compare ------------------------------------------------------------------------------ */
 
-static const char compare_help[] =
-    "usage: gpuregress compare [--baseline RUN|FILE|none] [--run RUN] [--min-effect E]\n"
-    "                          [--alpha A] [--db FILE] [--all] [--format text|json|markdown]\n"
-    "                          [--record [--nightly-exit N]] [--max-clock-diff F]\n"
-    "                          [--night-sigmas K] [--confirm DIR]\n"
-    "\n"
-    "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
-    "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
-    "Mann-Whitney U test (normal approximation, tie correction) together with a minimum effect on\n"
-    "the ratio of medians: slower or faster needs |ratio - 1| >= E and p < A; same needs\n"
-    "|ratio - 1| < E with both medians known to within E/2; anything else is unsure. Correctness\n"
-    "transitions are regressions: a fixed variant from pass to fail / crash / timeout (in the\n"
-    "run's outcomes or in the check after timing), a historical bug from caught to escaped. So\n"
-    "is a rise of an accuracy metric stored with a timing (SGM's bad-pixel rates on pairs with a\n"
-    "ground truth) beyond --max-accuracy-loss.\n"
-    "\n"
-    "  --baseline RUN   a run id of this database\n"
-    "  --baseline FILE  another gpuregress database, e.g. a committed results/baselines/*.db made\n"
-    "                   with 'gpuregress export --format db': its latest finished run on the same\n"
-    "                   GPU model (or, failing that, any: timings then count as unsure)\n"
-    "                   default: the latest finished run before --run on the same GPU model\n"
-    "                   and host, else on the same GPU model\n"
-    "  --run RUN        the run to judge (default: the latest finished run with results)\n"
-    "  --min-effect E   minimum relative change of the median (default 0.05); per algorithm:\n"
-    "                   --min-effect 0.05,ari=0.1 (repeatable)\n"
-    "  --alpha A        significance level of the rank test (default 0.01); per algorithm too\n"
-    "  --night-sigmas K a benchmark's minimum effect is at least K times the noise of a\n"
-    "                   difference of two nights: sqrt(2) x the spread of its median over the\n"
-    "                   last 20 finished runs before --run on the same GPU model, where there\n"
-    "                   are 5 or more (default 3; 0 off); this host's own runs where it has\n"
-    "                   5 or more\n"
-    "  --confirm DIR    interleaved re-timings on this GPU (DIR/base.db: the last good build,\n"
-    "                   DIR/head.db: this one, as ci/pr-check --rounds writes them): a\n"
-    "                   benchmark judged slower (or half its min effect above its level) is\n"
-    "                   red only when the mean of the faster half of this build's rounds is\n"
-    "                   0.6 x its min effect over the last good build's; else 'not confirmed\n"
-    "                   on this machine' (unsure). The status file's 'confirm' lists what to\n"
-    "                   re-time (ALG/VARIANT,...)\n"
-    "  --max-accuracy-loss L  rise of an accuracy metric (an error rate such as SGM's bad-pixel\n"
-    "                   rate, as a fraction) that is an accuracy regression (default 0.005)\n"
-    "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "  --all            list every comparison, not only the ones that are not 'same'\n"
-    "  --format json    print the run's verdict (outcomes, checks, timings against the\n"
-    "                   baseline, open regressions, result, exit code) as JSON instead of the\n"
-    "                   table\n"
-    "  --format markdown  the verdict as Markdown for a pull request comment or a CI job\n"
-    "                   summary ($GITHUB_STEP_SUMMARY): verdict first, the regressions with\n"
-    "                   ratio, p, commits and a reproducer, the rest folded in <details>\n"
-    "  --record         store the verdict with the run (the index of nights shows it) and the\n"
-    "                   regressions open on it (the next night carries them on); ci/nightly\n"
-    "                   does this every night\n"
-    "  --nightly-exit N with --record: store N as the nightly pipeline's exit code\n"
-    "  --max-clock-diff F  warn when the SM clock while timing or the memory clock of the two\n"
-    "                   runs differ by more than F (default 0.05)\n"
-    "\n"
-    "Over the nights: a step to slower that 'gpuregress history' confirms first on the run's\n"
-    "night fails it, and a regression found on an earlier recorded night stays open, failing\n"
-    "every night, until the benchmark is back within its minimum effect of the median before\n"
-    "it or someone acknowledges it ('gpuregress ack').\n"
-    "\n"
-    "The last lines are the run's verdict (the same that export and plot show): exit 0 ok (also\n"
-    "when there is no baseline yet), 1 a timing is slower, a correctness transition or an\n"
-    "accuracy regression was found or a check of the run failed, 2 usage or database error, 3\n"
-    "no GPU variant could run (unless the run had --allow-no-gpu) or the run did not finish.\n";
+enum {
+  OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC,
+  OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK, OPT_NIGHT_SIGMAS, OPT_CONFIRM
+};
+
+static const struct cli_opt compare_options[] = {
+    {"baseline", OPT_BASELINE, 0, "RUN|FILE|none", CLI_FILE, NULL,
+     "RUN: a run id of this database; FILE: another gpuregress database, e.g. a committed\n"
+     "results/baselines/*.db made with 'gpuregress export --format db': its latest finished\n"
+     "run on the same GPU model (or, failing that, any: timings then count as unsure); none:\n"
+     "judge the run alone. Default: the latest finished run before --run on the same GPU\n"
+     "model and host, else on the same GPU model"},
+    {"run", OPT_RUN, 0, "RUN", CLI_NONE, NULL,
+     "the run to judge (default: the latest finished run with results)"},
+    {"min-effect", OPT_MIN_EFFECT, 0, "E", CLI_NONE, NULL,
+     "minimum relative change of the median (default 0.05); per algorithm:\n"
+     "--min-effect 0.05,ari=0.1 (repeatable)"},
+    {"alpha", OPT_ALPHA, 0, "A", CLI_NONE, NULL,
+     "significance level of the rank test (default 0.01); per algorithm too"},
+    {"night-sigmas", OPT_NIGHT_SIGMAS, 0, "K", CLI_NONE, NULL,
+     "a benchmark's minimum effect is at least K times the noise of a difference of two\n"
+     "nights: sqrt(2) x the spread of its median over the last 20 finished runs before --run\n"
+     "on the same GPU model, where there are 5 or more (default 3; 0 off); this host's own\n"
+     "runs where it has 5 or more"},
+    {"confirm", OPT_CONFIRM, 0, "DIR", CLI_DIR, NULL,
+     "interleaved re-timings on this GPU (DIR/base.db: the last good build, DIR/head.db: this\n"
+     "one, as ci/pr-check --rounds writes them): a benchmark judged slower (or half its min\n"
+     "effect above its level) is red only when the mean of the faster half of this build's\n"
+     "rounds is 0.6 x its min effect over the last good build's; else 'not confirmed on this\n"
+     "machine' (unsure). The status file's 'confirm' lists what to re-time (ALG/VARIANT,...)"},
+    {"max-accuracy-loss", OPT_ACC, 0, "L", CLI_NONE, NULL,
+     "rise of an accuracy metric (an error rate such as SGM's bad-pixel rate, as a fraction)\n"
+     "that is an accuracy regression (default 0.005)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL,
+     "list every comparison, not only the ones that are not 'same'"},
+    {"format", OPT_FORMAT, 0, "text|json|markdown", CLI_WORDS, "text json markdown",
+     "text: the table (default); json: the run's verdict (outcomes, checks, timings against\n"
+     "the baseline, open regressions, result, exit code); markdown: the verdict for a pull\n"
+     "request comment or a CI job summary ($GITHUB_STEP_SUMMARY): verdict first, the\n"
+     "regressions with ratio, p, commits and a reproducer, the rest folded in <details>"},
+    {"record", OPT_RECORD, 0, NULL, CLI_NONE, NULL,
+     "store the verdict with the run (the index of nights shows it) and the regressions open\n"
+     "on it (the next night carries them on); ci/nightly does this every night"},
+    {"nightly-exit", OPT_NIGHTLY_EXIT, 0, "N", CLI_NONE, NULL,
+     "with --record: store N as the nightly pipeline's exit code"},
+    {"max-clock-diff", OPT_CLOCK, 0, "F", CLI_NONE, NULL,
+     "warn when the SM clock while timing or the memory clock of the two runs differ by more\n"
+     "than F (default 0.05)"},
+    CLI_HELP_OPT,
+    {0},
+};
+
+const struct cli_command cli_compare_cmd = {
+    .name = "compare",
+    .synopsis = "[--baseline RUN|FILE|none] [--run RUN] [--format text|json|markdown] [options]",
+    .about =
+        "Compare a run (default: the latest finished one) with a baseline run: per (algorithm,\n"
+        "variant, params) its timing samples are classified same / faster / slower / unsure by a\n"
+        "Mann-Whitney U test (normal approximation, tie correction) together with a minimum effect\n"
+        "on the ratio of medians: slower or faster needs |ratio - 1| >= E and p < A; same needs\n"
+        "|ratio - 1| < E with both medians known to within E/2; anything else is unsure.\n"
+        "Correctness transitions are regressions: a fixed variant from pass to fail / crash /\n"
+        "timeout (in the run's outcomes or in the check after timing), a historical bug from\n"
+        "caught to escaped. So is a rise of an accuracy metric stored with a timing (SGM's\n"
+        "bad-pixel rates on pairs with a ground truth) beyond --max-accuracy-loss.",
+    .opts = compare_options,
+    .after =
+        "Over the nights: a step to slower that 'gpuregress history' confirms first on the run's\n"
+        "night fails it, and a regression found on an earlier recorded night stays open, failing\n"
+        "every night, until the benchmark is back within its minimum effect of the median before\n"
+        "it or someone acknowledges it ('gpuregress ack').\n"
+        "\n"
+        "The last lines are the run's verdict (the same that export and plot show): exit 0 ok\n"
+        "(also when there is no baseline yet), 1 a timing is slower, a correctness transition or\n"
+        "an accuracy regression was found or a check of the run failed, 2 usage or database\n"
+        "error, 3 no GPU variant could run (unless the run had --allow-no-gpu) or the run did\n"
+        "not finish.",
+};
 
 static void print_compare(FILE *f, const struct compare_result *r, const struct compare_opts *o,
                           int all)
@@ -267,27 +283,6 @@ static int record_verdict(const char *db, const struct run_verdict *v, int night
 
 int cmd_compare(int argc, char **argv)
 {
-  enum {
-    OPT_BASELINE = 256, OPT_RUN, OPT_MIN_EFFECT, OPT_ALPHA, OPT_ALL, OPT_FORMAT, OPT_ACC,
-    OPT_RECORD, OPT_NIGHTLY_EXIT, OPT_CLOCK, OPT_NIGHT_SIGMAS, OPT_CONFIRM
-  };
-  static const struct option opts[] = {
-      {"baseline", required_argument, NULL, OPT_BASELINE},
-      {"format", required_argument, NULL, OPT_FORMAT},
-      {"run", required_argument, NULL, OPT_RUN},
-      {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-      {"alpha", required_argument, NULL, OPT_ALPHA},
-      {"db", required_argument, NULL, 'd'},
-      {"all", no_argument, NULL, OPT_ALL},
-      {"max-accuracy-loss", required_argument, NULL, OPT_ACC},
-      {"record", no_argument, NULL, OPT_RECORD},
-      {"nightly-exit", required_argument, NULL, OPT_NIGHTLY_EXIT},
-      {"max-clock-diff", required_argument, NULL, OPT_CLOCK},
-      {"night-sigmas", required_argument, NULL, OPT_NIGHT_SIGMAS},
-      {"confirm", required_argument, NULL, OPT_CONFIRM},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   int record = 0, nightly_exit = -1, markdown = 0;
   struct compare_opts co;
   compare_opts_default(&co);
@@ -295,10 +290,9 @@ int cmd_compare(int argc, char **argv)
   int64_t run = 0;
   int all = 0, json = 0, c;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_compare_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(compare_help); return 0;
+    case CLI_HELP: return cli_help(&cli_compare_cmd);
     case OPT_FORMAT:
       if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "markdown"))
         return cli_usage_error("compare", "unknown format '%s': use text, json or markdown",

@@ -12,38 +12,51 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "history.h"
 #include "registry.h"
 
 /* ---- history ------------------------------------------------------------------------------ */
 
-static const char history_help[] =
-    "usage: gpuregress history [ALG[/VARIANT]] [--since DATE] [--run RUN] [--check]\n"
-    "                          [--min-effect E] [--alpha A] [--min-nights N] [--penalty P]\n"
-    "                          [--all] [--db FILE]\n"
-    "\n"
-    "Change points in the history of each benchmark (algorithm, variant, params, L2 mode, GPU\n"
-    "model) over the nights (finished runs, in order of start) that timed it: a penalised step\n"
-    "fit of the log of each night's median time (running median of 3 first; penalty P * log(n)\n"
-    "in units of the night-to-night noise), each step confirmed by Welch's t-test between up to\n"
-    "10 nights before and after it (p < A, at least N nights each side) and a change of the\n"
-    "median of at least E. Each change names the last night before and the first night after:\n"
-    "the commits between them (git log BEFORE..AFTER) hold the cause.\n"
-    "\n"
-    "  ALG[/VARIANT]    only this algorithm (and variant)\n"
-    "  --since DATE     nights started at or after DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC)\n"
-    "  --run RUN        the history up to this run (default: the latest night)\n"
-    "  --check          the night's verdict: exit 1 when a change to slower is new on the run's\n"
-    "                   night (confirmed with it, not without it)\n"
-    "  --min-effect E   minimum relative change (default 0.05); per algorithm: 0.05,ari=0.1\n"
-    "  --alpha A        significance of the t-test (default 0.05); per algorithm too\n"
-    "  --min-nights N   nights on each side of a confirmed change (default 3)\n"
-    "  --penalty P      cost of a change point in the fit, times log(nights) (default 3)\n"
-    "  --all            also list every benchmark: nights, latest median, change points\n"
-    "  -d, --db FILE    SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "\n"
-    "Exit 0 ok (also with change points, without --check), 1 with --check: a new change to\n"
-    "slower, 2 usage or database error.\n";
+enum { OPT_SINCE = 256, OPT_RUN, OPT_CHECK, OPT_MIN_EFFECT, OPT_ALPHA, OPT_MIN_NIGHTS, OPT_PENALTY,
+       OPT_ALL };
+static const struct cli_opt history_options[] = {
+    {"since", OPT_SINCE, 0, "DATE", CLI_NONE, NULL,
+     "nights started at or after DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC)"},
+    {"run", OPT_RUN, 0, "RUN", CLI_NONE, NULL, "the history up to this run (default: the latest night)"},
+    {"check", OPT_CHECK, 0, NULL, CLI_NONE, NULL,
+     "the night's verdict: exit 1 when a change to slower is new on the run's night\n"
+     "(confirmed with it, not without it)"},
+    {"min-effect", OPT_MIN_EFFECT, 0, "E", CLI_NONE, NULL,
+     "minimum relative change (default 0.05); per algorithm: 0.05,ari=0.1"},
+    {"alpha", OPT_ALPHA, 0, "A", CLI_NONE, NULL, "significance of the t-test (default 0.05); per algorithm too"},
+    {"min-nights", OPT_MIN_NIGHTS, 0, "N", CLI_NONE, NULL,
+     "nights on each side of a confirmed change (default 3)"},
+    {"penalty", OPT_PENALTY, 0, "P", CLI_NONE, NULL,
+     "cost of a change point in the fit, times log(nights) (default 3)"},
+    {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL,
+     "also list every benchmark: nights, latest median, change points"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_history_cmd = {
+    .name = "history",
+    .synopsis = "[ALG[/VARIANT]] [--since DATE] [--run RUN] [--check] [options]",
+    .about =
+        "Change points in the history of each benchmark (algorithm, variant, params, L2 mode, GPU\n"
+        "model) over the nights (finished runs, in order of start) that timed it: a penalised step\n"
+        "fit of the log of each night's median time (running median of 3 first; penalty P * log(n)\n"
+        "in units of the night-to-night noise), each step confirmed by Welch's t-test between up to\n"
+        "10 nights before and after it (p < A, at least N nights each side) and a change of the\n"
+        "median of at least E. Each change names the last night before and the first night after:\n"
+        "the commits between them (git log BEFORE..AFTER) hold the cause. ALG[/VARIANT]: only this\n"
+        "algorithm (and variant).",
+    .opts = history_options,
+    .after = "Exit 0 ok (also with change points, without --check), 1 with --check: a new change\n"
+             "to slower, 2 usage or database error.",
+    .operand = CLI_TARGET,
+};
 
 struct history_print {
   int all, check;
@@ -109,29 +122,6 @@ static int count_night(void *ctx, const struct store_night *n)
 
 int cmd_history(int argc, char **argv)
 {
-  enum {
-    OPT_SINCE = 256,
-    OPT_RUN,
-    OPT_CHECK,
-    OPT_MIN_EFFECT,
-    OPT_ALPHA,
-    OPT_MIN_NIGHTS,
-    OPT_PENALTY,
-    OPT_ALL
-  };
-  static const struct option opts[] = {
-      {"since", required_argument, NULL, OPT_SINCE},
-      {"run", required_argument, NULL, OPT_RUN},
-      {"check", no_argument, NULL, OPT_CHECK},
-      {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
-      {"alpha", required_argument, NULL, OPT_ALPHA},
-      {"min-nights", required_argument, NULL, OPT_MIN_NIGHTS},
-      {"penalty", required_argument, NULL, OPT_PENALTY},
-      {"all", no_argument, NULL, OPT_ALL},
-      {"db", required_argument, NULL, 'd'},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   struct history_opts ho;
   history_opts_default(&ho);
   const char *db = STORE_DEFAULT_PATH, *since = NULL;
@@ -140,10 +130,9 @@ int cmd_history(int argc, char **argv)
   int c;
   uint64_t u;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_history_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(history_help); return 0;
+    case CLI_HELP: return cli_help(&cli_history_cmd);
     case OPT_SINCE:
       if (cli_opt_date("history", "--since", optarg, since_at, sizeof since_at))
         return GR_EXIT_USAGE;
@@ -254,18 +243,24 @@ out:
 
 /* ---- import ------------------------------------------------------------------------------- */
 
-static const char import_help[] =
-    "usage: gpuregress import FILE... [--db FILE]\n"
-    "\n"
-    "Merge the runs of other gpuregress databases (another runner's history, a baseline) into\n"
-    "this one, with their cases, outcomes, timings and samples. Every run has a global identity\n"
-    "(recorded when it began), so a run already here is not added again: importing the same file\n"
-    "twice adds nothing. Runs still running in FILE are left out.\n"
-    "\n"
-    "  -d, --db FILE   the database to merge into (default " STORE_DEFAULT_PATH "; created\n"
-    "                  when missing)\n"
-    "\n"
-    "Exit 0 ok, 2 usage or database error (nothing of that file is imported).\n";
+static const struct cli_opt import_options[] = {
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL,
+     "the database to merge into (default " STORE_DEFAULT_PATH "; created when missing)"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_import_cmd = {
+    .name = "import",
+    .synopsis = "FILE... [--db FILE]",
+    .about =
+        "Merge the runs of other gpuregress databases (another runner's history, a baseline) into\n"
+        "this one, with their cases, outcomes, timings and samples. Every run has a global identity\n"
+        "(recorded when it began), so a run already here is not added again: importing the same file\n"
+        "twice adds nothing. Runs still running in FILE are left out.",
+    .opts = import_options,
+    .after = "Exit 0 ok, 2 usage or database error (nothing of that file is imported).",
+    .operand = CLI_FILE,
+};
 
 /* SIGINT, SIGTERM, SIGHUP during an import: the import under way stops (its transaction rolls
  * back: nothing of that file), and the command exits 130 as every command does */
@@ -281,18 +276,12 @@ static void on_import_signal(int sig)
 
 int cmd_import(int argc, char **argv)
 {
-  static const struct option opts[] = {
-      {"db", required_argument, NULL, 'd'},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   const char *db = STORE_DEFAULT_PATH;
   int c;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_import_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(import_help); return 0;
+    case CLI_HELP: return cli_help(&cli_import_cmd);
     case 'd':
       if (cli_opt_text("import", "--db", optarg, CLI_TEXT_MAX, &db))
         return GR_EXIT_USAGE;
@@ -347,48 +336,43 @@ int cmd_import(int argc, char **argv)
 
 /* ---- prune -------------------------------------------------------------------------------- */
 
-static const char prune_help[] =
-    "usage: gpuregress prune (--keep-days N | --keep-runs N | --before DATE) [--dry-run]\n"
-    "                        [--db FILE]\n"
-    "\n"
-    "Retention: in the runs older than the rule (either rule when both are given; never a run\n"
-    "still running) drop the detail: the cases that passed or were skipped, and the raw timing\n"
-    "samples. Kept for every run: the run, its outcomes (verdicts, first and shrunk failing\n"
-    "case, reproducer), every case that did not pass (fail, crash, timeout, caught, error) and\n"
-    "every timing summary (median, min, max, noise: what 'gpuregress history' and the trends\n"
-    "read). The file is compacted afterwards (VACUUM).\n"
-    "\n"
-    "  --keep-days N   prune runs started more than N days ago\n"
-    "  --keep-runs N   prune all but the newest N runs\n"
-    "  --before DATE   prune runs started before DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC;\n"
-    "                  a run started at that instant is kept)\n"
-    "  --dry-run       count what would be dropped, change nothing\n"
-    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "\n"
-    "Exit 0 ok, 2 usage or database error.\n";
+enum { OPT_KEEP_DAYS = 256, OPT_KEEP_RUNS, OPT_BEFORE, OPT_DRY_RUN };
+static const struct cli_opt prune_options[] = {
+    {"keep-days", OPT_KEEP_DAYS, 0, "N", CLI_NONE, NULL, "prune runs started more than N days ago"},
+    {"keep-runs", OPT_KEEP_RUNS, 0, "N", CLI_NONE, NULL, "prune all but the newest N runs"},
+    {"before", OPT_BEFORE, 0, "DATE", CLI_NONE, NULL,
+     "prune runs started before DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC; a run started at that\n"
+     "instant is kept)"},
+    {"dry-run", OPT_DRY_RUN, 0, NULL, CLI_NONE, NULL, "count what would be dropped, change nothing"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_prune_cmd = {
+    .name = "prune",
+    .synopsis = "(--keep-days N | --keep-runs N | --before DATE) [--dry-run] [--db FILE]",
+    .about =
+        "Retention: in the runs older than the rule (either rule when both are given; never a run\n"
+        "still running) drop the detail: the cases that passed or were skipped, and the raw timing\n"
+        "samples. Kept for every run: the run, its outcomes (verdicts, first and shrunk failing\n"
+        "case, reproducer), every case that did not pass (fail, crash, timeout, caught, error) and\n"
+        "every timing summary (median, min, max, noise: what 'gpuregress history' and the trends\n"
+        "read). The file is compacted afterwards (VACUUM).",
+    .opts = prune_options,
+    .after = "Exit 0 ok, 2 usage or database error.",
+};
 
 int cmd_prune(int argc, char **argv)
 {
-  enum { OPT_KEEP_DAYS = 256, OPT_KEEP_RUNS, OPT_BEFORE, OPT_DRY_RUN };
-  static const struct option opts[] = {
-      {"keep-days", required_argument, NULL, OPT_KEEP_DAYS},
-      {"keep-runs", required_argument, NULL, OPT_KEEP_RUNS},
-      {"before", required_argument, NULL, OPT_BEFORE},
-      {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-      {"db", required_argument, NULL, 'd'},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   const char *db = STORE_DEFAULT_PATH;
   struct store_prune_opts po = {0};
   char before[32] = "", why[GR_WHY_LEN];
   double days = -1;
   uint64_t u;
   int c;
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_prune_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(prune_help); return 0;
+    case CLI_HELP: return cli_help(&cli_prune_cmd);
     case OPT_KEEP_DAYS:
       if (cli_opt_u64("prune", "--keep-days", optarg, 0, 100000, &u))
         return GR_EXIT_USAGE;

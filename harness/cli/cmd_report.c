@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "compare.h"
 #include "export.h"
 #include "plot.h"
@@ -162,49 +163,46 @@ int cli_open_and_judge(const char *cmd, const char *db, int64_t *run, const char
 
 /* ---- plot --------------------------------------------------------------------------------- */
 
-static const char plot_help[] =
-    "usage: gpuregress plot [--run RUN] [--out DIR] [--db FILE] [--scripts DIR] [--note TEXT]\n"
-    "                       [--baseline RUN|FILE|none] [--confirm DIR]\n"
-    "\n"
-    "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
-    "per algorithm, time and throughput against size for every variant with the peer and the\n"
-    "copy-bandwidth floor; historical bugs caught per run (a row per bug) with the cases it\n"
-    "took; and the history up to the run: every benchmark's trend over the nights (median,\n"
-    "min-max band, dates and commits, change points as 'gpuregress history' finds them), its GPU\n"
-    "models side by side, one page per algorithm, and the index of nights. Data files, PNG and\n"
-    "SVG (the trends: SVG only) go to DIR/plots/; the dashboard (self-contained HTML, readable\n"
-    "offline) to DIR/dashboard/: index.html (the run), run-RUN.html (the same, kept for the\n"
-    "index of nights), history-ALG.html.\n"
-    "\n"
-    "  --run RUN       the run (default: latest)\n"
-    "  --baseline B    what the banner and the changes compare with: RUN, FILE or none, as for\n"
-    "                  compare (default: the latest finished earlier run on the same GPU model)\n"
-    "  --confirm DIR   judge with the interleaved re-timing in DIR, as compare --confirm\n"
-    "  --out DIR       output folder (default results)\n"
-    "  -d, --db FILE   SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "  --scripts DIR   where the gnuplot scripts (*.gp) are (default: beside the binary in\n"
-    "                  scripts/, an installed tree's share/gpuregress/scripts/, then the\n"
-    "                  source tree's scripts/)\n"
-    "  --note TEXT     a line shown above the verdict on the run's page (e.g. that it is a\n"
-    "                  sample, not this machine's run)\n"
-    "\n"
-    "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the dashboard\n"
-    "without plots are still written; install gnuplot-nox).\n";
+enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE, OPT_CONFIRM };
+static const struct cli_opt plot_options[] = {
+    {"run", OPT_RUN, 0, "RUN", CLI_NONE, NULL, "the run (default: latest)"},
+    {"baseline", OPT_BASELINE, 0, "RUN|FILE|none", CLI_FILE, NULL,
+     "what the banner and the changes compare with, as for compare (default: the latest\n"
+     "finished earlier run on the same GPU model)"},
+    {"confirm", OPT_CONFIRM, 0, "DIR", CLI_DIR, NULL,
+     "judge with the interleaved re-timing in DIR, as compare --confirm"},
+    {"out", OPT_OUT, 0, "DIR", CLI_DIR, NULL, "output folder (default results)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    {"scripts", OPT_SCRIPTS, 0, "DIR", CLI_DIR, NULL,
+     "where the gnuplot scripts (*.gp) are (default: beside the binary in scripts/, an\n"
+     "installed tree's share/gpuregress/scripts/, then the source tree's scripts/)"},
+    {"note", OPT_NOTE, 0, "TEXT", CLI_NONE, NULL,
+     "a line shown above the verdict on the run's page (e.g. that it is a sample, not this\n"
+     "machine's run)"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_plot_cmd = {
+    .name = "plot",
+    .synopsis = "[--run RUN] [--out DIR] [--db FILE] [--scripts DIR] [--note TEXT]\n"
+                "[--baseline RUN|FILE|none] [--confirm DIR]",
+    .about =
+        "Plots and the static dashboard of a run (default: the latest finished run with results):\n"
+        "per algorithm, time and throughput against size for every variant with the peer and the\n"
+        "copy-bandwidth floor; historical bugs caught per run (a row per bug) with the cases it\n"
+        "took; and the history up to the run: every benchmark's trend over the nights (median,\n"
+        "min-max band, dates and commits, change points as 'gpuregress history' finds them), its GPU\n"
+        "models side by side, one page per algorithm, and the index of nights. Data files, PNG and\n"
+        "SVG (the trends: SVG only) go to DIR/plots/; the dashboard (self-contained HTML, readable\n"
+        "offline) to DIR/dashboard/: index.html (the run), run-RUN.html (the same, kept for the\n"
+        "index of nights), history-ALG.html.",
+    .opts = plot_options,
+    .after = "Exit 0 ok, 2 usage or database error, 3 gnuplot is missing (data files and the\n"
+             "dashboard without plots are still written; install gnuplot-nox).",
+};
 
 int cmd_plot(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_SCRIPTS, OPT_BASELINE, OPT_NOTE, OPT_CONFIRM };
-  static const struct option opts[] = {
-      {"run", required_argument, NULL, OPT_RUN},
-      {"note", required_argument, NULL, OPT_NOTE},
-      {"baseline", required_argument, NULL, OPT_BASELINE},
-      {"confirm", required_argument, NULL, OPT_CONFIRM},
-      {"out", required_argument, NULL, OPT_OUT},
-      {"db", required_argument, NULL, 'd'},
-      {"scripts", required_argument, NULL, OPT_SCRIPTS},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   const char *db = STORE_DEFAULT_PATH, *out = "results", *scripts = NULL, *baseline = NULL;
   const char *note = NULL;
   struct compare_opts co;
@@ -212,10 +210,9 @@ int cmd_plot(int argc, char **argv)
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_plot_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(plot_help); return 0;
+    case CLI_HELP: return cli_help(&cli_plot_cmd);
     case OPT_RUN:
       if (cli_run_option("plot", optarg, &run))
         return GR_EXIT_USAGE;
@@ -277,37 +274,38 @@ out:
 
 /* ---- export ------------------------------------------------------------------------------- */
 
-static const char export_help[] =
-    "usage: gpuregress export --format json|csv|junit|gbench|db|reproducers [--run RUN]\n"
-    "                         [--out FILE]\n"
-    "                         [--db FILE]\n"
-    "                         [--baseline RUN|FILE|none] [--confirm DIR]\n"
-    "\n"
-    "Write a run (default: the latest finished run with results):\n"
-    "  json   the run's verdict (as 'compare --format json'), the run, its outcomes and its\n"
-    "         timings (summaries, not samples)\n"
-    "  csv    its timings, one row per (algorithm, variant, params), with a header\n"
-    "  junit  JUnit XML (Jenkins junit-10 shape, ci/junit-10.xsd) of the verdict: one suite per\n"
-    "         algorithm with the run's properties; a test case per (algorithm, variant) outcome\n"
-    "         and check after timing (pass and caught pass, escaped and failures fail, skip is\n"
-    "         skipped) and per timing compared with the baseline (slower fails with the ratio,\n"
-    "         the p-value and the baseline run, unsure is skipped with the reason)\n"
-    "  gbench Google Benchmark's JSON: every stored sample of a benchmark is a repetition\n"
-    "         (real_time = cpu_time = its GPU time, us), then its mean, median and stddev, so\n"
-    "         that Google Benchmark's tools/compare.py (and its U test) compares two runs:\n"
-    "         compare.py benchmarks base.json head.json\n"
-    "  db     a new gpuregress database holding only this run with its samples: a baseline for\n"
-    "         'gpuregress compare --baseline FILE' (e.g. results/baselines/<gpu>.db)\n"
-    "  reproducers  --out DIR: one file per failing case and one folder per slower benchmark\n"
-    "         (its baseline's samples in baseline.db): commands to run on another machine with\n"
-    "         no database of this one (doc/bisect.md)\n"
-    "\n"
-    "  --out FILE       (default stdout; required for db)\n"
-    "  --baseline B     RUN, FILE or none, as for compare (default: the latest finished earlier\n"
-    "                   run on the same GPU model)\n"
-    "  --confirm DIR    judge with the interleaved re-timing in DIR, as compare --confirm\n"
-    "\n"
-    "Exit 0 ok, 2 usage or database error.\n";
+enum { EX_RUN = 256, EX_OUT, EX_FORMAT, EX_BASELINE, EX_CONFIRM };
+static const struct cli_opt export_options[] = {
+    {"format", EX_FORMAT, 0, "FORMAT", CLI_WORDS, "json csv junit gbench db reproducers",
+     "json: the run's verdict (as 'compare --format json'), the run, its outcomes and its\n"
+     "timings (summaries, not samples); csv: its timings, one row per (algorithm, variant,\n"
+     "params), with a header; junit: JUnit XML (Jenkins junit-10 shape, ci/junit-10.xsd) of the\n"
+     "verdict: one suite per algorithm with the run's properties, a test case per (algorithm,\n"
+     "variant) outcome and check after timing and per timing compared with the baseline;\n"
+     "gbench: Google Benchmark's JSON, every stored sample a repetition, so that its\n"
+     "tools/compare.py compares two runs; db: a new gpuregress database holding only this run\n"
+     "with its samples, a baseline for 'compare --baseline FILE'; reproducers: --out DIR gets\n"
+     "one file per failing case and one per slower benchmark, to run on another machine with no\n"
+     "database of this one (doc/bisect.md)"},
+    {"run", EX_RUN, 0, "RUN", CLI_NONE, NULL, "the run (default: the latest finished run with results)"},
+    {"out", EX_OUT, 0, "FILE", CLI_FILE, NULL,
+     "where it goes (default stdout; required for db, a folder for reproducers)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    {"baseline", EX_BASELINE, 0, "RUN|FILE|none", CLI_FILE, NULL,
+     "as for compare (default: the latest finished earlier run on the same GPU model)"},
+    {"confirm", EX_CONFIRM, 0, "DIR", CLI_DIR, NULL,
+     "judge with the interleaved re-timing in DIR, as compare --confirm"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_export_cmd = {
+    .name = "export",
+    .synopsis = "--format json|csv|junit|gbench|db|reproducers [--run RUN] [--out FILE] [options]",
+    .about = "Write a run (default: the latest finished run with results) in one of the formats\n"
+             "of --format.",
+    .opts = export_options,
+    .after = "Exit 0 ok, 2 usage or database error.",
+};
 
 /* export --format reproducers --out DIR (reproducers.h): the folder of the run's failing cases
  * and slower benchmarks, the commands naming the runner that ran it (runs.runner), else this
@@ -337,44 +335,32 @@ static int export_reproducers(const char *db, int64_t run, const char *baseline,
 
 int cmd_export(int argc, char **argv)
 {
-  enum { OPT_RUN = 256, OPT_OUT, OPT_FORMAT, OPT_BASELINE, OPT_CONFIRM };
-  static const struct option opts[] = {
-      {"format", required_argument, NULL, OPT_FORMAT},
-      {"baseline", required_argument, NULL, OPT_BASELINE},
-      {"confirm", required_argument, NULL, OPT_CONFIRM},
-      {"run", required_argument, NULL, OPT_RUN},
-      {"out", required_argument, NULL, OPT_OUT},
-      {"db", required_argument, NULL, 'd'},
-      {"help", no_argument, NULL, 'h'},
-      {0, 0, 0, 0},
-  };
   const char *db = STORE_DEFAULT_PATH, *out = NULL, *format = NULL, *baseline = NULL;
   struct compare_opts co;
   compare_opts_default(&co);
   int64_t run = 0;
   int c;
   char why[GR_WHY_LEN];
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_export_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h': printf(export_help); return 0;
-    case OPT_BASELINE:
+    case CLI_HELP: return cli_help(&cli_export_cmd);
+    case EX_BASELINE:
       if (cli_opt_text("export", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
         return GR_EXIT_USAGE;
       break;
-    case OPT_CONFIRM:
+    case EX_CONFIRM:
       if (cli_opt_text("export", "--confirm", optarg, CLI_TEXT_MAX, &co.confirm))
         return GR_EXIT_USAGE;
       break;
-    case OPT_FORMAT:
+    case EX_FORMAT:
       if (cli_opt_text("export", "--format", optarg, CLI_TEXT_MAX, &format))
         return GR_EXIT_USAGE;
       break;
-    case OPT_RUN:
+    case EX_RUN:
       if (cli_run_option("export", optarg, &run))
         return GR_EXIT_USAGE;
       break;
-    case OPT_OUT:
+    case EX_OUT:
       if (cli_opt_text("export", "--out", optarg, CLI_TEXT_MAX, &out))
         return GR_EXIT_USAGE;
       break;

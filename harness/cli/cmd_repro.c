@@ -12,6 +12,7 @@
 
 #include "case.h"
 #include "cli.h"
+#include "options.h"
 #include "registry.h"
 #include "runner.h"
 #include "store.h"
@@ -76,39 +77,57 @@ static void repro_case(const struct gr_case *cs, const struct gr_variant *only, 
 
 enum { OPT_WATCHDOG = 256, OPT_REPEAT, OPT_IN_PROCESS, OPT_ALLOW_NO_GPU };
 
+static const struct cli_opt repro_options[] = {
+    {"variant", 'V', 'V', "V", CLI_VARIANT, NULL,
+     "this variant only (default: every variant of the case's algorithm)"},
+    {"repeat", OPT_REPEAT, 0, "N", CLI_NONE, NULL,
+     "run it N times on each variant (a race or an uninitialised read fails some runs only; a\n"
+     "FLAKY catch prints the N that fails at least once here) and print how many runs failed\n"
+     "and the first failure's reason"},
+    {"watchdog", OPT_WATCHDOG, 0, "SECONDS", CLI_NONE, NULL,
+     "a case running longer is a timeout (default 60)"},
+    {"in-process", OPT_IN_PROCESS, 0, NULL, CLI_NONE, NULL,
+     "run the cases in this process (no worker, no watchdog: for compute-sanitizer and\n"
+     "debuggers; a crash ends the command), several cases in a row"},
+    {"allow-no-gpu", OPT_ALLOW_NO_GPU, 0, NULL, CLI_NONE, NULL,
+     "without a usable GPU, judge the CPU variants alone (exit 0 when they passed)"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_repro_cmd = {
+    .name = "repro",
+    .synopsis = "'CASE' [--variant V] [--repeat N] [--watchdog SECONDS] [--allow-no-gpu]\n"
+                "--in-process 'CASE' ['CASE' ...] [--variant V]",
+    .about = "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
+             "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
+             "algorithm, in a worker process, and print each verdict with its reason.",
+    .opts = repro_options,
+    .after = "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out, 2 bad\n"
+             "case text, 3 GPU variants were selected and none could run (no driver, no device),\n"
+             "as for 'run'; --allow-no-gpu judges the CPU variants alone then (exit 0 when they\n"
+             "passed), 130 interrupted (SIGINT, SIGTERM, SIGHUP).",
+};
+
+static const struct cli_opt list_options[] = {CLI_HELP_OPT, {0}};
+const struct cli_command cli_list_cmd = {
+    .name = "list",
+    .synopsis = "[PATTERN]",
+    .about = "Algorithms and their variants (kind and story); with a pattern (ALG, ALG/VARIANT,\n"
+             "shell wildcards), also each algorithm's case parameters. Test-only algorithms appear\n"
+             "when named.",
+    .opts = list_options,
+    .operand = CLI_TARGET,
+};
+
 int cmd_repro(int argc, char **argv)
 {
-  static const struct option opts[] = {{"variant", required_argument, NULL, 'V'},
-                                       {"watchdog", required_argument, NULL, OPT_WATCHDOG},
-                                       {"in-process", no_argument, NULL, OPT_IN_PROCESS},
-                                       {"repeat", required_argument, NULL, OPT_REPEAT},
-                                       {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {0, 0, 0, 0}};
   const char *vname = NULL;
   double watchdog = 60;
   int c, in_process = 0, allow_no_gpu = 0;
   uint64_t repeat = 1;
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":V:h", opts)) != -1) {
+  while ((c = cli_next(&cli_repro_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h':
-      printf("usage: gpuregress repro 'CASE' [--variant V] [--repeat N] [--watchdog SECONDS]\n"
-             "                       [--allow-no-gpu]\n"
-             "       gpuregress repro --in-process 'CASE' ['CASE' ...] [--variant V]\n\n"
-             "Run one case (the text printed by run or fuzz, e.g. 'ari n=891 k_a=50 k_b=50\n"
-             "pairs=2000 dist=uniform seed=7') on one variant, or on every variant of its\n"
-             "algorithm, in a worker process, and print each verdict with its reason.\n"
-             "--in-process runs the cases in this process instead (no worker, no watchdog: for\n"
-             "compute-sanitizer and debuggers; a crash ends the command), several cases in a row.\n"
-             "With --repeat N, run it N times on each variant (a race or an uninitialised read\n"
-             "fails some runs only; a FLAKY catch prints the N that fails at least once here)\n"
-             "and print how many runs failed and the first failure's reason.\n"
-             "Exit 0 all passed, 1 a variant failed (once is enough), crashed or timed out,\n"
-             "2 bad case text, 3 GPU variants were selected and none could run (no driver, no\n"
-             "device), as for 'run'; --allow-no-gpu judges the CPU variants alone then (exit 0\n"
-             "when they passed), 130 interrupted (SIGINT, SIGTERM, SIGHUP).\n");
-      return 0;
+    case CLI_HELP: return cli_help(&cli_repro_cmd);
     case 'V':
       if (cli_opt_text("repro", "--variant", optarg, CLI_TEXT_MAX, &vname))
         return GR_EXIT_USAGE;
@@ -177,16 +196,13 @@ int cmd_repro(int argc, char **argv)
 
 int cmd_list(int argc, char **argv)
 {
-  if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-    printf("usage: gpuregress list [PATTERN]\n\n"
-           "Algorithms and their variants (kind and story); with a pattern (ALG, ALG/VARIANT,\n"
-           "shell wildcards), also each algorithm's case parameters. Test-only algorithms appear\n"
-           "when named.\n");
-    return 0;
-  }
-  if (argc > 2)
-    return cli_usage_error("list", "unexpected argument '%s' (join patterns with commas)", argv[2]);
-  const char *pat = argc > 1 ? argv[1] : NULL;
+  int c;
+  while ((c = cli_next(&cli_list_cmd, argc, argv)) != -1)
+    return c == CLI_HELP ? cli_help(&cli_list_cmd) : cli_opt_error("list", c, argv);
+  if (argc - optind > 1)
+    return cli_usage_error("list", "unexpected argument '%s' (join patterns with commas)",
+                           argv[optind + 1]);
+  const char *pat = optind < argc ? argv[optind] : NULL;
   struct selection sel;
   char why[GR_WHY_LEN];
   if (select_variants(pat, &sel, why, sizeof why))

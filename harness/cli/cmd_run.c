@@ -14,6 +14,8 @@
 
 #include "case.h"
 #include "cli.h"
+#include "options.h"
+#include "run_options.h"
 #include "gpus.h"
 #include "fuzz_lanes.h"
 #include "registry.h"
@@ -276,10 +278,7 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
 
 #define RUN_MAX_CASES 1000000000 /* --cases: at most this many per variant */
 
-enum {
-  OPT_WATCHDOG = 256, OPT_NO_SHRINK, OPT_SHRINK_BUDGET, OPT_QUIET, OPT_BENCH, OPT_BENCH_QUICK,
-  OPT_ALLOW_NO_GPU, OPT_STRICT_COVERAGE, OPT_GPUS, OPT_SHARD, OPT_NIGHT
-};
+/* the option ids: run_options.h */
 
 /* Options common to run and fuzz. Returns 0 if handled, -1 if not ours, else the exit code
  * after a message naming the option and its bad value. */
@@ -320,39 +319,6 @@ static int common_option(const char *cmd, int c, struct run_args *ra, char **arg
   }
 }
 
-#define COMMON_LONG_OPTS                                                                           \
-  {"budget", required_argument, NULL, 'b'}, {"seed", required_argument, NULL, 's'},               \
-      {"db", required_argument, NULL, 'd'}, {"verbose", no_argument, NULL, 'v'},                  \
-      {"quiet", no_argument, NULL, OPT_QUIET}, {"watchdog", required_argument, NULL, OPT_WATCHDOG}, \
-      {"no-shrink", no_argument, NULL, OPT_NO_SHRINK},                                            \
-      {"shrink-budget", required_argument, NULL, OPT_SHRINK_BUDGET},                              \
-      {"cases", required_argument, NULL, 'n'}, {"help", no_argument, NULL, 'h'},                  \
-      {"bench", no_argument, NULL, OPT_BENCH}, {"bench-quick", no_argument, NULL, OPT_BENCH_QUICK}, \
-      {"allow-no-gpu", no_argument, NULL, OPT_ALLOW_NO_GPU},                                      \
-      {"strict-coverage", no_argument, NULL, OPT_STRICT_COVERAGE},                                \
-      {"gpus", required_argument, NULL, OPT_GPUS}, {"night", required_argument, NULL, OPT_NIGHT}
-
-static const char common_help[] =
-    "  -b, --budget SECONDS    time for the whole fuzzing phase (default %g), shared as it\n"
-    "                          goes by the variants still to run, historical ones first\n"
-    "  -n, --cases N           N cases per variant instead of a time budget\n"
-    "  -s, --seed N            seed of the case stream (default: from the clock, printed)\n"
-    "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
-    "      --watchdog SECONDS  a case running longer is a timeout (default 60)\n"
-    "      --shrink-budget S   seconds to shrink one failure (default 30)\n"
-    "      --no-shrink         report the first failing case as it is\n"
-    "  -v, --verbose           one line per case once it is stored\n"
-    "      --quiet             no progress bar (a pipe still gets a line per variant)\n"
-    "      --bench             then the timing phase (as 'gpuregress bench') in the same run\n"
-    "      --bench-quick       the same with 'bench --quick'\n"
-    "      --allow-no-gpu      without a usable GPU, pass on the CPU variants alone (exit 0)\n"
-    "                          instead of exit 3 (CPU-only development machines)\n"
-    "      --strict-coverage   a fixed variant with a regime no case reached fails the run\n"
-    "                          (without it: an 'uncovered' warning)\n"
-    GPUS_HELP
-    "      --night ID          the night this run belongs to (default: derived from commit,\n"
-    "                          UTC date and seed when sharded; see doc/fleet.md)\n";
-
 static void run_defaults(struct run_args *ra)
 {
   memset(ra, 0, sizeof *ra);
@@ -364,33 +330,15 @@ static void run_defaults(struct run_args *ra)
 
 int cmd_run(int argc, char **argv)
 {
-  static const struct option opts[] = {{"filter", required_argument, NULL, 'f'},
-                                       {"shard", required_argument, NULL, OPT_SHARD},
-                                       COMMON_LONG_OPTS, {0, 0, 0, 0}};
   struct run_args ra;
   char why[GR_WHY_LEN];
   run_defaults(&ra);
   if (shard_default(&ra.shard, why, sizeof why))
     return cli_usage_error("run", "%s", why);
   int c;
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":f:n:b:s:d:vh", opts)) != -1) {
-    if (c == 'h') {
-      printf("usage: gpuregress run [--filter ALG[/VARIANT][,...]] [options]\n\n"
-             "Fuzz every selected variant within the budget: fixed variants must pass every case,\n"
-             "historical ones must be caught. Verdicts, cases and shrunk reproducers go to the\n"
-             "database; a summary table goes to stdout, then the run's verdict. Exit 0 ok, 1 a fixed\n"
-             "variant failed or a historical bug escaped, 2 usage or database error, 3 GPU variants\n"
-             "were selected and none could run (no driver, no device; see --allow-no-gpu).\n\n"
-             "  -f, --filter PATTERNS   ALG or ALG/VARIANT, shell wildcards, comma-separated\n"
-             "      --shard K/N|auto    run the K-th of N parts of the selection (the same split\n"
-             "                          for the same seed and N); auto: from the scheduler\n"
-             "                          (Slurm array, Kubernetes Indexed Job, GitLab parallel,\n"
-             "                          GPUREGRESS_SHARD=K/N); 'import' of the shards' databases\n"
-             "                          makes one night (doc/fleet.md)\n");
-      printf(common_help, 60.0);
-      return 0;
-    }
+  while ((c = cli_next(&cli_run_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP)
+      return cli_help(&cli_run_cmd);
     if (c == 'f') {
       if (cli_opt_text("run", "--filter", optarg, CLI_TEXT_MAX, &ra.filter))
         return GR_EXIT_USAGE;
@@ -459,19 +407,12 @@ static int resolve_ranges(const struct selection *sel, char **specs, int n,
 
 int cmd_fuzz(int argc, char **argv)
 {
-  static const struct option opts[] = {COMMON_LONG_OPTS, {0, 0, 0, 0}};
   struct run_args ra;
   run_defaults(&ra);
   int c;
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":n:b:s:d:vh", opts)) != -1) {
-    if (c == 'h') {
-      printf("usage: gpuregress fuzz ALG/VARIANT [--cases N] [options] [NAME=LO..HI | NAME=VALUE ...]\n\n"
-             "Fuzz one variant, optionally inside parameter ranges (see 'gpuregress list ALG' for\n"
-             "the parameters). Stops at the first failure and shrinks it. Exit codes as for run.\n\n");
-      printf(common_help, 60.0);
-      return 0;
-    }
+  while ((c = cli_next(&cli_fuzz_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP)
+      return cli_help(&cli_fuzz_cmd);
     int r = common_option("fuzz", c, &ra, argv);
     if (r)
       return r < 0 ? cli_opt_error("fuzz", '?', argv) : r;

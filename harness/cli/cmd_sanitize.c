@@ -39,6 +39,7 @@
 #include "case.h"
 #include "child.h"
 #include "cli.h"
+#include "options.h"
 #include "gpus.h"
 #include "coverage.h"
 #include "runner.h"
@@ -119,22 +120,50 @@ static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
   free(live);
 }
 
+static const struct cli_opt sanitize_options[] = {
+    {"tools", 't', 't', "LIST", CLI_NONE, NULL,
+     "of memcheck,racecheck,initcheck,synccheck (default all)"},
+    {"per-regime", 'p', 'p', "N", CLI_NONE, NULL,
+     "cases per regime (default 2: the smallest drawn and one at the quarter of the work\n"
+     "model); racecheck and initcheck take the smallest of each regime only (initcheck: on\n"
+     "fixed and peer variants only)"},
+    {"kinds", 'k', 0, "LIST", CLI_NONE, NULL, "of fixed,peer,historical (default all three)"},
+    {"slice", 'l', 0, "K/N", CLI_NONE, NULL,
+     "only the K-th of every N selected variants (K < N): a rotating slice, K = day % N,\n"
+     "covers all in N days"},
+    {"budget", 'b', 'b', "SECONDS", CLI_NONE, NULL,
+     "the lane ends within this: no cell starts after it, and one still running then is\n"
+     "stopped (default 1800)"},
+    {"timeout", 'T', 0, "SECONDS", CLI_NONE, NULL, "one tool on one variant (default 300)"},
+    {"jobs", 'j', 'j', "N", CLI_NONE, NULL, "tools running at once (default 4, with --gpus 4 a GPU)"},
+    {"gpus", 'G', 0, "N|all|LIST", CLI_NONE, NULL,
+     "spread the work over these GPUs of the host, one worker each (LIST: indices or UUIDs,\n"
+     "comma-separated; default: the one visible GPU)"},
+    {"seed", 's', 's', "N", CLI_NONE, NULL, "the case stream (default 1)"},
+    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    {"sanitizer", 'S', 0, "PATH", CLI_FILE, NULL,
+     "compute-sanitizer (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"},
+    {"logs", 'L', 0, "DIR", CLI_DIR, NULL, "keep each tool's log as DIR/ALG.VARIANT.TOOL.log"},
+    CLI_HELP_OPT,
+    {0},
+};
+const struct cli_command cli_sanitize_cmd = {
+    .name = "sanitize",
+    .synopsis = "[ALG[/VARIANT][,...]] [options]",
+    .about = "Run every selected GPU variant under compute-sanitizer (memcheck, racecheck,\n"
+             "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
+             "tool (clean, explained: every finding is in the algorithm's examined list, finding,\n"
+             "check: a harness check failed with the tool silent, error, timeout, skip) to stdout\n"
+             "and the database; a finding names its kernel, file:line and case.",
+    .opts = sanitize_options,
+    .after = "Exit 0 no finding, failed check or error on a fixed or peer variant (result: ok when\n"
+             "every cell is clean or explained; incomplete when some timed out: not verified), 1\n"
+             "one of those, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.",
+    .operand = CLI_TARGET,
+};
+
 int cmd_sanitize(int argc, char **argv)
 {
-  static const struct option opts[] = {{"tools", required_argument, NULL, 't'},
-                                       {"per-regime", required_argument, NULL, 'p'},
-                                       {"budget", required_argument, NULL, 'b'},
-                                       {"timeout", required_argument, NULL, 'T'},
-                                       {"jobs", required_argument, NULL, 'j'},
-                                       {"seed", required_argument, NULL, 's'},
-                                       {"db", required_argument, NULL, 'd'},
-                                       {"sanitizer", required_argument, NULL, 'S'},
-                                       {"logs", required_argument, NULL, 'L'},
-                                       {"kinds", required_argument, NULL, 'k'},
-                                       {"slice", required_argument, NULL, 'l'},
-                                       {"gpus", required_argument, NULL, 'G'},
-                                       {"help", no_argument, NULL, 'h'},
-                                       {0, 0, 0, 0}};
   struct san_args sa = {.db = STORE_DEFAULT_PATH,
                         .budget = 1800,
                         .timeout = 300,
@@ -147,38 +176,9 @@ int cmd_sanitize(int argc, char **argv)
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
   int c;
   uint64_t u;
-  opterr = 0;
-  while ((c = cli_getopt(argc, argv, ":t:p:b:j:s:d:h", opts)) != -1) {
+  while ((c = cli_next(&cli_sanitize_cmd, argc, argv)) != -1) {
     switch (c) {
-    case 'h':
-      printf("usage: gpuregress sanitize [ALG[/VARIANT][,...]] [options]\n\n"
-             "Run every selected GPU variant under compute-sanitizer (memcheck, racecheck,\n"
-             "initcheck, synccheck) on a few small cases per regime; one verdict per variant and\n"
-             "tool (clean, explained: every finding is in the algorithm's examined list, finding,\n"
-             "check: a harness check failed with the tool silent, error, timeout, skip) to stdout\n"
-             "and the database; a finding names its kernel, file:line and case. Exit 0 no\n"
-             "finding, failed check or error on a fixed or peer variant (result: ok when every\n"
-             "cell is clean or explained; incomplete when some timed out: not verified), 1 one\n"
-             "of those, 2 usage or database error, 3 no compute-sanitizer or no CUDA device.\n\n"
-             "  -t, --tools LIST        of memcheck,racecheck,initcheck,synccheck (default all)\n"
-             "  -p, --per-regime N      cases per regime (default 2: the smallest drawn and one\n"
-             "                          at the quarter of the work model); racecheck and\n"
-             "                          initcheck take the smallest of each regime only\n"
-             "                          (initcheck: on fixed and peer variants only)\n"
-             "      --kinds LIST        of fixed,peer,historical (default all three)\n"
-             "      --slice K/N         only the K-th of every N selected variants (K < N): a\n"
-             "                          rotating slice, K = day %% N, covers all in N days\n"
-             "  -b, --budget SECONDS    the lane ends within this: no cell starts after it, and\n"
-             "                          one still running then is stopped (default 1800)\n"
-             "      --timeout SECONDS   one tool on one variant (default 300)\n"
-             "  -j, --jobs N            tools running at once (default 4, with --gpus 4 a GPU)\n"
-             GPUS_HELP
-             "  -s, --seed N            the case stream (default 1)\n"
-             "  -d, --db FILE           SQLite database (default " STORE_DEFAULT_PATH ")\n"
-             "      --sanitizer PATH    compute-sanitizer (default: PATH, $CUDA_HOME/bin,\n"
-             "                          /usr/local/cuda/bin)\n"
-             "      --logs DIR          keep each tool's log as DIR/ALG.VARIANT.TOOL.log\n");
-      return 0;
+    case CLI_HELP: return cli_help(&cli_sanitize_cmd);
     case 't':
       if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
         return GR_EXIT_USAGE;

@@ -1,0 +1,20 @@
+# cmake -DSRC=doc/gpuregress.1 -DOPTIONS=FILE -DVERSION=X.Y.Z -DOUT=FILE -P cmake/manpage.cmake
+# The man page as installed (cmake/install.cmake): @GR_VERSION@ becomes the release, and the line
+# holding @GR_COMMAND_OPTIONS@ becomes OPTIONS, the runner's `gpuregress help --man`.
+file(READ ${SRC} page)
+file(READ ${OPTIONS} options)
+string(REPLACE "@GR_VERSION@" "${VERSION}" page "${page}")
+string(FIND "${page}" "@GR_COMMAND_OPTIONS@" at)
+if(at LESS 0)
+  message(FATAL_ERROR "${SRC} has no @GR_COMMAND_OPTIONS@ line")
+endif()
+string(SUBSTRING "${page}" 0 ${at} head)
+string(FIND "${head}" "\n" line_start REVERSE)
+math(EXPR line_start "${line_start} + 1")
+string(SUBSTRING "${page}" 0 ${line_start} head)
+string(SUBSTRING "${page}" ${at} -1 tail)
+string(FIND "${tail}" "\n" line_end)
+math(EXPR line_end "${line_end} + 1")
+string(SUBSTRING "${tail}" ${line_end} -1 tail)
+file(WRITE ${OUT}.tmp "${head}${options}${tail}")
+file(RENAME ${OUT}.tmp ${OUT})
