@@ -9,6 +9,9 @@
 # one test a GPU; without one (the other presets) CTest ignores the groups.
 function(gr_test name)
   cmake_parse_arguments(T "" "LABEL;TIMEOUT" "LABELS;ARGS" ${ARGN})
+  if(NOT GPUREGRESS_CUDA AND T_LABEL STREQUAL "gpu")
+    return() # a host-only build (GPUREGRESS_CUDA OFF) has no GPU tests
+  endif()
   set(labels ${T_LABEL} ${T_LABELS})
   if(T_LABEL STREQUAL "gpu")
     add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/tests/gpu_env.sh ${T_ARGS})
@@ -24,8 +27,19 @@ endfunction()
 # (tests/test_util.h, tests/gpu_timing.h: library gr_test_util of tests/CMakeLists.txt). Every
 # test program lands in <build>/tests/, whichever folder declares it (the kmedoids tests find
 # kmedoids_mpi in the parent folder of their own).
+# gr_test_exe(NAME [GPU] source...): GPU marks a program that calls the kernels (a .cu source
+# does too): a host-only build (GPUREGRESS_CUDA OFF) leaves it out, with its gpu tests.
 function(gr_test_exe name)
-  add_executable(${name} ${ARGN})
+  set(sources ${ARGN})
+  list(FIND sources GPU gpu_at)
+  list(FILTER sources EXCLUDE REGEX "^GPU$")
+  list(FILTER sources INCLUDE REGEX "\\.cu$")
+  if(NOT GPUREGRESS_CUDA AND (gpu_at GREATER -1 OR sources))
+    return()
+  endif()
+  set(sources ${ARGN})
+  list(FILTER sources EXCLUDE REGEX "^GPU$")
+  add_executable(${name} ${sources})
   # whole: the algorithms register themselves, referenced by no one
   target_link_libraries(${name} PRIVATE gr_test_util $<LINK_LIBRARY:WHOLE_ARCHIVE,gpuregress_core>)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests ${GR_INTERNAL_INCLUDES})

@@ -1,7 +1,11 @@
 # Sourced by the scripts: repository root, CUDA on PATH, Open MPI allowed as root (CI and the GPU
 # machines run as root), and the build helpers below.
 GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-[ -d /usr/local/cuda/bin ] && case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) PATH=/usr/local/cuda/bin:$PATH ;; esac
+# GR_NO_CUDA=1: act as a machine without the CUDA toolkit (CI checks the host-only path so).
+[ -z "${GR_NO_CUDA:-}" ] && [ -d /usr/local/cuda/bin ] &&
+  case ":$PATH:" in *:/usr/local/cuda/bin:*) ;; *) PATH=/usr/local/cuda/bin:$PATH ;; esac
+# gr_have_cuda: 0 when the CUDA toolkit is there to build the kernels
+gr_have_cuda() { [ -z "${GR_NO_CUDA:-}" ] && command -v nvcc >/dev/null 2>&1; }
 export PATH
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

@@ -195,8 +195,13 @@ static int km_validate(const struct gr_case *c, char *why, size_t len)
 
 static size_t km_device_bytes(const struct gr_case *c)
 {
+#ifdef GR_HOST_ONLY /* no GPU variant can run: nothing to reserve */
+  (void)c;
+  return 0;
+#else
   size_t one = km_gpu_device_bytes(c->v[P_N], c->v[P_N] * c->v[P_SIG_MAX]);
   return one * (size_t)c->v[P_RANKS];
+#endif
 }
 
 /* Per iteration: n*k assignment distances and, with equal clusters, n*n/k score distances, each of
@@ -582,6 +587,7 @@ static enum gr_run_status km_run_reference(const struct gr_variant *v,
   return GR_RUN_OK;
 }
 
+#ifndef GR_HOST_ONLY /* the GPU backend (km_gpu.cu) */
 static enum gr_run_status km_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
                                      void *out, struct gr_run_ctx *ctx)
 {
@@ -611,6 +617,8 @@ static enum gr_run_status km_run_gpu(const struct gr_variant *v, const struct gr
   km_gpu_free(g);
   return rs;
 }
+
+#endif
 
 /* mpirun -np ranks kmedoids_mpi --backend BACKEND on the case's dataset, written to a temp file */
 static enum gr_run_status km_run_mpi(const struct gr_instance *inst, void *out,
@@ -714,10 +722,10 @@ static const struct gr_regime km_regimes[] = {
 static const struct gr_variant km_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, km_run_reference, NULL,
      "serial double precision, distance matrix cached, definitions of doc/algorithms.md"},
-    {"v1_racy_score", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, km_run_gpu,
+    {"v1_racy_score", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(km_run_gpu),
      GR_GPU(km_v1_racy_score_launch),
      "big-cluster partial scores added with a plain += across blocks: lost updates"},
-    {"v2_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, km_run_gpu, GR_GPU(km_v2_score_launch),
+    {"v2_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(km_run_gpu), GR_GPU(km_v2_score_launch),
      "resident dataset, register-tiled SQFD; partial scores added with an integer atomicAdd"},
     {"mpi_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, km_run_mpi_gpu, NULL,
      "mpirun -np ranks kmedoids_mpi, one GPU per rank (shared when fewer)"},
@@ -725,6 +733,7 @@ static const struct gr_variant km_variants[] = {
      "mpirun -np ranks kmedoids_mpi with the CPU backend: the distributed logic without a GPU"},
 };
 
+#ifndef GR_HOST_ONLY /* the GPU backend (km_gpu.cu) */
 /* timing hooks: one iteration's kernels, the plan of the first iteration kept resident */
 
 struct km_bench {
@@ -816,6 +825,8 @@ static void km_bench_teardown(void *state)
   free(b);
 }
 
+#endif
+
 const struct gr_algorithm kmedoids_algorithm = {
     .name = "kmedoids",
     .summary = "k-medoids (Voronoi iteration) over image feature signatures with SQFD, MPI + CUDA",
@@ -834,10 +845,10 @@ const struct gr_algorithm kmedoids_algorithm = {
     .regimes = km_regimes,
     .n_regimes = sizeof km_regimes / sizeof *km_regimes,
     .bench_cases = km_bench_case_list,
-    .bench_setup = km_bench_setup,
-    .bench_launch = km_bench_launch,
-    .bench_fetch = km_bench_fetch,
-    .bench_teardown = km_bench_teardown,
+    .bench_setup = GR_IF_CUDA(km_bench_setup),
+    .bench_launch = GR_IF_CUDA(km_bench_launch),
+    .bench_fetch = GR_IF_CUDA(km_bench_fetch),
+    .bench_teardown = GR_IF_CUDA(km_bench_teardown),
     .data_params = km_data_params,
     .check_file = km_check_file,
 };

@@ -13,7 +13,9 @@
  * than KM_SCORE_MAX_N objects, a dataset the GPU kernels do not take), 3 environment (no CUDA
  * device for the gpu backend). */
 #include <ctype.h>
+#ifndef GR_HOST_ONLY
 #include <cuda_runtime_api.h>
+#endif
 #include <errno.h>
 #include <math.h>
 #include <mpi.h>
@@ -291,6 +293,16 @@ static int finish(int code)
   return code;
 }
 
+/* the GPU backend's state, freed (none in a host-only build: the backend is not there) */
+static void free_gpu(struct km_gpu *g)
+{
+#ifdef GR_HOST_ONLY
+  (void)g;
+#else
+  km_gpu_free(g);
+#endif
+}
+
 int main(int argc, char **argv)
 {
   MPI_Init(&argc, &argv);
@@ -345,7 +357,7 @@ int main(int argc, char **argv)
   /* the backend */
   int64_t lo, hi;
   km_rank_range(ds.n, rank, size, &lo, &hi);
-  struct km_backend be;
+  struct km_backend be = {0};
   struct km_gpu *g = NULL;
   struct km_cpu *cpu = NULL;
   int gpu = strcmp(o.backend, "gpu") == 0;
@@ -358,6 +370,9 @@ int main(int argc, char **argv)
       kmsig_free(&ds);
       return finish(GR_EXIT_ENV);
     }
+#ifdef GR_HOST_ONLY /* gr_gpu_device_count said 0 above: not reached */
+    err = -1;
+#else
     MPI_Comm local;
     int local_rank = 0;
     MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local);
@@ -369,6 +384,7 @@ int main(int argc, char **argv)
     err = km_gpu_new(&ds, o.alpha, lo, hi, big, &g, why, sizeof why);
     be = km_gpu_backend_ops;
     be.ctx = g;
+#endif
   } else {
     cpu = km_cpu_new(&ds, o.alpha);
     err = cpu ? 0 : -1;
@@ -381,7 +397,7 @@ int main(int argc, char **argv)
   if (bad >= 0) {
     if (rank == bad)
       fprintf(stderr, "kmedoids_mpi: rank %d: %s\n", rank, why);
-    km_gpu_free(g);
+    free_gpu(g);
     km_cpu_free(cpu);
     kmsig_free(&ds);
     return finish(err > 0 ? GR_EXIT_USAGE : GR_EXIT_FAIL);
@@ -405,7 +421,7 @@ int main(int argc, char **argv)
     if (rank == bad)
       fprintf(stderr, "kmedoids_mpi: rank %d: %s\n", rank, why);
     km_result_release(&res);
-    km_gpu_free(g);
+    free_gpu(g);
     km_cpu_free(cpu);
     kmsig_free(&ds);
     return finish(GR_EXIT_FAIL);
@@ -426,7 +442,7 @@ int main(int argc, char **argv)
              worst[4], worst[4] / res.steps, worst[0], worst[1], worst[2], worst[3]);
   }
   km_result_release(&res);
-  km_gpu_free(g);
+  free_gpu(g);
   km_cpu_free(cpu);
   kmsig_free(&ds);
   return finish(code);

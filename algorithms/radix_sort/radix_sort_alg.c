@@ -122,24 +122,24 @@ static const struct gr_regime radix_sort_regimes[] = {
 static const struct gr_variant radix_sort_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
-    {"v1_basic", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+    {"v1_basic", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
      GR_GPU(radix_sort_v1_basic_launch),
      "per pass histogram, scan and scatter; the scatter sorts each tile by 8 one-bit splits in "
      "shared memory"},
-    {"v2_warp_lane0", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, radix_sort_run_gpu,
+    {"v2_warp_lane0", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
      GR_GPU(radix_sort_v2_warp_lane0_launch),
      "warp-ranked scatter where only lane 0 writes its warp's per-digit count: other digits get "
      "none (gpu-sorting issue #17)"},
-    {"v3_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+    {"v3_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
      GR_GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
-    {"v4_onesweep", GR_VARIANT_FIXED, GR_VARIANT_GPU, radix_sort_run_gpu,
+    {"v4_onesweep", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
      GR_GPU(radix_sort_v4_onesweep_launch),
      "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
      "tile of 384 x 24 in registers (match.any), publishes its counts by decoupled look-back and "
      "scatters"},
-    {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, radix_sort_run_gpu, GR_GPU(radix_sort_cub_launch),
+    {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu), GR_GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };
 
@@ -491,9 +491,9 @@ const struct gr_algorithm radix_sort_algorithm = {
     .regimes = radix_sort_regimes,
     .n_regimes = sizeof radix_sort_regimes / sizeof *radix_sort_regimes,
     .bench_cases = radix_sort_bench_cases,
-    .bench_setup = radix_sort_bench_setup,
-    .bench_launch = radix_sort_bench_launch,
-    .bench_fetch = radix_sort_bench_fetch,
-    .bench_teardown = radix_sort_bench_teardown,
+    .bench_setup = GR_IF_CUDA(radix_sort_bench_setup),
+    .bench_launch = GR_IF_CUDA(radix_sort_bench_launch),
+    .bench_fetch = GR_IF_CUDA(radix_sort_bench_fetch),
+    .bench_teardown = GR_IF_CUDA(radix_sort_bench_teardown),
 };
 GR_REGISTER_ALGORITHM(radix_sort_algorithm);

@@ -146,18 +146,18 @@ static const struct gr_regime sgm_regimes[] = {
 static const struct gr_variant sgm_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, sgm_run_reference, NULL,
      "plain loops over a materialised cost volume, one row of L per path at a time"},
-    {"v1_fullmask", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, sgm_run_gpu,
+    {"v1_fullmask", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(sgm_run_gpu),
      GR_GPU(sgm_v1_fullmask_launch),
      "blockDim = D, full-mask __shfl_down_sync min: partial last warp reads 0 when D % 32 != 0"},
-    {"v2_padded", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu, GR_GPU(sgm_v2_padded_launch),
+    {"v2_padded", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(sgm_run_gpu), GR_GPU(sgm_v2_padded_launch),
      "block rounded up to a multiple of 32, padding lanes hold UINT16_MAX and write nothing"},
-    {"v3_warp_fused", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+    {"v3_warp_fused", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(sgm_run_gpu),
      GR_GPU(sgm_v3_warp_fused_launch),
      "warp per scan line, ceil(D/32) disparities per lane, cost fused, last path fused with WTA"},
-    {"v4_packed_dpx", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+    {"v4_packed_dpx", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(sgm_run_gpu),
      GR_GPU(sgm_v4_packed_dpx_launch),
      "v3 with two disparities per register: 16x2 min/add (Hopper DPX); 1.2-1.4x v3 at D >= 256"},
-    {"v5_prefetch_wta", GR_VARIANT_FIXED, GR_VARIANT_GPU, sgm_run_gpu,
+    {"v5_prefetch_wta", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(sgm_run_gpu),
      GR_GPU(sgm_v5_prefetch_wta_launch),
      "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM),"
      " rows first where W >= 1.6 H"},
@@ -262,7 +262,11 @@ static size_t sgm_device_bytes(const struct gr_case *c)
   int per_path;
   case_params(c, &p);
   out_values(&p, &per_path);
+#ifdef GR_HOST_ONLY /* no GPU variant can run: nothing to reserve */
+  return 0;
+#else
   return sgm_gpu_bytes(&p, per_path);
+#endif
 }
 
 /* Bytes: what must move at least (two 8-bit images in, a 16-bit disparity map out). Items: the
@@ -559,14 +563,14 @@ const struct gr_algorithm sgm_algorithm = {
     .check = sgm_check,
     .work = sgm_work,
     .item_unit = "cells",
-    .item_peak = sgm_peak_cells,
+    .item_peak = GR_IF_CUDA(sgm_peak_cells),
     .regimes = sgm_regimes,
     .n_regimes = sizeof sgm_regimes / sizeof *sgm_regimes,
     .bench_cases = sgm_bench_cases,
-    .bench_setup = sgm_bench_setup,
-    .bench_launch = sgm_bench_launch,
-    .bench_fetch = sgm_bench_fetch,
-    .bench_teardown = sgm_bench_teardown,
+    .bench_setup = GR_IF_CUDA(sgm_bench_setup),
+    .bench_launch = GR_IF_CUDA(sgm_bench_launch),
+    .bench_fetch = GR_IF_CUDA(sgm_bench_fetch),
+    .bench_teardown = GR_IF_CUDA(sgm_bench_teardown),
     .data_params = sgm_data_params,
     .check_file = sgm_check_file,
 };

@@ -140,7 +140,7 @@ static const struct gr_variant selftest_variants[] = {
      "leaves the last element unwritten on the second run when n >= 37"},
     {"flaky", GR_VARIANT_FIXED, 0, run_flaky, NULL, "wrong on one call in three when n >= 37"},
     {"racy", GR_VARIANT_FIXED, 0, run_racy, NULL, "wrong on two calls in three when n >= 37"},
-    {"gpu_fault", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, selftest_run_gpu_fault,
+    {"gpu_fault", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, GR_IF_CUDA(selftest_run_gpu_fault),
      NULL, "kernel writes through a null pointer when n >= 37 (sticky CUDA error)"},
     {"bug_caught", GR_VARIANT_HISTORICAL, GR_VARIANT_HOST_TIMED, run_wrong, NULL,
      "historical: wrong when n >= 37"},

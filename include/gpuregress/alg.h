@@ -119,9 +119,21 @@ struct gr_instance {
   void *priv;       /* algorithm data: input, reference output, scratch */
 };
 
-/* A variant's launcher as its `impl`: variants[] = {..., run_gpu, GR_GPU(alg_v2_launch), ...}; the
- * run function casts it back to the launcher's type. */
-#define GR_GPU(fn) ((void (*)(void))(fn))
+/* What only a CUDA build has: in a host-only build (-DGPUREGRESS_CUDA=OFF, which defines
+ * GR_HOST_ONLY for everything built against it) GR_IF_CUDA(x) is NULL, so that a table names its
+ * GPU functions (the run of a GPU variant, the timing hooks, item_peak) without referencing them:
+ * the .cu files are not built there, and a variant with no run is listed and skipped as "built
+ * without CUDA". Host code that calls a GPU function directly keeps it under #ifndef
+ * GR_HOST_ONLY. */
+#ifdef GR_HOST_ONLY
+#define GR_IF_CUDA(x) NULL
+#else
+#define GR_IF_CUDA(x) (x)
+#endif
+
+/* A variant's launcher as its `impl`: variants[] = {..., GR_IF_CUDA(run_gpu),
+ * GR_GPU(alg_v2_launch), ...}; the run function casts it back to the launcher's type. */
+#define GR_GPU(fn) GR_IF_CUDA((void (*)(void))(fn))
 
 struct gr_variant {
   const char *name;
