@@ -99,12 +99,23 @@ static int one_outcome(void *ctx, const struct store_outcome *oc)
   return 0;
 }
 
+void reproducer_slower_name(char *dst, size_t len, const char *algorithm, const char *variant,
+                            const char *params, uint64_t seed, const char *l2)
+{
+  char slug_a[80], slug_v[80], key[GR_CASE_TEXT_LEN + 64];
+  gr_fmt(key, sizeof key, "%s seed=%llu %s", params, (unsigned long long)seed, l2);
+  uint32_t h = 2166136261u; /* FNV-1a */
+  for (const unsigned char *c = (const unsigned char *)key; *c; c++)
+    h = (h ^ *c) * 16777619u;
+  gr_fmt(dst, len, "slower-%s-%s-%08x", gr_slug(slug_a, sizeof slug_a, algorithm),
+         gr_slug(slug_v, sizeof slug_v, variant), (unsigned)h);
+}
+
 static int one_slower(struct rp *x, const struct compare_timing *ct)
 {
   const struct compare_result *r = x->v->cmp;
-  char slug_a[80], slug_v[80], sub[256], folder[4096], db[4096];
-  gr_fmt(sub, sizeof sub, "%02zu-%s-%s-slower", x->n + 1,
-         gr_slug(slug_a, sizeof slug_a, ct->algorithm), gr_slug(slug_v, sizeof slug_v, ct->variant));
+  char sub[256], folder[4096], db[4096];
+  reproducer_slower_name(sub, sizeof sub, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2);
   gr_fmt(folder, sizeof folder, "%s/%s", x->dir, sub);
   if (mkdir_ok(folder, x->why, x->len))
     return -1;
@@ -117,7 +128,8 @@ static int one_slower(struct rp *x, const struct compare_timing *ct)
       gr_fmt(x->why, x->len, "cannot replace '%s': %s", db, strerror(errno));
       return -1;
     }
-    if (store_copy_run(x->st, r->base.id, db, x->why, x->len))
+    if (store_copy_timing(x->st, r->base.id, ct->algorithm, ct->variant, ct->params, ct->l2, db,
+                          x->why, x->len))
       return -1;
     have_db = 1;
   }

@@ -17,6 +17,7 @@
 
 #include "gr.h"
 #include "history.h"
+#include "reproducers.h"
 #include "verdict_private.h"
 
 /* Tonight's median of each timed benchmark. */
@@ -226,9 +227,9 @@ void rv_repro(char **dst, const char *runner, const char *alg, const char *var,
   shell_quote(kase, sizeof kase, text);
   shell_quote(qa, sizeof qa, against);
   shell_quote(qdb, sizeof qdb, db ? db : STORE_DEFAULT_PATH);
-  rv_set_text(dst, "%s bench %s --case %s%s --against %s --db %s",
+  rv_set_text(dst, "%s bench %s --case %s%s --against %s%s%s",
               gr_name_ok(runner) ? runner : "gpuregress", sel, kase,
-              strcmp(l2, "hot") ? "" : " --hot", qa, qdb);
+              strcmp(l2, "hot") ? "" : " --hot", qa, db ? " --db " : "", db ? qdb : "");
 }
 
 /* "A..B" of the runs' commits (short); "" when one is unknown */
@@ -265,8 +266,17 @@ static int from_baseline(struct store *st, struct run_verdict *v)
       gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
       if (strcmp(ct->algorithm, t->suite) || strcmp(name, t->name))
         continue;
-      rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2, against,
-               v->db_path);
+      if (v->base_file) { /* the baseline is a file already (a committed baseline): it travels */
+        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
+                 ct->l2, against, NULL);
+      } else { /* the file of the night's reproducers/ folder (export --format reproducers) */
+        char dir[256], file[400];
+        reproducer_slower_name(dir, sizeof dir, ct->algorithm, ct->variant, ct->params, ct->seed,
+                               ct->l2);
+        gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
+        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
+                 ct->l2, file, NULL);
+      }
       if (r->base.commit[0] && r->cur.commit[0]) {
         gr_fmt(t->range, sizeof t->range, "%.12s..%.12s", r->base.commit, r->cur.commit);
         rv_set_text(&t->message, "%s; commits %s", t->message ? t->message : "", t->range);

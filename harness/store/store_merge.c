@@ -332,6 +332,51 @@ int store_copy_run(struct store *st, int64_t run, const char *path, char *why, s
   return rc;
 }
 
+/* What of a copied run stays for one benchmark: its timing row(s) with their samples and
+ * accuracy metrics, the run row; nothing else of the run (cases, outcomes, coverage, ...). */
+static const char *const keep_one_timing[] = {
+    "DELETE FROM samples WHERE timing_id NOT IN (SELECT id FROM timings WHERE algorithm = ?1 AND"
+    " variant = ?2 AND params = ?3 AND l2 = ?4)",
+    "DELETE FROM accuracy WHERE timing_id NOT IN (SELECT id FROM timings WHERE algorithm = ?1 AND"
+    " variant = ?2 AND params = ?3 AND l2 = ?4)",
+    "DELETE FROM timings WHERE NOT (algorithm = ?1 AND variant = ?2 AND params = ?3 AND l2 = ?4)",
+    "DELETE FROM cases", "DELETE FROM outcomes", "DELETE FROM coverage", "DELETE FROM sanitizer",
+    "DELETE FROM night_parts", "DELETE FROM open_regressions", "DELETE FROM acks",
+};
+
+int store_copy_timing(struct store *st, int64_t run, const char *algorithm, const char *variant,
+                      const char *params, const char *l2, const char *path, char *why, size_t len)
+{
+  if (store_copy_run(st, run, path, why, len))
+    return -1;
+  struct store *dst;
+  if (store_open(path, &dst, why, len))
+    return -1;
+  int rc = store_commit(dst) || sqlite3_exec(dst->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK;
+  for (size_t i = 0; !rc && i < sizeof keep_one_timing / sizeof *keep_one_timing; i++) {
+    sqlite3_stmt *s;
+    rc = sqlite3_prepare_v2(dst->db, keep_one_timing[i], -1, &s, NULL) != SQLITE_OK;
+    if (rc)
+      break;
+    const char *const v[] = {algorithm, variant, params, l2};
+    for (int k = 0; k < sqlite3_bind_parameter_count(s) && k < 4; k++)
+      sqlite3_bind_text(s, k + 1, v[k], -1, SQLITE_STATIC);
+    rc = sqlite3_step(s) != SQLITE_DONE;
+    sqlite3_finalize(s);
+  }
+  if (!rc)
+    rc = sqlite3_exec(dst->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK ||
+         sqlite3_exec(dst->db, "VACUUM", NULL, NULL, NULL) != SQLITE_OK;
+  if (rc) {
+    char shown[256];
+    gr_fmt(why, len, "cannot reduce '%s' to one benchmark: %s", path,
+           gr_printable(shown, sizeof shown, sqlite3_errmsg(dst->db)));
+    sqlite3_exec(dst->db, "ROLLBACK", NULL, NULL, NULL);
+  }
+  store_close(dst);
+  return rc ? -1 : 0;
+}
+
 /* ---- retention ---------------------------------------------------------------------------- */
 
 static int64_t file_bytes(const char *path)
