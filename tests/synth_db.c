@@ -2,7 +2,8 @@
  * would record them on a GPU) to a database, for the CPU tests of compare, export, plot and
  * history and for looking at the dashboard without a GPU. Prints the run id.
  *
- *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--host NAME] [--noise REL]
+ *   synth_db DB [--seed N] [--commit C] [--gpu NAME] [--host NAME] [--uuid GPU-UUID]
+ *               [--noise REL]
  *               [--night-noise REL] [--night-mode GAP,P] [--date YYYY-MM-DD[THH:MM:SSZ]]
  *               [--cases N]
  *               [--slow ALG/VARIANT=FACTOR]... [--verdict ALG/VARIANT=VERDICT]...
@@ -18,6 +19,8 @@
  * verdict is not pass.
  *
  * --scale F multiplies every time by F (a host's offset: hosts of one model differ steadily).
+ * --uuid records each timing's GPU (model, UUID, host) as bench does on a GPU; without it the
+ * timings name no GPU (a database older than schema 8: the run's host name identifies it).
  * --runs N appends N runs in one call (each its own draw of the night's level and mode, as the
  * rounds of a re-timing are processes; the id of the last is printed); --no-samples stores the
  * timings' summaries without their samples (what the confirmation of compare reads), quickly.
@@ -78,6 +81,7 @@ int main(int argc, char **argv)
   double noise = 0.01, night_noise = 0, mode_gap = 0, mode_p = 0;
   long ncases_pass = 0;
   const char *commit = "0123456789abcdef", *gpu = "Synthetic GPU 80GB", *host = "synthhost";
+  const char *uuid = NULL;
   const char *date = NULL;
   if (argc < 2) {
     fprintf(stderr, "usage: synth_db DB [options] (see the source)\n");
@@ -124,6 +128,8 @@ int main(int argc, char **argv)
       scale = strtod(v, NULL);
     else if (!strcmp(argv[i - 1], "--host"))
       host = v;
+    else if (!strcmp(argv[i - 1], "--uuid"))
+      uuid = v;
     else if (!strcmp(argv[i - 1], "--date"))
       date = v;
     else if (!strcmp(argv[i - 1], "--cases"))
@@ -348,6 +354,8 @@ next_run: /* --runs: the next run, from here (no declaration above it is variabl
         t.verdict = cver >= 0 ? (enum verdict)cver : hist ? VERDICT_CAUGHT : VERDICT_PASS;
         t.reason = t.verdict == VERDICT_FAIL ? "after the timing loop: pair 0: 0.5 vs 0.25" : NULL;
         int64_t id = store_add_timing(st, run, &t);
+        if (uuid && id > 0)
+          store_set_timing_gpu(st, id, gpu, uuid, host);
         for (size_t i = 0; i < n && id > 0 && samples; i++)
           store_add_sample(st, id, (int64_t)i, ms[i], clk[i]);
         const char *acc = lookup(accuracy, n_accuracy, an, vars[v].name);

@@ -210,9 +210,13 @@ static void print_compare(FILE *f, const struct compare_result *r, const struct 
       fprintf(f, "  %s/%s %.48s: ratio %.3fx; interleaved on this GPU %.3fx (%d rounds each)\n",
               t->algorithm, t->variant, t->params, t->sc.ratio, t->confirm_ratio,
               t->confirm_rounds);
-    else
-      fprintf(f, "  %s/%s %.48s: ratio %.3fx against host '%s'; no nights of this host yet\n",
-              t->algorithm, t->variant, t->params, t->sc.ratio, r->base.host);
+    else { /* another GPU of the same host, or another host */
+      int gpu = t->base_uuid[0] && t->cur_uuid[0] && strcmp(t->base_uuid, t->cur_uuid) &&
+                !strcmp(t->base_host, t->cur_host);
+      fprintf(f, "  %s/%s %.48s: ratio %.3fx against %s '%s'; no nights of this %s yet\n",
+              t->algorithm, t->variant, t->params, t->sc.ratio, gpu ? "GPU" : "host",
+              gpu ? t->base_uuid : r->base.host, gpu ? "GPU" : "host");
+    }
   }
   for (size_t i = 0, shown = 0; i < r->n_t && r->n_confirmed; i++) {
     const struct compare_timing *t = &r->t[i];

@@ -142,7 +142,8 @@ void compare_result_free(struct compare_result *r);
 #define COMPARE_CONFIRM_MAX_ROUNDS 64
 #define COMPARE_CONFIRM_MIN_ROUNDS 3 /* rounds of each build below which nothing is judged */
 #define COMPARE_CONFIRM_SHARE 0.6    /* of the minimum effect that the re-timing must hold */
-/* The runs before cur on its GPU model and host that hold timings, newest first, at most
+/* The runs before cur on its GPU model and machine (a GPU by its UUID, a CPU by its host and
+ * model: store_run_machines) that hold timings, newest first, at most
  * COMPARE_HOST_RUNS, into ids (malloc'd, the caller frees; NULL when none). Returns the count,
  * -1 on a database error. */
 long compare_host_runs(struct store *st, int64_t cur, int64_t **ids);

@@ -26,11 +26,12 @@
 
 long compare_host_runs(struct store *st, int64_t cur, int64_t **ids)
 {
-  struct store_run cr, rr;
   int64_t model[COMPARE_HOST_RUNS + 1];
   char commits[COMPARE_HOST_RUNS + 1][16];
+  char mine[4096], theirs[4096];
   *ids = NULL;
-  if (store_get_run(st, STORE_MAIN, cur, &cr))
+  /* the same machine: a GPU by its UUID, a CPU by its host and model (store_run_machines) */
+  if (store_run_machines(st, STORE_MAIN, cur, mine, sizeof mine))
     return 0;
   int n = store_history(st, cur, STORE_HAS_TIMINGS, model, commits, COMPARE_HOST_RUNS + 1);
   if (n < 0)
@@ -40,9 +41,9 @@ long compare_host_runs(struct store *st, int64_t cur, int64_t **ids)
     return -1;
   long k = 0;
   for (int i = 0; i < n; i++) {
-    if (model[i] == cur || store_get_run(st, STORE_MAIN, model[i], &rr))
+    if (model[i] == cur || store_run_machines(st, STORE_MAIN, model[i], theirs, sizeof theirs))
       continue;
-    if (cr.host[0] && !strcmp(rr.host, cr.host))
+    if (store_same_machine(mine, theirs))
       out[k++] = model[i];
   }
   *ids = out;

@@ -388,6 +388,15 @@ int store_timing_gpu(struct store *st, enum store_src src, int64_t timing, char 
                      size_t name_len, char *gpu_uuid, size_t uuid_len, char *host,
                      size_t host_len);
 
+/* The machines a run of src was timed on, one a line ("gpu UUID" for a GPU that reports one,
+ * "host NAME CPU-MODEL" for a CPU timing or a GPU without a UUID), distinct and sorted; where no
+ * timing names one (a database older than schema 8) "host NAME" of the run. The identity of a
+ * host for its own nights and offset (compare_host_runs): the GPU, not the host name, since
+ * two GPUs of one host differ as two hosts do. 0 ok; -1 none known. */
+int store_run_machines(struct store *st, enum store_src src, int64_t run, char *out, size_t len);
+/* 1 when two lists of store_run_machines share a machine. */
+int store_same_machine(const char *a, const char *b);
+
 /* The night of a run: its id, and for a sharded night which shards it holds. */
 struct store_night_info {
   char night[128];   /* "" when the run records none */

@@ -94,6 +94,59 @@ int store_timing_gpu(struct store *st, enum store_src src, int64_t timing, char 
   return rc;
 }
 
+int store_run_machines(struct store *st, enum store_src src, int64_t run, char *out, size_t len)
+{
+  sqlite3_stmt *s;
+  size_t used = 0;
+  out[0] = 0;
+  /* a GPU timing: its GPU's UUID; a CPU timing (or one of a GPU without a UUID): its host and
+   * model (bench.c records the CPU's model as the timing's gpu_name) */
+  if (!store_prepare(st, src,
+                     "SELECT DISTINCT CASE WHEN coalesce(gpu_uuid, '') <> '' THEN 'gpu ' || gpu_uuid"
+                     " ELSE 'host ' || host || ' ' || coalesce(gpu_name, '') END AS k"
+                     " FROM %s.timings WHERE run_id = ? AND (coalesce(gpu_uuid, '') <> ''"
+                     " OR coalesce(host, '') <> '') ORDER BY k",
+                     &s)) {
+    sqlite3_bind_int64(s, 1, run);
+    while (sqlite3_step(s) == SQLITE_ROW) {
+      const unsigned char *k = sqlite3_column_text(s, 0);
+      size_t n = k ? strlen((const char *)k) : 0;
+      if (!n || used + n + 2 > len)
+        continue;
+      memcpy(out + used, k, n);
+      used += n;
+      out[used++] = '\n';
+      out[used] = 0;
+    }
+    sqlite3_finalize(s);
+  } /* else an older schema: no machine per timing */
+  if (used)
+    return 0;
+  /* no timing names its machine (a database older than schema 8): the run's host name */
+  struct store_run r;
+  if (store_get_run(st, src, run, &r) || !r.host[0])
+    return -1;
+  gr_fmt(out, len, "host %s\n", r.host);
+  return 0;
+}
+
+int store_same_machine(const char *a, const char *b)
+{
+  for (const char *p = a; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    for (const char *q = b; *q;) {
+      const char *f = strchr(q, '\n');
+      size_t m = f ? (size_t)(f - q) : strlen(q);
+      if (n && n == m && !memcmp(p, q, n))
+        return 1;
+      q += m + (f != NULL);
+    }
+    p += n + (e != NULL);
+  }
+  return 0;
+}
+
 int store_get_night_info(struct store *st, enum store_src src, int64_t run,
                          struct store_night_info *n)
 {
