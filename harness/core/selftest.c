@@ -218,8 +218,12 @@ static int selftest_check(const struct gr_instance *inst, const void *out,
 }
 
 /* Timing on the host (GR_VARIANT_HOST_TIMED: ok and bug_caught): the tests' stand-in benchmarks of
- * a night timed without a GPU (tests/fleet.sh). A sweep of four sizes, tens of microseconds each.
- */
+ * a night timed without a GPU (tests/fleet.sh, tests/fleet_nights.sh). A sweep of four sizes: a
+ * launch is the variant's run, then a spin until SELFTEST_NS_PER_ELEM x n has passed since its
+ * start (65 to 197 us). A deadline, not a loop's time: on a 2-core CI machine running other tests
+ * a loop's time moves with the load, and the tests' nights would judge the machine (as the toy of
+ * tests/bisect.sh does). A planted slowdown (GR_TEST_SLOWDOWN) spins on top of it. */
+#define SELFTEST_NS_PER_ELEM 4.0
 static const char *const selftest_bench_cases[] = {
     "selftest n=16384 dist=random seed=1", "selftest n=24576 dist=random seed=1",
     "selftest n=32768 dist=random seed=1", "selftest n=49152 dist=random seed=1", NULL};
@@ -252,7 +256,10 @@ static void selftest_bench_launch(void *state)
 {
   struct selftest_bench *b = state;
   struct gr_run_ctx ctx = {0};
+  double until = gr_now_seconds() + SELFTEST_NS_PER_ELEM * 1e-9 * (double)(b->inst->out_bytes / 4);
   b->v->run(b->v, b->inst, b->out, &ctx);
+  while (gr_now_seconds() < until)
+    ;
 }
 
 static void selftest_bench_fetch(void *state, void *out)
