@@ -391,12 +391,12 @@ int main(void)
                                     t0, tgpu);
     EXPECT(n == strlen(buf));
     EXPECT(strstr(buf, "  lane 0, GPU 0: CUDA ready at 0.40 s, done at 3.50 s; timed 2 groups (1 "
-                       "own, 1 taken over; 0 own timed by others), expected 4.50 s, case builds "
-                       "0.75 s\n"),
+                       "own, 1 taken over; 0 own timed by others), expected 4.50 s (dealt 3.00 s), "
+                       "case builds 0.75 s\n"),
            "%s", buf);
     EXPECT(strstr(buf, "  lane 1, GPU 3: CUDA ready at 0.80 s, done at 3.20 s; timed 1 groups (1 "
-                       "own, 0 taken over; 1 own timed by others), expected 2.00 s, case builds "
-                       "0.00 s\n"),
+                       "own, 0 taken over; 1 own timed by others), expected 2.00 s (dealt 3.50 s), "
+                       "case builds 0.00 s\n"),
            "%s", buf);
     /* unknown GPU and times; one job: nothing; a short buffer: cut, terminated */
     tgpu[1] = -1;

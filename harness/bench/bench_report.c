@@ -137,11 +137,12 @@ size_t bench_lanes_timeline(char *buf, size_t len, size_t jobs, const struct ben
     buf[0] = 0;
   for (size_t j = 0; j < jobs && jobs > 1; j++) {
     size_t timed = 0, own = 0, own_elsewhere = 0;
-    double expect = 0, build = 0;
+    double expect = 0, build = 0, dealt = 0;
     for (size_t g = 0; g < ng; g++) {
       int mine = 0;
       for (size_t k = 0; k < l->n_own[j] && !mine; k++)
         mine = l->gid[l->start[j] + k] == g;
+      dealt += mine ? gcost[g] : 0;
       if (claim[g] == (int)j + 1) {
         timed++;
         own += mine;
@@ -160,10 +161,10 @@ size_t bench_lanes_timeline(char *buf, size_t len, size_t jobs, const struct ben
       gr_fmt(end_s, sizeof end_s, "%.2f s", end[j] - t0);
     int w = snprintf(buf + at, len > at ? len - at : 0,
                      "  lane %zu, GPU %s: CUDA ready at %s, done at %s; timed %zu groups (%zu own, "
-                     "%zu taken over; %zu own timed by others), expected %.2f s, case builds "
-                     "%.2f s\n",
+                     "%zu taken over; %zu own timed by others), expected %.2f s (dealt %.2f s), "
+                     "case builds %.2f s\n",
                      j, gpu_s, ready_s, end_s, timed, own, timed - own, own_elsewhere, expect,
-                     build);
+                     dealt, build);
     if (w > 0)
       at = at + (size_t)w < len ? at + (size_t)w : (len ? len - 1 : 0);
   }
