@@ -24,6 +24,10 @@ check "a row per lane: lane, GPU, busy s, groups timed, predicted s timed and de
   [ "$(grep -cE "^ +[01] +[01] +$num +[0-9]+ +$num +$num$" <<<"$out")" = 2 ]
 check "every group timed once over the lanes (4 sizes)" \
   [ "$(grep -E "^ +[01] +[01] +$num +[0-9]+ +$num +$num$" <<<"$out" | awk '{ s += $4 } END { print s }')" = 4 ]
+# no history: the four sizes' groups cost 0.5 to 1.5 by their bytes (16384 to 49152 elements, 2
+# variants each: 1.67, 2.00, 2.33, 3.00), the largest two on different lanes
+check "the deal by size: 3.00 + 1.67 on one lane, 2.33 + 2.00 on the other" \
+  [ "$(grep -E "^ +[01] +[01] +$num +[0-9]+ +$num +$num$" <<<"$out" | awk '{ print $6 }' | sort | tr '\n' ' ')" = "4.33 4.67 " ]
 check "the measured wall time on 2 GPUs" grep -qE "^full sweep on 2 GPUs: measured wall $num s$" <<<"$out"
 check "the one-GPU figure: the sum of the lanes" \
   grep -qE "^full sweep on 1 GPU: sum of lanes $num s \(estimate" <<<"$out"

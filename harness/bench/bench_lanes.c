@@ -14,8 +14,9 @@
  * share its input and reference) are dealt to the lanes up front, the costliest group first to
  * the least loaded lane (longest processing time first). A group's cost is the seconds its
  * benchmarks took when last timed in this database (timings.seconds: setup, sampling and the
- * check after it); a benchmark never timed counts as the mean of those that were, or 1 when
- * none was: with no history the groups are dealt by their number of benchmarks. Each lane
+ * check after it); a benchmark never timed counts as the mean of those that were (1 when none
+ * was), weighted from 0.5 to 1.5 by its case's bytes: with no history the groups are dealt by
+ * their number of benchmarks and size, the largest cases spread over the lanes. Each lane
  * times its groups in one benchmark process, holding its GPU's lock exclusively: a benchmark
  * process starts a CUDA context and measures the copy bandwidth and the item peaks, once per
  * lane rather than once per group. With one GPU the whole plan is one job: the same single
@@ -208,11 +209,27 @@ static void bench_costs(const struct bench_plan *p, const struct bench_opts *o, 
       n_known++;
     }
   }
+  /* a benchmark without history: the mean of the known ones (else 1), from 0.5 to 1.5 times it
+   * by its case's bytes (the work model) against the largest such case: the costliest of the
+   * unknown groups are dealt first, one to each lane, not by plan order (which put the largest
+   * size of every algorithm's sweep on the same lane) */
+  double max_bytes = 0, *bytes = cost; /* bytes of the unknown items, then their cost */
+  for (size_t i = 0; i < p->n; i++) {
+    double b = 0, items = 0;
+    if (cost[i] > 0)
+      continue;
+    if (p->items[i].alg->work)
+      p->items[i].alg->work(&p->items[i].c, &b, &items);
+    bytes[i] = -(b > 0 ? b : 0) - 1; /* < 0: unknown */
+    max_bytes = -bytes[i] - 1 > max_bytes ? -bytes[i] - 1 : max_bytes;
+  }
+  double fallback = n_known ? known / (double)n_known : 1.0;
   for (size_t g = 0; g < ng; g++) {
     gcost[g] = 0;
     for (size_t k = 0; k < gc[g]; k++) {
       double c = cost[gs[g] + k];
-      gcost[g] += c > 0 ? c : n_known ? known / (double)n_known : 1.0;
+      gcost[g] += c > 0 ? c
+                        : fallback * (max_bytes > 0 ? 0.5 + (-c - 1) / max_bytes : 1.0);
     }
   }
 }
