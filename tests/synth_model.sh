@@ -105,7 +105,7 @@ check "two GPUs of one host: night 2 is not confirmed on this machine" \
 step "$gpus" gpus bare
 check "two GPUs of one host: the 5% step on night 40 is red" [ $? = 1 ]
 check "two GPUs of one host: against the GPU's own night 38, sortlike/v2_warp alone slower" \
-  grep -qE "against run 38: [0-9]+ same, [0-9]+ faster, [1-4] slower.*, [1-4] open regressions" "$gpus.step.40.log"
+  grep -qE "against run 38: [0-9]+ same, [0-9]+ faster, [1-4] slower.*; [1-4] open regressions" "$gpus.step.40.log"
 check "two GPUs of one host: nothing but sortlike/v2_warp slower" \
   [ "$(grep -cE '^sortlike +v2_warp .* slower$' "$gpus.step.40.log")" = "$(grep -cE ' slower$' "$gpus.step.40.log")" ]
 

@@ -24,6 +24,24 @@
 #include "compare.h"
 #include "gr.h"
 
+/* 1 when two lists of store_run_machines share a machine. */
+static int same_machine(const char *a, const char *b)
+{
+  for (const char *p = a; *p;) {
+    const char *e = strchr(p, '\n');
+    size_t n = e ? (size_t)(e - p) : strlen(p);
+    for (const char *q = b; *q;) {
+      const char *f = strchr(q, '\n');
+      size_t m = f ? (size_t)(f - q) : strlen(q);
+      if (n && n == m && !memcmp(p, q, n))
+        return 1;
+      q += m + (f != NULL);
+    }
+    p += n + (e != NULL);
+  }
+  return 0;
+}
+
 long compare_host_runs(struct store *st, int64_t cur, int64_t **ids)
 {
   int64_t model[COMPARE_HOST_RUNS + 1];
@@ -43,7 +61,7 @@ long compare_host_runs(struct store *st, int64_t cur, int64_t **ids)
   for (int i = 0; i < n; i++) {
     if (model[i] == cur || store_run_machines(st, STORE_MAIN, model[i], theirs, sizeof theirs))
       continue;
-    if (store_same_machine(mine, theirs))
+    if (same_machine(mine, theirs))
       out[k++] = model[i];
   }
   *ids = out;

@@ -375,27 +375,17 @@ int store_prune(struct store *st, const struct store_prune_opts *o, struct store
                 char *why, size_t len);
 
 /* ---- several GPUs and hosts (store_night.c, doc/fleet.md) --------------------------------- */
-
 /* Record the night run belongs to (NULL: none), its shard (shard_count 0: unsharded) and the
- * GPUs it spread over (0: one, no --gpus). Committed at once. 0 ok, -1 (store_errmsg). */
+ * GPUs it spread over (0: one), at once; then a timing row's GPU (model, UUID), host. 0 ok. */
 int store_set_night(struct store *st, int64_t run, const char *night, int shard_index,
                     int shard_count, int gpus);
-/* Record the GPU (model, UUID) and host a timing row was timed on, in the open batch. 0 ok. */
 int store_set_timing_gpu(struct store *st, int64_t timing, const char *gpu_name,
                          const char *gpu_uuid, const char *host);
-/* The GPU a timing row of src was timed on ("" each where unknown). 0 ok, -1 none. */
+/* The GPU a timing row of src was timed on ("" each where unknown; 0 ok, -1 none), and the
+ * machines a run was timed on (GPU UUIDs, else host and CPU; one a line: store_night.c). */
 int store_timing_gpu(struct store *st, enum store_src src, int64_t timing, char *gpu_name,
-                     size_t name_len, char *gpu_uuid, size_t uuid_len, char *host,
-                     size_t host_len);
-
-/* The machines a run of src was timed on, one a line ("gpu UUID" for a GPU that reports one,
- * "host NAME CPU-MODEL" for a CPU timing or a GPU without a UUID), distinct and sorted; where no
- * timing names one (a database older than schema 8) "host NAME" of the run. The identity of a
- * host for its own nights and offset (compare_host_runs): the GPU, not the host name, since
- * two GPUs of one host differ as two hosts do. 0 ok; -1 none known. */
+                     size_t name_len, char *gpu_uuid, size_t uuid_len, char *host, size_t host_len);
 int store_run_machines(struct store *st, enum store_src src, int64_t run, char *out, size_t len);
-/* 1 when two lists of store_run_machines share a machine. */
-int store_same_machine(const char *a, const char *b);
 
 /* The night of a run: its id, and for a sharded night which shards it holds. */
 struct store_night_info {

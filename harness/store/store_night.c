@@ -94,6 +94,11 @@ int store_timing_gpu(struct store *st, enum store_src src, int64_t timing, char 
   return rc;
 }
 
+/* The machines a run of src was timed on, one a line ("gpu UUID" for a GPU that reports one,
+ * "host NAME CPU-MODEL" for a CPU timing or a GPU without a UUID), distinct and sorted; where no
+ * timing names one (a database older than schema 8) "host NAME" of the run. The identity of a
+ * host for its own nights and offset (compare_host_runs): the GPU, not the host name, since
+ * two GPUs of one host differ as two hosts do. 0 ok; -1 none known. */
 int store_run_machines(struct store *st, enum store_src src, int64_t run, char *out, size_t len)
 {
   sqlite3_stmt *s;
@@ -127,23 +132,6 @@ int store_run_machines(struct store *st, enum store_src src, int64_t run, char *
   if (store_get_run(st, src, run, &r) || !r.host[0])
     return -1;
   gr_fmt(out, len, "host %s\n", r.host);
-  return 0;
-}
-
-int store_same_machine(const char *a, const char *b)
-{
-  for (const char *p = a; *p;) {
-    const char *e = strchr(p, '\n');
-    size_t n = e ? (size_t)(e - p) : strlen(p);
-    for (const char *q = b; *q;) {
-      const char *f = strchr(q, '\n');
-      size_t m = f ? (size_t)(f - q) : strlen(q);
-      if (n && n == m && !memcmp(p, q, n))
-        return 1;
-      q += m + (f != NULL);
-    }
-    p += n + (e != NULL);
-  }
   return 0;
 }
 
