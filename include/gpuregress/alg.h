@@ -59,9 +59,10 @@ enum gr_variant_kind {
  * it for 4x the minimum effect of its algorithm (cuSPARSE's SpGEMM: 0.448-0.518 ms over 31
  * processes on H100s and H200s, 0.2-0.5% noise within each, where our v2_warp_hash moved < 2.5%) */
 #define GR_VARIANT_HOST_BOUND 0x8u
-/* a CPU variant that bench times on the host's clock (no CUDA device needed): the stand-in
- * benchmarks of the tests (selftest), so that a night timed on a machine without a GPU has
- * timings to merge, compare and judge; its rows record the host's CPU as their model */
+/* a CPU variant that bench times on the CPU clock of its thread (no CUDA device; a loaded host
+ * moves it less than the wall clock): the stand-in benchmarks of the tests (selftest), so that a
+ * night timed on a machine without a GPU has timings to merge, compare and judge; its rows
+ * record the host's CPU as their model */
 #define GR_VARIANT_HOST_TIMED 0x10u
 
 /* algorithm flags */
