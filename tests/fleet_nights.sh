@@ -66,7 +66,7 @@ check "n2: compared with night 1" grep -q "^compare run 2 (.*) against run 1" "$
 slower=$(grep -cE '^selftest +ok +n=[0-9]+ dist=random .* slower$' "$tmp/n2-2.out")
 check "n2: selftest/ok slower at $slower of 4 sizes (at least 2)" [ "$slower" -ge 2 ]
 check "n2: the reproducer of a slower benchmark" \
-  grep -qE "reproduce: gpuregress bench selftest/ok --case 'selftest n=[0-9]+ dist=random seed=1' --against 1" "$tmp/n2-2.out"
+  grep -qE "reproduce: gpuregress bench selftest/ok --case 'selftest n=[0-9]+ dist=random seed=1' --against reproducers/slower-selftest-ok-[0-9a-f]{8}/baseline.db" "$tmp/n2-2.out"
 check "n2: recorded red with its open regressions" \
   [ "$(q "$tmp/history.db" "SELECT verdict || ' ' || verdict_exit || ' ' || nightly_exit FROM runs WHERE night = 'n2'")" = "failed 1 1" ]
 check "n2: its slower rows carried as open regressions" \
