@@ -213,6 +213,8 @@ int reproducer_read(const char *path, struct reproducer *r, char *why, size_t le
         gr_fmt(why, len, "'%s' line %d: unknown kind '%.40s'", path, lineno, value);
         return -1;
       }
+    } else if (!strcmp(l, "l2")) {
+      r->hot = !strcmp(value, "hot");
     } else if (!strcmp(l, "case") || !strcmp(l, "variant")) {
       int is_case = l[0] == 'c';
       size_t cap = is_case ? sizeof r->case_text : sizeof r->variant;

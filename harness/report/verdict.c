@@ -294,6 +294,8 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
       else
         k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%s %s", shown > 1 ? ", " : "",
                               t->suite, t->name, t->verdict);
+      if (t->first_bad[0] && k < sizeof names) /* bisect --db named its commit */
+        k += (size_t)snprintf(names + k, sizeof names - k, " (first bad: %s)", t->first_bad);
     }
     /* the first accuracy regression, when nothing else is named */
     for (size_t i = 0; !names[0] && v->cmp && i < v->cmp->n_acc; i++) {

@@ -18,6 +18,7 @@
 #include "gr.h"
 #include "history.h"
 #include "reproducers.h"
+#include "store_first_bad.h"
 #include "verdict_private.h"
 
 /* Tonight's median of each timed benchmark. */
@@ -357,6 +358,30 @@ static int add_open_test(struct store *st, struct run_verdict *v, struct rv_open
   return 0;
 }
 
+/* The first bad commit `bisect --db` named for an open regression, with it until it closes: in
+ * its test's message (JUnit, Markdown, the terminal), the summary (banner, index of nights) and
+ * the JSON. */
+static int first_bad_commits(struct store *st, struct run_verdict *v)
+{
+  for (size_t i = 0; i < v->n_open; i++) {
+    struct rv_open *e = &v->open[i];
+    struct store_first_bad fb;
+    const struct store_open_reg *r = &e->reg;
+    if (e->closed || store_get_first_bad(st, r->algorithm, r->variant, r->params, r->seed, r->l2,
+                                         r->opened_run, &fb) != 1)
+      continue;
+    gr_fmt(e->first_bad, sizeof e->first_bad, "%.12s %s", fb.sha, fb.subject);
+    if (e->test < v->n) {
+      struct rv_test *t = &v->tests[e->test];
+      gr_fmt(t->first_bad, sizeof t->first_bad, "%s", e->first_bad);
+      rv_set_text(&t->message, "%s; first bad: %s", t->message ? t->message : "", e->first_bad);
+      rv_set_text(&t->body, "%s\nfirst bad: %s (%s, named %s)", t->body ? t->body : "", fb.sha,
+                  fb.author_date, fb.found_at);
+    }
+  }
+  return 0;
+}
+
 int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts *o, char *why,
                   size_t len)
 {
@@ -413,7 +438,7 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
     if (add_open_test(st, v, e))
       return -1;
   }
-  return 0;
+  return first_bad_commits(st, v);
 }
 
 long run_verdict_open_regs(const struct run_verdict *v, struct store_open_reg **out)

@@ -184,6 +184,17 @@ static const char *const migrations[] = {
     "ALTER TABLE runs ADD COLUMN gr_version TEXT;"  /* NULL: a run of schema 9 or older */
     "ALTER TABLE runs ADD COLUMN gr_commit TEXT;"   /* "<sha>[-dirty]" or "unknown" */
     "ALTER TABLE runs ADD COLUMN runner TEXT;",     /* NULL: gpuregress */
+    /* 10 -> 11: the first bad commit that `gpuregress bisect --db` named for an open regression
+     * (issue 37): shown with the regression (banner, JUnit, JSON, index of nights) until it
+     * closes; a regression that opens again later is another one (its own opened_run) */
+    "CREATE TABLE first_bad ("
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  params TEXT NOT NULL, seed INTEGER NOT NULL, l2 TEXT NOT NULL,"
+    "  opened_run INTEGER NOT NULL,"                 /* the regression: its first slower night */
+    "  sha TEXT NOT NULL,"                           /* 40 hex digits */
+    "  subject TEXT NOT NULL, author_date TEXT,"
+    "  found_at TEXT NOT NULL,"                      /* when bisect named it (UTC) */
+    "  PRIMARY KEY (algorithm, variant, params, seed, l2, opened_run));",
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))

@@ -49,7 +49,7 @@ static const struct {
 } our_tables[] = {
     {"runs", 1},      {"cases", 1},     {"outcomes", 1}, {"timings", 2},
     {"samples", 2},   {"coverage", 5},  {"sanitizer", 5}, {"accuracy", 7},
-    {"night_parts", 8}, {"open_regressions", 9}, {"acks", 9},
+    {"night_parts", 8}, {"open_regressions", 9}, {"acks", 9}, {"first_bad", 11},
 };
 #define N_OUR_TABLES (sizeof our_tables / sizeof *our_tables)
 
