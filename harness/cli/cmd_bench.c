@@ -387,12 +387,6 @@ int cmd_bench(int argc, char **argv)
                          rest[optind]);
     goto out;
   }
-#ifdef GR_HOST_ONLY /* the timing hooks are GPU code: none here (harness/core/host_only.c) */
-  fprintf(stderr, "gpuregress bench: this gpuregress was built without CUDA "
-                  "(-DGPUREGRESS_CUDA=OFF): nothing to time\n");
-  rc = GR_EXIT_ENV;
-  goto out;
-#endif
   struct selection sel;
   if (select_variants(filter, &sel, why, sizeof why) ||
       bench_plan_new(sel.alg, sel.v, sel.n, sizes, quick, cases, n_cases, &p, why, sizeof why)) {
