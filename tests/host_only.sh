@@ -43,7 +43,8 @@ start=$SECONDS
 PATH=$newpath GR_NO_CUDA=1 GR_BUDGET=${GR_BUDGET:-20} timeout -k 10 "$limit" scripts/suite >"$tmp/suite.log" 2>&1
 rc=$?
 wall=$((SECONDS - start))
-echo "host_only: scripts/suite without nvcc: exit $rc in $wall s (goal: 120 s on 2 cores)"
+echo "host_only: scripts/suite without nvcc: exit $rc in $wall s (goal: 120 s on 2 cores);" \
+  "$(grep -o 'built build/host in [0-9]* s' "$tmp/suite.log"); $(sed -n 1p "$tmp/suite.log")"
 [ $rc = 0 ] || { fail "scripts/suite exit $rc"; tail -n 30 "$tmp/suite.log"; }
 grep -q "host-only runner in build/host" "$tmp/suite.log" || fail "suite did not say it builds the host-only runner"
 [ -x build/host/gpuregress ] || fail "no build/host/gpuregress"
