@@ -199,7 +199,7 @@ static const char *const migrations[] = {
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
-int store_schema_version(void) { return N_MIGRATIONS; }
+_Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "STORE_SCHEMA_VERSION (store_private.h) is the number of migrations");
 
 
 static int exec(struct store *st, const char *sql, char *why, size_t len)
@@ -217,17 +217,6 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   return 0;
 }
 
-int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *why, size_t len)
-{
-  *s = NULL;
-  if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK && sqlite3_step(*s) == SQLITE_ROW)
-    return 0;
-  st->err = sqlite3_extended_errcode(st->db);
-  store_db_msg(st->db, why, len);
-  sqlite3_finalize(*s);
-  *s = NULL;
-  return -1;
-}
 
 int store_user_version(struct store *st, int *v, char *why, size_t len)
 {
@@ -434,15 +423,6 @@ int store_open_flags(const char *path, unsigned flags, struct store **out, char 
   }
 }
 
-const char *store_open_hint(int code)
-{
-  switch (code & 0xff) { /* the primary code of an extended one */
-  case SQLITE_NOTADB: return ": move the file away or pass --db with another path";
-  case SQLITE_CANTOPEN:
-  case SQLITE_READONLY: return ": check that the directory exists and is writable, or pass --db";
-  default: return "";
-  }
-}
 
 void store_interrupt(struct store *st)
 {
@@ -450,21 +430,6 @@ void store_interrupt(struct store *st)
     sqlite3_interrupt(st->db);
 }
 
-void store_close(struct store *st)
-{
-  if (!st)
-    return;
-  if (st->in_batch)
-    store_commit(st);
-  sqlite3_finalize(st->add_case);
-  sqlite3_finalize(st->add_outcome);
-  sqlite3_finalize(st->add_timing);
-  sqlite3_finalize(st->add_sample);
-  sqlite3_finalize(st->add_accuracy);
-  sqlite3_close(st->db);
-  free(st->path);
-  free(st);
-}
 
 
 /* ---- reading: opening read-only, the baseline file ------------------------------------- */
