@@ -399,3 +399,23 @@ void store_close(struct store *st)
   free(st->path);
   free(st);
 }
+
+/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
+{
+  char sql[2048];
+  const char *n = src == STORE_BASE ? "base" : "main";
+  snprintf(sql, sizeof sql, fmt, n, n, n, n);
+  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int store_has_table(struct store *st, enum store_src src, const char *table)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
+    return 0;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}
