@@ -228,9 +228,10 @@ void rv_repro(char **dst, const char *runner, const char *alg, const char *var,
   shell_quote(kase, sizeof kase, text);
   shell_quote(qa, sizeof qa, against);
   shell_quote(qdb, sizeof qdb, db ? db : STORE_DEFAULT_PATH);
-  rv_set_text(dst, "%s bench %s --case %s%s --against %s%s%s",
+  rv_set_text(dst, "%s bench %s --case %s%s --against %s%s%s%s",
               gr_name_ok(runner) ? runner : "gpuregress", sel, kase,
-              strcmp(l2, "hot") ? "" : " --hot", qa, db ? " --db " : "", db ? qdb : "");
+              strcmp(l2, "hot") ? "" : " --hot", qa, db ? " --db " : "", db ? qdb : "",
+              db ? "  # local: a run of the runner's own database, not in reproducers/" : "");
 }
 
 /* "A..B" of the runs' commits (short); "" when one is unknown */

@@ -20,7 +20,8 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
 
 /* "RUNNER bench 'ALG/VAR' --case 'ALG PARAMS seed=S' [--hot] --against AGAINST [--db DB]": runner
  * the run's (store_run.runner), "gpuregress" where it is none or not a name; AGAINST a file
- * that travels (reproducers/NAME/baseline.db, a committed baseline) or a run of DB */
+ * that travels (reproducers/NAME/baseline.db, a committed baseline) or a run of DB (then the
+ * command ends "  # local: ...": it runs on the runner only) */
 void rv_repro(char **dst, const char *runner, const char *alg, const char *var, const char *params, uint64_t seed,
               const char *l2, const char *against, const char *db);
 
