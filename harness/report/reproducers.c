@@ -115,7 +115,8 @@ void reproducer_slower_name(char *dst, size_t len, const char *algorithm, const 
 struct slow {
   const char *algorithm, *variant, *params, *l2, *base_commit, *base_gpu, *source;
   uint64_t seed;
-  int64_t base_run; /* the run whose samples baseline.db carries; 0: none of this database */
+  struct store *from; /* where base_run is: the night's database, or the baseline file's */
+  int64_t base_run;   /* the run whose samples baseline.db carries; 0: none */
   double ratio, p, base_ms, cur_ms;
 };
 
@@ -135,7 +136,7 @@ static int one_slower(struct rp *x, const struct slow *w)
       gr_fmt(x->why, x->len, "cannot replace '%s': %s", db, strerror(errno));
       return -1;
     }
-    if (store_copy_timing(x->st, w->base_run, w->algorithm, w->variant, w->params, w->l2, db,
+    if (store_copy_timing(w->from, w->base_run, w->algorithm, w->variant, w->params, w->l2, db,
                           x->why, x->len))
       return -1;
     have_db = 1;
@@ -186,7 +187,7 @@ static int one_open(struct rp *x, const struct rv_open *e)
     return 0;
   struct slow w = {r->algorithm, r->variant, r->params, r->l2, b.commit, b.gpu,
                    e->history_new ? "a step over the nights" : "carried from an earlier night",
-                   r->seed, base, r->cur_ms > 0 ? r->cur_ms / r->ref_ms : 0, r->p, r->ref_ms,
+                   r->seed, x->st, base, r->cur_ms > 0 ? r->cur_ms / r->ref_ms : 0, r->p, r->ref_ms,
                    r->cur_ms};
   return one_slower(x, &w);
 }
@@ -278,18 +279,24 @@ int reproducers_write(struct store *st, const struct run_verdict *v, const char 
   if (rc == -1 && !why[0])
     gr_fmt(why, len, "cannot read the outcomes of run %lld: %s", (long long)v->run.id,
            store_errmsg(st));
+  /* a baseline file (ci/pr-check's base.db, a committed baseline): its benchmark travels too */
+  struct store *from = st;
+  if (rc == 0 && v->base_file && v->cmp && store_open_read(v->base_file, &from, why, len))
+    rc = -1;
   for (size_t i = 0; rc == 0 && v->cmp && !v->cmp->base_other_gpu && i < v->cmp->n_t; i++) {
     const struct compare_timing *ct = &v->cmp->t[i];
     const struct compare_result *r = v->cmp;
     struct slow w = {ct->algorithm, ct->variant, ct->params, ct->l2, r->base.commit,
-                     ct->base_gpu[0] ? ct->base_gpu : r->base.gpu, NULL, ct->seed,
-                     v->base_file ? 0 : r->base.id, ct->sc.ratio, ct->sc.p, ct->sc.base.median,
+                     ct->base_gpu[0] ? ct->base_gpu : r->base.gpu, NULL, ct->seed, from,
+                     r->base.id, ct->sc.ratio, ct->sc.p, ct->sc.base.median,
                      ct->sc.cur.median};
     if (ct->in_base && ct->in_cur && ct->sc.cls == STATS_SLOWER)
       rc = one_slower(&x, &w);
   }
   for (size_t i = 0; rc == 0 && i < v->n_open; i++)
     rc = one_open(&x, &v->open[i]);
+  if (from != st)
+    store_close(from);
   *n = x.n;
   return rc ? -1 : 0;
 }

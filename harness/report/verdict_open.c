@@ -249,11 +249,6 @@ static int from_baseline(struct store *st, struct run_verdict *v)
   const struct compare_result *r = v->cmp;
   if (!r || r->base_other_gpu)
     return 0;
-  char against[PATH_MAX + 32];
-  if (v->base_file)
-    gr_fmt(against, sizeof against, "%s", v->base_file);
-  else
-    gr_fmt(against, sizeof against, "%lld", (long long)r->base.id);
   for (size_t i = 0; i < v->n; i++) {
     struct rv_test *t = &v->tests[i];
     if (strcmp(t->source, "timing") || t->state != RV_FAIL || !t->compared)
@@ -265,17 +260,14 @@ static int from_baseline(struct store *st, struct run_verdict *v)
       gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
       if (strcmp(ct->algorithm, t->suite) || strcmp(name, t->name))
         continue;
-      if (v->base_file) { /* the baseline is a file already (a committed baseline): it travels */
-        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
-                 ct->l2, against);
-      } else { /* the file of the night's reproducers/ folder (export --format reproducers) */
-        char dir[256], file[400];
-        reproducer_slower_name(dir, sizeof dir, ct->algorithm, ct->variant, ct->params, ct->seed,
-                               ct->l2);
-        gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
-        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
-                 ct->l2, file);
-      }
+      /* the file of the night's reproducers/ folder (export --format reproducers): that
+       * benchmark of the baseline run, of this database or of the baseline file */
+      char dir[256], file[400];
+      reproducer_slower_name(dir, sizeof dir, ct->algorithm, ct->variant, ct->params, ct->seed,
+                             ct->l2);
+      gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
+      rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2,
+               file);
       if (r->base.commit[0] && r->cur.commit[0]) {
         gr_fmt(t->range, sizeof t->range, "%.12s..%.12s", r->base.commit, r->cur.commit);
         rv_set_text(&t->message, "%s; commits %s", t->message ? t->message : "", t->range);
