@@ -6,7 +6,9 @@
 # command, pasted as written, reproduces: `repro` exits 1 on the historical case, `bench
 # --against baseline.db` reports the slower row and exits 1; the verdict's slower row names that
 # file (reproducers/NAME/baseline.db) and works as printed from the folder above it; the slower
-# folder's baseline is that benchmark alone (one timing, its samples), not the baseline run.
+# folder's baseline is that benchmark alone (one timing, its samples), not the baseline run; a
+# regression carried open to a later night gets a folder and a printed command that travel too,
+# and so does a slower row judged against a baseline file (ci/pr-check's base.db).
 #   tests/reproducers.sh GPUREGRESS DB_QUERY
 set -u
 gr=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -61,5 +63,37 @@ check "$one: the slower row is reported" grep -qE "^  selftest/ok n=[0-9]+ dist=
 GR_TEST_SLOWDOWN=selftest/ok=2 bash -c "$printed --db printed.db" >printed.log 2>&1
 rc=$?
 check "the verdict's printed command exits 1 here (slower)" [ $rc = 1 ]
+
+# a regression carried on a later night (recorded open, not timed that night): its row names its
+# folder's file too, not a run of the runner's database, and that works where no database is
+cd "$tmp" || exit 2
+gpuregress compare --db night.db --record >record.log 2>&1
+gpuregress run --filter selftest/bug_caught --cases 20 --seed 3 --bench --db night.db >n3.log 2>&1
+gpuregress compare --db night.db >compare3.log 2>&1
+check "night 3: selftest/ok still open, not timed" grep -q "open regression" compare3.log
+carried=$(grep -oE "gpuregress bench selftest/ok --case '[^']+' --against [^ ]+" compare3.log | head -1)
+check "the carried row names reproducers/NAME/baseline.db ($carried)" \
+  grep -qE -- "--against reproducers/slower-selftest-ok-[0-9a-f]{8}/baseline\.db$" <<<"$carried"
+check "no row names a run of the runner's database" eval '! grep -qE -- "--against [0-9]+ --db" compare3.log'
+mkdir night3 && gpuregress export --db night.db --format reproducers --out night3/reproducers >/dev/null 2>&1
+mkdir elsewhere3 && cp -r night3/reproducers elsewhere3/ && cd elsewhere3 || exit 2
+GR_TEST_SLOWDOWN=selftest/ok=2 bash -c "$carried --db printed.db" >carried.log 2>&1
+rc=$?
+check "the carried row's command, from a copy of night 3's folder, exits 1 (slower)" [ $rc = 1 ]
+
+# a baseline file (ci/pr-check's base.db): the slower row names its folder's file, not the file
+# of the CI machine, and the folder carries that benchmark of the file's run
+cd "$tmp" || exit 2
+gpuregress run --filter selftest/ok --cases 20 --seed 1 --bench --db base.db >b1.log 2>&1
+GR_TEST_SLOWDOWN=selftest/ok=2 gpuregress run --filter selftest/ok --cases 20 --seed 1 --bench --db head.db >h1.log 2>&1
+gpuregress compare --db head.db --baseline "$tmp/base.db" >compare_pr.log 2>&1
+pr=$(grep -oE "gpuregress bench selftest/ok --case '[^']+' --against [^ ]+" compare_pr.log | head -1)
+check "against a baseline file, the row names reproducers/NAME/baseline.db ($pr)" \
+  grep -qE -- "--against reproducers/slower-selftest-ok-[0-9a-f]{8}/baseline\.db$" <<<"$pr"
+mkdir pr && gpuregress export --db head.db --baseline "$tmp/base.db" --format reproducers --out pr/reproducers >/dev/null 2>&1
+mkdir elsewhere_pr && cp -r pr/reproducers elsewhere_pr/ && cd elsewhere_pr || exit 2
+GR_TEST_SLOWDOWN=selftest/ok=2 bash -c "$pr --db printed.db" >pr.log 2>&1
+rc=$?
+check "that command, from a copy of the folder, exits 1 (slower)" [ $rc = 1 ]
 [ "$fails" -eq 0 ] && echo "reproducers: ok"
 exit $((fails > 0))

@@ -434,6 +434,10 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
 
 /* ---- the baseline file (judged as any file from elsewhere) --------------------------------------------------------------------- */
 
+/* The most a baseline file may have (a reproducer's is kilobytes; a committed baseline a few
+ * runs' samples). */
+#define STORE_BASELINE_MAX_BYTES (1LL << 30)
+
 int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
 {
   sqlite3_stmt *s;
@@ -442,13 +446,30 @@ int store_attach_baseline(struct store *st, const char *path, char *why, size_t 
     gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
     return -1;
   }
+  /* a file from elsewhere (a reproducers/ folder, a committed baseline): never a link followed,
+   * never more than STORE_BASELINE_MAX_BYTES read */
+  if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+    gr_fmt(why, len, "cannot read baseline '%s': a symbolic link, not followed (name the file "
+                     "itself)", path);
+    return -1;
+  }
   if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
     gr_fmt(why, len, "cannot read baseline '%s': not a regular file", path);
+    return -1;
+  }
+  if (sb.st_size > STORE_BASELINE_MAX_BYTES) {
+    gr_fmt(why, len, "baseline '%s' is %lld bytes, over the %lld a baseline may have", path,
+           (long long)sb.st_size, (long long)STORE_BASELINE_MAX_BYTES);
     return -1;
   }
   char msg[GR_WHY_LEN];
   if (store_attach(st->db, path, "base", msg, sizeof msg)) {
     gr_fmt(why, len, "cannot open baseline '%s': %s", path, msg);
+    return -1;
+  }
+  if (store_quick_check(st->db, "base", msg, sizeof msg)) {
+    gr_fmt(why, len, "baseline '%s' is damaged or not a database: %s", path, msg);
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
     return -1;
   }
   int v = -1;
