@@ -174,10 +174,25 @@ check "the user's checkout is byte-identical" [ "$before" = "$after" ]
 check "no worktree left" [ -z "$(git_ worktree list | sed 1d)" ]
 check "no temporary folder left" [ -z "$(find "$work" -maxdepth 1 -name 'gr-bisect-*')" ]
 
+# the runner of commit 20 (its fixed CPU variant wrong, v2_timed slower), for the history and
+# the reproducers below
+c20=$work/c20
+mkdir -p "$c20" && git_ archive c20 | tar -x -C "$c20"
+cmake -S "$c20" -B "$c20/build" >"$work/c20.log" 2>&1 && cmake --build "$c20/build" >>"$work/c20.log" 2>&1 ||
+  { tail -20 "$work/c20.log"; echo "FAIL: build of commit 20"; exit 1; }
+toyrun=$c20/build/toyrun
+# a history whose latest recorded night has the slowdown open (the stand-in of the nightly
+# that went red: GR_TEST_SLOWDOWN plants it), so that bisect --db stores the first bad commit
+hist=$work/history.db
+"$toyrun" bench toy/v2_timed --quiet --db "$hist" >"$work/n1.log" 2>&1
+"$toyrun" compare --db "$hist" --record >>"$work/n1.log" 2>&1
+GR_TEST_SLOWDOWN=toy/v2_timed=1.5 "$toyrun" bench toy/v2_timed --quiet --db "$hist" >"$work/n2.log" 2>&1
+expect 1 "REGRESSION" -- "$toyrun" compare --db "$hist" --record
+
 # a slowdown: the host-timed v2_timed, 20% slower from commit 16, timed against GOOD's samples
 start=$(date +%s)
 out=$(cd "$r" && "$gr" bisect --good c1 --bad c20 --runner build/gr-bisect/toyrun --slower \
-        --variant v2_timed 'toy n=100000 seed=1' 2>&1)
+        --db "$hist" --variant v2_timed 'toy n=100000 seed=1' 2>&1)
 rc=$?
 echo "$out"
 echo "bisect --slower: $(($(date +%s) - start)) s"
@@ -188,6 +203,14 @@ check "bisect --slower skips the commit that does not build" \
 check "GOOD is timed first and again at the end" [ "$(grep -c "^GOOD  $(git_ rev-parse --short=12 c1)  good" <<<"$out")" = 2 ]
 check "the checkout is byte-identical after bisect --slower" [ "$before" = "$(snapshot)" ]
 check "no worktree left after bisect --slower" [ -z "$(git_ worktree list | sed 1d)" ]
+# the first bad commit is stored with the open regression and shown with it
+check "bisect --db stored the first bad commit" grep -q "^stored with its open regression in '$hist'" <<<"$out"
+subject=$(git_ log -1 --format=%s "$slowed")
+json=$("$toyrun" compare --db "$hist" --format json)
+check "the JSON's open regression has first_bad" grep -qF "\"first_bad\": \"${slowed:0:12} $subject\"" <<<"$json"
+check "the verdict's summary names it" grep -qF "(first bad: ${slowed:0:12} $subject)" <<<"$("$toyrun" compare --db "$hist")"
+check "the JUnit message names it" grep -qF "first bad: ${slowed:0:12}" <("$toyrun" export --db "$hist" --format junit)
+expect 2 "is not a slowdown" -- bash -c "cd '$r' && '$gr' bisect --good c1 --bad c20 --db '$hist' --variant v1_blocked 'toy n=130 seed=7'"
 
 # --max-steps: no single commit named, exit 1
 expect 1 "no single first bad commit: --max-steps 1 reached" -- bash -c "cd '$r' && '$gr' bisect \
@@ -224,11 +247,6 @@ check "an interrupted bisect leaves the checkout byte-identical" [ "$before" = "
 # reproducers that travel: the runner of commit 20 (its fixed CPU variant wrong) fuzzed into a
 # night; export --format reproducers writes the folder; copied to a folder with no database,
 # the command its file holds (naming the runner by its own name) reproduces the failure
-c20=$work/c20
-mkdir -p "$c20" && git_ archive c20 | tar -x -C "$c20"
-cmake -S "$c20" -B "$c20/build" >"$work/c20.log" 2>&1 && cmake --build "$c20/build" >>"$work/c20.log" 2>&1 ||
-  { tail -20 "$work/c20.log"; echo "FAIL: build of commit 20"; exit 1; }
-toyrun=$c20/build/toyrun
 expect 1 "fail" -- "$toyrun" run --filter toy --cases 40 --seed 3 --allow-no-gpu --quiet --db "$work/night.db"
 expect 0 "wrote 1 reproducer in" -- "$toyrun" export --db "$work/night.db" --format reproducers --out "$work/reproducers"
 f=$(ls "$work/reproducers")

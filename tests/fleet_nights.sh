@@ -69,7 +69,7 @@ check "n2: bug_caught (hidden historical) not slower" \
   [ "$(grep -cE '^selftest +bug_caught .* slower$' "$tmp/n2-2.out")" = 0 ]
 check "n2: nothing else slower" [ "$(grep -cE ' slower$' "$tmp/n2-2.out")" = 4 ]
 check "n2: the reproducer of a slower benchmark" \
-  grep -qE "reproduce: gpuregress bench selftest/ok --case 'selftest n=[0-9]+ dist=random seed=1' --against reproducers/slower-selftest-ok-[0-9a-f]+/baseline.db" "$tmp/n2-2.out"
+  grep -qE "reproduce: gpuregress bench selftest/ok --case 'selftest n=[0-9]+ dist=random seed=1' --against reproducers/slower-selftest-ok-[0-9a-f]{8}/baseline.db" "$tmp/n2-2.out"
 check "n2: recorded red with its open regressions" \
   [ "$(q "$tmp/history.db" "SELECT verdict || ' ' || verdict_exit || ' ' || nightly_exit FROM runs WHERE night = 'n2'")" = "failed 1 1" ]
 check "n2: its slower rows carried as open regressions" \

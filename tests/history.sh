@@ -98,6 +98,7 @@ db.executescript("DROP TABLE IF EXISTS coverage; DROP TABLE IF EXISTS sanitizer;
                  "ALTER TABLE timings DROP COLUMN gpu_name; ALTER TABLE timings DROP COLUMN gpu_uuid;"
                  "ALTER TABLE timings DROP COLUMN host;"
                  "DROP TABLE IF EXISTS open_regressions; DROP TABLE IF EXISTS acks;"
+                 "DROP TABLE IF EXISTS first_bad;"
                  + "".join("ALTER TABLE runs DROP COLUMN %s;" % c for c in (
                      "verdict", "verdict_exit", "verdict_summary", "nightly_exit",
                      "driver_release", "sm_clock_now_mhz", "mem_clock_now_mhz", "gpu_temp_c",

@@ -10,6 +10,8 @@
 #     the C library, <gpuregress/...> and other references (no folder reference/);
 #   - no central list of algorithms: each table registers itself (GR_REGISTER_ALGORITHM);
 #   - every file of the tree that the code names (in a comment) exists;
+#   - no function of harness/ over 80 lines, no two-file call circle (tests/callgraph.py), but
+#     for the listed debt (tests/layout_debt.txt), which may only shrink;
 #   tests/layout.sh SOURCE_DIR [--print]
 set -u
 src=$1
@@ -89,6 +91,13 @@ while read -r ref; do
   [ -e "$ref" ] || fail "a path named in the code does not exist: '$ref' ($(grep -lF "$ref" $code | head -2 | tr '\n' ' '))"
 done < <(grep -ohE '\<(harness|algorithms|datasets|include|examples)/[A-Za-z0-9_./-]+\.(c|h|cu|cuh|cc|html|txt|cmake|md)\>' \
            $code | sort -u)
+
+# 7. no function of harness/ over 80 lines and no two-file call circle, but for the debt listed
+#    in tests/layout_debt.txt, which only shrinks (tests/callgraph.py)
+if ! out=$(python3 "$(dirname "$(realpath "$0")")/callgraph.py" . "$(dirname "$(realpath "$0")")/layout_debt.txt"); then
+  printf '%s\n' "$out" | grep '^FAIL' | sed 's/^FAIL: //' | while read -r l; do echo "FAIL: $l"; done
+  fail "function length or call circles (tests/callgraph.py)"
+fi
 
 [ "$fails" = 0 ] && echo "layout: ok"
 exit $((fails > 0))

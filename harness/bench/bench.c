@@ -416,16 +416,3 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
   bench_json_release(&json);
   return rc;
 }
-
-enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
-                             size_t len)
-{
-  if (!o->gpus || !o->gpus->n)
-    return bench_execute_here(p, o, why, len);
-  if (o->json) {
-    gr_fmt(why, len, "--json with --gpus: the JSON is written by one benchmark process; time on "
-                     "one GPU for it");
-    return GR_STATUS_USAGE;
-  }
-  return bench_execute_lanes(p, o, why, len);
-}

@@ -409,3 +409,18 @@ out:
   free(b.gpu_of);
   return rc;
 }
+
+/* bench.h: one GPU here (bench.c), several over the lanes. Here, so that bench.c never calls
+ * this file back (it calls bench_execute_here). */
+enum gr_status bench_execute(struct bench_plan *p, const struct bench_opts *o, char *why,
+                             size_t len)
+{
+  if (!o->gpus || !o->gpus->n)
+    return bench_execute_here(p, o, why, len);
+  if (o->json) {
+    gr_fmt(why, len, "--json with --gpus: the JSON is written by one benchmark process; time on "
+                     "one GPU for it");
+    return GR_STATUS_USAGE;
+  }
+  return bench_execute_lanes(p, o, why, len);
+}

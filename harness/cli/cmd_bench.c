@@ -188,8 +188,9 @@ const struct cli_command cli_bench_cmd = {
     .operand = CLI_TARGET,
 };
 
-/* --against RUN|FILE names something that exists: 0, else 2 after a message. */
-static int against_check(struct store *st, const char *against)
+/* --against RUN|FILE names something that exists (FILE: a gpuregress database judged as
+ * untrusted, store_attach_baseline): 0, else 2 after a message. */
+static int against_check(struct store *st, const char *db, const char *against)
 {
   int64_t id;
   struct store_run r;
@@ -200,11 +201,19 @@ static int against_check(struct store *st, const char *against)
             (long long)id);
     return GR_EXIT_USAGE;
   }
-  if (access(against, R_OK) == 0)
-    return 0;
-  fprintf(stderr, "gpuregress bench: --against '%s': neither a run id nor a readable database\n",
-          against);
-  return GR_EXIT_USAGE;
+  if (access(against, R_OK) != 0) {
+    fprintf(stderr, "gpuregress bench: --against '%s': neither a run id nor a readable database\n",
+            against);
+    return GR_EXIT_USAGE;
+  }
+  char why[GR_WHY_LEN];
+  struct store *probe = NULL;
+  int bad = store_open_read(db, &probe, why, sizeof why) ||
+            store_attach_baseline(probe, against, why, sizeof why);
+  store_close(probe);
+  if (bad)
+    fprintf(stderr, "gpuregress bench: --against: %s\n", why);
+  return bad ? GR_EXIT_USAGE : 0;
 }
 
 /* Compare what run timed with --against's run: one line per benchmark timed in both. Returns 1
@@ -233,6 +242,14 @@ static int bench_against(const char *db, int64_t run, const char *against)
   }
   if (compare_runs(st, src, base, run, &co, &cr, why, sizeof why))
     goto fail;
+  if (src == STORE_BASE && cr->base_other_gpu) { /* a file from another model: nothing to judge */
+    char model[128];
+    gr_fmt(why, sizeof why, "'%s' was timed on %s, this run on %s: another GPU model, not "
+           "comparable (run it on a %s)", against,
+           cr->base.gpu[0] ? gr_printable(model, sizeof model, cr->base.gpu) : "no GPU",
+           cr->cur.gpu[0] ? cr->cur.gpu : "no GPU", cr->base.gpu[0] ? model : "host without a GPU");
+    goto fail;
+  }
   printf("\nagainst run %lld%s%s (%.12s, %s)%s:\n", (long long)base,
          src == STORE_BASE ? " of " : "", src == STORE_BASE ? against : "", cr->base.commit,
          cr->base.gpu[0] ? cr->base.gpu : "no GPU",
@@ -401,7 +418,7 @@ int cmd_bench(int argc, char **argv)
     fprintf(stderr, "gpuregress bench: %s\n", why);
     goto out;
   }
-  if (against && against_check(st, against)) /* before the timing, not after it */
+  if (against && against_check(st, db, against)) /* before the timing, not after it */
     goto out;
   struct run_meta meta;
   /* the benchmark processes describe their GPUs (the run's row gets the first's below): no probe

@@ -14,6 +14,8 @@
 #include "cli.h"
 #include "options.h"
 #include "reproducers.h"
+#include "store_first_bad.h"
+#include "store.h"
 
 static volatile int bisect_interrupted;
 
@@ -24,7 +26,7 @@ static void on_bisect_signal(int sig)
 }
 
 enum { OPT_GOOD = 256, OPT_BAD, OPT_BUILD, OPT_RUNNER, OPT_MAX_STEPS, OPT_SLOWER, OPT_NO_GPU,
-       OPT_KEEP };
+       OPT_KEEP, OPT_DB };
 
 static const struct cli_opt bisect_options[] = {
     {"good", OPT_GOOD, 0, "REV", CLI_NONE, NULL,
@@ -49,6 +51,10 @@ static const struct cli_opt bisect_options[] = {
      "repro judges the CPU variants alone where no GPU is visible"},
     {"keep", OPT_KEEP, 0, NULL, CLI_NONE, NULL,
      "keep the temporary folder's logs (step-N-build.log, step-N-judge.log)"},
+    {"db", OPT_DB, 0, "FILE", CLI_FILE, NULL,
+     "a slowdown's first bad commit is stored with its regression open on the latest recorded\n"
+     "night of FILE (the nightly's history): the banner, JUnit, JSON and the index of nights\n"
+     "show 'first bad: SHA SUBJECT' until it closes"},
     CLI_HELP_OPT,
     {0},
 };
@@ -102,10 +108,65 @@ static void self_name(char *dst, size_t len)
   gr_fmt(dst, len, "%s", n > 0 ? (slash ? slash + 1 : path) : "gpuregress");
 }
 
+/* The benchmark of a case text "ALG NAME=VALUE ... seed=N" as the store keys it: the algorithm,
+ * the parameters in their order (a reproducer's text is canonical: written from the stored
+ * params) and the seed. The runner bisecting need not know the algorithm (it may be another
+ * project's). 0 ok; -1 when the text has no algorithm or no seed. */
+static int benchmark_of(const char *text, char *alg, size_t alen, char *params, size_t plen,
+                        uint64_t *seed)
+{
+  size_t k = 0, w;
+  int have_seed = 0;
+  alg[0] = params[0] = 0;
+  for (const char *p = text; *p; p += w) {
+    p += strspn(p, " ");
+    w = strcspn(p, " ");
+    if (!w)
+      break;
+    if (!alg[0])
+      gr_fmt(alg, alen, "%.*s", (int)w, p);
+    else if (w > 5 && !strncmp(p, "seed=", 5)) {
+      char num[32];
+      gr_fmt(num, sizeof num, "%.*s", (int)(w - 5), p + 5);
+      have_seed = w - 5 < sizeof num && gr_parse_u64(num, seed) == 0;
+    } else if (k + w + 2 < plen) {
+      k += (size_t)snprintf(params + k, plen - k, "%s%.*s", k ? " " : "", (int)w, p);
+    }
+  }
+  return alg[0] && have_seed ? 0 : -1;
+}
+
+/* --db: the first bad commit with the open regression of the reproducer's benchmark */
+static int record_first_bad(const char *db, const struct bisect_opts *o, const char *l2,
+                            const struct bisect_result *r)
+{
+  char why[GR_WHY_LEN], alg[GR_NAME_MAX + 1], params[GR_CASE_TEXT_LEN];
+  uint64_t seed = 0;
+  struct store *st = NULL;
+  int rc = 0;
+  if (benchmark_of(o->case_text, alg, sizeof alg, params, sizeof params, &seed)) {
+    gr_fmt(why, sizeof why, "the case '%s' names no algorithm or no seed", o->case_text);
+    rc = -1;
+  } else if (store_open(db, &st, why, sizeof why)) {
+    rc = -1;
+  } else {
+    rc = store_set_first_bad(st, alg, o->variant, params, seed, l2, r->first_bad, r->subject,
+                             r->date, why, sizeof why);
+  }
+  store_close(st);
+  if (rc) {
+    fprintf(stderr, "gpuregress bisect: --db: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  printf("stored with its open regression in '%s'\n", db);
+  return GR_EXIT_OK;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
   struct bisect_opts o;
   memset(&o, 0, sizeof o);
+  const char *db = NULL, *l2 = "cold";
   o.repo = ".";
   o.max_steps = 30;
   uint64_t u;
@@ -146,6 +207,10 @@ int cmd_bisect(int argc, char **argv)
     case OPT_KEEP:
       o.keep = 1;
       break;
+    case OPT_DB:
+      if (cli_opt_text("bisect", "--db", optarg, CLI_TEXT_MAX, &db))
+        return GR_EXIT_USAGE;
+      break;
     case CLI_HELP: return cli_help(&cli_bisect_cmd);
     default:
       return cli_opt_error("bisect", c, argv);
@@ -173,7 +238,11 @@ int cmd_bisect(int argc, char **argv)
     o.case_text = rf.case_text;
     o.variant = rf.variant;
     o.slower |= rf.slowdown;
+    l2 = rf.hot ? "hot" : "cold";
   }
+  if (db && !o.slower)
+    return cli_usage_error("bisect", "--db stores a slowdown's first bad commit: the reproducer "
+                                     "is not a slowdown (--slower)");
   if (o.slower && !o.variant)
     return cli_usage_error("bisect", "--slower needs --variant (the variant that got slower)");
   char target[256];
@@ -205,6 +274,8 @@ int cmd_bisect(int argc, char **argv)
     if (st != GR_STATUS_OK)
       fprintf(stderr, "gpuregress bisect: %s\n", why);
     rc = st == GR_STATUS_OK ? GR_EXIT_OK : gr_status_exit(st);
+    if (rc == GR_EXIT_OK && db)
+      rc = record_first_bad(db, &o, l2, &r);
   } else if (st != GR_STATUS_OK) {
     fprintf(stderr, "gpuregress bisect: %s\n", why);
     rc = gr_status_exit(st);

@@ -243,6 +243,14 @@ int cmd_list(int argc, char **argv)
     printf("  %-20s %-10s %-4s %s\n", v->name, gr_variant_kind_name(v->kind),
            (v->flags & GR_VARIANT_GPU) ? "gpu" : "cpu", v->story);
   }
+#ifdef GR_HOST_ONLY /* on stderr: what parses the list (completions) reads stdout */
+  for (size_t i = 0; i < sel.n; i++)
+    if (sel.v[i]->flags & GR_VARIANT_GPU) {
+      fprintf(stderr, "(the gpu variants cannot run: this gpuregress was built without CUDA, "
+                      "-DGPUREGRESS_CUDA=OFF)\n");
+      break;
+    }
+#endif
   return 0;
 }
 

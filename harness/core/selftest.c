@@ -254,6 +254,8 @@ static void *selftest_bench_setup(const struct gr_variant *v, const struct gr_in
   return b;
 }
 
+/* The variant's run, then the spin to its deadline (above; tests/reproducers.sh and
+ * tests/fleet_nights.sh judge slower / not slower). */
 static void selftest_bench_launch(void *state)
 {
   struct selftest_bench *b = state;

@@ -111,24 +111,32 @@ void reproducer_slower_name(char *dst, size_t len, const char *algorithm, const 
          gr_slug(slug_v, sizeof slug_v, variant), (unsigned)h);
 }
 
-static int one_slower(struct rp *x, const struct compare_timing *ct)
+/* A slower benchmark to write: tonight's slower timing or a regression still open on this night */
+struct slow {
+  const char *algorithm, *variant, *params, *l2, *base_commit, *base_gpu, *source;
+  uint64_t seed;
+  struct store *from; /* where base_run is: the night's database, or the baseline file's */
+  int64_t base_run;   /* the run whose samples baseline.db carries; 0: none */
+  double ratio, p, base_ms, cur_ms;
+};
+
+static int one_slower(struct rp *x, const struct slow *w)
 {
-  const struct compare_result *r = x->v->cmp;
   char sub[256], folder[4096], db[4096];
-  reproducer_slower_name(sub, sizeof sub, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2);
+  reproducer_slower_name(sub, sizeof sub, w->algorithm, w->variant, w->params, w->seed, w->l2);
   gr_fmt(folder, sizeof folder, "%s/%s", x->dir, sub);
   if (mkdir_ok(folder, x->why, x->len))
     return -1;
-  /* the baseline's samples: a one-run database of the baseline run (bench --against FILE reads
-   * it as it reads any database from elsewhere: checked, read-only) */
+  /* the baseline's samples: that benchmark alone of the baseline run (bench --against FILE
+   * reads it as it reads any database from elsewhere: checked, read-only) */
   int have_db = 0;
-  if (!x->v->base_file) {
+  if (w->base_run > 0) {
     gr_fmt(db, sizeof db, "%s/baseline.db", folder);
     if (remove(db) && errno != ENOENT) {
       gr_fmt(x->why, x->len, "cannot replace '%s': %s", db, strerror(errno));
       return -1;
     }
-    if (store_copy_timing(x->st, r->base.id, ct->algorithm, ct->variant, ct->params, ct->l2, db,
+    if (store_copy_timing(w->from, w->base_run, w->algorithm, w->variant, w->params, w->l2, db,
                           x->why, x->len))
       return -1;
     have_db = 1;
@@ -138,31 +146,50 @@ static int one_slower(struct rp *x, const struct compare_timing *ct)
   struct outfile o;
   if (begin(x, &o, name))
     return -1;
-  gr_fmt(kase, sizeof kase, "%s %s seed=%llu", ct->algorithm, ct->params,
-         (unsigned long long)ct->seed);
+  gr_fmt(kase, sizeof kase, "%s %s seed=%llu", w->algorithm, w->params,
+         (unsigned long long)w->seed);
   kv(o.f, "kind", "slowdown");
-  kv(o.f, "algorithm", ct->algorithm);
-  kv(o.f, "variant", ct->variant);
+  kv(o.f, "algorithm", w->algorithm);
+  kv(o.f, "variant", w->variant);
   kv(o.f, "case", kase);
-  kv(o.f, "l2", ct->l2);
-  kv(o.f, "ratio", gr_fmt(b, sizeof b, "%.4f", ct->sc.ratio));
-  kv(o.f, "p", gr_fmt(b, sizeof b, "%.3g", ct->sc.p));
-  kv(o.f, "median_ms", gr_fmt(b, sizeof b, "%.6g -> %.6g", ct->sc.base.median, ct->sc.cur.median));
-  kv(o.f, "baseline_commit", r->base.commit);
-  kv(o.f, "baseline_gpu", ct->base_gpu[0] ? ct->base_gpu : r->base.gpu);
+  kv(o.f, "l2", w->l2);
+  if (w->source)
+    kv(o.f, "open_regression", w->source);
+  kv(o.f, "ratio", gr_fmt(b, sizeof b, "%.4f", w->ratio));
+  kv(o.f, "p", gr_fmt(b, sizeof b, "%.3g", w->p));
+  kv(o.f, "median_ms", gr_fmt(b, sizeof b, "%.6g -> %.6g", w->base_ms, w->cur_ms));
+  kv(o.f, "baseline_commit", w->base_commit);
+  kv(o.f, "baseline_gpu", w->base_gpu);
   kv(o.f, "samples", have_db ? "baseline.db" : "none (the baseline came from another file)");
   provenance(o.f, x);
-  gr_fmt(b, sizeof b, "%s/%s", ct->algorithm, ct->variant);
+  gr_fmt(b, sizeof b, "%s/%s", w->algorithm, w->variant);
   gr_sh_quote(qs, sizeof qs, b);
   gr_sh_quote(q, sizeof q, kase);
   kv(o.f, "command", gr_fmt(cmd, sizeof cmd, "%s bench %s --case %s%s --db local.db%s", x->runner_word,
-                            qs, q, strcmp(ct->l2, "hot") ? "" : " --hot",
+                            qs, q, strcmp(w->l2, "hot") ? "" : " --hot",
                             have_db ? " --against baseline.db" : ""));
   kv(o.f, "expect", "run in this folder on the GPU model above: exit 1 while it is slower");
   if (outfile_commit(&o, x->why, x->len))
     return -1;
   x->n++;
   return 0;
+}
+
+/* A regression open on this night that was not found slower against tonight's baseline (carried
+ * from an earlier night, or a step of the history): its folder carries the benchmark of the run
+ * it is measured against, so that its printed command (verdict_open.c) travels too. */
+static int one_open(struct rp *x, const struct rv_open *e)
+{
+  const struct store_open_reg *r = &e->reg;
+  struct store_run b;
+  int64_t base = r->base_run > 0 ? r->base_run : r->opened_run;
+  if (e->fresh || e->closed || base <= 0 || store_get_run(x->st, STORE_MAIN, base, &b))
+    return 0;
+  struct slow w = {r->algorithm, r->variant, r->params, r->l2, b.commit, b.gpu,
+                   e->history_new ? "a step over the nights" : "carried from an earlier night",
+                   r->seed, x->st, base, r->cur_ms > 0 ? r->cur_ms / r->ref_ms : 0, r->p, r->ref_ms,
+                   r->cur_ms};
+  return one_slower(x, &w);
 }
 
 int reproducer_read(const char *path, struct reproducer *r, char *why, size_t len)
@@ -213,6 +240,8 @@ int reproducer_read(const char *path, struct reproducer *r, char *why, size_t le
         gr_fmt(why, len, "'%s' line %d: unknown kind '%.40s'", path, lineno, value);
         return -1;
       }
+    } else if (!strcmp(l, "l2")) {
+      r->hot = !strcmp(value, "hot");
     } else if (!strcmp(l, "case") || !strcmp(l, "variant")) {
       int is_case = l[0] == 'c';
       size_t cap = is_case ? sizeof r->case_text : sizeof r->variant;
@@ -250,11 +279,24 @@ int reproducers_write(struct store *st, const struct run_verdict *v, const char 
   if (rc == -1 && !why[0])
     gr_fmt(why, len, "cannot read the outcomes of run %lld: %s", (long long)v->run.id,
            store_errmsg(st));
+  /* a baseline file (ci/pr-check's base.db, a committed baseline): its benchmark travels too */
+  struct store *from = st;
+  if (rc == 0 && v->base_file && v->cmp && store_open_read(v->base_file, &from, why, len))
+    rc = -1;
   for (size_t i = 0; rc == 0 && v->cmp && !v->cmp->base_other_gpu && i < v->cmp->n_t; i++) {
     const struct compare_timing *ct = &v->cmp->t[i];
+    const struct compare_result *r = v->cmp;
+    struct slow w = {ct->algorithm, ct->variant, ct->params, ct->l2, r->base.commit,
+                     ct->base_gpu[0] ? ct->base_gpu : r->base.gpu, NULL, ct->seed, from,
+                     r->base.id, ct->sc.ratio, ct->sc.p, ct->sc.base.median,
+                     ct->sc.cur.median};
     if (ct->in_base && ct->in_cur && ct->sc.cls == STATS_SLOWER)
-      rc = one_slower(&x, ct);
+      rc = one_slower(&x, &w);
   }
+  for (size_t i = 0; rc == 0 && i < v->n_open; i++)
+    rc = one_open(&x, &v->open[i]);
+  if (from != st)
+    store_close(from);
   *n = x.n;
   return rc ? -1 : 0;
 }

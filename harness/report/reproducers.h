@@ -36,6 +36,7 @@ void reproducer_slower_name(char *dst, size_t len, const char *algorithm, const 
 /* A reproducer file read back (what bisect takes): its kind, case text and variant. */
 struct reproducer {
   int slowdown;                 /* kind: slowdown (else correctness) */
+  int hot;                      /* l2: hot (a slowdown timed with the L2 warm) */
   char case_text[1024];
   char variant[128];
 };

@@ -25,44 +25,6 @@ const char *rv_result_name(enum rv_result r)
 
 static const char *nz(const char *s) { return s ? s : ""; }
 
-/* A zeroed test appended to v; NULL out of memory. message and body are printf'd later. */
-struct rv_test *rv_add_test(struct run_verdict *v, const char *suite, const char *kind,
-                                const char *source, const char *verdict, enum rv_state state,
-                                double seconds)
-{
-  if (v->n == v->cap) {
-    size_t nc = v->cap ? 2 * v->cap : 32;
-    struct rv_test *nt = realloc(v->tests, nc * sizeof *nt);
-    if (!nt)
-      return NULL;
-    v->tests = nt;
-    v->cap = nc;
-  }
-  struct rv_test *t = &v->tests[v->n++];
-  memset(t, 0, sizeof *t);
-  gr_fmt(t->suite, sizeof t->suite, "%s", nz(suite));
-  gr_fmt(t->kind, sizeof t->kind, "%s", nz(kind));
-  gr_fmt(t->verdict, sizeof t->verdict, "%s", nz(verdict));
-  t->source = source;
-  t->state = state;
-  t->seconds = seconds;
-  return t;
-}
-
-/* Set *dst to a malloc'd printf result ("" on failure to allocate: the text is lost, not the
- * test). */
-void rv_set_text(char **dst, const char *fmt, ...)
-{
-  va_list ap;
-  va_start(ap, fmt);
-  char *s = NULL;
-  if (vasprintf(&s, fmt, ap) < 0)
-    s = NULL;
-  va_end(ap);
-  free(*dst);
-  *dst = s;
-}
-
 /* The state of a stored verdict: escaped fails, caught passes (historical bugs are meant to
  * fail); fail, crash and timeout fail the other kinds. */
 static enum rv_state state_of(const char *verdict, const char *kind)
@@ -294,6 +256,8 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
       else
         k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%s %s", shown > 1 ? ", " : "",
                               t->suite, t->name, t->verdict);
+      if (t->first_bad[0] && k < sizeof names) /* bisect --db named its commit */
+        k += (size_t)snprintf(names + k, sizeof names - k, " (first bad: %s)", t->first_bad);
     }
     /* the first accuracy regression, when nothing else is named */
     for (size_t i = 0; !names[0] && v->cmp && i < v->cmp->n_acc; i++) {

@@ -55,6 +55,7 @@ struct rv_test {
   double ratio, p, base_ms, cur_ms, min_effect, alpha;
   char *repro;   /* a slower or open row: the command that times it again against the baseline */
   char range[48]; /* ... and its commit range, "A..B" (git log A..B); "" unknown */
+  char first_bad[160]; /* its regression's first bad commit, "SHA12 SUBJECT" (bisect --db); "" */
 };
 
 /* A regression open on this night (see the rules above). */
@@ -69,6 +70,7 @@ struct rv_open {
   double min_effect;         /* the threshold it must come back within */
   char opened_date[32];
   size_t test;               /* index of its test in tests (a slower timing or its own) */
+  char first_bad[160];       /* "SHA12 SUBJECT": the commit `bisect --db` named for it; "" */
 };
 
 enum rv_result { RV_RESULT_OK, RV_RESULT_FAILED, RV_RESULT_NO_GPU, RV_RESULT_INCOMPLETE };

@@ -192,6 +192,10 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
         fputs("-", f);
       fputs(" | ", f);
       code(f, t->range[0] ? t->range : NULL);
+      if (t->first_bad[0]) { /* bisect --db named its commit (escaped: from a database) */
+        fputs("<br>first bad: ", f);
+        cell(f, t->first_bad);
+      }
       fputs(" | ", f);
       code(f, t->repro);
       fputs(" |\n", f);

@@ -18,6 +18,7 @@
 #include "gr.h"
 #include "history.h"
 #include "reproducers.h"
+#include "store_first_bad.h"
 #include "verdict_private.h"
 
 /* Tonight's median of each timed benchmark. */
@@ -217,19 +218,17 @@ static void shell_quote(char *dst, size_t len, const char *s)
 }
 
 void rv_repro(char **dst, const char *runner, const char *alg, const char *var,
-              const char *params, uint64_t seed, const char *l2, const char *against,
-              const char *db)
+              const char *params, uint64_t seed, const char *l2, const char *against)
 {
-  char sel[160], kase[GR_CASE_TEXT_LEN + 200], qa[600], qdb[600], text[GR_CASE_TEXT_LEN + 96];
+  char sel[160], kase[GR_CASE_TEXT_LEN + 200], qa[600], text[GR_CASE_TEXT_LEN + 96];
   gr_fmt(text, sizeof text, "%s/%s", alg, var);
   shell_quote(sel, sizeof sel, text);
   gr_fmt(text, sizeof text, "%s %s seed=%llu", alg, params, (unsigned long long)seed);
   shell_quote(kase, sizeof kase, text);
   shell_quote(qa, sizeof qa, against);
-  shell_quote(qdb, sizeof qdb, db ? db : STORE_DEFAULT_PATH);
-  rv_set_text(dst, "%s bench %s --case %s%s --against %s%s%s",
+  rv_set_text(dst, "%s bench %s --case %s%s --against %s",
               gr_name_ok(runner) ? runner : "gpuregress", sel, kase,
-              strcmp(l2, "hot") ? "" : " --hot", qa, db ? " --db " : "", db ? qdb : "");
+              strcmp(l2, "hot") ? "" : " --hot", qa);
 }
 
 /* "A..B" of the runs' commits (short); "" when one is unknown */
@@ -250,11 +249,6 @@ static int from_baseline(struct store *st, struct run_verdict *v)
   const struct compare_result *r = v->cmp;
   if (!r || r->base_other_gpu)
     return 0;
-  char against[PATH_MAX + 32];
-  if (v->base_file)
-    gr_fmt(against, sizeof against, "%s", v->base_file);
-  else
-    gr_fmt(against, sizeof against, "%lld", (long long)r->base.id);
   for (size_t i = 0; i < v->n; i++) {
     struct rv_test *t = &v->tests[i];
     if (strcmp(t->source, "timing") || t->state != RV_FAIL || !t->compared)
@@ -266,17 +260,14 @@ static int from_baseline(struct store *st, struct run_verdict *v)
       gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", ct->variant, ct->params, ct->l2);
       if (strcmp(ct->algorithm, t->suite) || strcmp(name, t->name))
         continue;
-      if (v->base_file) { /* the baseline is a file already (a committed baseline): it travels */
-        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
-                 ct->l2, against, NULL);
-      } else { /* the file of the night's reproducers/ folder (export --format reproducers) */
-        char dir[256], file[400];
-        reproducer_slower_name(dir, sizeof dir, ct->algorithm, ct->variant, ct->params, ct->seed,
-                               ct->l2);
-        gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
-        rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed,
-                 ct->l2, file, NULL);
-      }
+      /* the file of the night's reproducers/ folder (export --format reproducers): that
+       * benchmark of the baseline run, of this database or of the baseline file */
+      char dir[256], file[400];
+      reproducer_slower_name(dir, sizeof dir, ct->algorithm, ct->variant, ct->params, ct->seed,
+                             ct->l2);
+      gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
+      rv_repro(&t->repro, v->run.runner, ct->algorithm, ct->variant, ct->params, ct->seed, ct->l2,
+               file);
       if (r->base.commit[0] && r->cur.commit[0]) {
         gr_fmt(t->range, sizeof t->range, "%.12s..%.12s", r->base.commit, r->cur.commit);
         rv_set_text(&t->message, "%s; commits %s", t->message ? t->message : "", t->range);
@@ -317,9 +308,12 @@ static int add_open_test(struct store *st, struct run_verdict *v, struct rv_open
   t->p = e->history_new ? e->step_p : r->p;
   t->min_effect = e->min_effect;
   commit_range(st, r->base_run, r->opened_run, t->range, sizeof t->range);
-  char against[32];
-  gr_fmt(against, sizeof against, "%lld", (long long)(r->base_run > 0 ? r->base_run : r->opened_run));
-  rv_repro(&t->repro, v->run.runner, r->algorithm, r->variant, r->params, r->seed, r->l2, against, v->db_path);
+  /* the file of the night's reproducers/ folder, as for a slower row (reproducers.c one_open) */
+  char dir[256], file[400];
+  reproducer_slower_name(dir, sizeof dir, r->algorithm, r->variant, r->params, r->seed, r->l2);
+  gr_fmt(file, sizeof file, "reproducers/%s/baseline.db", dir);
+  if (r->base_run > 0 || r->opened_run > 0)
+    rv_repro(&t->repro, v->run.runner, r->algorithm, r->variant, r->params, r->seed, r->l2, file);
   char now[96], what[400], acked[900] = "";
   if (r->cur_ms > 0)
     gr_fmt(now, sizeof now, "%.6g ms -> %.6g ms (%+.1f%%)", r->ref_ms, r->cur_ms,
@@ -352,6 +346,30 @@ static int add_open_test(struct store *st, struct run_verdict *v, struct rv_open
       rv_set_text(&t->body, "%s'%s/%s %s' --reason TEXT", head, r->algorithm, r->variant,
                   r->params);
       free(head);
+    }
+  }
+  return 0;
+}
+
+/* The first bad commit `bisect --db` named for an open regression, with it until it closes: in
+ * its test's message (JUnit, Markdown, the terminal), the summary (banner, index of nights) and
+ * the JSON. */
+static int first_bad_commits(struct store *st, struct run_verdict *v)
+{
+  for (size_t i = 0; i < v->n_open; i++) {
+    struct rv_open *e = &v->open[i];
+    struct store_first_bad fb;
+    const struct store_open_reg *r = &e->reg;
+    if (e->closed || store_get_first_bad(st, r->algorithm, r->variant, r->params, r->seed, r->l2,
+                                         r->opened_run, &fb) != 1)
+      continue;
+    gr_fmt(e->first_bad, sizeof e->first_bad, "%.12s %s", fb.sha, fb.subject);
+    if (e->test < v->n) {
+      struct rv_test *t = &v->tests[e->test];
+      gr_fmt(t->first_bad, sizeof t->first_bad, "%s", e->first_bad);
+      rv_set_text(&t->message, "%s; first bad: %s", t->message ? t->message : "", e->first_bad);
+      rv_set_text(&t->body, "%s\nfirst bad: %s (%s, named %s)", t->body ? t->body : "", fb.sha,
+                  fb.author_date, fb.found_at);
     }
   }
   return 0;
@@ -413,7 +431,7 @@ int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts 
     if (add_open_test(st, v, e))
       return -1;
   }
-  return 0;
+  return first_bad_commits(st, v);
 }
 
 long run_verdict_open_regs(const struct run_verdict *v, struct store_open_reg **out)

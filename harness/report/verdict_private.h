@@ -18,10 +18,11 @@ void rv_set_text(char **dst, const char *fmt, ...) __attribute__((format(printf,
 int rv_open_build(struct store *st, struct run_verdict *v, const struct rv_opts *o, char *why,
                   size_t len);
 
-/* "RUNNER bench 'ALG/VAR' --case 'ALG PARAMS seed=S' [--hot] --against AGAINST [--db DB]": runner
- * the run's (store_run.runner), "gpuregress" where it is none or not a name; AGAINST a file
- * that travels (reproducers/NAME/baseline.db, a committed baseline) or a run of DB */
-void rv_repro(char **dst, const char *runner, const char *alg, const char *var, const char *params, uint64_t seed,
-              const char *l2, const char *against, const char *db);
+/* "RUNNER bench 'ALG/VAR' --case 'ALG PARAMS seed=S' [--hot] --against AGAINST": runner the
+ * run's (store_run.runner), "gpuregress" where it is none or not a name; AGAINST a file that
+ * travels (reproducers/NAME/baseline.db, written by reproducers.c; a committed baseline), never
+ * a run of the runner's database */
+void rv_repro(char **dst, const char *runner, const char *alg, const char *var, const char *params,
+              uint64_t seed, const char *l2, const char *against);
 
 #endif

@@ -119,6 +119,7 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     fprintf(f, ", \"fresh\": %s, \"history_new\": %s, ", e->fresh ? "true" : "false",
             e->history_new ? "true" : "false");
     json_key_str(f, "source", g->source, 1);
+    json_key_str(f, "first_bad", e->first_bad[0] ? e->first_bad : NULL, 1);
     fprintf(f, "\"acknowledged\": ");
     if (e->acked) {
       fputc('{', f);

@@ -357,3 +357,65 @@ int store_add_accuracy(struct store *st, int64_t timing, const char *metric, dou
   return sqlite3_step(s) == SQLITE_DONE ? 0 : write_failed(st);
 }
 
+/* ---- what every file of the store uses (here, below store_open.c, store_trust.c and
+ * store_guard.c, so that none of them calls another back) ---------------------------------- */
+
+int store_schema_version(void) { return STORE_SCHEMA_VERSION; }
+
+int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *why, size_t len)
+{
+  *s = NULL;
+  if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK && sqlite3_step(*s) == SQLITE_ROW)
+    return 0;
+  st->err = sqlite3_extended_errcode(st->db);
+  store_db_msg(st->db, why, len);
+  sqlite3_finalize(*s);
+  *s = NULL;
+  return -1;
+}
+
+const char *store_open_hint(int code)
+{
+  switch (code & 0xff) { /* the primary code of an extended one */
+  case SQLITE_NOTADB: return ": move the file away or pass --db with another path";
+  case SQLITE_CANTOPEN:
+  case SQLITE_READONLY: return ": check that the directory exists and is writable, or pass --db";
+  default: return "";
+  }
+}
+
+void store_close(struct store *st)
+{
+  if (!st)
+    return;
+  if (st->in_batch)
+    store_commit(st);
+  sqlite3_finalize(st->add_case);
+  sqlite3_finalize(st->add_outcome);
+  sqlite3_finalize(st->add_timing);
+  sqlite3_finalize(st->add_sample);
+  sqlite3_finalize(st->add_accuracy);
+  sqlite3_close(st->db);
+  free(st->path);
+  free(st);
+}
+
+/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
+int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
+{
+  char sql[2048];
+  const char *n = src == STORE_BASE ? "base" : "main";
+  snprintf(sql, sizeof sql, fmt, n, n, n, n);
+  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+int store_has_table(struct store *st, enum store_src src, const char *table)
+{
+  sqlite3_stmt *s;
+  if (store_prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
+    return 0;
+  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
+  int found = sqlite3_step(s) == SQLITE_ROW;
+  sqlite3_finalize(s);
+  return found;
+}

@@ -335,8 +335,7 @@ int store_each_sanitizer(struct store *st, int64_t run, int64_t *from,
  * samples, not its cases, under the same ids and identity): a baseline. path must not exist.
  * 0 ok; -1 with why. */
 int store_copy_run(struct store *st, int64_t run, const char *path, char *why, size_t len);
-/* store_copy_run, then only one benchmark of it kept (its timing with its samples and accuracy
- * metrics, the run row): the small file a slowdown's reproducer carries (reproducers.c). */
+/* store_copy_run with one benchmark kept: a slowdown reproducer's small file (reproducers.c) */
 int store_copy_timing(struct store *st, int64_t run, const char *algorithm, const char *variant,
                       const char *params, const char *l2, const char *path, char *why, size_t len);
 

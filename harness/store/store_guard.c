@@ -13,7 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define N_MIGRATIONS store_schema_version()
 
 /* See store_private.h. An absolute path gets an empty authority (file:///...), so that a path
  * beginning with // is never read as a host. */
@@ -152,48 +151,4 @@ int store_attach(sqlite3 *db, const char *path, const char *schema, char *why, s
       return -1;
   }
   return -1;
-}
-
-/* ---- the baseline file --------------------------------------------------------------------- */
-
-int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
-{
-  sqlite3_stmt *s;
-  struct stat sb;
-  if (access(path, R_OK) != 0) {
-    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
-    return -1;
-  }
-  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    gr_fmt(why, len, "cannot read baseline '%s': not a regular file", path);
-    return -1;
-  }
-  char msg[GR_WHY_LEN];
-  if (store_attach(st->db, path, "base", msg, sizeof msg)) {
-    gr_fmt(why, len, "cannot open baseline '%s': %s", path, msg);
-    return -1;
-  }
-  int v = -1;
-  if (sqlite3_prepare_v2(st->db, "PRAGMA base.user_version", -1, &s, NULL) == SQLITE_OK) {
-    if (sqlite3_step(s) == SQLITE_ROW)
-      v = sqlite3_column_int(s, 0);
-    sqlite3_finalize(s);
-  }
-  if (v >= 1 && v <= N_MIGRATIONS && store_judge_tables(st->db, "base", v, msg, sizeof msg)) {
-    gr_fmt(why, len, "baseline '%s': %s", path, msg);
-    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
-    return -1;
-  }
-  if (v < 1 || v > N_MIGRATIONS || !store_has_table(st, STORE_BASE, "runs") ||
-      !store_has_table(st, STORE_BASE, "outcomes")) {
-    if (v > N_MIGRATIONS)
-      gr_fmt(why, len, "baseline '%s' has schema version %d, newer than this build of gpuregress "
-                       "(%d): use a newer build", path, v, N_MIGRATIONS);
-    else
-      gr_fmt(why, len, "baseline '%s' is not a gpuregress database (%s)", path,
-             v < 1 ? "no schema version of ours" : "no runs table");
-    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
-    return -1;
-  }
-  return 0;
 }

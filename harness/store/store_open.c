@@ -184,11 +184,22 @@ static const char *const migrations[] = {
     "ALTER TABLE runs ADD COLUMN gr_version TEXT;"  /* NULL: a run of schema 9 or older */
     "ALTER TABLE runs ADD COLUMN gr_commit TEXT;"   /* "<sha>[-dirty]" or "unknown" */
     "ALTER TABLE runs ADD COLUMN runner TEXT;",     /* NULL: gpuregress */
+    /* 10 -> 11: the first bad commit that `gpuregress bisect --db` named for an open regression
+     * (issue 37): shown with the regression (banner, JUnit, JSON, index of nights) until it
+     * closes; a regression that opens again later is another one (its own opened_run) */
+    "CREATE TABLE first_bad ("
+    "  algorithm TEXT NOT NULL, variant TEXT NOT NULL,"
+    "  params TEXT NOT NULL, seed INTEGER NOT NULL, l2 TEXT NOT NULL,"
+    "  opened_run INTEGER NOT NULL,"                 /* the regression: its first slower night */
+    "  sha TEXT NOT NULL,"                           /* 40 hex digits */
+    "  subject TEXT NOT NULL, author_date TEXT,"
+    "  found_at TEXT NOT NULL,"                      /* when bisect named it (UTC) */
+    "  PRIMARY KEY (algorithm, variant, params, seed, l2, opened_run));",
 };
 #define STORE_OPEN_TRIES 10 /* store_open: tries after the first one failed on a lock */
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof *migrations))
 
-int store_schema_version(void) { return N_MIGRATIONS; }
+_Static_assert(N_MIGRATIONS == STORE_SCHEMA_VERSION, "STORE_SCHEMA_VERSION (store_private.h) is the number of migrations");
 
 
 static int exec(struct store *st, const char *sql, char *why, size_t len)
@@ -206,17 +217,6 @@ static int exec(struct store *st, const char *sql, char *why, size_t len)
   return 0;
 }
 
-int store_first_row(struct store *st, const char *sql, sqlite3_stmt **s, char *why, size_t len)
-{
-  *s = NULL;
-  if (sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK && sqlite3_step(*s) == SQLITE_ROW)
-    return 0;
-  st->err = sqlite3_extended_errcode(st->db);
-  store_db_msg(st->db, why, len);
-  sqlite3_finalize(*s);
-  *s = NULL;
-  return -1;
-}
 
 int store_user_version(struct store *st, int *v, char *why, size_t len)
 {
@@ -423,15 +423,6 @@ int store_open_flags(const char *path, unsigned flags, struct store **out, char 
   }
 }
 
-const char *store_open_hint(int code)
-{
-  switch (code & 0xff) { /* the primary code of an extended one */
-  case SQLITE_NOTADB: return ": move the file away or pass --db with another path";
-  case SQLITE_CANTOPEN:
-  case SQLITE_READONLY: return ": check that the directory exists and is writable, or pass --db";
-  default: return "";
-  }
-}
 
 void store_interrupt(struct store *st)
 {
@@ -439,41 +430,8 @@ void store_interrupt(struct store *st)
     sqlite3_interrupt(st->db);
 }
 
-void store_close(struct store *st)
-{
-  if (!st)
-    return;
-  if (st->in_batch)
-    store_commit(st);
-  sqlite3_finalize(st->add_case);
-  sqlite3_finalize(st->add_outcome);
-  sqlite3_finalize(st->add_timing);
-  sqlite3_finalize(st->add_sample);
-  sqlite3_finalize(st->add_accuracy);
-  sqlite3_close(st->db);
-  free(st->path);
-  free(st);
-}
 
 
 /* ---- reading: opening read-only, the baseline file ------------------------------------- */
 
-/* Prepare sql (a printf format whose %s are all the schema name) for src. 0 ok. */
-int store_prepare(struct store *st, enum store_src src, const char *fmt, sqlite3_stmt **s)
-{
-  char sql[2048];
-  const char *n = src == STORE_BASE ? "base" : "main";
-  snprintf(sql, sizeof sql, fmt, n, n, n, n);
-  return sqlite3_prepare_v2(st->db, sql, -1, s, NULL) == SQLITE_OK ? 0 : -1;
-}
 
-int store_has_table(struct store *st, enum store_src src, const char *table)
-{
-  sqlite3_stmt *s;
-  if (store_prepare(st, src, "SELECT 1 FROM %s.sqlite_master WHERE type = 'table' AND name = ?", &s))
-    return 0;
-  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
-  int found = sqlite3_step(s) == SQLITE_ROW;
-  sqlite3_finalize(s);
-  return found;
-}

@@ -8,6 +8,9 @@
 
 #include "store.h"
 
+/* The schema version this build writes: the number of store_open.c's migrations (checked there). */
+#define STORE_SCHEMA_VERSION 11
+
 struct store {
   sqlite3 *db;
   char *path; /* as opened: store_copy_run attaches it */

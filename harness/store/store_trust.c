@@ -49,7 +49,7 @@ static const struct {
 } our_tables[] = {
     {"runs", 1},      {"cases", 1},     {"outcomes", 1}, {"timings", 2},
     {"samples", 2},   {"coverage", 5},  {"sanitizer", 5}, {"accuracy", 7},
-    {"night_parts", 8}, {"open_regressions", 9}, {"acks", 9},
+    {"night_parts", 8}, {"open_regressions", 9}, {"acks", 9}, {"first_bad", 11},
 };
 #define N_OUR_TABLES (sizeof our_tables / sizeof *our_tables)
 
@@ -428,6 +428,71 @@ int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char 
     sqlite3_finalize(c);
     if (found)
       return bad < 0 ? -2 : -1;
+  }
+  return 0;
+}
+
+/* ---- the baseline file (judged as any file from elsewhere) --------------------------------------------------------------------- */
+
+/* The most a baseline file may have (a reproducer's is kilobytes; a committed baseline a few
+ * runs' samples). */
+#define STORE_BASELINE_MAX_BYTES (1LL << 30)
+
+int store_attach_baseline(struct store *st, const char *path, char *why, size_t len)
+{
+  sqlite3_stmt *s;
+  struct stat sb;
+  if (access(path, R_OK) != 0) {
+    gr_fmt(why, len, "cannot read baseline '%s': no such file or not readable", path);
+    return -1;
+  }
+  /* a file from elsewhere (a reproducers/ folder, a committed baseline): never a link followed,
+   * never more than STORE_BASELINE_MAX_BYTES read */
+  if (lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+    gr_fmt(why, len, "cannot read baseline '%s': a symbolic link, not followed (name the file "
+                     "itself)", path);
+    return -1;
+  }
+  if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    gr_fmt(why, len, "cannot read baseline '%s': not a regular file", path);
+    return -1;
+  }
+  if (sb.st_size > STORE_BASELINE_MAX_BYTES) {
+    gr_fmt(why, len, "baseline '%s' is %lld bytes, over the %lld a baseline may have", path,
+           (long long)sb.st_size, (long long)STORE_BASELINE_MAX_BYTES);
+    return -1;
+  }
+  char msg[GR_WHY_LEN];
+  if (store_attach(st->db, path, "base", msg, sizeof msg)) {
+    gr_fmt(why, len, "cannot open baseline '%s': %s", path, msg);
+    return -1;
+  }
+  if (store_quick_check(st->db, "base", msg, sizeof msg)) {
+    gr_fmt(why, len, "baseline '%s' is damaged or not a database: %s", path, msg);
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
+    return -1;
+  }
+  int v = -1;
+  if (sqlite3_prepare_v2(st->db, "PRAGMA base.user_version", -1, &s, NULL) == SQLITE_OK) {
+    if (sqlite3_step(s) == SQLITE_ROW)
+      v = sqlite3_column_int(s, 0);
+    sqlite3_finalize(s);
+  }
+  if (v >= 1 && v <= N_MIGRATIONS && store_judge_tables(st->db, "base", v, msg, sizeof msg)) {
+    gr_fmt(why, len, "baseline '%s': %s", path, msg);
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
+    return -1;
+  }
+  if (v < 1 || v > N_MIGRATIONS || !store_has_table(st, STORE_BASE, "runs") ||
+      !store_has_table(st, STORE_BASE, "outcomes")) {
+    if (v > N_MIGRATIONS)
+      gr_fmt(why, len, "baseline '%s' has schema version %d, newer than this build of gpuregress "
+                       "(%d): use a newer build", path, v, N_MIGRATIONS);
+    else
+      gr_fmt(why, len, "baseline '%s' is not a gpuregress database (%s)", path,
+             v < 1 ? "no schema version of ours" : "no runs table");
+    sqlite3_exec(st->db, "DETACH DATABASE base", NULL, NULL, NULL);
+    return -1;
   }
   return 0;
 }
