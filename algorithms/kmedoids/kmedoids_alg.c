@@ -546,15 +546,26 @@ static int km_check(const struct gr_instance *inst, const void *out, struct gr_c
   }
   /* a different path: accepted only as a near-tie flip */
   int first = 0;
-  while (first < k - 1 && med[first] == ref->medoids[first])
+  while (first < k && med[first] == ref->medoids[first])
     first++;
   double rel = fabs(sum - ref_obj) / (ref_obj > 0 ? ref_obj : 1.0);
-  if (rel > KM_OBJ_TOL)
+  if (rel > KM_OBJ_TOL && first < k)
     return gr_check_fail(
         rep, "parity",
         "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
         "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)",
         first, med[first], ref->medoids[first], steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
+  if (rel > KM_OBJ_TOL) { /* the same medoids, another assignment (or number of steps) */
+    int at = 0;
+    while (at < n - 1 && asg[at] == ref->assign[at])
+      at++;
+    return gr_check_fail(
+        rep, "parity",
+        "the same medoids, but the assignment differs from the reference (object %d: cluster %d, "
+        "reference %d; %d steps, reference %d) and so does the objective: %.12g vs %.12g "
+        "(relative %.2e > %.0e)",
+        at, asg[at], ref->assign[at], steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
+  }
   if (steps <= iters && check_converged(d, med, asg, rep))
     return 1;
   rep->err = rel; /* the flip, reported as the error metric */
