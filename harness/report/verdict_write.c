@@ -46,14 +46,10 @@ static void json_gpu_state(FILE *f, const struct store_run *r)
           r->mem_clock_mhz, r->temp_c);
 }
 
-void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
+/* run_verdict_json's parts: the run, the baseline, one open regression, one test. */
+static void json_run(FILE *f, const struct run_verdict *v, const char *in)
 {
   const struct store_run *r = &v->run;
-  fprintf(f, "{\n%s  ", in);
-  json_key_str(f, "result", rv_result_name(v->result), 1);
-  fprintf(f, "\"exit_code\": %d, \"ok\": %s,\n%s  ", v->exit_code,
-          v->result == RV_RESULT_OK ? "true" : "false", in);
-  json_key_str(f, "summary", v->summary, 0);
   fprintf(f, ",\n%s  \"run\": {\"id\": %lld, ", in, (long long)r->id);
   json_key_str(f, "status", r->status, 1);
   json_key_str(f, "commit", r->commit, 1);
@@ -71,13 +67,10 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
           v->night.shards_present, v->night.gpus);
   json_gpu_state(f, r);
   fputs("},\n", f);
-  fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
-             "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
-          in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);
-  fprintf(f, "%s  \"gpu_variants\": {\"selected\": %zu, \"ran\": %zu, \"none_ran_allowed\": %s, ",
-          in, v->gpu_selected, v->gpu_ran, v->no_gpu_allowed ? "true" : "false");
-  json_key_str(f, "why_none", v->gpu_selected && !v->gpu_ran ? v->no_gpu_why : NULL, 0);
-  fprintf(f, "},\n%s  \"baseline\": ", in);
+}
+
+static void json_baseline(FILE *f, const struct run_verdict *v)
+{
   if (v->cmp) {
     const struct compare_result *c = v->cmp;
     fprintf(f, "{\"run\": %lld, ", (long long)c->base.id);
@@ -96,6 +89,85 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   } else {
     fputs("null", f);
   }
+}
+
+static void json_open_reg(FILE *f, const struct rv_open *e)
+{
+  const struct store_open_reg *g = &e->reg;
+  fputc('{', f);
+  json_key_str(f, "algorithm", g->algorithm, 1);
+  json_key_str(f, "variant", g->variant, 1);
+  json_key_str(f, "params", g->params, 1);
+  json_key_str(f, "l2", g->l2, 1);
+  fprintf(f, "\"seed\": %llu, \"opened_run\": %lld, \"base_run\": %lld, \"ref_ms\": ",
+          (unsigned long long)g->seed, (long long)g->opened_run, (long long)g->base_run);
+  json_num(f, g->ref_ms);
+  fputs(", \"cur_ms\": ", f);
+  json_num(f, g->cur_ms > 0 ? g->cur_ms : NAN);
+  fprintf(f, ", \"fresh\": %s, \"history_new\": %s, ", e->fresh ? "true" : "false",
+          e->history_new ? "true" : "false");
+  json_key_str(f, "source", g->source, 1);
+  json_key_str(f, "first_bad", e->first_bad[0] ? e->first_bad : NULL, 1);
+  fprintf(f, "\"acknowledged\": ");
+  if (e->acked) {
+    fputc('{', f);
+    json_key_str(f, "who", e->ack.who, 1);
+    json_key_str(f, "at", e->ack.at, 1);
+    json_key_str(f, "reason", e->ack.reason, 0);
+    fputc('}', f);
+  } else {
+    fputs("null", f);
+  }
+  fputc('}', f);
+}
+
+static void json_test(FILE *f, const struct rv_test *t)
+{
+  fputc('{', f);
+  json_key_str(f, "suite", t->suite, 1);
+  json_key_str(f, "name", t->name, 1);
+  json_key_str(f, "kind", t->kind, 1);
+  json_key_str(f, "source", t->source, 1);
+  json_key_str(f, "verdict", t->verdict, 1);
+  json_key_str(f, "state", rv_state_name(t->state), 1);
+  json_key_str(f, "message", nz(t->message), 1);
+  fputs("\"seconds\": ", f);
+  json_num(f, t->seconds);
+  if (t->repro) {
+    fputs(", ", f);
+    json_key_str(f, "repro", t->repro, 0);
+  }
+  if (t->range[0]) {
+    fputs(", ", f);
+    json_key_str(f, "commits", t->range, 0);
+  }
+  if (t->compared) {
+    const char *const keys[] = {"ratio", "p", "base_ms", "cur_ms", "min_effect", "alpha"};
+    const double vals[] = {t->ratio, t->p, t->base_ms, t->cur_ms, t->min_effect, t->alpha};
+    for (int k = 0; k < 6; k++) {
+      fprintf(f, ", \"%s\": ", keys[k]);
+      json_num(f, vals[k]);
+    }
+  }
+  fputc('}', f);
+}
+
+void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
+{
+  fprintf(f, "{\n%s  ", in);
+  json_key_str(f, "result", rv_result_name(v->result), 1);
+  fprintf(f, "\"exit_code\": %d, \"ok\": %s,\n%s  ", v->exit_code,
+          v->result == RV_RESULT_OK ? "true" : "false", in);
+  json_key_str(f, "summary", v->summary, 0);
+  json_run(f, v, in);
+  fprintf(f, "%s  \"counts\": {\"tests\": %zu, \"passed\": %zu, \"failed\": %zu, \"skipped\": %zu, "
+             "\"errors\": %zu, \"caught\": %zu, \"escaped\": %zu},\n",
+          in, v->n, v->passed, v->failed, v->skipped, v->errors, v->caught, v->escaped);
+  fprintf(f, "%s  \"gpu_variants\": {\"selected\": %zu, \"ran\": %zu, \"none_ran_allowed\": %s, ",
+          in, v->gpu_selected, v->gpu_ran, v->no_gpu_allowed ? "true" : "false");
+  json_key_str(f, "why_none", v->gpu_selected && !v->gpu_ran ? v->no_gpu_why : NULL, 0);
+  fprintf(f, "},\n%s  \"baseline\": ", in);
+  json_baseline(f, v);
   fprintf(f, ",\n%s  ", in);
   json_key_str(f, "clock_warning", v->clock_warning[0] ? v->clock_warning : NULL, 0);
   fprintf(f, ",\n%s  \"history_checked\": %s, \"open_regressions\": [", in,
@@ -105,32 +177,8 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
     const struct rv_open *e = &v->open[i];
     if (e->closed)
       continue;
-    const struct store_open_reg *g = &e->reg;
-    fprintf(f, "%s\n%s    {", shown++ ? "," : "", in);
-    json_key_str(f, "algorithm", g->algorithm, 1);
-    json_key_str(f, "variant", g->variant, 1);
-    json_key_str(f, "params", g->params, 1);
-    json_key_str(f, "l2", g->l2, 1);
-    fprintf(f, "\"seed\": %llu, \"opened_run\": %lld, \"base_run\": %lld, \"ref_ms\": ",
-            (unsigned long long)g->seed, (long long)g->opened_run, (long long)g->base_run);
-    json_num(f, g->ref_ms);
-    fputs(", \"cur_ms\": ", f);
-    json_num(f, g->cur_ms > 0 ? g->cur_ms : NAN);
-    fprintf(f, ", \"fresh\": %s, \"history_new\": %s, ", e->fresh ? "true" : "false",
-            e->history_new ? "true" : "false");
-    json_key_str(f, "source", g->source, 1);
-    json_key_str(f, "first_bad", e->first_bad[0] ? e->first_bad : NULL, 1);
-    fprintf(f, "\"acknowledged\": ");
-    if (e->acked) {
-      fputc('{', f);
-      json_key_str(f, "who", e->ack.who, 1);
-      json_key_str(f, "at", e->ack.at, 1);
-      json_key_str(f, "reason", e->ack.reason, 0);
-      fputc('}', f);
-    } else {
-      fputs("null", f);
-    }
-    fputc('}', f);
+    fprintf(f, "%s\n%s    ", shown++ ? "," : "", in);
+    json_open_reg(f, e);
   }
   if (shown)
     fprintf(f, "\n%s  ", in);
@@ -138,33 +186,8 @@ void run_verdict_json(FILE *f, const struct run_verdict *v, const char *in)
   fprintf(f, ",\n%s  \"tests\": [", in);
   for (size_t i = 0; i < v->n; i++) {
     const struct rv_test *t = &v->tests[i];
-    fprintf(f, "%s\n%s    {", i ? "," : "", in);
-    json_key_str(f, "suite", t->suite, 1);
-    json_key_str(f, "name", t->name, 1);
-    json_key_str(f, "kind", t->kind, 1);
-    json_key_str(f, "source", t->source, 1);
-    json_key_str(f, "verdict", t->verdict, 1);
-    json_key_str(f, "state", rv_state_name(t->state), 1);
-    json_key_str(f, "message", nz(t->message), 1);
-    fputs("\"seconds\": ", f);
-    json_num(f, t->seconds);
-    if (t->repro) {
-      fputs(", ", f);
-      json_key_str(f, "repro", t->repro, 0);
-    }
-    if (t->range[0]) {
-      fputs(", ", f);
-      json_key_str(f, "commits", t->range, 0);
-    }
-    if (t->compared) {
-      const char *const keys[] = {"ratio", "p", "base_ms", "cur_ms", "min_effect", "alpha"};
-      const double vals[] = {t->ratio, t->p, t->base_ms, t->cur_ms, t->min_effect, t->alpha};
-      for (int k = 0; k < 6; k++) {
-        fprintf(f, ", \"%s\": ", keys[k]);
-        json_num(f, vals[k]);
-      }
-    }
-    fputc('}', f);
+    fprintf(f, "%s\n%s    ", i ? "," : "", in);
+    json_test(f, t);
   }
   if (v->n)
     fprintf(f, "\n%s  ", in);
