@@ -21,7 +21,7 @@ static const struct cli_opt ack_options[] = {
     {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL, "with --list: the withdrawn ones too"},
     {"by", OPT_BY, 0, "WHO", CLI_NONE, NULL,
      "who acknowledges (default $GPUREGRESS_USER, else $USER)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     CLI_HELP_OPT,
     {0},
 };

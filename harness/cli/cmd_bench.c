@@ -141,7 +141,7 @@ static const struct cli_opt bench_options[] = {
     {"watchdog", OPT_WATCHDOG, 0, "S", CLI_NONE, NULL,
      "a benchmark silent this long is a timeout (default 300; the wait for a GPU that another\n"
      "gpuregress job holds is not counted)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"json", OPT_JSON, 0, "FILE", CLI_FILE, NULL,
      "Google Benchmark's JSON (times in microseconds: real_time the GPU median, cpu_time the\n"
      "host's CPU time per launch; context: GPU, driver, runtime, commit, clocks), written whole\n"

@@ -48,7 +48,7 @@ static const struct cli_opt compare_options[] = {
     {"max-accuracy-loss", OPT_ACC, 0, "L", CLI_NONE, NULL,
      "rise of an accuracy metric (an error rate such as SGM's bad-pixel rate, as a fraction)\n"
      "that is an accuracy regression (default 0.005)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL,
      "list every comparison, not only the ones that are not 'same'"},
     {"format", OPT_FORMAT, 0, "text|json|markdown", CLI_WORDS, "text json markdown",

@@ -36,7 +36,7 @@ static const struct cli_opt history_options[] = {
      "cost of a change point in the fit, times log(nights) (default 3)"},
     {"all", OPT_ALL, 0, NULL, CLI_NONE, NULL,
      "also list every benchmark: nights, latest median, change points"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     CLI_HELP_OPT,
     {0},
 };
@@ -344,7 +344,7 @@ static const struct cli_opt prune_options[] = {
      "prune runs started before DATE (YYYY-MM-DD[THH:MM[:SS]][Z], UTC; a run started at that\n"
      "instant is kept)"},
     {"dry-run", OPT_DRY_RUN, 0, NULL, CLI_NONE, NULL, "count what would be dropped, change nothing"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     CLI_HELP_OPT,
     {0},
 };

@@ -172,7 +172,7 @@ static const struct cli_opt plot_options[] = {
     {"confirm", OPT_CONFIRM, 0, "DIR", CLI_DIR, NULL,
      "judge with the interleaved re-timing in DIR, as compare --confirm"},
     {"out", OPT_OUT, 0, "DIR", CLI_DIR, NULL, "output folder (default results)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"scripts", OPT_SCRIPTS, 0, "DIR", CLI_DIR, NULL,
      "where the gnuplot scripts (*.gp) are (default: beside the binary in scripts/, an\n"
      "installed tree's share/gpuregress/scripts/, then the source tree's scripts/)"},
@@ -290,7 +290,7 @@ static const struct cli_opt export_options[] = {
     {"run", EX_RUN, 0, "RUN", CLI_NONE, NULL, "the run (default: the latest finished run with results)"},
     {"out", EX_OUT, 0, "FILE", CLI_FILE, NULL,
      "where it goes (default stdout; required for db, a folder for reproducers)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"baseline", EX_BASELINE, 0, "RUN|FILE|none", CLI_FILE, NULL,
      "as for compare (default: the latest finished earlier run on the same GPU model)"},
     {"confirm", EX_CONFIRM, 0, "DIR", CLI_DIR, NULL,

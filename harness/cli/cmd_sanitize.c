@@ -140,7 +140,7 @@ static const struct cli_opt sanitize_options[] = {
      "spread the work over these GPUs of the host, one worker each (LIST: indices or UUIDs,\n"
      "comma-separated; default: the one visible GPU)"},
     {"seed", 's', 's', "N", CLI_NONE, NULL, "the case stream (default 1)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"sanitizer", 'S', 0, "PATH", CLI_FILE, NULL,
      "compute-sanitizer (default: PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)"},
     {"logs", 'L', 0, "DIR", CLI_DIR, NULL, "keep each tool's log as DIR/ALG.VARIANT.TOOL.log"},

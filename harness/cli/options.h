@@ -39,6 +39,10 @@ struct cli_command {
   const char *operand_words;    /* CLI_WORDS operands */
 };
 
+/* -d, --db FILE as most commands take it (STORE_DEFAULT_PATH: store.h) */
+#define CLI_DB_OPT                                                                                 \
+  {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"}
+
 /* The help option every command has (-h, --help), and the value cli_next returns for it. */
 #define CLI_HELP 'h'
 #define CLI_HELP_OPT {"help", CLI_HELP, 'h', NULL, CLI_NONE, NULL, "this text"}

@@ -11,7 +11,7 @@ static const struct cli_opt run_common_options[] = {
      "to run, historical ones first"},
     {"cases", 'n', 'n', "N", CLI_NONE, NULL, "N cases per variant instead of a time budget"},
     {"seed", 's', 's', "N", CLI_NONE, NULL, "seed of the case stream (default: from the clock, printed)"},
-    {"db", 'd', 'd', "FILE", CLI_FILE, NULL, "SQLite database (default " STORE_DEFAULT_PATH ")"},
+    CLI_DB_OPT,
     {"watchdog", OPT_WATCHDOG, 0, "SECONDS", CLI_NONE, NULL,
      "a case running longer is a timeout (default 60)"},
     {"shrink-budget", OPT_SHRINK_BUDGET, 0, "S", CLI_NONE, NULL,
