@@ -611,6 +611,49 @@ static void test_parallel_terms(void)
   }
 }
 
+/* A near-tie flip that float distances may make (found on 2 x H200, stop 43: v2_gpu kept the
+ * reference's medoids but put one object with the other medoid of a near tie, objective relative
+ * 1.2e-4 off): the check accepts an object moved to a medoid within the distance tolerance
+ * (2 dist_slack) of its nearest, and still fails one moved beyond it. */
+static void test_check_near_tie(void)
+{
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN];
+  EXPECT(case_parse("kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
+                    "ranks=1 dist=duplicates seed=245441520283404",
+                    &c, why, sizeof why) == 0 &&
+             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
+         "%s", why);
+  const struct km_data *d = inst->priv;
+  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  unsigned char *o = malloc(l.bytes);
+  km_out_pack(&d->res, o);
+  int32_t *asg = (int32_t *)(o + l.assign);
+  double *obj = (double *)(o + l.objective);
+  struct gr_check_report rep;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 0, "the reference fails: %s", rep.why);
+  /* object 1: cluster 0 at 0.0035068, cluster 3 at 0.0035123 (a radicand 4e-8 apart) */
+  EXPECT(asg[1] == 0 && asg[2] == 0, "the reference's assignment changed: %d %d", asg[1], asg[2]);
+  double base = obj[0];
+  asg[1] = 3;
+  obj[0] = base + km_ref_sqfd(&d->ref, 1, d->res.medoids[3]) -
+           km_ref_sqfd(&d->ref, 1, d->res.medoids[0]);
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 0, "the near-tie flip fails: %s", rep.why);
+  /* object 2: cluster 0 at 0.0059335, cluster 1 at 0.0064642 (a radicand 6.5e-6 apart) */
+  asg[1] = 0;
+  asg[2] = 1;
+  obj[0] = base + km_ref_sqfd(&d->ref, 2, d->res.medoids[1]) -
+           km_ref_sqfd(&d->ref, 2, d->res.medoids[0]);
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1 && strstr(rep.why, "object 2 is assigned"),
+         "a flip beyond the tolerance passes (%s)", rep.why);
+  free(o);
+  kmedoids_algorithm.instance_free(inst);
+}
+
 int main(void)
 {
   test_parallel_terms();
@@ -624,6 +667,7 @@ int main(void)
   test_engine_limit();
   test_check_fails();
   test_check_sampled();
+  test_check_near_tie();
   test_generated_cases();
   if (test_failures) {
     printf("%d failure(s)\n", test_failures);

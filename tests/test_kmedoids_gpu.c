@@ -296,6 +296,10 @@ int main(void)
   test_duplicate_ties("kmedoids n=19 k=11 sig_min=183 sig_max=183 classes=4 alpha_milli=200 "
                       "iters=1 ranks=2 dist=duplicates seed=14527145493147",
                       both);
+  /* a near-tie flip of float distances, same medoids (2 x H200, stop 43: the check failed it) */
+  test_duplicate_ties("kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
+                      "ranks=1 dist=duplicates seed=245441520283404",
+                      both);
   for (int s = 1; s <= 40; s++) { /* more of the shape: duplicate pairs, k about n / 2 */
     char t[256];
     snprintf(t, sizeof t,
