@@ -8,11 +8,11 @@
  * small: only CASES (16) generated cases of n <= 20000 per GPU variant (or VARIANT alone) through
  * the worker (two runs, poisoned output and shared memory), short enough for compute-sanitizer.
  * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
- * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp, v4_onesweep
- * and cub (CUDA events around each launch, 3 warm-up launches, median of 15; L2 warm, back to
- * back), the per-kernel split of v4, v3 and v1 at the largest size (radix_sort_trace), and the
- * device's copy bandwidth (1 GiB device-to-device, read + write counted) for the % column; goals:
- * v3_warp within 2x cub at 2^28 keys, v4_onesweep within issue 15's ratios.
+ * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp, v4_onesweep,
+ * v5_match_or and cub (CUDA events around each launch, 3 warm-up launches, median of 15; L2 warm,
+ * back to back), the per-kernel split of v4, v3 and v1 at the largest size (radix_sort_trace), and
+ * the device's copy bandwidth (1 GiB device-to-device, read + write counted) for the % column;
+ * goals: v3_warp within 2x cub at 2^28 keys, v4_onesweep within issue 15's ratios.
  * Exit 0 ok, 1 a check failed or a goal was missed, 77 no GPU. */
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -260,7 +260,7 @@ int main(int argc, char **argv)
                                            "radix_sort n=268435456 mode=pairs dist=uniform seed=1"};
   const char *const *cases = full ? full_cases : quick_cases;
   size_t ncases = full ? 4 : 2;
-  static const char *const timed[] = {"v1_basic", "v3_warp", "v4_onesweep", "cub"};
+  static const char *const timed[] = {"v1_basic", "v3_warp", "v4_onesweep", "v5_match_or", "cub"};
   const int ntimed = sizeof timed / sizeof *timed, peer = ntimed - 1;
   char lines[16][200];
   int nlines = 0;

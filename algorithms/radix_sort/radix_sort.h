@@ -14,9 +14,9 @@
  * pass a histogram kernel counts each chunk's digits, a scan kernel turns the counts into each
  * chunk's starting position per digit, and a scatter kernel walks its chunk tile by tile, ranks
  * each tile's keys stably by digit in shared memory, and writes them out digit run by digit run.
- * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep has its own
- * pipeline: one histogram kernel for all 4 digits, then one kernel per pass (decoupled look-back
- * between tiles, no chunks, no scan kernel). */
+ * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep and v5_match_or
+ * have their own pipeline (onesweep.cuh): one histogram kernel for all 4 digits, then one kernel
+ * per pass (decoupled look-back between tiles, no chunks, no scan kernel). */
 #ifndef GR_ALGORITHMS_RADIX_SORT_H
 #define GR_ALGORITHMS_RADIX_SORT_H
 
@@ -34,6 +34,8 @@ extern "C" {
 #define RADIX_SORT_ITEMS 16        /* keys per thread per tile */
 #define RADIX_SORT_TILE 4096       /* RADIX_SORT_BLOCK * RADIX_SORT_ITEMS */
 #define RADIX_SORT_MAX_N (1 << 28) /* largest n a case (and a launcher) takes */
+#define RADIX_SORT_V4_TILE 9216        /* v4_onesweep's tile (keys and pairs), v5's for pairs */
+#define RADIX_SORT_V5_KEYS_TILE 10752  /* v5_match_or's tile of keys: 448 threads x 24 */
 
 typedef int (*radix_sort_launch_fn)(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                     uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
@@ -56,6 +58,11 @@ int radix_sort_v3_warp_launch(void *d_temp, size_t *temp_bytes, const uint32_t *
 int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);
+/* fixed: v4_onesweep with keys ranked by one shared atomicOr per lane (not 8 ballots) in tiles
+ * of 448 x 24 keys; pairs as v4 */
+int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                                  uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
+                                  int n, void *stream);
 /* peer: cub::DeviceRadixSort::SortKeys / SortPairs over all 32 bits */
 int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                           uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, int n,
@@ -64,9 +71,9 @@ int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys
 /* Test hook (tests/test_radix_sort_gpu.cu): NULL by default. When it points at an array of
  * 1 + 3 * RADIX_SORT_PASSES created cudaEvent_t, the v1..v3 launchers record events[0] before
  * their first kernel and events[1 + 3*p + k] after kernel k (0 histogram, 1 scan, 2 scatter) of
- * pass p, so a test can time the kernels one by one. v4_onesweep records the same slots: its
- * up-front histogram (and the memset before it) fills pass 0's histogram slot, its pass kernel
- * each scatter slot, and its other slots are recorded back to back (zero). */
+ * pass p, so a test can time the kernels one by one. v4 and v5 record the same slots: their
+ * up-front histogram (and the memset before it) fills pass 0's histogram slot, their pass kernel
+ * each scatter slot, and their other slots are recorded back to back (zero). */
 extern void *radix_sort_trace;
 
 #ifdef __cplusplus

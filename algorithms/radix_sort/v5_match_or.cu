@@ -1,0 +1,45 @@
+/* radix_sort v5_match_or (fixed). v4_onesweep's sort (onesweep.cuh: one up-front histogram, one
+ * pass kernel per digit with decoupled look-back) with a cheaper ranking for keys: a warp finds
+ * the lanes holding its digit by one shared-memory atomicOr per lane into the warp's word of that
+ * digit, read back after a __syncwarp and cleared by the first lane of the digit, where v4 runs 8
+ * ballots and 8 mask operations per key; and, with the registers that frees, longer tiles of 448
+ * threads x 24 keys (10,752 keys, 2 blocks per SM) where v4 has 384 x 24. Pairs keep v4's kernel
+ * (384 x 24, ballots): on pairs the atomicOr ranking was slower (below).
+ *
+ * Why (issue 40): the pass is issue-bound, not DRAM-bound (v4's notes: 57% of DRAM bandwidth,
+ * 63% SM throughput at 2^28 on the H100, ~45% more warp instructions per key than CUB). The 8
+ * ballots are most of the ranking's instructions; the atomicOr costs one shared atomic, one load
+ * and one store of the word per key.
+ *
+ * Measured (scratch bench: onesweep.cuh's kernel in every shape below and CUB 13.0's
+ * DeviceRadixSort in the same process, cold L2 (a 256 MiB memset before each sort), median of 9,
+ * every output equal to CUB's; H200, driver 580.159.04, two runs), time against CUB's:
+ *   keys 2^28 (CUB 6.31-6.33 ms): v4 384x24 ballots 0.937-0.938x; 384x24 atomicOr 0.928x;
+ *     384x28 ballots 0.904x, atomicOr 0.881x; 512x20 0.850-0.851x; 448x24 0.840-0.844x (taken:
+ *     5.30-5.34 ms); 512x24 0.892x; 384x32 0.924x; 256x40 0.938x; 256x28 with 3 blocks per SM
+ *     0.876x; 256x20 with 4 0.875x; one block per SM (384x32, 512x24) 1.14-1.24x.
+ *   keys 2^26: v4 0.951x, 448x24 0.855-0.857x; keys 2^24: v4 0.975-0.977x, 448x24 0.869-0.874x.
+ *   pairs 2^28 (CUB 7.42-7.46 ms): v4 1.012x; atomicOr at 384x24 1.040x, 384x20 1.052x, 256x32
+ *     1.032x, 320x24 1.058x; ballots at 448x20 1.036x; 256x24 x 3 blocks 1.078x. Pairs stay v4's.
+ * What did not work: publishing each tile's digit counts before the ranking (a shared-memory
+ * histogram of the tile, CUB's "early counts"), so that later tiles wait less in the look-back:
+ * slower everywhere (keys 448x24 0.911x instead of 0.840x at 2^28, pairs 384x24 1.057x instead
+ * of 1.012x): the look-back does not wait long; the instructions are what counts.
+ * The 448 x 24 keys kernel spills 32 bytes a thread (72 registers under the 2-blocks-per-SM
+ * cap); 512 x 20 spills 20 and runs 1% slower: the spill is not what limits it. */
+#include "onesweep.cuh"
+
+typedef os_shape<448, 24, 2, true> os_v5_keys;  /* RADIX_SORT_V5_KEYS_TILE keys a tile */
+typedef os_shape<384, 24, 2, false> os_v5_pairs; /* v4_onesweep's */
+static_assert(os_v5_keys::tile == RADIX_SORT_V5_KEYS_TILE, "radix_sort.h names the keys tile");
+
+/* launcher */
+
+extern "C" int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes,
+                                             const uint32_t *keys_in, uint32_t *keys_out,
+                                             const uint32_t *vals_in, uint32_t *vals_out, int n,
+                                             void *stream)
+{
+  return os_sort<os_v5_keys, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
+                                          vals_out, n, stream);
+}
