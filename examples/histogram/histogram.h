@@ -21,13 +21,15 @@ extern "C" {
 #define HIST_U16_BINS 16384     /* v1: two 16-bit counters per 32-bit word, same 32 KiB */
 #define HIST_MAX_BINS 65536
 
-/* Zero counts[0..bins) and count keys[0..n) into it, on the default stream (no
+/* Zero counts[0..bins) and count keys[0..n) into it, on `stream` (a cudaStream_t; no
  * synchronisation). 0 enqueued; 1 this variant does not take `bins` (its table does not fit). */
-typedef int (*hist_launch_fn)(const uint32_t *keys, long n, int bins, uint32_t *counts);
+typedef int (*hist_launch_fn)(const uint32_t *keys, long n, int bins, uint32_t *counts,
+                              void *stream);
 
-int hist_v1_shared_u16_launch(const uint32_t *keys, long n, int bins, uint32_t *counts);
-int hist_v2_shared_launch(const uint32_t *keys, long n, int bins, uint32_t *counts);
-int hist_v3_global_launch(const uint32_t *keys, long n, int bins, uint32_t *counts);
+int hist_v1_shared_u16_launch(const uint32_t *keys, long n, int bins, uint32_t *counts,
+                              void *stream);
+int hist_v2_shared_launch(const uint32_t *keys, long n, int bins, uint32_t *counts, void *stream);
+int hist_v3_global_launch(const uint32_t *keys, long n, int bins, uint32_t *counts, void *stream);
 
 #ifdef __cplusplus
 }

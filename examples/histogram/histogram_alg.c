@@ -47,14 +47,15 @@ static enum gr_run_status hist_run_reference(const struct gr_variant *v,
 
 static const struct gr_variant hist_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, hist_run_reference, NULL, "one loop on the CPU"},
-    {"v1_shared_u16", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(hist_run_gpu),
+    {"v1_shared_u16", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(hist_v1_shared_u16_launch),
      "two 16-bit counters per shared word: past 65535 hits of a bin in a block the carry hits "
      "its neighbour"},
-    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(hist_run_gpu), GR_GPU(hist_v2_shared_launch),
-     "one 32-bit shared counter per bin, up to 8192 bins (the fix)"},
-    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, GR_IF_CUDA(hist_run_gpu),
-     GR_GPU(hist_v3_global_launch), "global atomics, any number of bins"},
+    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(hist_v2_shared_launch), "one 32-bit shared counter per bin, up to 8192 bins (the fix)"},
+    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM,
+     GR_IF_CUDA(gr_gpu_lifecycle_run), GR_GPU(hist_v3_global_launch),
+     "global atomics, any number of bins"},
 };
 
 static void hist_generate(struct gr_case *c, struct gr_rng *r)
@@ -208,9 +209,6 @@ const struct gr_algorithm histogram_algorithm = {
     .regimes = hist_regimes,
     .n_regimes = sizeof hist_regimes / sizeof *hist_regimes,
     .bench_cases = hist_bench_cases,
-    .bench_setup = GR_IF_CUDA(hist_bench_setup),
-    .bench_launch = GR_IF_CUDA(hist_bench_launch),
-    .bench_fetch = GR_IF_CUDA(hist_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(hist_bench_teardown),
+    .gpu = GR_IF_CUDA(&hist_lifecycle),
 };
 GR_REGISTER_ALGORITHM(histogram_algorithm);

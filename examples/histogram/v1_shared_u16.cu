@@ -33,14 +33,16 @@ __global__ void hist_v1_kernel(const uint32_t *keys, long n, int bins, uint32_t 
   }
 }
 
-extern "C" int hist_v1_shared_u16_launch(const uint32_t *keys, long n, int bins, uint32_t *counts)
+extern "C" int hist_v1_shared_u16_launch(const uint32_t *keys, long n, int bins, uint32_t *counts,
+                                         void *stream)
 {
   if (bins > HIST_U16_BINS)
     return 1;
-  GR_CUDA_CHECK(cudaMemsetAsync(counts, 0, (size_t)bins * sizeof *counts));
+  cudaStream_t st = (cudaStream_t)stream;
+  GR_CUDA_CHECK(cudaMemsetAsync(counts, 0, (size_t)bins * sizeof *counts, st));
   unsigned grid = (unsigned)((n + HIST_CHUNK - 1) / HIST_CHUNK);
   if (grid) {
-    hist_v1_kernel<<<grid, HIST_BLOCK>>>(keys, n, bins, counts);
+    hist_v1_kernel<<<grid, HIST_BLOCK, 0, st>>>(keys, n, bins, counts);
     GR_CUDA_LAUNCH_CHECK();
   }
   return 0;

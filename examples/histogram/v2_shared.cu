@@ -25,14 +25,16 @@ __global__ void hist_v2_kernel(const uint32_t *keys, long n, int bins, uint32_t 
       atomicAdd(&counts[b], local[b]);
 }
 
-extern "C" int hist_v2_shared_launch(const uint32_t *keys, long n, int bins, uint32_t *counts)
+extern "C" int hist_v2_shared_launch(const uint32_t *keys, long n, int bins, uint32_t *counts,
+                                     void *stream)
 {
   if (bins > HIST_SHARED_BINS)
     return 1;
-  GR_CUDA_CHECK(cudaMemsetAsync(counts, 0, (size_t)bins * sizeof *counts));
+  cudaStream_t st = (cudaStream_t)stream;
+  GR_CUDA_CHECK(cudaMemsetAsync(counts, 0, (size_t)bins * sizeof *counts, st));
   unsigned grid = (unsigned)((n + HIST_CHUNK - 1) / HIST_CHUNK);
   if (grid) {
-    hist_v2_kernel<<<grid, HIST_BLOCK>>>(keys, n, bins, counts);
+    hist_v2_kernel<<<grid, HIST_BLOCK, 0, st>>>(keys, n, bins, counts);
     GR_CUDA_LAUNCH_CHECK();
   }
   return 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench_gpu.h"
+#include "bench_hooks.h"
 #include "bench_prebuild.h"
 #include "bench_shim.h"
 #include "child.h"
@@ -145,9 +146,11 @@ static double host_sample(void (*launch)(void *), void *state, int launches, dou
 static double sample(const struct bench_item *it, void *state, int launches, double spin_ns,
                      int *clk)
 {
+  struct bench_hooks h;
+  bench_hooks_of(it->alg, &h);
   if (!(it->v->flags & GR_VARIANT_GPU))
-    return host_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
-  return bench_gpu_sample(it->alg->bench_launch, state, launches, spin_ns, clk);
+    return host_sample(h.launch, state, launches, spin_ns, clk);
+  return bench_gpu_sample(h.launch, state, launches, spin_ns, clk);
 }
 
 static struct gr_instance *child_instance(size_t i, char *why, size_t len)
@@ -248,7 +251,9 @@ static void child_body(struct gbench_state *gs, void *arg)
     report_end(i, "error", 0, now_seconds() - t0, why, 0, NULL);
     return;
   }
-  void *state = a->bench_setup(it->v, inst, why, sizeof why);
+  struct bench_hooks h;
+  bench_hooks_of(a, &h);
+  void *state = h.setup(it->v, inst, why, sizeof why);
   if (!state) {
     gbench_skip(gs, why[0] ? why : "this variant cannot take this case");
     report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
@@ -302,8 +307,8 @@ static void child_body(struct gbench_state *gs, void *arg)
     cpu = 0;
     for (int r = 0; r < rounds && !why[0] && !bench_interrupted; r++) {
       if (r > 0) { /* a fresh state, warmed up briefly */
-        a->bench_teardown(state);
-        state = a->bench_setup(it->v, inst, why, sizeof why);
+        h.teardown(state);
+        state = h.setup(it->v, inst, why, sizeof why);
         if (!state) {
           char w2[GR_WHY_LEN];
           gr_fmt(w2, sizeof w2, "set-up %d of %d failed: %s", r + 1, rounds,
@@ -359,14 +364,14 @@ static void child_body(struct gbench_state *gs, void *arg)
     verdict = "error";
     gr_fmt(why, sizeof why, "out of host memory for the output");
   } else {
-    a->bench_fetch(state, out);
+    h.fetch(state, out);
     if (a->check(inst, out, &rep)) {
       verdict = it->v->kind == GR_VARIANT_HISTORICAL ? "caught" : "fail";
       gr_fmt(why, sizeof why, "after the timing loop: %s", rep.why);
     }
     free(out);
   }
-  a->bench_teardown(state);
+  h.teardown(state);
 
   struct bench_rate rate; /* for Google Benchmark's table only: the parent stores its own */
   bench_rates(C.p, it, s.median, &rate);

@@ -2,6 +2,7 @@
  * which order and under which names, and the work model turned into rates. See bench.h. */
 #define _GNU_SOURCE
 #include "bench_plan.h"
+#include "bench_hooks.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,8 +38,8 @@ static int has_hooks(const struct gr_algorithm *a)
   if (a->bench_cases) /* same and skip as without a GPU ("built without CUDA", host_only.c) */
     return 1;
 #endif
-  return a->bench_cases && a->bench_setup && a->bench_launch && a->bench_fetch &&
-         a->bench_teardown;
+  struct bench_hooks h;
+  return a->bench_cases && bench_hooks_of(a, &h);
 }
 
 /* A size index: decimal digits only (no blank, no sign), at most 255. 0 ok, -1 not one. */

@@ -137,6 +137,12 @@ extern "C" void gr_gpu_sync(void)
   GR_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+extern "C" void gr_gpu_fill(void *dev, unsigned char byte, size_t bytes)
+{
+  if (bytes)
+    GR_CUDA_CHECK(cudaMemset(dev, byte, bytes));
+}
+
 extern "C" void gr_gpu_poison_shared(uint32_t pattern)
 {
   static int smem_bytes = -1, blocks = 0;

@@ -53,6 +53,11 @@ void gr_gpu_mem_info(size_t *free_bytes, size_t *total_bytes)
 }
 
 void gr_gpu_sync(void) { no_cuda("gr_gpu_sync"); }
+void gr_gpu_fill(void *dev, unsigned char byte, size_t bytes)
+{
+  (void)dev, (void)byte, (void)bytes;
+  no_cuda("gr_gpu_fill");
+}
 void gr_gpu_poison_shared(uint32_t pattern)
 {
   (void)pattern;

@@ -10,9 +10,6 @@
 #include "coverage.h"
 #include "gpu.h"
 
-#define POISON_A 0xA5
-#define POISON_B 0x5A
-
 static int gpu_state = -1; /* -1 unknown, 0 none, 1 ready */
 static char gpu_why[GR_WHY_LEN];
 
@@ -126,11 +123,12 @@ void worker_run_case(const struct gr_case *c, const struct gr_variant *v, struct
   }
   for (int t = 0; t < 2; t++) {
     memset(&ctx, 0, sizeof ctx);
-    ctx.poison = t && (checks & WORKER_CHECK_OUTPUT) ? POISON_B : POISON_A;
+    ctx.poison = t && (checks & WORKER_CHECK_OUTPUT) ? GR_POISON_B : GR_POISON_A;
     ctx.trial = t;
     memset(out[t], ctx.poison, bytes);
     if (gpu && !(v->flags & GR_VARIANT_NOSHMEM))
-      gr_gpu_poison_shared(t && (checks & WORKER_CHECK_SMEM) ? 0x5a5a0001u : 0xa5a50002u);
+      gr_gpu_poison_shared(t && (checks & WORKER_CHECK_SMEM) ? GR_SMEM_POISON_B
+                                                             : GR_SMEM_POISON_A);
     enum gr_run_status st = v->run(v, inst, out[t], &ctx);
     if (st == GR_RUN_UNSUPPORTED) {
       set_result(res, VERDICT_SKIP, "", ctx.why);

@@ -202,6 +202,8 @@ struct gr_regime {
     return (expr);                                                                                 \
   }
 
+struct gr_gpu_lifecycle;
+
 struct gr_algorithm {
   const char *name;
   const char *summary;
@@ -270,7 +272,63 @@ struct gr_algorithm {
    * 0 ok; -1 with why naming the file. A file from elsewhere costs no more than its header
    * before it is refused. */
   int (*check_file)(const char *param, const char *path, char *why, size_t len);
+
+  /* The GPU lifecycle (the one way to write a GPU variant; see struct gr_gpu_lifecycle below).
+   * When set, the harness builds the checked run (gr_gpu_lifecycle_run as a variant's run) and
+   * the timing (instead of the bench_* hooks above) from it. NULL: not provided. */
+  const struct gr_gpu_lifecycle *gpu;
 };
+
+/* ---- the GPU lifecycle ----------------------------------------------------------------------
+ * A GPU variant is written once as four steps; the harness makes from them both the checked run
+ * (the worker's two runs: outputs filled with GR_POISON_A, then GR_POISON_B, shared memory
+ * poisoned before each, launch, synchronise, fetch, compare) and the benchmark (setup once,
+ * launch many times on the stream it times with CUDA events, fetch and check after the timing
+ * loop, teardown). A variant uses it by naming gr_gpu_lifecycle_run as its run:
+ *     {"v2", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+ *      GR_GPU(alg_v2_launch), "story"},
+ * and the algorithm sets .gpu = GR_IF_CUDA(&alg_lifecycle). */
+
+/* The poison bytes of the two checked runs' outputs (each output byte, on the device and in the
+ * host buffer), and the patterns written over shared memory before each (gr_gpu_poison_shared). */
+#define GR_POISON_A 0xA5
+#define GR_POISON_B 0x5A
+#define GR_SMEM_POISON_A 0xa5a50002u
+#define GR_SMEM_POISON_B 0x5a5a0001u
+
+#define GR_GPU_MAX_OUTPUTS 4
+/* One case on the device for one variant: the harness fills variant and inst, the steps the
+ * rest. */
+struct gr_gpu_case {
+  const struct gr_variant *variant;
+  const struct gr_instance *inst;
+  void *state;                          /* the algorithm's own (buffers, plans, the launcher) */
+  void *out[GR_GPU_MAX_OUTPUTS];        /* setup: the device outputs the harness poisons */
+  size_t out_bytes[GR_GPU_MAX_OUTPUTS]; /* their sizes (0: unused) */
+  uint32_t reached;                     /* regimes taken, as gr_run_ctx.reached (setup, launch) */
+  char why[GR_WHY_LEN];                 /* the reason with GR_RUN_UNSUPPORTED or GR_RUN_ERROR */
+};
+
+struct gr_gpu_lifecycle {
+  /* Upload the input, allocate the outputs (set out[] / out_bytes[]) and whatever the launch
+   * needs. GR_RUN_OK; GR_RUN_UNSUPPORTED (this variant cannot take the case) or GR_RUN_ERROR,
+   * with why, after releasing what it took (teardown is not called then). */
+  enum gr_run_status (*setup)(struct gr_gpu_case *g);
+  /* Enqueue the computation on `stream` (a cudaStream_t; NULL: the default stream): no host
+   * synchronisation, no allocation, the same work every call. GR_RUN_OK, or GR_RUN_UNSUPPORTED
+   * with why (decided before anything is enqueued). */
+  enum gr_run_status (*launch)(struct gr_gpu_case *g, void *stream);
+  /* After the stream is synchronised: the outputs into out (inst->out_bytes, the layout the
+   * algorithm's check reads). */
+  void (*fetch)(struct gr_gpu_case *g, void *out);
+  /* Release everything setup took. */
+  void (*teardown)(struct gr_gpu_case *g);
+};
+
+/* The checked run of a lifecycle variant (harness/core/lifecycle.c): setup, the outputs filled
+ * with ctx->poison, launch on the default stream, synchronise, fetch, teardown. */
+enum gr_run_status gr_gpu_lifecycle_run(const struct gr_variant *v, const struct gr_instance *inst,
+                                        void *out, struct gr_run_ctx *ctx);
 
 /* Helpers every algorithm uses (harness/core/case.c). */
 const struct gr_param_spec *gr_alg_param(const struct gr_algorithm *a, const char *name,

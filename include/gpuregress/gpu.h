@@ -59,6 +59,8 @@ void gr_gpu_mem_info(size_t *free_bytes, size_t *total_bytes);
 void gr_gpu_poison_shared(uint32_t pattern);
 /* Synchronise the device, turning an execution error into gr_cuda_fail. */
 void gr_gpu_sync(void);
+/* Fill `bytes` bytes of device memory at dev with `byte` (synchronously). */
+void gr_gpu_fill(void *dev, unsigned char byte, size_t bytes);
 
 #ifdef __cplusplus
 }

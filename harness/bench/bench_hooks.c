@@ -1,0 +1,91 @@
+/* The timing hooks made from a GPU lifecycle. See bench_hooks.h. */
+#include "bench_hooks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "gr.h"
+
+static const struct gr_gpu_lifecycle *lifecycle_of(const struct gr_gpu_case *g)
+{
+  return g->inst->c->alg->gpu;
+}
+
+/* Setup, outputs poisoned (an element the timed launches leave unwritten fails the check after
+ * the timing loop), one launch, synchronised: a variant that declines the case shows here,
+ * untimed. */
+static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
+                      size_t len)
+{
+  if (!(v->flags & GR_VARIANT_GPU)) {
+    gr_fmt(why, len, "'%s' runs on the CPU: only GPU variants are timed", v->name);
+    return NULL;
+  }
+  struct gr_gpu_case *g = calloc(1, sizeof *g);
+  if (!g) {
+    gr_fmt(why, len, "out of host memory");
+    return NULL;
+  }
+  g->variant = v;
+  g->inst = inst;
+  const struct gr_gpu_lifecycle *lc = inst->c->alg->gpu;
+  enum gr_run_status st = lc->setup(g);
+  if (st == GR_RUN_OK) {
+    for (int i = 0; i < GR_GPU_MAX_OUTPUTS; i++)
+      if (g->out[i])
+        gr_gpu_fill(g->out[i], GR_POISON_A, g->out_bytes[i]);
+    st = lc->launch(g, NULL);
+    if (st == GR_RUN_OK)
+      gr_gpu_sync();
+    else
+      lc->teardown(g);
+  }
+  if (st != GR_RUN_OK) {
+    gr_fmt(why, len, "%s", g->why[0] ? g->why : "this variant cannot take this case");
+    free(g);
+    return NULL;
+  }
+  return g;
+}
+
+static void lc_launch(void *state)
+{
+  struct gr_gpu_case *g = state;
+  lifecycle_of(g)->launch(g, NULL);
+}
+
+static void lc_fetch(void *state, void *out)
+{
+  struct gr_gpu_case *g = state;
+  gr_gpu_sync();
+  lifecycle_of(g)->fetch(g, out);
+}
+
+static void lc_teardown(void *state)
+{
+  struct gr_gpu_case *g = state;
+  if (!g)
+    return;
+  lifecycle_of(g)->teardown(g);
+  free(g);
+}
+
+int bench_hooks_of(const struct gr_algorithm *a, struct bench_hooks *h)
+{
+  memset(h, 0, sizeof *h);
+  if (a->gpu) {
+    h->setup = lc_setup;
+    h->launch = lc_launch;
+    h->fetch = lc_fetch;
+    h->teardown = lc_teardown;
+    return 1;
+  }
+  if (!a->bench_setup || !a->bench_launch || !a->bench_fetch || !a->bench_teardown)
+    return 0;
+  h->setup = a->bench_setup;
+  h->launch = a->bench_launch;
+  h->fetch = a->bench_fetch;
+  h->teardown = a->bench_teardown;
+  return 1;
+}
