@@ -239,12 +239,13 @@ static void test_bench_cases(const struct gr_algorithm *a)
   }
   EXPECT(count == 14, "%d bench cases, want 2^16..2^28 keys and pairs", count);
 #ifdef GR_HOST_ONLY /* GPU code: none in a host-only build (GR_IF_CUDA) */
-  EXPECT(!a->bench_setup && !a->bench_launch && !a->bench_fetch && !a->bench_teardown,
-         "timing hooks in a host-only build");
+  EXPECT(!a->gpu, "a GPU lifecycle in a host-only build");
 #else
-  EXPECT(a->bench_setup && a->bench_launch && a->bench_fetch && a->bench_teardown,
-         "timing hooks missing");
+  EXPECT(a->gpu && a->gpu->setup && a->gpu->launch && a->gpu->fetch && a->gpu->teardown,
+         "GPU lifecycle missing");
 #endif
+  EXPECT(!a->bench_setup && !a->bench_launch && !a->bench_fetch && !a->bench_teardown,
+         "timing hooks of its own beside the lifecycle");
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /* GPU test and benchmark of radix_sort through its timing hooks, the way the timer calls them:
- * bench_setup once, bench_launch many times, bench_fetch, then the output is checked against the
+ * setup once, launch many times, fetch (bench_hooks.h), then the output is checked against the
  * reference (fixed and peer variants must pass, the historical one must be caught).
  *
  *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|profile]
@@ -21,11 +21,15 @@
 
 #include "algorithms/radix_sort/radix_sort.h"
 #include "algorithms/radix_sort/radix_sort_alg.h"
+#include "bench_hooks.h"
 #include "case.h"
 #include "gpu.h"
 #include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
+
+/* the timing hooks of radix_sort (made from its lifecycle), set in main */
+static struct bench_hooks H;
 
 #define WARMUP 3
 #define REPS 15
@@ -59,7 +63,7 @@ static int fetch_and_check(const struct gr_algorithm *a, const struct gr_instanc
 {
   const struct radix_sort_data *d = (const struct radix_sort_data *)inst->priv;
   uint32_t *out = (uint32_t *)malloc(inst->out_bytes + 4);
-  a->bench_fetch(state, out);
+  H.fetch(state, out);
   int ok = memcmp(out, d->ref_keys, d->n * 4) == 0 &&
            (!d->pairs || memcmp(out + d->n, d->ref_vals, d->n * 4) == 0);
   why[0] = 0;
@@ -90,7 +94,7 @@ static void test_hooks(const struct gr_algorithm *a)
     struct gr_instance *inst = instance(a, cases[ci]);
     for (size_t vi = 0; vi < a->n_variants; vi++) {
       const struct gr_variant *v = &a->variants[vi];
-      void *st = a->bench_setup(v, inst, why, sizeof why);
+      void *st = H.setup(v, inst, why, sizeof why);
       if (!st) {
         if (v->flags & GR_VARIANT_GPU) {
           printf("FAIL %s %s: setup refused: %s\n", cases[ci], v->name, why);
@@ -99,9 +103,9 @@ static void test_hooks(const struct gr_algorithm *a)
         continue;
       }
       for (int i = 0; i < 3; i++)
-        a->bench_launch(st);
+        H.launch(st);
       int ok = fetch_and_check(a, inst, st, why, sizeof why);
-      a->bench_teardown(st);
+      H.teardown(st);
       int hist = v->kind == GR_VARIANT_HISTORICAL, trivial = inst->out_bytes <= 8;
       if (hist && !trivial) /* must be caught wherever more than one warp of keys varies */
         ok = !ok;
@@ -155,13 +159,13 @@ static struct timing time_variant(const struct gr_algorithm *a, const struct gr_
 {
   struct timing t = {0, 0, 0};
   char why[GR_WHY_LEN];
-  void *st = a->bench_setup(v, inst, why, sizeof why);
+  void *st = H.setup(v, inst, why, sizeof why);
   if (!st) {
     printf("FAIL %s: setup: %s\n", v->name, why);
     failures++;
     return t;
   }
-  struct gpu_timing g = gpu_time(a->bench_launch, st, WARMUP, reps, GPU_L2_WARM);
+  struct gpu_timing g = gpu_time(H.launch, st, WARMUP, reps, GPU_L2_WARM);
   t.med = g.median_ms;
   t.min = g.min_ms;
   t.ok = fetch_and_check(a, inst, st, why, sizeof why);
@@ -169,7 +173,7 @@ static struct timing time_variant(const struct gr_algorithm *a, const struct gr_
     printf("FAIL %s after the timing loop: %s\n", v->name, why);
     failures++;
   }
-  a->bench_teardown(st);
+  H.teardown(st);
   return t;
 }
 
@@ -182,14 +186,14 @@ static void split_variant(const struct gr_algorithm *a, const struct gr_variant 
   char why[GR_WHY_LEN];
   for (int i = 0; i < slots; i++)
     GR_CUDA_CHECK(cudaEventCreate(&ev[i]));
-  void *st = a->bench_setup(v, inst, why, sizeof why);
+  void *st = H.setup(v, inst, why, sizeof why);
   if (!st)
     return;
-  a->bench_launch(st);
+  H.launch(st);
   double sum[1 + 3 * RADIX_SORT_PASSES] = {0};
   radix_sort_trace = ev;
   for (int r = 0; r < 5; r++) {
-    a->bench_launch(st);
+    H.launch(st);
     GR_CUDA_CHECK(cudaDeviceSynchronize());
     for (int i = 1; i < slots; i++) {
       float x;
@@ -210,7 +214,7 @@ static void split_variant(const struct gr_algorithm *a, const struct gr_variant 
     total += h + s + c;
   }
   printf("  total %.3f ms\n", total);
-  a->bench_teardown(st);
+  H.teardown(st);
   for (int i = 0; i < slots; i++)
     GR_CUDA_CHECK(cudaEventDestroy(ev[i]));
 }
@@ -225,7 +229,7 @@ int main(int argc, char **argv)
   }
   const struct gr_algorithm *a = registry_find("radix_sort");
   struct gr_gpu_info info;
-  if (!a || gr_gpu_query(&info, why, sizeof why)) {
+  if (!a || !bench_hooks_of(a, &H) || gr_gpu_query(&info, why, sizeof why)) {
     printf("FAIL %s\n", a ? why : "radix_sort not in the registry");
     return 1;
   }
@@ -234,12 +238,12 @@ int main(int argc, char **argv)
                                         "radix_sort n=16777216 mode=pairs dist=uniform seed=1"};
     for (int i = 0; i < 2; i++) {
       struct gr_instance *inst = instance(a, texts[i]);
-      void *st = a->bench_setup(gr_alg_variant(a, "v3_warp"), inst, why, sizeof why);
-      a->bench_launch(st);
+      void *st = H.setup(gr_alg_variant(a, "v3_warp"), inst, why, sizeof why);
+      H.launch(st);
       int ok = fetch_and_check(a, inst, st, why, sizeof why);
       printf("%s profile %s %s\n", ok ? "ok" : "FAIL", texts[i], why);
       failures += !ok;
-      a->bench_teardown(st);
+      H.teardown(st);
       instance_drop(a, inst);
     }
     return failures ? 1 : 0;

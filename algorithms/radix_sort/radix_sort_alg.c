@@ -136,28 +136,29 @@ static const struct gr_regime radix_sort_regimes[] = {
 static const struct gr_variant radix_sort_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, radix_sort_run_reference, NULL,
      "stable LSD counting sort, 11-bit digits (3 passes), on the CPU"},
-    {"v1_basic", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
+    {"v1_basic", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v1_basic_launch),
      "per pass histogram, scan and scatter; the scatter sorts each tile by 8 one-bit splits in "
      "shared memory"},
-    {"v2_warp_lane0", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
+    {"v2_warp_lane0", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v2_warp_lane0_launch),
      "warp-ranked scatter where only lane 0 writes its warp's per-digit count: other digits get "
      "none (gpu-sorting issue #17)"},
-    {"v3_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
+    {"v3_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v3_warp_launch),
      "warp-ranked scatter (ballot match); the first lane holding each digit writes its count "
      "(the fix)"},
-    {"v4_onesweep", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
+    {"v4_onesweep", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v4_onesweep_launch),
      "onesweep: one up-front histogram of all 4 digits, then per digit one kernel that ranks a "
      "tile of 384 x 24 in registers (8 ballots), publishes its counts by decoupled look-back and "
      "scatters"},
-    {"v5_match_or", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu),
+    {"v5_match_or", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v5_match_or_launch),
      "v4_onesweep whose keys are ranked by one shared atomicOr per lane instead of 8 ballots, in "
      "tiles of 448 x 24 (2^28 keys 0.84x CUB where v4 is 0.94x); pairs as v4"},
-    {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, GR_IF_CUDA(radix_sort_run_gpu), GR_GPU(radix_sort_cub_launch),
+    {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };
 
@@ -403,7 +404,7 @@ static int check_permutation(const struct radix_sort_data *d, const uint32_t *ok
   uint32_t x = s[first] < d->ref_keys[first] ? s[first] : d->ref_keys[first];
   size_t in_out = count_of(s, n, x), in_in = count_of(d->ref_keys, n, x);
   char poison[160] = "";
-  static const uint32_t poisons[] = {0xa5a5a5a5u, 0x5a5a5a5au}; /* the worker's output poisons */
+  static const uint32_t poisons[] = {GR_POISON_A * 0x01010101u, GR_POISON_B * 0x01010101u};
   for (int p = 0; p < 2; p++) {
     size_t po = count_of(s, n, poisons[p]), pi = count_of(d->ref_keys, n, poisons[p]);
     if (po > pi)
@@ -514,9 +515,6 @@ const struct gr_algorithm radix_sort_algorithm = {
     .regimes = radix_sort_regimes,
     .n_regimes = sizeof radix_sort_regimes / sizeof *radix_sort_regimes,
     .bench_cases = radix_sort_bench_cases,
-    .bench_setup = GR_IF_CUDA(radix_sort_bench_setup),
-    .bench_launch = GR_IF_CUDA(radix_sort_bench_launch),
-    .bench_fetch = GR_IF_CUDA(radix_sort_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(radix_sort_bench_teardown),
+    .gpu = GR_IF_CUDA(&radix_sort_lifecycle),
 };
 GR_REGISTER_ALGORITHM(radix_sort_algorithm);

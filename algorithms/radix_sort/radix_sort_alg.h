@@ -25,13 +25,7 @@ struct radix_sort_data {
   uint64_t fingerprint[2]; /* multiset hash of the input keys (radix_sort_fingerprint) */
 };
 
-enum gr_run_status radix_sort_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                                      void *out, struct gr_run_ctx *ctx);
-void *radix_sort_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                             size_t len);
-void radix_sort_bench_launch(void *state);
-void radix_sort_bench_fetch(void *state, void *out);
-void radix_sort_bench_teardown(void *state);
+extern const struct gr_gpu_lifecycle radix_sort_lifecycle; /* radix_sort_driver.cu */
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,10 @@
 
 #include "alg.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct bench_hooks {
   void *(*setup)(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                  size_t len);
@@ -18,5 +22,9 @@ struct bench_hooks {
 /* h for algorithm a: 1 when a can be timed (a lifecycle, or all four bench hooks), else 0 (h
  * zeroed). */
 int bench_hooks_of(const struct gr_algorithm *a, struct bench_hooks *h);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
