@@ -66,15 +66,17 @@ static enum gr_run_status ari_run_reference(const struct gr_variant *v,
 static const struct gr_variant ari_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, ari_run_reference, NULL,
      "exact 64-bit contingency, 128-bit pair-confusion products"},
-    {"v1_shared_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(ari_run_gpu),
+    {"v1_shared_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ari_v1_shared_uninit_launch),
      "shared table zeroed only where tid < k_a*k_b: stale counts from earlier blocks (ccc-gpu)"},
-    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(ari_run_gpu), GR_GPU(ari_v2_shared_launch),
+    {"v2_shared", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ari_v2_shared_launch),
      "shared table zeroed by a loop strided by the block size (the fix)"},
-    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM, GR_IF_CUDA(ari_run_gpu),
-     GR_GPU(ari_v3_global_launch),
+    {"v3_global", GR_VARIANT_FIXED, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM,
+     GR_IF_CUDA(gr_gpu_lifecycle_run), GR_GPU(ari_v3_global_launch),
      "table in global memory for any k, pairs chunked to a scratch budget"},
-    {"dispatch", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(ari_run_gpu), GR_GPU(ari_launch),
+    {"dispatch", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ari_launch),
      "the public entry: v2_shared when the table fits the device's shared memory, else v3_global"},
 };
 
@@ -437,9 +439,6 @@ const struct gr_algorithm ari_algorithm = {
     .n_regimes = sizeof ari_regimes / sizeof *ari_regimes,
     .defaults = "chunk=0",
     .bench_cases = ari_bench_cases,
-    .bench_setup = GR_IF_CUDA(ari_bench_setup),
-    .bench_launch = GR_IF_CUDA(ari_bench_launch),
-    .bench_fetch = GR_IF_CUDA(ari_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(ari_bench_teardown),
+    .gpu = GR_IF_CUDA(&ari_lifecycle),
 };
 GR_REGISTER_ALGORITHM(ari_algorithm);

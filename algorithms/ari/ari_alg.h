@@ -47,13 +47,7 @@ static inline size_t ari_stored_pairs(const struct ari_data *d)
   return d->templates ? (size_t)d->templates + 3 * (size_t)d->derived : (size_t)d->pairs;
 }
 
-enum gr_run_status ari_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                               void *out, struct gr_run_ctx *ctx);
-void *ari_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                      size_t len);
-void ari_bench_launch(void *state);
-void ari_bench_fetch(void *state, void *out);
-void ari_bench_teardown(void *state);
+extern const struct gr_gpu_lifecycle ari_lifecycle; /* ari_driver.cu */
 
 #ifdef __cplusplus
 }

@@ -63,10 +63,11 @@ static enum gr_run_status rs_launch(struct gr_gpu_case *g, void *stream)
   return GR_RUN_OK;
 }
 
-static void rs_fetch(struct gr_gpu_case *g, void *out)
+static enum gr_run_status rs_fetch(struct gr_gpu_case *g, void *out)
 {
   struct rs_state *s = (struct rs_state *)g->state;
   GR_CUDA_CHECK(cudaMemcpy(out, s->out, s->data_bytes, cudaMemcpyDeviceToHost));
+  return GR_RUN_OK;
 }
 
 static void rs_teardown(struct gr_gpu_case *g)

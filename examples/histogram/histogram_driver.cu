@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The GPU lifecycle of the example's variants (alg.h: struct gr_gpu_lifecycle): the keys on the
- * device and the counts the output, the variant's launcher on the harness's stream, the counts
- * back. The harness makes the checked run and the timing from these four steps. */
+/* The GPU lifecycle of the example's variants (alg.h: struct gr_gpu_lifecycle): keys and counts
+ * on the device, the launcher on the harness's stream, the counts back; the harness makes the
+ * checked run and the timing from these four steps. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
 #include <gpuregress/gpu.h>
 #include <gpuregress/util.h>
-
 #include "histogram.h"
 #include "histogram_alg.h"
 
-struct hist_dev {
+struct hist_dev { /* the case on the device */
   uint32_t *keys, *counts;
 };
 
@@ -42,10 +41,11 @@ static enum gr_run_status hist_launch(struct gr_gpu_case *g, void *stream)
   return GR_RUN_UNSUPPORTED;
 }
 
-static void hist_fetch(struct gr_gpu_case *g, void *out)
+static enum gr_run_status hist_fetch(struct gr_gpu_case *g, void *out)
 {
   struct hist_dev *b = (struct hist_dev *)g->state;
   GR_CUDA_CHECK(cudaMemcpy(out, b->counts, g->inst->out_bytes, cudaMemcpyDeviceToHost));
+  return GR_RUN_OK;
 }
 
 static void hist_teardown(struct gr_gpu_case *g)

@@ -55,6 +55,7 @@ static void lc_launch(void *state)
   lifecycle_of(g)->launch(g, NULL);
 }
 
+/* (a bad-input status is not the timing's matter: the check of what was fetched follows) */
 static void lc_fetch(void *state, void *out)
 {
   struct gr_gpu_case *g = state;

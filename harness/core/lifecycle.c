@@ -29,7 +29,7 @@ enum gr_run_status gr_gpu_lifecycle_run(const struct gr_variant *v, const struct
     st = lc->launch(&g, NULL);
     if (st == GR_RUN_OK) {
       gr_gpu_sync();
-      lc->fetch(&g, out);
+      st = lc->fetch(&g, out);
     }
     lc->teardown(&g);
   }

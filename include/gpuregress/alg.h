@@ -319,14 +319,16 @@ struct gr_gpu_lifecycle {
    * with why (decided before anything is enqueued). */
   enum gr_run_status (*launch)(struct gr_gpu_case *g, void *stream);
   /* After the stream is synchronised: the outputs into out (inst->out_bytes, the layout the
-   * algorithm's check reads). */
-  void (*fetch)(struct gr_gpu_case *g, void *out);
+   * algorithm's check reads). GR_RUN_OK; GR_RUN_ERROR with why when the device says the input was
+   * bad (a flag the kernel raised), which the checked run reports as an error of the case. */
+  enum gr_run_status (*fetch)(struct gr_gpu_case *g, void *out);
   /* Release everything setup took. */
   void (*teardown)(struct gr_gpu_case *g);
 };
 
 /* The checked run of a lifecycle variant (harness/core/lifecycle.c): setup, the outputs filled
- * with ctx->poison, launch on the default stream, synchronise, fetch, teardown. */
+ * with ctx->poison, launch on the default stream, synchronise, fetch, teardown; the first status
+ * that is not GR_RUN_OK is the run's, with its reason. */
 enum gr_run_status gr_gpu_lifecycle_run(const struct gr_variant *v, const struct gr_instance *inst,
                                         void *out, struct gr_run_ctx *ctx);
 
