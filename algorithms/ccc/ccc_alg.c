@@ -62,12 +62,14 @@ static enum gr_run_status ccc_run_reference(const struct gr_variant *v,
 static const struct gr_variant ccc_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, ccc_run_reference, NULL,
      "sorted ranks, exact integer contingencies per part pair, ari's reference finish"},
-    {"v1_warp_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(ccc_run_gpu),
+    {"v1_warp_uninit", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ccc_v1_warp_uninit_launch),
      "warp's table cleared only where lane < cells: stale counts from the previous pair (ccc-gpu)"},
-    {"v2_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(ccc_run_gpu), GR_GPU(ccc_v2_warp_launch),
+    {"v2_warp", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ccc_v2_warp_launch),
      "warp per pair, fine-label table + summed-area lookups, exact ARI rounding"},
-    {"v3_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(ccc_run_gpu), GR_GPU(ccc_v3_rows_launch),
+    {"v3_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ccc_v3_rows_launch),
      "numeric pairs (n >= 91) by row clusters: conflict-free table reads, cells in registers"},
 };
 
@@ -492,9 +494,6 @@ const struct gr_algorithm ccc_algorithm = {
     .regimes = ccc_regimes,
     .n_regimes = sizeof ccc_regimes / sizeof *ccc_regimes,
     .bench_cases = ccc_bench_cases,
-    .bench_setup = GR_IF_CUDA(ccc_bench_setup),
-    .bench_launch = GR_IF_CUDA(ccc_bench_launch),
-    .bench_fetch = GR_IF_CUDA(ccc_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(ccc_bench_teardown),
+    .gpu = GR_IF_CUDA(&ccc_lifecycle),
 };
 GR_REGISTER_ALGORITHM(ccc_algorithm);

@@ -30,13 +30,7 @@ struct ccc_data {
   int dup;                      /* 1: feature features-1 is feature 0 scaled by 2 (CCC = 1) */
 };
 
-enum gr_run_status ccc_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                               void *out, struct gr_run_ctx *ctx);
-void *ccc_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                      size_t len);
-void ccc_bench_launch(void *state);
-void ccc_bench_fetch(void *state, void *out);
-void ccc_bench_teardown(void *state);
+extern const struct gr_gpu_lifecycle ccc_lifecycle; /* ccc_driver.cu */
 
 #ifdef __cplusplus
 }
