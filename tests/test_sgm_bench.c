@@ -23,12 +23,16 @@
 #include <string.h>
 
 #include "algorithms/sgm/sgm_alg.h"
+#include "bench_hooks.h"
 #include "case.h"
 #include "check.h"
 #include "gpu.h"
 #include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
+
+/* the timing hooks of sgm (made from its lifecycle), set in main */
+static struct bench_hooks H;
 
 static int failures;
 
@@ -111,7 +115,7 @@ static void hooks(const struct gr_algorithm *a, const struct gr_variant *const *
         failures++;
         continue;
       }
-      void *st = a->bench_setup(v, inst, why, sizeof why);
+      void *st = H.setup(v, inst, why, sizeof why);
       if (!st) {
         printf("BAD %s setup: %s\n", v->name, why);
         failures++;
@@ -119,10 +123,10 @@ static void hooks(const struct gr_algorithm *a, const struct gr_variant *const *
         continue;
       }
       for (int i = 0; i < 3; i++)
-        a->bench_launch(st);
+        H.launch(st);
       void *out = malloc(inst->out_bytes);
-      a->bench_fetch(st, out);
-      a->bench_teardown(st);
+      H.fetch(st, out);
+      H.teardown(st);
       struct gr_check_report rep;
       memset(&rep, 0, sizeof rep);
       int failed = a->check(inst, out, &rep);
@@ -232,17 +236,17 @@ static void sweep(const struct gr_algorithm *a, int reps, int with_v2, int only_
     int first_row = *nrows;
     for (int vi = 0; vi < nvar; vi++) {
       const struct gr_variant *v = gr_alg_variant(a, names[vi]);
-      void *st = a->bench_setup(v, inst, why, sizeof why);
+      void *st = H.setup(v, inst, why, sizeof why);
       if (!st) {
         printf("BAD %s setup: %s\n", v->name, why);
         failures++;
         continue;
       }
       int n = vi == NV - 1 ? (reps < 5 ? reps : 5) : reps; /* v2 is slow */
-      struct gpu_timing t = gpu_time(a->bench_launch, st, 2, n, GPU_L2_WARM);
+      struct gpu_timing t = gpu_time(H.launch, st, 2, n, GPU_L2_WARM);
       outs[vi] = malloc(inst->out_bytes);
-      a->bench_fetch(st, outs[vi]);
-      a->bench_teardown(st);
+      H.fetch(st, outs[vi]);
+      H.teardown(st);
       struct row *r = &rows[(*nrows)++];
       snprintf(r->label, sizeof r->label, "%dx%d D%d %dp", d->prm.width, d->prm.height, d->prm.disp,
                d->prm.paths);
@@ -357,6 +361,10 @@ int main(int argc, char **argv)
     printf("device: %s (%d SMs, cc %d.%d, runtime %d, driver %d)\n", gi.name, gi.sm_count,
            gi.cc_major, gi.cc_minor, gi.runtime_version, gi.driver_version);
   const struct gr_algorithm *a = registry_find("sgm");
+  if (!a || !bench_hooks_of(a, &H)) {
+    printf("FAIL sgm is not registered with timing hooks\n");
+    return 1;
+  }
   /* GPU variants, fixed before historical */
   const struct gr_variant *vs[8];
   int nv = 0;

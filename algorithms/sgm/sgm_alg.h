@@ -35,13 +35,7 @@ struct sgm_data {
 const uint16_t *sgm_data_reference(struct sgm_data *d);
 
 /* GPU side (sgm_driver.cu). */
-enum gr_run_status sgm_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                               void *out, struct gr_run_ctx *ctx);
-void *sgm_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                      size_t len);
-void sgm_bench_launch(void *state);
-void sgm_bench_fetch(void *state, void *out);
-void sgm_bench_teardown(void *state);
+extern const struct gr_gpu_lifecycle sgm_lifecycle; /* sgm_driver.cu */
 size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path);
 /* The peak of cell updates per second of this GPU with v4's recurrence (sgm_peak.cu): the
  * algorithm's item_peak. */

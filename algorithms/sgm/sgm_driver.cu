@@ -1,7 +1,9 @@
-/* The harness side of the SGM GPU variants: upload a case's stereo pair, poison the output (and
- * the scratch, so that a read of scratch nobody wrote shows as a difference between the two
- * runs), call the variant's launcher, copy the output back; and the timing hooks, which time the
- * production pipeline (census + cost + aggregation + winner-takes-all, no per-path output). */
+/* The GPU lifecycle of the SGM variants (alg.h: struct gr_gpu_lifecycle): a case's stereo pair on
+ * the device, the output and the scratch named for the poison (so that a read of scratch nobody
+ * wrote shows as a difference between the two runs), the variant's launcher on the harness's
+ * stream, the output back. A timed launch is the production pipeline (census + cost +
+ * aggregation + winner-takes-all, no per-path output); the checked run's launch and the
+ * benchmark's first one also write the per-path costs where the case has them. */
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,22 +47,77 @@ static void sgm_declines(char *why, size_t len, const struct gr_variant *v,
   gr_fmt(why, len, "%s cannot take D = %d with %d paths", v->name, p->disp, p->paths);
 }
 
-/* A case on the device: the stereo pair uploaded, output and scratch allocated and poisoned, the
- * production arguments (no per-path output) set. Run and the timing hooks share it. */
+/* A case on the device: the stereo pair uploaded, output and scratch allocated, the production
+ * arguments (no per-path output) set. */
 struct sgm_dev {
-  sgm_launch_fn launch;
   struct sgm_gpu_args a;
   uint8_t *dl, *dr;
   uint16_t *dout; /* the whole out layout; the production run writes its first 2*w*h values */
   void *dscratch;
-  size_t n, out_bytes;
+  size_t n;
   int per_path;
 };
 
-static void sgm_dev_free(struct sgm_dev *s)
+static enum gr_run_status sgm_setup(struct gr_gpu_case *g)
 {
-  if (!s)
-    return;
+  const struct sgm_data *d = (const struct sgm_data *)g->inst->priv;
+  struct sgm_dev *s = (struct sgm_dev *)calloc(1, sizeof *s);
+  if (!s) {
+    gr_fmt(g->why, sizeof g->why, "out of host memory");
+    return GR_RUN_ERROR;
+  }
+  sgm_args_init(&s->a, &d->prm);
+  size_t scratch = 0;
+  if (((sgm_launch_fn)g->variant->impl)(&s->a, &scratch, NULL)) {
+    sgm_declines(g->why, sizeof g->why, g->variant, &d->prm);
+    free(s);
+    return GR_RUN_UNSUPPORTED;
+  }
+  s->n = (size_t)d->prm.width * d->prm.height;
+  s->per_path = d->per_path;
+  scratch = scratch ? scratch : 1;
+  GR_CUDA_CHECK(cudaMalloc((void **)&s->dl, s->n));
+  GR_CUDA_CHECK(cudaMalloc((void **)&s->dr, s->n));
+  GR_CUDA_CHECK(cudaMalloc((void **)&s->dout, g->inst->out_bytes));
+  GR_CUDA_CHECK(cudaMalloc(&s->dscratch, scratch));
+  GR_CUDA_CHECK(cudaMemcpy(s->dl, d->left, s->n, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemcpy(s->dr, d->right, s->n, cudaMemcpyHostToDevice));
+  s->a.left = s->dl;
+  s->a.right = s->dr;
+  s->a.disp_out = s->dout;
+  s->a.smin_out = s->dout + s->n;
+  s->a.scratch = s->dscratch;
+  g->state = s;
+  g->out[0] = s->dout;
+  g->out_bytes[0] = g->inst->out_bytes;
+  g->out[1] = s->dscratch;
+  g->out_bytes[1] = scratch;
+  return GR_RUN_OK;
+}
+
+static enum gr_run_status sgm_launch(struct gr_gpu_case *g, void *stream)
+{
+  struct sgm_dev *s = (struct sgm_dev *)g->state;
+  struct sgm_gpu_args a = s->a;
+  size_t unused = 0;
+  a.path_out = s->per_path && !g->timed ? s->dout + 2 * s->n : NULL;
+  if (!((sgm_launch_fn)g->variant->impl)(&a, &unused, stream))
+    return GR_RUN_OK;
+  sgm_declines(g->why, sizeof g->why, g->variant,
+               &((const struct sgm_data *)g->inst->priv)->prm);
+  return GR_RUN_UNSUPPORTED;
+}
+
+static enum gr_run_status sgm_fetch(struct gr_gpu_case *g, void *out)
+{
+  struct sgm_dev *s = (struct sgm_dev *)g->state;
+  GR_CUDA_CHECK(cudaMemcpy(out, s->dout, g->inst->out_bytes, cudaMemcpyDeviceToHost));
+  return GR_RUN_OK;
+}
+
+static void sgm_teardown(struct gr_gpu_case *g)
+{
+  struct sgm_dev *s = (struct sgm_dev *)g->state;
   GR_CUDA_CHECK(cudaFree(s->dl));
   GR_CUDA_CHECK(cudaFree(s->dr));
   GR_CUDA_CHECK(cudaFree(s->dout));
@@ -68,109 +125,5 @@ static void sgm_dev_free(struct sgm_dev *s)
   free(s);
 }
 
-/* GR_RUN_OK with *out, GR_RUN_UNSUPPORTED (the variant cannot take the case) or GR_RUN_ERROR (no
- * host memory) with why. */
-static enum gr_run_status sgm_dev_new(const struct gr_variant *v, const struct gr_instance *inst,
-                                      unsigned char poison, struct sgm_dev **out, char *why,
-                                      size_t len)
-{
-  const struct sgm_data *d = (const struct sgm_data *)inst->priv;
-  struct sgm_dev *s = (struct sgm_dev *)calloc(1, sizeof *s);
-  *out = NULL;
-  if (!s) {
-    gr_fmt(why, len, "out of host memory");
-    return GR_RUN_ERROR;
-  }
-  s->launch = (sgm_launch_fn)v->impl;
-  sgm_args_init(&s->a, &d->prm);
-  size_t scratch = 0;
-  if (s->launch(&s->a, &scratch, NULL)) {
-    sgm_declines(why, len, v, &d->prm);
-    free(s);
-    return GR_RUN_UNSUPPORTED;
-  }
-  s->n = (size_t)d->prm.width * d->prm.height;
-  s->out_bytes = inst->out_bytes;
-  s->per_path = d->per_path;
-  GR_CUDA_CHECK(cudaMalloc((void **)&s->dl, s->n));
-  GR_CUDA_CHECK(cudaMalloc((void **)&s->dr, s->n));
-  GR_CUDA_CHECK(cudaMalloc((void **)&s->dout, s->out_bytes));
-  GR_CUDA_CHECK(cudaMalloc(&s->dscratch, scratch ? scratch : 1));
-  GR_CUDA_CHECK(cudaMemcpy(s->dl, d->left, s->n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemcpy(s->dr, d->right, s->n, cudaMemcpyHostToDevice));
-  GR_CUDA_CHECK(cudaMemset(s->dout, poison, s->out_bytes));
-  GR_CUDA_CHECK(cudaMemset(s->dscratch, poison, scratch ? scratch : 1));
-  s->a.left = s->dl;
-  s->a.right = s->dr;
-  s->a.disp_out = s->dout;
-  s->a.smin_out = s->dout + s->n;
-  s->a.scratch = s->dscratch;
-  *out = s;
-  return GR_RUN_OK;
-}
-
-/* Poison output and scratch (so that a read of scratch nobody wrote shows as a difference between
- * the two runs), launch with the per-path output when the case has it, copy the output back. */
-extern "C" enum gr_run_status sgm_run_gpu(const struct gr_variant *v,
-                                          const struct gr_instance *inst, void *out,
-                                          struct gr_run_ctx *ctx)
-{
-  struct sgm_dev *s;
-  enum gr_run_status st = sgm_dev_new(v, inst, ctx->poison, &s, ctx->why, sizeof ctx->why);
-  if (st != GR_RUN_OK)
-    return st;
-  struct sgm_gpu_args a = s->a;
-  size_t unused = 0;
-  a.path_out = s->per_path ? s->dout + 2 * s->n : NULL;
-  if (s->launch(&a, &unused, 0)) {
-    sgm_declines(ctx->why, sizeof ctx->why, v, &((const struct sgm_data *)inst->priv)->prm);
-    st = GR_RUN_UNSUPPORTED;
-  } else {
-    GR_CUDA_CHECK(cudaDeviceSynchronize());
-    GR_CUDA_CHECK(cudaMemcpy(out, s->dout, s->out_bytes, cudaMemcpyDeviceToHost));
-  }
-  sgm_dev_free(s);
-  return st;
-}
-
-extern "C" void *sgm_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
-                                 char *why, size_t len)
-{
-  if (!(v->flags & GR_VARIANT_GPU) || !v->impl) {
-    gr_fmt(why, len, "'%s' is not a GPU variant: not timed", v->name);
-    return NULL;
-  }
-  struct sgm_dev *s;
-  if (sgm_dev_new(v, inst, 0xA5, &s, why, len) != GR_RUN_OK)
-    return NULL;
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-  return s;
-}
-
-extern "C" void sgm_bench_launch(void *state)
-{
-  struct sgm_dev *s = (struct sgm_dev *)state;
-  size_t unused = 0;
-  s->launch(&s->a, &unused, 0);
-}
-
-/* The production run leaves the disparity map and summed cost; a case small enough for the
- * per-path layout gets one more run that also writes the per-path costs, so that the whole
- * output can be checked. */
-extern "C" void sgm_bench_fetch(void *state, void *out)
-{
-  struct sgm_dev *s = (struct sgm_dev *)state;
-  if (s->per_path) {
-    struct sgm_gpu_args a = s->a;
-    size_t unused = 0;
-    a.path_out = s->dout + 2 * s->n;
-    s->launch(&a, &unused, 0);
-  }
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-  GR_CUDA_CHECK(cudaMemcpy(out, s->dout, s->out_bytes, cudaMemcpyDeviceToHost));
-}
-
-extern "C" void sgm_bench_teardown(void *state)
-{
-  sgm_dev_free((struct sgm_dev *)state);
-}
+extern "C" const struct gr_gpu_lifecycle sgm_lifecycle = {sgm_setup, sgm_launch, sgm_fetch,
+                                                          sgm_teardown};

@@ -13,8 +13,8 @@ static const struct gr_gpu_lifecycle *lifecycle_of(const struct gr_gpu_case *g)
 }
 
 /* Setup, outputs poisoned (an element the timed launches leave unwritten fails the check after
- * the timing loop), one launch, synchronised: a variant that declines the case shows here,
- * untimed. */
+ * the timing loop), one untimed launch (g->timed 0: every output written), synchronised: a
+ * variant that declines the case shows here. The launches after it are timed (g->timed 1). */
 static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                       size_t len)
 {
@@ -40,6 +40,7 @@ static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst
       gr_gpu_sync();
     else
       lc->teardown(g);
+    g->timed = 1;
   }
   if (st != GR_RUN_OK) {
     gr_fmt(why, len, "%s", g->why[0] ? g->why : "this variant cannot take this case");

@@ -302,11 +302,17 @@ struct gr_algorithm {
 struct gr_gpu_case {
   const struct gr_variant *variant;
   const struct gr_instance *inst;
-  void *state;                          /* the algorithm's own (buffers, plans, the launcher) */
-  void *out[GR_GPU_MAX_OUTPUTS];        /* setup: the device outputs the harness poisons */
-  size_t out_bytes[GR_GPU_MAX_OUTPUTS]; /* their sizes (0: unused) */
-  uint32_t reached;                     /* regimes taken, as gr_run_ctx.reached (setup, launch) */
-  char why[GR_WHY_LEN];                 /* the reason with GR_RUN_UNSUPPORTED or GR_RUN_ERROR */
+  void *state; /* the algorithm's own (buffers, plans, the launcher) */
+  /* setup: the device buffers the harness fills with the run's poison byte before launching:
+   * the outputs, and scratch whose read before a write should show (out_bytes 0: unused) */
+  void *out[GR_GPU_MAX_OUTPUTS];
+  size_t out_bytes[GR_GPU_MAX_OUTPUTS];
+  /* set by the harness: 1 for the launches it times, 0 for a checked run's launch and the
+   * benchmark's first (untimed) one; a timed launch may leave out outputs that only the check
+   * reads (sgm's per-path costs), which that first launch wrote */
+  int timed;
+  uint32_t reached;     /* regimes taken, as gr_run_ctx.reached (setup, launch) */
+  char why[GR_WHY_LEN]; /* the reason with GR_RUN_UNSUPPORTED or GR_RUN_ERROR */
 };
 
 struct gr_gpu_lifecycle {
