@@ -5,6 +5,12 @@
  * of C, which squarings compared), so that bench_launch can replay the same kernels with no host
  * synchronisation and no allocation.
  *
+ * Not on the GPU lifecycle (alg.h: struct gr_gpu_lifecycle), whose launch may not synchronise
+ * with the host: the checked run finds each product's sizes with host round trips, on the
+ * variant's own results, so that a historical variant whose sizes vary from run to run is judged
+ * on its own; the timing replays the sizes recorded in setup (and the cuSPARSE peer has a state of
+ * its own). So avos keeps its run and the four timing hooks.
+ *
  * A product synchronises twice with the host (after the symbolic step for the global tier's
  * table sizes, after the scan for C's entries), a closure squaring once more when C has as many
  * entries as W (the fixed-point comparison). Device buffers grow and are reused. */

@@ -761,7 +761,11 @@ static const struct gr_variant km_variants[] = {
 };
 
 #ifndef GR_HOST_ONLY /* the GPU backend (km_gpu.cu) */
-/* timing hooks: one iteration's kernels, the plan of the first iteration kept resident */
+/* timing hooks: one iteration's kernels, the plan of the first iteration kept resident.
+ * kmedoids is not on the GPU lifecycle (alg.h: struct gr_gpu_lifecycle): its checked run is the
+ * engine's host loop over iterations (km_engine.c: each iteration reads the scores back to pick
+ * the medoids and stops at convergence), which a launch without host synchronisation cannot be,
+ * and its mpi_* variants are processes; the timed unit is one iteration's kernels. */
 
 struct km_bench {
   struct km_gpu *g;
