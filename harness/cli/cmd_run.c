@@ -17,7 +17,7 @@
 #include "options.h"
 #include "run_options.h"
 #include "gpus.h"
-#include "fuzz_lanes.h"
+#include "fuzz_phase.h"
 #include "registry.h"
 #include "run_summary.h"
 #include "progress.h"
@@ -45,19 +45,24 @@ struct run_args {
   const char *night;      /* --night, or NULL: derived for a shard */
 };
 
-/* rh[i] = 1 when variant i can run here (a GPU is there, or it needs none); returns rh */
-static int *runs_here_fill(int *rh, const struct selection *sel, const struct run_meta *m)
-{
-  for (size_t i = 0; i < sel->n; i++)
-    rh[i] = m->gpu.ok || !(sel->v[i]->flags & GR_VARIANT_GPU);
-  return rh;
-}
+/* What execute carries from one step to the next. */
+struct run_state {
+  struct selection sel, night_sel; /* this shard's variants; the night's (the timing plan's) */
+  char night[128];
+  struct store *st;
+  struct run_meta meta;
+  int64_t run;
+  struct night_progress np;
+  struct outcome *out;
+  long done; /* outcomes out[0..done) */
+};
 
-static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
+/* The selection, the GPUs, the seed and the night (a shard takes its part of the selection).
+ * 0, or the exit code after a message. */
+static int run_prepare(const char *cmd, struct run_args *ra, struct run_state *rs)
 {
   char why[GR_WHY_LEN];
-  struct selection sel;
-  if (select_variants(ra->filter, &sel, why, sizeof why))
+  if (select_variants(ra->filter, &rs->sel, why, sizeof why))
     return cli_usage_error(cmd, "%s", why);
   if (cli_check_tmpdir(cmd))
     return GR_EXIT_ENV;
@@ -69,34 +74,42 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     ra->seed = shard_night_seed(cli_build_commit());
   else if (!ra->seed_given)
     ra->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-  char night[128] = "";
   if (ra->night)
-    gr_fmt(night, sizeof night, "%s", ra->night);
+    gr_fmt(rs->night, sizeof rs->night, "%s", ra->night);
   else if (ra->shard.count)
-    shard_night_id(night, sizeof night, cli_build_commit(), ra->seed);
-  struct selection night_sel = sel; /* the night's whole selection: its timing plan is dealt */
+    shard_night_id(rs->night, sizeof rs->night, cli_build_commit(), ra->seed);
+  rs->night_sel = rs->sel; /* the night's whole selection: its timing plan is dealt */
   if (ra->shard.count) {
-    size_t all = sel.n;
-    shard_select(&sel, &ra->shard, ra->seed);
+    size_t all = rs->sel.n;
+    shard_select(&rs->sel, &ra->shard, ra->seed);
     printf("shard %d of %d (%s): %zu of %zu variants; night %s, seed %llu\n", ra->shard.index,
-           ra->shard.count, ra->shard.source, sel.n, all, night, (unsigned long long)ra->seed);
+           ra->shard.count, ra->shard.source, rs->sel.n, all, rs->night,
+           (unsigned long long)ra->seed);
     if (ra->limits) /* fuzz takes no --shard: the ranges stay paired with the variants */
       return cli_usage_error(cmd, "--shard splits a run, not one variant");
   }
-  struct store *st = NULL;
-  if (store_open(ra->db, &st, why, sizeof why)) {
+  return 0;
+}
+
+/* The store opened and the run begun in it, with its night; the GPUs named. 0, or the exit
+ * code after a message. */
+static int run_open(const char *cmd, struct run_args *ra, struct run_state *rs, int argc,
+                    char **argv)
+{
+  char why[GR_WHY_LEN];
+  if (store_open(ra->db, &rs->st, why, sizeof why)) {
     fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
     return GR_EXIT_USAGE;
   }
-  struct run_meta meta;
-  collect_meta(&meta, argc, argv, &ra->gpus, 1);
-  struct run_info ri = run_info_from_meta(&meta, ra->seed, ra->budget);
+  collect_meta(&rs->meta, argc, argv, &ra->gpus, 1);
+  struct run_info ri = run_info_from_meta(&rs->meta, ra->seed, ra->budget);
   ri.allow_no_gpu = ra->allow_no_gpu;
-  int64_t run = store_begin_run(st, &ri, why, sizeof why);
-  if (run < 0 || store_set_night(st, run, night[0] ? night : NULL, ra->shard.index,
-                                 ra->shard.count, (int)ra->gpus.n)) {
-    fprintf(stderr, "gpuregress %s: %s\n", cmd, run < 0 ? why : store_errmsg(st));
-    store_close(st);
+  rs->run = store_begin_run(rs->st, &ri, why, sizeof why);
+  if (rs->run < 0 || store_set_night(rs->st, rs->run, rs->night[0] ? rs->night : NULL,
+                                     ra->shard.index, ra->shard.count, (int)ra->gpus.n)) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, rs->run < 0 ? why : store_errmsg(rs->st));
+    store_close(rs->st);
+    rs->st = NULL;
     return GR_EXIT_USAGE;
   }
   if (ra->gpus.n) {
@@ -107,7 +120,14 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     printf("\n");
     fflush(stdout);
   }
-  runner_catch_signals();
+  return 0;
+}
+
+/* The fuzzing phase (fuzz_phase.h) with the night's progress on stderr: lines on a pipe (CI
+ * logs, also under --quiet), the bar on a terminal (not under --quiet); see progress.h. 0, a
+ * store failure (*store_failed), or the exit code after a message. */
+static int run_fuzz(const char *cmd, struct run_args *ra, struct run_state *rs, int *store_failed)
+{
   struct runner_opts o = {
       .seed = ra->seed,
       .watchdog = ra->watchdog,
@@ -116,127 +136,58 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
       .shrink = !ra->no_shrink,
       .progress = !ra->quiet && isatty(STDERR_FILENO),
       .log = ra->verbose ? stdout : NULL,
-      .store = st,
-      .run_id = run,
+      .store = rs->st,
+      .run_id = rs->run,
+      .tick = progress_runner_tick,
+      .tick_ctx = &rs->np,
   };
-  /* the night's progress on stderr: lines on a pipe (CI logs, also under --quiet), the bar on a
-   * terminal (not under --quiet); see progress.h */
-  struct night_progress np;
   int tty = isatty(STDERR_FILENO);
-  double bench_s = ra->bench ? bench_phase_expected(st, ra->shard.count ? &night_sel : &sel,
-                                                    ra->bench == 2, &ra->gpus, &ra->shard, ra->seed)
+  const struct selection *plan = ra->shard.count ? &rs->night_sel : &rs->sel;
+  double bench_s = ra->bench ? bench_phase_expected(rs->st, plan, ra->bench == 2, &ra->gpus,
+                                                    &ra->shard, ra->seed)
                              : 0;
-  progress_begin(&np, tty && ra->quiet ? NULL : stderr, tty, sel.n, ra->max_cases ? 0 : ra->budget,
-                 bench_s);
-  o.tick = progress_runner_tick;
-  o.tick_ctx = &np;
-  struct outcome *out = calloc(sel.n, sizeof *out);
-  if (!out) {
-    progress_end(&np);
-    store_close(st);
+  progress_begin(&rs->np, tty && ra->quiet ? NULL : stderr, tty, rs->sel.n,
+                 ra->max_cases ? 0 : ra->budget, bench_s);
+  rs->out = calloc(rs->sel.n ? rs->sel.n : 1, sizeof *rs->out);
+  if (!rs->out) {
+    progress_end(&rs->np);
     return GR_EXIT_ENV;
   }
-  /* the budget is shared by the variants that can run here: without a GPU the GPU variants
-   * skip at once and take no share */
-  size_t active = 0;
-  for (size_t i = 0; i < sel.n; i++)
-    active += meta.gpu.ok || !(sel.v[i]->flags & GR_VARIANT_GPU);
-  double t0 = now_seconds();
-  size_t done = 0;
-  int store_failed = 0;
-  /* fuzzing shares its GPU with other fuzzing jobs, never with a benchmark being timed
-   * (gpus.h): on one GPU the lock is held here, on several by each lane */
-  int gpu_lock = -1;
-  struct gpu_set vis;
-  if (!ra->gpus.n && meta.gpu.ok && gpus_list(&vis, why, sizeof why) == 0 && vis.n)
-    gpu_lock = gpus_lock(&vis.slot[0], 0);
-  if (ra->gpus.n) {
-    int *runs_here = calloc(sel.n ? sel.n : 1, sizeof *runs_here);
-    const struct case_limits **lims = calloc(sel.n ? sel.n : 1, sizeof *lims);
-    for (size_t i = 0; lims && i < sel.n; i++)
-      lims[i] = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
-    struct fuzz_lanes_job fj = {ra->db, &ra->gpus, ra->budget, lims,
-                                runs_here ? runs_here_fill(runs_here, &sel, &meta) : NULL, &np};
-    int bad = !runs_here || !lims || runner_fuzz_lanes(&fj, st, &o, sel.alg, sel.v, sel.n, out, why,
-                                                        sizeof why);
-    free(lims);
-    if (bad) {
-      progress_end(&np);
-      fprintf(stderr, "gpuregress %s: %s\n", cmd, runs_here ? why : "out of memory");
-      free(runs_here);
-      free(out);
-      store_close(st);
-      return GR_EXIT_USAGE;
-    }
-    free(runs_here);
-    for (; done < sel.n && !store_failed; done++)
-      store_failed = out[done].store_failed || store_outcomes(st, run, &out[done], 1);
+  struct fuzz_phase fp = {ra->db,  rs->st,     rs->run,          &o,         rs->sel.alg,
+                          rs->sel.v, rs->sel.n, ra->limits,      &ra->gpus, rs->meta.gpu.ok,
+                          ra->budget, &rs->np};
+  char why[GR_WHY_LEN];
+  rs->done = fuzz_phase_run(&fp, rs->out, store_failed, why, sizeof why);
+  progress_end(&rs->np);
+  if (rs->done < 0) {
+    fprintf(stderr, "gpuregress %s: %s\n", cmd, why);
+    return GR_EXIT_USAGE;
   }
-  if (!ra->gpus.n) {
-    /* historical variants first (runner_order); the outcomes stay in selection order */
-    size_t order[sizeof sel.v / sizeof *sel.v];
-    runner_order(sel.v, sel.n, order);
-    for (size_t k = 0; k < sel.n && !runner_interrupted && !store_failed; k++) {
-      size_t i = order[k];
-      int runs_here = meta.gpu.ok || !(sel.v[i]->flags & GR_VARIANT_GPU);
-      double left = ra->budget - (now_seconds() - t0);
-      double share = runs_here && active ? left / (double)active : 0;
-      active -= runs_here;
-      o.limits = ra->limits && ra->limits[i].n ? &ra->limits[i] : NULL;
-      runner_fuzz_variant(&o, sel.alg[i], sel.v[i], share > 0 ? share : 0, &out[i]);
-      progress_variant(&np, &out[i], "");
-      store_failed = out[i].store_failed || store_outcomes(st, run, &out[i], 1);
-      done++;
-    }
-    /* what follows reads out[0 .. done): the finished ones (all, unless interrupted or the
-     * store failed), kept in selection order */
-    size_t kept = 0;
-    for (size_t i = 0; i < sel.n; i++)
-      if (out[i].alg)
-        out[kept++] = out[i];
-    done = kept;
-  }
-  progress_end(&np);
-  if (gpu_lock >= 0)
-    close(gpu_lock);
-  cli_status_set("run", "%lld", (long long)run);
+  return 0;
+}
+
+/* What a script reads of the run (the status file, cli.h). */
+static void run_status_lines(const struct run_args *ra, const struct run_state *rs)
+{
+  cli_status_set("run", "%lld", (long long)rs->run);
   cli_status_set("runner", "%s", gr_runner_name());
   cli_status_set("seed", "%llu", (unsigned long long)ra->seed);
-  if (night[0])
-    cli_status_set("night", "%s", night);
+  if (rs->night[0])
+    cli_status_set("night", "%s", rs->night);
   if (ra->shard.count)
     cli_status_set("shard", "%d/%d", ra->shard.index, ra->shard.count);
-  if (store_failed) { /* nothing more is printed: what is not stored is not reported */
-    int rc = cli_store_failed(cmd, st, run);
-    store_close(st);
-    free(out);
-    return rc;
-  }
-  int rc = GR_EXIT_OK, n_uncovered = 0;
-  for (size_t i = 0; i < done; i++) {
-    n_uncovered += out[i].uncovered[0] != 0;
-    if (outcome_is_bad(&out[i]) || (ra->strict_coverage && out[i].uncovered[0]))
-      rc = GR_EXIT_FAIL;
-  }
-  print_summary(stdout, out, done, &meta, ra->seed, run);
-  if (ra->bench && !runner_interrupted) {
-    /* its checks are in the verdict */
-    bench_phase(st, run, ra->shard.count ? &night_sel : &sel, &meta, ra->bench == 2, ra->quiet,
-                &ra->gpus, &ra->shard, ra->seed);
-    if (store_write_failed(st)) {
-      rc = cli_store_failed(cmd, st, run);
-      store_close(st);
-      free(out);
-      return rc;
-    }
-  }
-  if (runner_interrupted)
-    printf("\ninterrupted: %zu of %zu variants finished\n", done, sel.n);
-  /* the exit code is the verdict's (verdict.h), as export and plot will show it */
+}
+
+/* The verdict (verdict.h) printed, and the exit code it gives: that of the verdict, as export
+ * and plot will show it; an uncovered fixed variant fails the run under --strict-coverage. */
+static int run_judge(const char *cmd, const struct run_args *ra, struct run_state *rs,
+                     int n_uncovered, int rc)
+{
+  char why[GR_WHY_LEN];
   struct run_verdict *v = NULL;
   struct rv_opts vo = {.in_run = 1, .interrupted = runner_interrupted};
-  store_commit(st);
-  if (run_verdict_build(st, run, &vo, &v, why, sizeof why) == 0) {
+  store_commit(rs->st);
+  if (run_verdict_build(rs->st, rs->run, &vo, &v, why, sizeof why) == 0) {
     rc = v->exit_code;
     printf("\nverdict: %s\n", v->summary);
   } else {
@@ -244,7 +195,6 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
     if (runner_interrupted)
       rc = 130;
   }
-  /* an uncovered fixed variant: a warning, or with --strict-coverage a failure of the run */
   if (ra->strict_coverage && n_uncovered && rc == GR_EXIT_OK) {
     rc = GR_EXIT_FAIL;
     printf("coverage: FAILED under --strict-coverage: %d fixed variant%s left a regime unreached\n",
@@ -265,14 +215,61 @@ static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
   if (v)
     cli_status_set("verdict", "%s", v->summary);
   run_verdict_free(v);
-  if (store_finish_run(st, run, runner_interrupted ? "interrupted" : "finished", rc)) {
+  return rc;
+}
+
+/* After the fuzzing: the summary, the timing phase (its checks are in the verdict), the verdict
+ * and the end of the run in the store. Returns the exit code. */
+static int run_conclude(const char *cmd, struct run_args *ra, struct run_state *rs)
+{
+  int rc = GR_EXIT_OK, n_uncovered = 0;
+  for (long i = 0; i < rs->done; i++) {
+    n_uncovered += rs->out[i].uncovered[0] != 0;
+    if (outcome_is_bad(&rs->out[i]) || (ra->strict_coverage && rs->out[i].uncovered[0]))
+      rc = GR_EXIT_FAIL;
+  }
+  print_summary(stdout, rs->out, (size_t)rs->done, &rs->meta, ra->seed, rs->run);
+  if (ra->bench && !runner_interrupted) {
+    bench_phase(rs->st, rs->run, ra->shard.count ? &rs->night_sel : &rs->sel, &rs->meta,
+                ra->bench == 2, ra->quiet, &ra->gpus, &ra->shard, ra->seed);
+    if (store_write_failed(rs->st))
+      return cli_store_failed(cmd, rs->st, rs->run);
+  }
+  if (runner_interrupted)
+    printf("\ninterrupted: %ld of %zu variants finished\n", rs->done, rs->sel.n);
+  rc = run_judge(cmd, ra, rs, n_uncovered, rc);
+  if (store_finish_run(rs->st, rs->run, runner_interrupted ? "interrupted" : "finished", rc)) {
     fprintf(stderr, "gpuregress %s: cannot record the end of run %lld in '%s': %s\n", cmd,
-            (long long)run, ra->db, store_errmsg(st));
+            (long long)rs->run, ra->db, store_errmsg(rs->st));
     if (rc == GR_EXIT_OK)
       rc = GR_EXIT_USAGE;
   }
-  store_close(st);
-  free(out);
+  return rc;
+}
+
+/* run and fuzz: parse done, this opens the store, fuzzes (fuzz_phase.h), reports. */
+static int execute(const char *cmd, struct run_args *ra, int argc, char **argv)
+{
+  struct run_state *rs = calloc(1, sizeof *rs);
+  if (!rs)
+    return GR_EXIT_ENV;
+  int store_failed = 0;
+  int rc = run_prepare(cmd, ra, rs);
+  if (!rc)
+    rc = run_open(cmd, ra, rs, argc, argv);
+  if (!rc) {
+    runner_catch_signals();
+    rc = run_fuzz(cmd, ra, rs, &store_failed);
+  }
+  if (!rc) {
+    run_status_lines(ra, rs);
+    /* a store failure: nothing more is printed (what is not stored is not reported) */
+    rc = store_failed ? cli_store_failed(cmd, rs->st, rs->run) : run_conclude(cmd, ra, rs);
+  }
+  if (rs->st)
+    store_close(rs->st);
+  free(rs->out);
+  free(rs);
   return rc;
 }
 

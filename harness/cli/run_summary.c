@@ -130,41 +130,4 @@ void print_summary(FILE *f, const struct outcome *out, size_t n, const struct ru
   }
 }
 
-/* Store the outcomes and commit. 0 ok; -1 the store failed (store_errmsg says why). */
-int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n)
-{
-  for (size_t i = 0; i < n; i++) {
-    const struct outcome *o = &out[i];
-    char repro[4 * GR_CASE_TEXT_LEN + 128] = "";
-    struct gr_case sc;
-    char why[GR_WHY_LEN];
-    const char *best = o->shrunk_case[0] ? o->shrunk_case : o->first_case;
-    if (best[0] && case_parse(best, &sc, why, sizeof why) == 0)
-      runner_reproducer(&sc, o->v, o->shrunk_case[0] ? o->repeat : 0, repro, sizeof repro);
-    struct outcome_row row = {o->alg->name,
-                              o->v->name,
-                              gr_variant_kind_name(o->v->kind),
-                              o->verdict,
-                              o->cases,
-                              o->passed,
-                              o->failed,
-                              o->skipped,
-                              o->errors,
-                              o->seconds,
-                              o->cases_to_catch,
-                              o->seconds_to_catch,
-                              o->reason,
-                              o->first_case[0] ? o->first_case : NULL,
-                              o->shrunk_case[0] ? o->shrunk_case : NULL,
-                              repro[0] ? repro : NULL};
-    if (store_add_outcome(st, run, &row))
-      break; /* the commit below fails and says why */
-    for (size_t r = 0; r < o->alg->n_regimes && r < GR_MAX_REGIMES; r++)
-      if ((o->cov.applies >> r & 1) &&
-          store_add_coverage(st, run, o->alg->name, o->v->name, o->alg->regimes[r].name,
-                             o->cov.cases[r]))
-        break; /* the same */
-  }
-  return store_commit(st);
-}
 

@@ -1,4 +1,5 @@
-/* The summary of `run` and `fuzz` on stdout and the outcomes in the store (cmd_run.c). */
+/* The summary of `run` and `fuzz` on stdout (cmd_run.c); the outcomes go to the store by
+ * store_outcomes (fuzz_phase.h). */
 #ifndef GR_RUN_SUMMARY_H
 #define GR_RUN_SUMMARY_H
 
@@ -16,9 +17,5 @@ int outcome_is_bad(const struct outcome *o);
  * shrunk case and reproducer (their repro= status lines too). */
 void print_summary(FILE *f, const struct outcome *out, size_t n, const struct run_meta *m,
                    uint64_t seed, int64_t run_id);
-
-/* Store the outcomes (and their coverage counts) and commit. 0 ok; -1 the store failed
- * (store_errmsg says why). */
-int store_outcomes(struct store *st, int64_t run, const struct outcome *out, size_t n);
 
 #endif

@@ -17,7 +17,7 @@
  * variant gets as much as the others and the phase ends on time: a job handed out with m jobs
  * (this one included) not yet handed out gets the largest share s such that those m jobs, each
  * of s seconds, fit in what is left of the budget on the lanes, each lane free from the end of
- * the share of the job it runs (fuzz_share). A variant that ends early (a historical bug caught
+ * the share of the job it runs (fuzz_budget_share). A variant that ends early (a historical bug caught
  * in a few cases) hands its time back to the jobs after it. Before, a job got left * lanes / m:
  * the busy lanes counted as free and jobs as divisible, so the shares grew as the phase went and
  * the last variants had what was left (4 GPUs, 240 s: about 40 s a variant, then sgm v3, v4 and
@@ -53,9 +53,7 @@ static void fuzz_lane_end(void *ctx, size_t lane)
   store_close(((struct fuzz_lanes *)ctx)->lane_store);
 }
 
-/* The largest s for which m jobs of s seconds fit before `left` on lanes free after busy[0..n)
- * seconds (n lanes; a lane takes floor((left - busy) / s) of them); 0 when none fits. */
-static double fuzz_share(double left, const double *busy, size_t n, size_t m)
+double fuzz_budget_share(double left, const double *busy, size_t n, size_t m)
 {
   double best = 0;
   for (size_t i = 0; i < n; i++)
@@ -90,7 +88,7 @@ static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
       f->busy[n++] = f->job_end[k] > now ? f->job_end[k] - now : 0;
   while (n < f->lanes)
     f->busy[n++] = 0;
-  double share = left > 0 ? fuzz_share(left, f->busy, n, m) : 0;
+  double share = left > 0 ? fuzz_budget_share(left, f->busy, n, m) : 0;
   share = share > left ? left : share;
   f->job_end[job] = now + share > 0 ? now + share : 1e-9; /* running, even with no time */
   return share;

@@ -31,6 +31,11 @@ struct fuzz_lanes_job {
   struct night_progress *progress;         /* the night's progress (progress.h), or NULL */
 };
 
+/* The budget policy of every fuzzing phase (fuzz_phase.h): the largest s for which m jobs of s
+ * seconds fit before `left` on lanes free after busy[0..n) seconds (n lanes; a lane takes
+ * floor((left - busy) / s) of them); 0 when none fits. One lane free now: left / m. */
+double fuzz_budget_share(double left, const double *busy, size_t n, size_t m);
+
 /* Fuzz the n variants vs[i] (of algs[i]) over the lanes into out[0..n); st (the parent's connection) is closed meanwhile
  * and opened again (an SQLite connection must not cross a fork). o is the template of each
  * lane's runner options. 0 ok; -1 with why (no lane started, the store could not be opened
