@@ -24,7 +24,10 @@
  * The tool does not follow child processes (--target-processes application-only): kmedoids'
  * mpi_gpu runs its kernels in kmedoids_mpi under mpirun, unsanitized; they are v2_gpu's, which
  * is sanitized in process. The harness's shared-memory poisoning kernel is excluded by the
- * kernel filter (it writes shared memory on purpose and reads nothing). */
+ * kernel filter (it writes shared memory on purpose and reads nothing).
+ *
+ * This file parses, checks the environment, opens the store and prints; the lane's plan and its
+ * run are harness/run/sanitize_lane.c, one job harness/run/sanitize_job.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +47,7 @@
 #include "coverage.h"
 #include "runner.h"
 #include "sanitize_pick.h"
-#include "sanitize_job.h"
+#include "sanitize_lane.h"
 #include "store.h"
 #include "view.h"
 
@@ -65,59 +68,6 @@ static void on_signal(int sig)
 {
   (void)sig;
   san_interrupted = 1;
-}
-
-/* Run the jobs, at most jobs at once, each within timeout, none started after budget and none
- * running past it (stopped: timeout). */
-static void run_jobs(struct san_job *jobs, size_t n, const struct san_args *sa,
-                     const char *sanitizer, const char *self)
-{
-  size_t next = 0, running = 0;
-  double t0 = now_seconds();
-  size_t *live = calloc((size_t)sa->jobs, sizeof *live);
-  if (!live)
-    return;
-  while ((next < n || running) && !san_interrupted) {
-    while (running < (size_t)sa->jobs && next < n) {
-      struct san_job *j = &jobs[next++];
-      if (j->verdict) /* decided before the lane: not run */
-        continue;
-      if (!j->n_cases) {
-        j->verdict = "skip";
-        gr_fmt(j->detail, sizeof j->detail, "no case of this variant was drawn");
-        continue;
-      }
-      if (now_seconds() - t0 >= sa->budget) {
-        j->verdict = "skip";
-        gr_fmt(j->detail, sizeof j->detail, "the lane's budget (%.0f s) was spent", sa->budget);
-        continue;
-      }
-      san_job_pin(j, &sa->gpus, jobs, live, running); /* the least busy GPU of --gpus */
-      if (san_job_start(j, sanitizer, self)) {
-        j->verdict = "error";
-        gr_fmt(j->detail, sizeof j->detail, "cannot start compute-sanitizer: %s", strerror(errno));
-        continue;
-      }
-      live[running++] = (size_t)(j - jobs);
-    }
-    for (size_t i = 0; i < running;) {
-      struct san_job *j = &jobs[live[i]];
-      int done = child_wait(&j->c, 0.05);
-      double now = now_seconds();
-      int late = done ? 0 : now - j->t0 > sa->timeout ? 1 : now - t0 > sa->budget ? 2 : 0;
-      if (done || late) {
-        san_job_finish(j, late);
-        live[i] = live[--running];
-        fprintf(stderr, "  %s/%s %s: %s (%.1f s)\n", j->a->name, j->v->name, san_tools[j->tool],
-                j->verdict, j->seconds);
-      } else {
-        i++;
-      }
-    }
-  }
-  for (size_t i = 0; i < running; i++)
-    san_job_finish(&jobs[live[i]], 1);
-  free(live);
 }
 
 static const struct cli_opt sanitize_options[] = {
@@ -162,6 +112,249 @@ const struct cli_command cli_sanitize_cmd = {
     .operand = CLI_TARGET,
 };
 
+/* --kinds LIST into a mask of 1 << enum gr_variant_kind. 0, or the exit code after a message. */
+static int parse_kinds(const char *list, unsigned *kinds)
+{
+  *kinds = 0;
+  for (const char *q = list; *q;) {
+    size_t w = strcspn(q, ",");
+    int kind = w == 5 && !strncmp(q, "fixed", 5)          ? GR_VARIANT_FIXED
+               : w == 4 && !strncmp(q, "peer", 4)         ? GR_VARIANT_PEER
+               : w == 10 && !strncmp(q, "historical", 10) ? GR_VARIANT_HISTORICAL
+                                                          : -1;
+    if (kind < 0)
+      return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
+                             "historical)", (int)w, q);
+    *kinds |= 1u << kind;
+    q += w + (q[w] == ',');
+  }
+  if (!*kinds)
+    return cli_usage_error("sanitize", "--kinds: no kind named (fixed, peer, historical)");
+  return 0;
+}
+
+/* --slice K/N. 0, or the exit code after a message. */
+static int parse_slice(const char *arg, struct san_args *sa)
+{
+  unsigned long long sk, sn;
+  char tail;
+  if (arg[0] < '0' || arg[0] > '9' || strchr(arg, '+') ||
+      sscanf(arg, "%llu/%llu%c", &sk, &sn, &tail) != 2 || sn < 1 || sn > 1000 || sk >= sn)
+    return cli_usage_error("sanitize", "bad value '%s' for --slice: K/N with 0 <= K < N <= "
+                           "1000, e.g. 3/7", arg);
+  sa->slice = (long)sk;
+  sa->slices = (long)sn;
+  return 0;
+}
+
+/* One option of the table (options.c). 0, or the exit code after a message. */
+static int take_option(int c, struct san_args *sa, char **argv)
+{
+  uint64_t u;
+  switch (c) {
+  case 't': return cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa->tools);
+  case 'p':
+    if (cli_opt_u64("sanitize", "--per-regime", optarg, 1, 8, &u))
+      return GR_EXIT_USAGE;
+    sa->per_regime = (long)u;
+    return 0;
+  case 'j':
+    if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
+      return GR_EXIT_USAGE;
+    sa->jobs = (long)u;
+    sa->jobs_given = 1;
+    return 0;
+  case 'G': return cli_opt_text("sanitize", "--gpus", optarg, 1024, &sa->gpus_spec);
+  case 'b': return cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa->budget);
+  case 'T': return cli_opt_double("sanitize", "--timeout", optarg, 1, 1e6, &sa->timeout);
+  case 's': return cli_opt_u64("sanitize", "--seed", optarg, 0, UINT64_MAX, &sa->seed);
+  case 'd': return cli_opt_text("sanitize", "--db", optarg, CLI_TEXT_MAX, &sa->db);
+  case 'S': return cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa->sanitizer);
+  case 'L': return cli_opt_text("sanitize", "--logs", optarg, CLI_TEXT_MAX, &sa->logs);
+  case 'k': return parse_kinds(optarg, &sa->kinds);
+  case 'l': return parse_slice(optarg, sa);
+  default: return cli_opt_error("sanitize", c, argv);
+  }
+}
+
+/* The options, the filter, the --logs folder and the tools wanted. 0, -1 (--help printed: exit
+ * 0), or the exit code after a message. */
+static int parse_args(int argc, char **argv, struct san_args *sa, int want[SAN_N_TOOLS])
+{
+  int c, rc;
+  while ((c = cli_next(&cli_sanitize_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP) {
+      cli_help(&cli_sanitize_cmd);
+      return -1;
+    }
+    if ((rc = take_option(c, sa, argv)) != 0)
+      return rc;
+  }
+  if (optind + 1 < argc)
+    return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
+  sa->filter = optind < argc ? argv[optind] : NULL;
+  /* --logs DIR is made when missing (as --out of plot and export), then must be writable */
+  if (sa->logs && (view_mkdir_p(sa->logs) != 0 || access(sa->logs, W_OK) != 0))
+    return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa->logs,
+                           strerror(errno));
+  for (const char *s = sa->tools; *s;) {
+    size_t w = strcspn(s, ",");
+    int t = san_tool_index(s, w);
+    if (t < 0)
+      return cli_usage_error("sanitize", "unknown tool '%.*s' (memcheck, racecheck, initcheck, "
+                             "synccheck)", (int)w, s);
+    want[t] = 1;
+    s += w + (s[w] == ',');
+  }
+  return 0;
+}
+
+/* compute-sanitizer and a GPU, or the exit code after a line saying why the lane is skipped. */
+static int check_environment(struct san_args *sa, char *sanitizer, size_t len,
+                             struct run_meta *meta, int argc, char **argv)
+{
+  if (san_find_sanitizer(sa->sanitizer, sanitizer, len)) {
+    printf("sanitize: skipped: %s\n",
+           sa->sanitizer ? "the --sanitizer given is not an executable"
+                         : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
+                           "/usr/local/cuda/bin): install the CUDA toolkit");
+    cli_status_set("result", "no_sanitizer");
+    return GR_EXIT_ENV;
+  }
+  collect_meta(meta, argc, argv, &sa->gpus, 1);
+  if (!meta->gpu.ok) {
+    printf("sanitize: skipped: %s\n", meta->gpu.why);
+    cli_status_set("result", "no_gpu");
+    return GR_EXIT_ENV;
+  }
+  return 0;
+}
+
+static const char *const verdicts[] = {"clean", "explained", "finding", "check",
+                                       "error", "timeout", "skip"};
+enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
+
+/* The report's tallies. */
+struct san_tally {
+  int count[N_VERDICTS];
+  int unverified; /* fixed and peer cells that timed out */
+  int failed;     /* a finding, check or error on a fixed or peer variant */
+};
+
+/* Job j stored and counted; the table's cell printed (the row's head first). */
+static void report_job(struct store *st, int64_t run, const struct san_plan *p, size_t i,
+                       struct san_tally *t)
+{
+  struct san_job *j = &p->jobs[i];
+  if (!j->verdict) {
+    j->verdict = "skip";
+    gr_fmt(j->detail, sizeof j->detail, "interrupted");
+  }
+  struct sanitizer_row row = {j->a->name,         j->v->name, gr_variant_kind_name(j->v->kind),
+                              san_tools[j->tool], j->verdict, j->n_cases,
+                              j->seconds,         j->detail};
+  if (store_add_sanitizer(st, run, &row))
+    fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
+  if (i == 0 || p->jobs[i - 1].v != j->v) {
+    int most = 0; /* the variant's cases (the slow tools run the first of each regime) */
+    for (size_t q = i; q < p->n_jobs && p->jobs[q].v == j->v; q++)
+      most = p->jobs[q].n_cases > most ? p->jobs[q].n_cases : most;
+    printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, gr_variant_kind_name(j->v->kind),
+           most);
+  }
+  printf("  %-9s", j->verdict);
+  if (i + 1 == p->n_jobs || p->jobs[i + 1].v != j->v)
+    printf("\n");
+  int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
+            strcmp(j->verdict, "error") == 0;
+  int ours = j->v->kind == GR_VARIANT_FIXED || j->v->kind == GR_VARIANT_PEER;
+  t->failed |= bad && ours;
+  t->unverified += ours && strcmp(j->verdict, "timeout") == 0;
+  for (int vk = 0; vk < N_VERDICTS; vk++)
+    if (!strcmp(j->verdict, verdicts[vk]))
+      t->count[vk]++;
+}
+
+/* The table (one row per variant, one column per tool), the details of every cell that is not
+ * clean, the tally and the result line; the verdicts stored. Returns the exit code. */
+static int report(struct store *st, int64_t run, const struct san_args *sa, const int *want,
+                  const struct run_meta *meta, const struct san_plan *p, double lane_t0)
+{
+  struct san_tally t;
+  memset(&t, 0, sizeof t);
+  printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
+         (unsigned long long)sa->seed, meta->gpu.info.name, meta->commit);
+  printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
+  for (int k = 0; k < SAN_N_TOOLS; k++)
+    if (want[k])
+      printf("  %-9s", san_tools[k]);
+  printf("\n");
+  for (size_t i = 0; i < p->n_jobs; i++)
+    report_job(st, run, p, i, &t);
+  store_commit(st);
+  int details = 0;
+  for (size_t i = 0; i < p->n_jobs; i++) {
+    const struct san_job *j = &p->jobs[i];
+    if (j->detail[0] && strcmp(j->verdict, "clean") != 0)
+      printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", j->a->name, j->v->name,
+             san_tools[j->tool], j->verdict, j->detail);
+  }
+  int rc = san_interrupted ? 130 : t.failed ? GR_EXIT_FAIL : GR_EXIT_OK;
+  char tally[256] = "";
+  size_t at = 0;
+  for (int vk = 0; vk < N_VERDICTS; vk++) {
+    cli_status_set(verdicts[vk], "%d", t.count[vk]);
+    if (t.count[vk]) {
+      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "",
+                             t.count[vk], verdicts[vk]);
+      at = at < sizeof tally ? at : sizeof tally - 1;
+    }
+  }
+  cli_status_set("cells", "%zu", p->n_jobs);
+  cli_status_set("wall", "%.1f", now_seconds() - lane_t0);
+  printf("\nsanitize: %zu cells (%s); wall %.1f s\n", p->n_jobs, p->n_jobs ? tally : "none",
+         now_seconds() - lane_t0);
+  char what[128] = "ok (every fixed and peer variant clean or explained)";
+  if (t.unverified) /* a cell that timed out is neither clean nor a finding: not called clean */
+    gr_fmt(what, sizeof what, "incomplete (no finding; %d fixed or peer cells timed out: not "
+           "verified)", t.unverified);
+  printf("result: %s exit %d\n", rc == 0 ? what : rc == 1 ? "FAILED" : "interrupted", rc);
+  cli_status_set("run", "%lld", (long long)run);
+  cli_status_set("result", "%s",
+                 rc == 0 ? (t.unverified ? "incomplete" : "ok") : rc == 1 ? "failed" : "interrupted");
+  return rc;
+}
+
+/* The plan run and reported in a run of the store. Returns the exit code. */
+static int run_lane(struct san_args *sa, const int *want, const struct run_meta *meta,
+                    struct san_plan *p, const char *sanitizer, const char *self)
+{
+  char why[GR_WHY_LEN];
+  struct store *st = NULL;
+  if (store_open(sa->db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress sanitize: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  struct run_info ri = run_info_from_meta(meta, sa->seed, sa->budget);
+  int64_t run = store_begin_run(st, &ri, why, sizeof why);
+  if (run < 0) {
+    fprintf(stderr, "gpuregress sanitize: %s\n", why);
+    store_close(st);
+    return GR_EXIT_USAGE;
+  }
+  signal(SIGINT, on_signal);
+  signal(SIGTERM, on_signal);
+  fprintf(stderr, "sanitize: %zu runs of %s, %ld at once\n", p->n_jobs, sanitizer, sa->jobs);
+  double lane_t0 = now_seconds();
+  struct san_lane l = {sa->jobs,  sa->budget, sa->timeout, &sa->gpus,
+                       sanitizer, self,       &san_interrupted};
+  san_lane_run(p->jobs, p->n_jobs, &l);
+  int rc = report(st, run, sa, want, meta, p, lane_t0);
+  store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);
+  store_close(st);
+  return rc;
+}
+
 int cmd_sanitize(int argc, char **argv)
 {
   struct san_args sa = {.db = STORE_DEFAULT_PATH,
@@ -174,266 +367,28 @@ int cmd_sanitize(int argc, char **argv)
                         .kinds = 1u << GR_VARIANT_FIXED | 1u << GR_VARIANT_PEER |
                                  1u << GR_VARIANT_HISTORICAL,
                         .tools = "memcheck,racecheck,initcheck,synccheck"};
-  int c;
-  uint64_t u;
-  while ((c = cli_next(&cli_sanitize_cmd, argc, argv)) != -1) {
-    switch (c) {
-    case CLI_HELP: return cli_help(&cli_sanitize_cmd);
-    case 't':
-      if (cli_opt_text("sanitize", "--tools", optarg, CLI_TEXT_MAX, &sa.tools))
-        return GR_EXIT_USAGE;
-      break;
-    case 'p':
-      if (cli_opt_u64("sanitize", "--per-regime", optarg, 1, 8, &u))
-        return GR_EXIT_USAGE;
-      sa.per_regime = (long)u;
-      break;
-    case 'j':
-      if (cli_opt_u64("sanitize", "--jobs", optarg, 1, 64, &u))
-        return GR_EXIT_USAGE;
-      sa.jobs = (long)u;
-      sa.jobs_given = 1;
-      break;
-    case 'G':
-      if (cli_opt_text("sanitize", "--gpus", optarg, 1024, &sa.gpus_spec))
-        return GR_EXIT_USAGE;
-      break;
-    case 'b':
-      if (cli_opt_double("sanitize", "--budget", optarg, 0, 1e7, &sa.budget))
-        return GR_EXIT_USAGE;
-      break;
-    case 'T':
-      if (cli_opt_double("sanitize", "--timeout", optarg, 1, 1e6, &sa.timeout))
-        return GR_EXIT_USAGE;
-      break;
-    case 's':
-      if (cli_opt_u64("sanitize", "--seed", optarg, 0, UINT64_MAX, &sa.seed))
-        return GR_EXIT_USAGE;
-      break;
-    case 'd':
-      if (cli_opt_text("sanitize", "--db", optarg, CLI_TEXT_MAX, &sa.db))
-        return GR_EXIT_USAGE;
-      break;
-    case 'S':
-      if (cli_opt_text("sanitize", "--sanitizer", optarg, CLI_TEXT_MAX, &sa.sanitizer))
-        return GR_EXIT_USAGE;
-      break;
-    case 'L':
-      if (cli_opt_text("sanitize", "--logs", optarg, CLI_TEXT_MAX, &sa.logs))
-        return GR_EXIT_USAGE;
-      break;
-    case 'k':
-      sa.kinds = 0;
-      for (const char *q = optarg; *q;) {
-        size_t w = strcspn(q, ",");
-        int kind = w == 5 && !strncmp(q, "fixed", 5)          ? GR_VARIANT_FIXED
-                   : w == 4 && !strncmp(q, "peer", 4)         ? GR_VARIANT_PEER
-                   : w == 10 && !strncmp(q, "historical", 10) ? GR_VARIANT_HISTORICAL
-                                                              : -1;
-        if (kind < 0)
-          return cli_usage_error("sanitize", "unknown kind '%.*s' in --kinds (fixed, peer, "
-                                 "historical)", (int)w, q);
-        sa.kinds |= 1u << kind;
-        q += w + (q[w] == ',');
-      }
-      if (!sa.kinds)
-        return cli_usage_error("sanitize", "--kinds: no kind named (fixed, peer, historical)");
-      break;
-    case 'l': {
-      unsigned long long sk, sn;
-      char tail;
-      if (optarg[0] < '0' || optarg[0] > '9' || strchr(optarg, '+') ||
-          sscanf(optarg, "%llu/%llu%c", &sk, &sn, &tail) != 2 || sn < 1 || sn > 1000 || sk >= sn)
-        return cli_usage_error("sanitize", "bad value '%s' for --slice: K/N with 0 <= K < N <= "
-                               "1000, e.g. 3/7", optarg);
-      sa.slice = (long)sk;
-      sa.slices = (long)sn;
-      break;
-    }
-    default: return cli_opt_error("sanitize", c, argv);
-    }
-  }
-  if (optind + 1 < argc)
-    return cli_usage_error("sanitize", "unexpected argument '%s'", argv[optind + 1]);
-  sa.filter = optind < argc ? argv[optind] : NULL;
-  /* --logs DIR is made when missing (as --out of plot and export), then must be writable */
-  if (sa.logs && (view_mkdir_p(sa.logs) != 0 || access(sa.logs, W_OK) != 0))
-    return cli_usage_error("sanitize", "--logs '%s': not a writable folder (%s)", sa.logs,
-                           strerror(errno));
   int want[SAN_N_TOOLS] = {0};
-  for (const char *s = sa.tools; *s;) {
-    size_t w = strcspn(s, ",");
-    int t = san_tool_index(s, w);
-    if (t < 0)
-      return cli_usage_error("sanitize", "unknown tool '%.*s' (memcheck, racecheck, initcheck, "
-                             "synccheck)", (int)w, s);
-    want[t] = 1;
-    s += w + (s[w] == ',');
-  }
+  int rc = parse_args(argc, argv, &sa, want);
+  if (rc)
+    return rc < 0 ? GR_EXIT_OK : rc;
   char why[GR_WHY_LEN], sanitizer[4096], self[4096];
   struct selection sel;
   if (select_variants(sa.filter, &sel, why, sizeof why))
     return cli_usage_error("sanitize", "%s", why);
-  if (sa.gpus_spec && (c = cli_gpus("sanitize", sa.gpus_spec, &sa.gpus)) != 0)
-    return c;
+  if (sa.gpus_spec && (rc = cli_gpus("sanitize", sa.gpus_spec, &sa.gpus)) != 0)
+    return rc;
   if (sa.gpus.n && !sa.jobs_given)
     sa.jobs = 4 * (long)sa.gpus.n > 64 ? 64 : 4 * (long)sa.gpus.n;
-  if (san_find_sanitizer(sa.sanitizer, sanitizer, sizeof sanitizer)) {
-    printf("sanitize: skipped: %s\n",
-           sa.sanitizer ? "the --sanitizer given is not an executable"
-                        : "compute-sanitizer not found (PATH, $CUDA_HOME/bin, "
-                          "/usr/local/cuda/bin): install the CUDA toolkit");
-    cli_status_set("result", "no_sanitizer");
-    return GR_EXIT_ENV;
-  }
   struct run_meta meta;
-  collect_meta(&meta, argc, argv, &sa.gpus, 1);
-  if (!meta.gpu.ok) {
-    printf("sanitize: skipped: %s\n", meta.gpu.why);
-    cli_status_set("result", "no_gpu");
-    return GR_EXIT_ENV;
-  }
+  if ((rc = check_environment(&sa, sanitizer, sizeof sanitizer, &meta, argc, argv)) != 0)
+    return rc;
   ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
   self[k > 0 ? k : 0] = 0;
-
-  /* the jobs: cases per variant, one job per tool */
-  struct san_job *jobs = calloc(sel.n * SAN_N_TOOLS, sizeof *jobs);
-  char **texts = calloc(sel.n * SAN_MAX_CASES, sizeof *texts);
-  struct san_cand *cands = malloc(SAN_DRAWS * sizeof *cands);
-  size_t nj = 0;
-  if (!jobs || !texts || !cands) {
-    free(jobs);
-    free(texts);
-    free(cands);
+  struct san_select ss = {sa.kinds, sa.slice, sa.slices, sa.per_regime, sa.seed, want, sa.logs};
+  struct san_plan plan;
+  if (san_plan_make(sel.alg, sel.v, sel.n, &ss, &plan))
     return GR_EXIT_ENV;
-  }
-  const struct gr_algorithm *drawn = NULL;
-  long nth = -1; /* index among the GPU variants of the selected kinds, for --slice */
-  for (size_t i = 0; i < sel.n; i++) {
-    const struct gr_algorithm *a = sel.alg[i];
-    const struct gr_variant *v = sel.v[i];
-    if (!(v->flags & GR_VARIANT_GPU) || !(sa.kinds >> v->kind & 1))
-      continue;
-    if (++nth % sa.slices != sa.slice)
-      continue;
-    if (a != drawn) {
-      san_draw(a, sa.seed, cands, SAN_DRAWS);
-      drawn = a;
-    }
-    char **mine = texts + i * SAN_MAX_CASES;
-    int small, n = san_pick_cases(cands, SAN_DRAWS, v, sa.per_regime, mine, SAN_MAX_CASES, &small);
-    for (int t = 0; t < SAN_N_TOOLS; t++)
-      if (want[t])
-        jobs[nj++] = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
-                                      .n_cases = san_slow_tool(t) ? small : n, .logs = sa.logs};
-    for (size_t q = nj; q-- > 0 && jobs[q].v == v;)
-      if (jobs[q].tool == SAN_INITCHECK && v->kind == GR_VARIANT_HISTORICAL) {
-        jobs[q].verdict = "skip";
-        gr_fmt(jobs[q].detail, sizeof jobs[q].detail,
-               "initcheck runs on fixed and peer variants only (on radix_sort/v2_warp_lane0 it "
-               "ran past 90 s even on its 3 smallest cases: a known bug that keeps reading "
-               "uninitialised memory makes the tool crawl; memcheck and racecheck still run)");
-      }
-  }
-  free(cands);
-
-  struct store *st = NULL;
-  if (store_open(sa.db, &st, why, sizeof why)) {
-    fprintf(stderr, "gpuregress sanitize: %s\n", why);
-    return GR_EXIT_USAGE;
-  }
-  struct run_info ri = run_info_from_meta(&meta, sa.seed, sa.budget);
-  int64_t run = store_begin_run(st, &ri, why, sizeof why);
-  if (run < 0) {
-    fprintf(stderr, "gpuregress sanitize: %s\n", why);
-    store_close(st);
-    return GR_EXIT_USAGE;
-  }
-  signal(SIGINT, on_signal);
-  signal(SIGTERM, on_signal);
-  fprintf(stderr, "sanitize: %zu runs of %s, %ld at once\n", nj, sanitizer, sa.jobs);
-  double lane_t0 = now_seconds();
-  run_jobs(jobs, nj, &sa, sanitizer, self);
-
-  /* store and print: one row per variant, one column per tool */
-  int rc = GR_EXIT_OK;
-  static const char *const verdicts[] = {"clean", "explained", "finding", "check",
-                                         "error", "timeout", "skip"};
-  enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
-  int count[N_VERDICTS] = {0}, unverified = 0; /* fixed and peer cells that timed out */
-  printf("\ngpuregress sanitize run %lld  seed %llu  %s  %s\n", (long long)run,
-         (unsigned long long)sa.seed, meta.gpu.info.name, meta.commit);
-  printf("%-11s %-20s %-10s %5s", "algorithm", "variant", "kind", "cases");
-  for (int t = 0; t < SAN_N_TOOLS; t++)
-    if (want[t])
-      printf("  %-9s", san_tools[t]);
-  printf("\n");
-  for (size_t i = 0; i < nj; i++) {
-    struct san_job *j = &jobs[i];
-    if (!j->verdict) {
-      j->verdict = "skip";
-      gr_fmt(j->detail, sizeof j->detail, "interrupted");
-    }
-    struct sanitizer_row row = {j->a->name,         j->v->name, gr_variant_kind_name(j->v->kind),
-                                san_tools[j->tool], j->verdict, j->n_cases,
-                                j->seconds,         j->detail};
-    if (store_add_sanitizer(st, run, &row))
-      fprintf(stderr, "gpuregress: cannot record a sanitizer verdict: %s\n", store_errmsg(st));
-    if (i == 0 || jobs[i - 1].v != j->v) {
-      int most = 0; /* the variant's cases (the slow tools run the first of each regime) */
-      for (size_t q = i; q < nj && jobs[q].v == j->v; q++)
-        most = jobs[q].n_cases > most ? jobs[q].n_cases : most;
-      printf("%-11s %-20s %-10s %5d", j->a->name, j->v->name, gr_variant_kind_name(j->v->kind),
-             most);
-    }
-    printf("  %-9s", j->verdict);
-    if (i + 1 == nj || jobs[i + 1].v != j->v)
-      printf("\n");
-    int bad = strcmp(j->verdict, "finding") == 0 || strcmp(j->verdict, "check") == 0 ||
-              strcmp(j->verdict, "error") == 0;
-    int ours = j->v->kind == GR_VARIANT_FIXED || j->v->kind == GR_VARIANT_PEER;
-    if (bad && ours)
-      rc = GR_EXIT_FAIL;
-    unverified += ours && strcmp(j->verdict, "timeout") == 0;
-    for (int vk = 0; vk < N_VERDICTS; vk++)
-      if (!strcmp(j->verdict, verdicts[vk]))
-        count[vk]++;
-  }
-  store_commit(st);
-  int details = 0;
-  for (size_t i = 0; i < nj; i++)
-    if (jobs[i].detail[0] && strcmp(jobs[i].verdict, "clean") != 0)
-      printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", jobs[i].a->name, jobs[i].v->name,
-             san_tools[jobs[i].tool], jobs[i].verdict, jobs[i].detail);
-  if (san_interrupted)
-    rc = 130;
-  char tally[256] = "";
-  size_t at = 0;
-  for (int vk = 0; vk < N_VERDICTS; vk++)
-    if (count[vk]) {
-      at += (size_t)snprintf(tally + at, sizeof tally - at, "%s%d %s", at ? ", " : "",
-                             count[vk], verdicts[vk]);
-      at = at < sizeof tally ? at : sizeof tally - 1;
-    }
-  for (int vk = 0; vk < N_VERDICTS; vk++)
-    cli_status_set(verdicts[vk], "%d", count[vk]);
-  cli_status_set("cells", "%zu", nj);
-  cli_status_set("wall", "%.1f", now_seconds() - lane_t0);
-  printf("\nsanitize: %zu cells (%s); wall %.1f s\n", nj, nj ? tally : "none",
-         now_seconds() - lane_t0);
-  char what[128] = "ok (every fixed and peer variant clean or explained)";
-  if (unverified) /* a cell that timed out is neither clean nor a finding: not called clean */
-    gr_fmt(what, sizeof what, "incomplete (no finding; %d fixed or peer cells timed out: not "
-           "verified)", unverified);
-  printf("result: %s exit %d\n", rc == 0 ? what : rc == 1 ? "FAILED" : "interrupted", rc);
-  cli_status_set("run", "%lld", (long long)run);
-  cli_status_set("result", "%s",
-                 rc == 0 ? (unverified ? "incomplete" : "ok") : rc == 1 ? "failed" : "interrupted");
-  store_finish_run(st, run, san_interrupted ? "interrupted" : "finished", rc);
-  store_close(st);
-  for (size_t i = 0; i < sel.n * SAN_MAX_CASES; i++)
-    free(texts[i]);
-  free(texts);
-  free(jobs);
+  rc = run_lane(&sa, want, &meta, &plan, sanitizer, self);
+  san_plan_free(&plan);
   return rc;
 }

@@ -1,6 +1,7 @@
-/* One job of the sanitizer lane (`gpuregress sanitize`, cmd_sanitize.c): compute-sanitizer with
+/* One job of the sanitizer lane (`gpuregress sanitize`): compute-sanitizer with
  * one tool over one GPU variant's cases, as a child process (child.c) writing to a log file, and
- * the verdict read from its exit status and log (sanitize_job.c). Private to cli/. */
+ * the verdict read from its exit status and log (sanitize_job.c); the lane that plans and runs
+ * the jobs: sanitize_lane.h. */
 #ifndef GR_SANITIZE_JOB_H
 #define GR_SANITIZE_JOB_H
 

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "gr.h"
 #include "sanitizer_log.h"
 
