@@ -284,196 +284,191 @@ fail:
   return rc;
 }
 
-int cmd_bench(int argc, char **argv)
-{
+/* What the command line of bench gives. */
+struct bench_args {
   struct bench_opts o;
-  bench_opts_default(&o);
-  const char *db = STORE_DEFAULT_PATH, *sizes = NULL, *gpus_spec = NULL, *against = NULL;
-  static struct gpu_set gpus;
-  const char **cases = calloc((size_t)argc + 1, sizeof *cases);
-  char **gb = calloc((size_t)argc + 1, sizeof *gb), **rest = calloc((size_t)argc + 1, sizeof *rest);
-  size_t n_cases = 0;
-  int quick = 0, max_time_given = 0, n_rest = 0, rc = GR_EXIT_USAGE;
-  char why[GR_WHY_LEN];
-  struct bench_plan *p = NULL;
-  struct store *st = NULL;
-  if (!cases || !gb || !rest) {
-    rc = GR_EXIT_ENV;
-    goto out;
+  const char *db, *sizes, *gpus_spec, *against, *filter;
+  const char **cases; /* [n_cases] */
+  size_t n_cases;
+  int quick, max_time_given, json_stdout;
+  struct gpu_set gpus;
+};
+
+/* One option of the table (options.c). 0, or the exit code after a message. */
+static int take_option(int c, struct bench_args *ba, char **rest)
+{
+  struct bench_opts *o = &ba->o;
+  uint64_t u;
+  switch (c) {
+  case OPT_SIZES: return cli_opt_text("bench", "--sizes", optarg, CLI_TEXT_MAX, &ba->sizes);
+  case OPT_CASE:
+    return cli_opt_text("bench", "--case", optarg, CLI_TEXT_MAX, &ba->cases[ba->n_cases++]);
+  case OPT_QUICK: ba->quick = 1; return 0;
+  case OPT_HOT: o->hot = 1; return 0;
+  case OPT_MAX_TIME:
+    ba->max_time_given = 1;
+    return cli_opt_double("bench", "--max-time", optarg, 0.001, 3600, &o->max_time);
+  case OPT_NOISE: return cli_opt_double("bench", "--noise", optarg, 1e-6, 1, &o->noise);
+  case OPT_MIN_SAMPLES:
+  case OPT_MAX_SAMPLES:
+    if (cli_opt_u64("bench", c == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples", optarg, 3,
+                    100000000, &u))
+      return GR_EXIT_USAGE;
+    *(c == OPT_MIN_SAMPLES ? &o->min_samples : &o->max_samples) = (long)u;
+    return 0;
+  case OPT_ROUNDS:
+    if (cli_opt_u64("bench", "--rounds", optarg, 1, 16, &u))
+      return GR_EXIT_USAGE;
+    o->rounds = (int)u;
+    return 0;
+  case OPT_WATCHDOG: return cli_opt_double("bench", "--watchdog", optarg, 1, 1e6, &o->watchdog);
+  case 'd': return cli_opt_text("bench", "--db", optarg, CLI_TEXT_MAX, &ba->db);
+  case OPT_JSON: return cli_opt_text("bench", "--json", optarg, CLI_TEXT_MAX, &o->json);
+  case OPT_QUIET: o->display = 0; return 0;
+  case OPT_GPUS: return cli_opt_text("bench", "--gpus", optarg, 1024, &ba->gpus_spec);
+  case OPT_AGAINST: return cli_opt_text("bench", "--against", optarg, CLI_TEXT_MAX, &ba->against);
+  default: return cli_opt_error("bench", c, rest);
   }
-  /* Google Benchmark's flags go to the child untouched, but for its JSON on stdout, which the
-   * parent writes (whole, valid after a crash, nothing else on stdout) */
-  int json_stdout = 0;
+}
+
+/* The options (Google Benchmark's flags go to the child untouched, but for its JSON on stdout,
+ * which the parent writes: whole, valid after a crash, nothing else on stdout), their checks
+ * and the filter. 0, -1 (--help printed: exit 0), or the exit code after a message. */
+static int parse_args(int argc, char **argv, char **gb, char **rest, struct bench_args *ba)
+{
+  int n_rest = 0, c, rc;
   for (int i = 0; i < argc; i++) {
     if (i > 0 && strcmp(argv[i], "--benchmark_format=json") == 0)
-      json_stdout = 1;
+      ba->json_stdout = 1;
     else if (i > 0 && strncmp(argv[i], "--benchmark_", 12) == 0)
-      gb[o.n_gb_args++] = argv[i];
+      gb[ba->o.n_gb_args++] = argv[i];
     else
       rest[n_rest++] = argv[i];
   }
-  o.gb_args = gb;
+  ba->o.gb_args = gb;
   optind = 1;
-  int c;
-  uint64_t u;
   while ((c = cli_next(&cli_bench_cmd, n_rest, rest)) != -1) {
-    switch (c) {
-    case CLI_HELP:
-      rc = cli_help(&cli_bench_cmd);
-      goto out;
-    case OPT_SIZES:
-      if (cli_opt_text("bench", "--sizes", optarg, CLI_TEXT_MAX, &sizes))
-        goto out;
-      break;
-    case OPT_CASE:
-      if (cli_opt_text("bench", "--case", optarg, CLI_TEXT_MAX, &cases[n_cases]))
-        goto out;
-      n_cases++;
-      break;
-    case OPT_QUICK: quick = 1; break;
-    case OPT_HOT: o.hot = 1; break;
-    case OPT_MAX_TIME:
-      if (cli_opt_double("bench", "--max-time", optarg, 0.001, 3600, &o.max_time))
-        goto out;
-      max_time_given = 1;
-      break;
-    case OPT_NOISE:
-      if (cli_opt_double("bench", "--noise", optarg, 1e-6, 1, &o.noise))
-        goto out;
-      break;
-    case OPT_MIN_SAMPLES:
-    case OPT_MAX_SAMPLES:
-      if (cli_opt_u64("bench", c == OPT_MIN_SAMPLES ? "--min-samples" : "--max-samples", optarg, 3,
-                      100000000, &u))
-        goto out;
-      *(c == OPT_MIN_SAMPLES ? &o.min_samples : &o.max_samples) = (long)u;
-      break;
-    case OPT_ROUNDS:
-      if (cli_opt_u64("bench", "--rounds", optarg, 1, 16, &u))
-        goto out;
-      o.rounds = (int)u;
-      break;
-    case OPT_WATCHDOG:
-      if (cli_opt_double("bench", "--watchdog", optarg, 1, 1e6, &o.watchdog))
-        goto out;
-      break;
-    case 'd':
-      if (cli_opt_text("bench", "--db", optarg, CLI_TEXT_MAX, &db))
-        goto out;
-      break;
-    case OPT_JSON:
-      if (cli_opt_text("bench", "--json", optarg, CLI_TEXT_MAX, &o.json))
-        goto out;
-      break;
-    case OPT_QUIET: o.display = 0; break;
-    case OPT_GPUS:
-      if (cli_opt_text("bench", "--gpus", optarg, 1024, &gpus_spec))
-        goto out;
-      break;
-    case OPT_AGAINST:
-      if (cli_opt_text("bench", "--against", optarg, CLI_TEXT_MAX, &against))
-        goto out;
-      break;
-    default: rc = cli_opt_error("bench", c, rest); goto out;
+    if (c == CLI_HELP) {
+      cli_help(&cli_bench_cmd);
+      return -1;
     }
+    if ((rc = take_option(c, ba, rest)) != 0)
+      return rc;
   }
-  if (quick && !max_time_given)
-    o.max_time = 0.25;
-  if (json_stdout && o.json) {
-    rc = cli_usage_error("bench", "--json FILE and --benchmark_format=json: choose one");
-    goto out;
+  if (ba->quick && !ba->max_time_given)
+    ba->o.max_time = 0.25;
+  if (ba->json_stdout && ba->o.json)
+    return cli_usage_error("bench", "--json FILE and --benchmark_format=json: choose one");
+  if (ba->json_stdout) {
+    ba->o.json = "-";
+    ba->o.display = 0;
   }
-  if (json_stdout) {
-    o.json = "-";
-    o.display = 0;
-  }
-  if (o.max_samples < o.min_samples) {
-    rc = cli_usage_error("bench", "--max-samples %ld is below --min-samples %ld", o.max_samples,
-                         o.min_samples);
-    goto out;
-  }
-  if (gpus_spec && (rc = cli_gpus("bench", gpus_spec, &gpus)) != 0)
-    goto out;
-  rc = GR_EXIT_USAGE;
-  o.gpus = gpus.n ? &gpus : NULL;
-  const char *filter = NULL;
+  if (ba->o.max_samples < ba->o.min_samples)
+    return cli_usage_error("bench", "--max-samples %ld is below --min-samples %ld",
+                           ba->o.max_samples, ba->o.min_samples);
+  if (ba->gpus_spec && (rc = cli_gpus("bench", ba->gpus_spec, &ba->gpus)) != 0)
+    return rc;
+  ba->o.gpus = ba->gpus.n ? &ba->gpus : NULL;
   if (optind < n_rest)
-    filter = rest[optind++];
-  if (optind < n_rest) {
-    rc = cli_usage_error("bench", "unexpected argument '%s' (join patterns with commas)",
-                         rest[optind]);
-    goto out;
-  }
-  struct selection sel;
-  if (select_variants(filter, &sel, why, sizeof why) ||
-      bench_plan_new(sel.alg, sel.v, sel.n, sizes, quick, cases, n_cases, &p, why, sizeof why)) {
-    rc = cli_usage_error("bench", "%s", why);
-    goto out;
-  }
-  if (cli_check_tmpdir("bench")) {
-    rc = GR_EXIT_ENV;
-    goto out;
-  }
-  if (store_open(db, &st, why, sizeof why)) {
-    fprintf(stderr, "gpuregress bench: %s\n", why);
-    goto out;
-  }
-  if (against && against_check(st, db, against)) /* before the timing, not after it */
-    goto out;
+    ba->filter = rest[optind++];
+  if (optind < n_rest)
+    return cli_usage_error("bench", "unexpected argument '%s' (join patterns with commas)",
+                           rest[optind]);
+  return 0;
+}
+
+/* The run of the plan in the store: begun, timed (bench_and_report), the GPU that timed
+ * recorded, finished, the result line printed. Returns the exit code. */
+static int bench_run(struct store *st, struct bench_plan *p, struct bench_args *ba, int argc,
+                     char **argv, int64_t *run_out)
+{
+  char why[GR_WHY_LEN], commit[80];
   struct run_meta meta;
   /* the benchmark processes describe their GPUs (the run's row gets the first's below): no probe
    * of its own, whose CUDA start (0.3-0.4 s on an H100 host) would come before theirs */
-  collect_meta(&meta, argc, argv, &gpus, 0);
-  struct run_info ri = run_info_from_meta(&meta, 0, o.max_time);
-  char commit[80];
-  o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
-  o.gr_version = meta.gr_version;
-  o.gr_commit = meta.gr_commit;
+  collect_meta(&meta, argc, argv, &ba->gpus, 0);
+  struct run_info ri = run_info_from_meta(&meta, 0, ba->o.max_time);
+  ba->o.commit = gr_fmt(commit, sizeof commit, "%s%s", meta.commit, meta.dirty ? "-dirty" : "");
+  ba->o.gr_version = meta.gr_version;
+  ba->o.gr_commit = meta.gr_commit;
   int64_t run = store_begin_run(st, &ri, why, sizeof why);
   if (run < 0) {
     fprintf(stderr, "gpuregress bench: %s\n", why);
-    goto out;
+    return GR_EXIT_USAGE;
   }
   cli_status_set("run", "%lld", (long long)run);
-  if (gpus.n && store_set_night(st, run, NULL, 0, 0, (int)gpus.n)) {
-    rc = cli_store_failed("bench", st, run);
-    goto out;
-  }
-  rc = bench_and_report(st, run, p, &o, "bench");
+  *run_out = run;
+  if (ba->gpus.n && store_set_night(st, run, NULL, 0, 0, (int)ba->gpus.n))
+    return cli_store_failed("bench", st, run);
+  int rc = bench_and_report(st, run, p, &ba->o, "bench");
   if (p->have_gpu) { /* the run's row gets the GPU that timed (the first lane's) */
     meta.gpu.ok = 1;
     meta.gpu.info = p->gpu;
     gr_fmt(meta.cc, sizeof meta.cc, "%d.%d", p->gpu.cc_major, p->gpu.cc_minor);
-    struct run_info gi = run_info_from_meta(&meta, 0, o.max_time);
-    if (store_set_run_gpu(st, run, &gi)) {
-      rc = cli_store_failed("bench", st, run);
-      goto out;
-    }
+    struct run_info gi = run_info_from_meta(&meta, 0, ba->o.max_time);
+    if (store_set_run_gpu(st, run, &gi))
+      return cli_store_failed("bench", st, run);
   }
-  if (store_write_failed(st)) {
-    rc = cli_store_failed("bench", st, run);
-    goto out;
-  }
-  fprintf(o.json && !strcmp(o.json, "-") ? stderr : stdout, "\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
-         rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
-         rc);
+  if (store_write_failed(st))
+    return cli_store_failed("bench", st, run);
+  fprintf(ba->o.json && !strcmp(ba->o.json, "-") ? stderr : stdout,
+          "\nresult: %s (run %lld, %zu benchmarks) exit %d\n",
+          rc == 0 ? "ok" : rc == 1 ? "FAILED" : rc == 3 ? "no GPU" : "error", (long long)run, p->n,
+          rc);
   cli_status_set("result", "%s",
                  rc == 0 ? "ok" : rc == 1 ? "failed" : rc == 3 ? "no_gpu" : "error");
   if (store_finish_run(st, run, bench_interrupted ? "interrupted" : "finished", rc)) {
     fprintf(stderr, "gpuregress bench: cannot record the end of run %lld in '%s': %s\n",
-            (long long)run, db, store_errmsg(st));
+            (long long)run, ba->db, store_errmsg(st));
     rc = rc ? rc : GR_EXIT_USAGE;
   }
-  if (against && rc != GR_EXIT_USAGE && rc != 130) {
-    store_close(st);
-    st = NULL;
-    int arc = bench_against(db, run, against);
-    rc = arc == GR_EXIT_USAGE ? arc : rc ? rc : arc;
+  return rc;
+}
+
+/* Plan, store, --against judged before the timing (not after it), the run, then the comparison
+ * with --against (the store closed first: bench_against reads it afresh). */
+static int bench_main(struct bench_args *ba, int argc, char **argv)
+{
+  char why[GR_WHY_LEN];
+  struct selection sel;
+  struct bench_plan *p = NULL;
+  if (select_variants(ba->filter, &sel, why, sizeof why) ||
+      bench_plan_new(sel.alg, sel.v, sel.n, ba->sizes, ba->quick, ba->cases, ba->n_cases, &p, why,
+                     sizeof why))
+    return cli_usage_error("bench", "%s", why);
+  int rc = GR_EXIT_USAGE;
+  int64_t run = 0;
+  struct store *st = NULL;
+  if (cli_check_tmpdir("bench")) {
+    rc = GR_EXIT_ENV;
+  } else if (store_open(ba->db, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress bench: %s\n", why);
+  } else if (!ba->against || !against_check(st, ba->db, ba->against)) {
+    rc = bench_run(st, p, ba, argc, argv, &run);
   }
-out:
   store_close(st);
   bench_plan_free(p);
-  free(cases);
+  if (ba->against && run > 0 && rc != GR_EXIT_USAGE && rc != 130) {
+    int arc = bench_against(ba->db, run, ba->against);
+    rc = arc == GR_EXIT_USAGE ? arc : rc ? rc : arc;
+  }
+  return rc;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+  static struct bench_args ba; /* its gpu_set is large */
+  memset(&ba, 0, sizeof ba);
+  bench_opts_default(&ba.o);
+  ba.db = STORE_DEFAULT_PATH;
+  ba.cases = calloc((size_t)argc + 1, sizeof *ba.cases);
+  char **gb = calloc((size_t)argc + 1, sizeof *gb), **rest = calloc((size_t)argc + 1, sizeof *rest);
+  int rc = GR_EXIT_ENV;
+  if (ba.cases && gb && rest) {
+    rc = parse_args(argc, argv, gb, rest, &ba);
+    rc = rc < 0 ? GR_EXIT_OK : rc ? rc : bench_main(&ba, argc, argv);
+  }
+  free(ba.cases);
   free(gb);
   free(rest);
   return rc;
