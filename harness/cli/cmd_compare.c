@@ -285,127 +285,85 @@ static int record_verdict(const char *db, const struct run_verdict *v, int night
   return rc;
 }
 
-int cmd_compare(int argc, char **argv)
-{
-  int record = 0, nightly_exit = -1, markdown = 0;
+/* What the command line of compare gives. */
+struct compare_args {
   struct compare_opts co;
-  compare_opts_default(&co);
-  const char *db = STORE_DEFAULT_PATH, *baseline = NULL;
-  int64_t run = 0;
-  int all = 0, json = 0, c;
-  char why[GR_WHY_LEN];
-  while ((c = cli_next(&cli_compare_cmd, argc, argv)) != -1) {
-    switch (c) {
-    case CLI_HELP: return cli_help(&cli_compare_cmd);
-    case OPT_FORMAT:
-      if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "markdown"))
-        return cli_usage_error("compare", "unknown format '%s': use text, json or markdown",
-                               optarg);
-      json = !strcmp(optarg, "json");
-      markdown = !strcmp(optarg, "markdown");
-      break;
-    case OPT_RECORD: record = 1; break;
-    case OPT_NIGHTLY_EXIT: {
-      uint64_t u;
-      if (cli_opt_u64("compare", "--nightly-exit", optarg, 0, 255, &u))
-        return GR_EXIT_USAGE;
-      nightly_exit = (int)u;
-      break;
-    }
-    case OPT_CLOCK:
-      if (cli_opt_double("compare", "--max-clock-diff", optarg, 1e-6, 10, &co.max_clock_diff))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_NIGHT_SIGMAS:
-      if (cli_opt_double("compare", "--night-sigmas", optarg, 0, 100, &co.night_sigmas))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_BASELINE:
-      if (cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &baseline))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_RUN:
-      if (cli_run_option("compare", optarg, &run))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_MIN_EFFECT:
-    case OPT_ALPHA:
-      if (compare_opts_parse(&co, c == OPT_ALPHA, optarg, why, sizeof why))
-        return cli_usage_error("compare", "%s", why);
-      break;
-    case OPT_CONFIRM:
-      if (cli_opt_text("compare", "--confirm", optarg, CLI_TEXT_MAX, &co.confirm))
-        return GR_EXIT_USAGE;
-      break;
-    case 'd':
-      if (cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &db))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_ALL: all = 1; break;
-    case OPT_ACC: {
-      char *end;
-      co.max_accuracy_loss = strtod(optarg, &end);
-      if (end == optarg || *end || !(co.max_accuracy_loss >= 0 && co.max_accuracy_loss < 1))
-        return cli_usage_error("compare", "bad value '%s' for --max-accuracy-loss: a fraction in [0, 1)",
-                               optarg);
-      break;
-    }
-    default: return cli_opt_error("compare", c, argv);
-    }
+  const char *db, *baseline;
+  int64_t run;
+  int record, nightly_exit, markdown, json, all;
+};
+
+/* One option of the table (options.c). 0, or the exit code after a message. */
+static int take_option(int c, struct compare_args *ca, char **argv)
+{
+  char why[GR_WHY_LEN], *end;
+  uint64_t u;
+  switch (c) {
+  case OPT_FORMAT:
+    if (strcmp(optarg, "json") && strcmp(optarg, "text") && strcmp(optarg, "markdown"))
+      return cli_usage_error("compare", "unknown format '%s': use text, json or markdown", optarg);
+    ca->json = !strcmp(optarg, "json");
+    ca->markdown = !strcmp(optarg, "markdown");
+    return 0;
+  case OPT_RECORD: ca->record = 1; return 0;
+  case OPT_NIGHTLY_EXIT:
+    if (cli_opt_u64("compare", "--nightly-exit", optarg, 0, 255, &u))
+      return GR_EXIT_USAGE;
+    ca->nightly_exit = (int)u;
+    return 0;
+  case OPT_CLOCK:
+    return cli_opt_double("compare", "--max-clock-diff", optarg, 1e-6, 10, &ca->co.max_clock_diff);
+  case OPT_NIGHT_SIGMAS:
+    return cli_opt_double("compare", "--night-sigmas", optarg, 0, 100, &ca->co.night_sigmas);
+  case OPT_BASELINE: return cli_opt_text("compare", "--baseline", optarg, CLI_TEXT_MAX, &ca->baseline);
+  case OPT_RUN: return cli_run_option("compare", optarg, &ca->run) ? GR_EXIT_USAGE : 0;
+  case OPT_MIN_EFFECT:
+  case OPT_ALPHA:
+    if (compare_opts_parse(&ca->co, c == OPT_ALPHA, optarg, why, sizeof why))
+      return cli_usage_error("compare", "%s", why);
+    return 0;
+  case OPT_CONFIRM: return cli_opt_text("compare", "--confirm", optarg, CLI_TEXT_MAX, &ca->co.confirm);
+  case 'd': return cli_opt_text("compare", "--db", optarg, CLI_TEXT_MAX, &ca->db);
+  case OPT_ALL: ca->all = 1; return 0;
+  case OPT_ACC:
+    ca->co.max_accuracy_loss = strtod(optarg, &end);
+    if (end == optarg || *end || !(ca->co.max_accuracy_loss >= 0 && ca->co.max_accuracy_loss < 1))
+      return cli_usage_error("compare", "bad value '%s' for --max-accuracy-loss: a fraction in [0, 1)",
+                             optarg);
+    return 0;
+  default: return cli_opt_error("compare", c, argv);
   }
-  if (optind < argc)
-    return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
-  if (nightly_exit >= 0 && !record)
-    return cli_usage_error("compare", "--nightly-exit needs --record");
-  struct store *st = NULL;
-  struct run_verdict *v = NULL;
-  int compared = 0;
-  int rc = cli_open_and_judge("compare", db, &run, baseline, &co, 1, &st, &v, &compared);
-  if (rc)
-    goto out;
-  if (json) {
-    run_verdict_json(stdout, v, "");
-    fputc('\n', stdout);
-  } else if (markdown) {
-    run_verdict_markdown(stdout, v);
-  } else if (!compared) {
-    printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n",
-           v->run.gpu[0] ? v->run.gpu : "no GPU", (long long)run);
-  } else {
-    print_compare(stdout, v->cmp, &co, all);
+}
+
+/* The benchmarks to re-time against the last good build (ci/nightly): each slower candidate and
+ * each with an open regression or a step of the history, once, comma-separated. */
+static void confirm_list(const struct run_verdict *v, char *list, size_t len)
+{
+  size_t at = 0;
+  list[0] = 0;
+  for (size_t i = 0; i < v->cmp->n_t; i++) {
+    const struct compare_timing *t = &v->cmp->t[i];
+    char name[160];
+    gr_fmt(name, sizeof name, "%s/%s", t->algorithm, t->variant);
+    size_t nl = strlen(name);
+    const char *seen = strstr(list, name);
+    int dup = seen && (seen[nl] == ',' || !seen[nl]) && (seen == list || seen[-1] == ',');
+    int open = 0; /* an open regression or a step of the history: re-timed too */
+    for (size_t k = 0; k < v->n_open && !open; k++)
+      open = !v->open[k].closed && !strcmp(v->open[k].reg.algorithm, t->algorithm) &&
+             !strcmp(v->open[k].reg.variant, t->variant);
+    if ((t->candidate || open) && !dup && at + nl + 2 < len)
+      at += (size_t)snprintf(list + at, len - at, "%s%s", at ? "," : "", name);
   }
-  if (!json && !markdown)
-    print_over_nights(stdout, v);
-  rc = v->exit_code;
-  if (record && record_verdict(db, v, nightly_exit)) {
-    rc = GR_EXIT_USAGE;
-    goto out;
-  }
-  if (!json && !markdown)
-    printf("verdict: %s\nresult: %s exit %d\n", v->summary,
-           v->result == RV_RESULT_OK       ? "ok"
-           : v->result == RV_RESULT_FAILED ? "REGRESSION"
-           : v->result == RV_RESULT_NO_GPU ? "no GPU"
-                                           : "incomplete",
-           rc);
+}
+
+/* The status lines of the comparison (cli.h). */
+static void compare_status(const struct run_verdict *v, int compared)
+{
   cli_status_set("compared", "%d", compared);
-  if (v->cmp) { /* what to re-time against the last good build (ci/nightly) */
-    char list[2048] = "";
-    size_t at = 0;
-    for (size_t i = 0; i < v->cmp->n_t; i++) {
-      const struct compare_timing *t = &v->cmp->t[i];
-      char name[160];
-      gr_fmt(name, sizeof name, "%s/%s", t->algorithm, t->variant);
-      size_t nl = strlen(name);
-      const char *seen = strstr(list, name);
-      int dup = seen && (seen[nl] == ',' || !seen[nl]) && (seen == list || seen[-1] == ',');
-      int open = 0; /* an open regression or a step of the history: re-timed too */
-      for (size_t k = 0; k < v->n_open && !open; k++)
-        open = !v->open[k].closed && !strcmp(v->open[k].reg.algorithm, t->algorithm) &&
-               !strcmp(v->open[k].reg.variant, t->variant);
-      if ((t->candidate || open) && !dup && at + nl + 2 < sizeof list)
-        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s", at ? "," : "", name);
-    }
+  if (v->cmp) {
+    char list[2048];
+    confirm_list(v, list, sizeof list);
     cli_status_set("confirm", "%s", list);
     cli_status_set("not_confirmed", "%zu", v->cmp->n_unconfirmed);
   }
@@ -416,7 +374,60 @@ int cmd_compare(int argc, char **argv)
     cli_status_set("acknowledged", "%zu", v->open_acked);
     cli_status_set("history_steps", "%zu", v->history_new);
   }
-out:
+}
+
+/* The verdict in the format asked for; recorded with --record. Returns the exit code. */
+static int compare_report(const struct compare_args *ca, const struct run_verdict *v, int compared)
+{
+  int text = !ca->json && !ca->markdown;
+  if (ca->json) {
+    run_verdict_json(stdout, v, "");
+    fputc('\n', stdout);
+  } else if (ca->markdown) {
+    run_verdict_markdown(stdout, v);
+  } else if (!compared) {
+    printf("compare: no earlier finished run on '%s' to compare run %lld with: nothing compared\n",
+           v->run.gpu[0] ? v->run.gpu : "no GPU", (long long)ca->run);
+  } else {
+    print_compare(stdout, v->cmp, &ca->co, ca->all);
+  }
+  if (text)
+    print_over_nights(stdout, v);
+  int rc = v->exit_code;
+  if (ca->record && record_verdict(ca->db, v, ca->nightly_exit))
+    return GR_EXIT_USAGE;
+  if (text)
+    printf("verdict: %s\nresult: %s exit %d\n", v->summary,
+           v->result == RV_RESULT_OK       ? "ok"
+           : v->result == RV_RESULT_FAILED ? "REGRESSION"
+           : v->result == RV_RESULT_NO_GPU ? "no GPU"
+                                           : "incomplete",
+           rc);
+  compare_status(v, compared);
+  return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+  struct compare_args ca = {.db = STORE_DEFAULT_PATH, .nightly_exit = -1};
+  compare_opts_default(&ca.co);
+  int c, rc;
+  while ((c = cli_next(&cli_compare_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP)
+      return cli_help(&cli_compare_cmd);
+    if ((rc = take_option(c, &ca, argv)) != 0)
+      return rc;
+  }
+  if (optind < argc)
+    return cli_usage_error("compare", "unexpected argument '%s'", argv[optind]);
+  if (ca.nightly_exit >= 0 && !ca.record)
+    return cli_usage_error("compare", "--nightly-exit needs --record");
+  struct store *st = NULL;
+  struct run_verdict *v = NULL;
+  int compared = 0;
+  rc = cli_open_and_judge("compare", ca.db, &ca.run, ca.baseline, &ca.co, 1, &st, &v, &compared);
+  if (!rc)
+    rc = compare_report(&ca, v, compared);
   run_verdict_free(v);
   store_close(st);
   return rc;
