@@ -120,123 +120,158 @@ static int count_night(void *ctx, const struct store_night *n)
   return 0;
 }
 
-int cmd_history(int argc, char **argv)
-{
+/* What the command line of history gives. */
+struct history_args {
   struct history_opts ho;
-  history_opts_default(&ho);
-  const char *db = STORE_DEFAULT_PATH, *since = NULL;
-  char since_at[32];
-  struct history_print hp = {0};
-  int c;
-  uint64_t u;
+  struct history_print hp;
+  const char *db, *since;
+  char since_at[32], alg[64], var[64];
+};
+
+/* One option of the table (options.c). 0, or the exit code after a message. */
+static int take_option(int c, struct history_args *ha, char **argv)
+{
   char why[GR_WHY_LEN];
-  while ((c = cli_next(&cli_history_cmd, argc, argv)) != -1) {
-    switch (c) {
-    case CLI_HELP: return cli_help(&cli_history_cmd);
-    case OPT_SINCE:
-      if (cli_opt_date("history", "--since", optarg, since_at, sizeof since_at))
-        return GR_EXIT_USAGE;
-      since = since_at;
-      break;
-    case OPT_RUN:
-      if (cli_parse_run(optarg, &hp.run))
-        return cli_usage_error("history", "bad run id '%s'", optarg);
-      break;
-    case OPT_CHECK: hp.check = 1; break;
-    case OPT_MIN_EFFECT:
-    case OPT_ALPHA:
-      if (compare_opts_parse(&ho.co, c == OPT_ALPHA, optarg, why, sizeof why))
-        return cli_usage_error("history", "%s", why);
-      break;
-    case OPT_MIN_NIGHTS:
-      if (cli_opt_u64("history", "--min-nights", optarg, 2, 100, &u))
-        return GR_EXIT_USAGE;
-      ho.min_nights = (int)u;
-      break;
-    case OPT_PENALTY:
-      if (cli_opt_double("history", "--penalty", optarg, 0.1, 100, &ho.penalty))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_ALL: hp.all = 1; break;
-    case 'd':
-      if (cli_opt_text("history", "--db", optarg, CLI_TEXT_MAX, &db))
-        return GR_EXIT_USAGE;
-      break;
-    default: return cli_opt_error("history", c, argv);
-    }
+  uint64_t u;
+  switch (c) {
+  case OPT_SINCE:
+    if (cli_opt_date("history", "--since", optarg, ha->since_at, sizeof ha->since_at))
+      return GR_EXIT_USAGE;
+    ha->since = ha->since_at;
+    return 0;
+  case OPT_RUN:
+    if (cli_parse_run(optarg, &ha->hp.run))
+      return cli_usage_error("history", "bad run id '%s'", optarg);
+    return 0;
+  case OPT_CHECK: ha->hp.check = 1; return 0;
+  case OPT_MIN_EFFECT:
+  case OPT_ALPHA:
+    if (compare_opts_parse(&ha->ho.co, c == OPT_ALPHA, optarg, why, sizeof why))
+      return cli_usage_error("history", "%s", why);
+    return 0;
+  case OPT_MIN_NIGHTS:
+    if (cli_opt_u64("history", "--min-nights", optarg, 2, 100, &u))
+      return GR_EXIT_USAGE;
+    ha->ho.min_nights = (int)u;
+    return 0;
+  case OPT_PENALTY: return cli_opt_double("history", "--penalty", optarg, 0.1, 100, &ha->ho.penalty);
+  case OPT_ALL: ha->hp.all = 1; return 0;
+  case 'd': return cli_opt_text("history", "--db", optarg, CLI_TEXT_MAX, &ha->db);
+  default: return cli_opt_error("history", c, argv);
   }
-  char alg[64] = "", var[64] = "";
+}
+
+/* The options and the selection ALG or ALG/VARIANT. 0, -1 (--help printed: exit 0), or the
+ * exit code after a message. */
+static int parse_args(int argc, char **argv, struct history_args *ha)
+{
+  int c, rc;
+  while ((c = cli_next(&cli_history_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP) {
+      cli_help(&cli_history_cmd);
+      return -1;
+    }
+    if ((rc = take_option(c, ha, argv)) != 0)
+      return rc;
+  }
   if (optind < argc) {
     const char *slash = strchr(argv[optind], '/');
-    gr_fmt(alg, sizeof alg, "%.*s", slash ? (int)(slash - argv[optind]) : 63, argv[optind]);
+    gr_fmt(ha->alg, sizeof ha->alg, "%.*s", slash ? (int)(slash - argv[optind]) : 63,
+           argv[optind]);
     if (slash)
-      gr_fmt(var, sizeof var, "%s", slash + 1);
-    if (!alg[0] || (slash && !var[0]))
+      gr_fmt(ha->var, sizeof ha->var, "%s", slash + 1);
+    if (!ha->alg[0] || (slash && !ha->var[0]))
       return cli_usage_error("history", "bad selection '%s': use ALG or ALG/VARIANT", argv[optind]);
     optind++;
   }
   if (optind < argc)
     return cli_usage_error("history", "unexpected argument '%s'", argv[optind]);
+  return 0;
+}
+
+/* The head line: the nights, the run, the thresholds (and each algorithm's own). */
+static void print_head(const struct history_args *ha, const struct night_count *nc)
+{
+  const struct compare_opts *co = &ha->ho.co;
+  printf("history: %zu nights", nc->n);
+  if (nc->n)
+    printf(" (%.10s .. %.10s)", nc->first, nc->last);
+  printf(" up to run %lld; min effect %.3g%%, alpha %g, %d nights each side",
+         (long long)ha->hp.run, 100 * co->min_effect, co->alpha, ha->ho.min_nights);
+  for (size_t k = 0; k < co->n_over; k++) {
+    printf("; %s:", co->over[k].alg);
+    if (co->over[k].min_effect >= 0)
+      printf(" min effect %.3g%%", 100 * co->over[k].min_effect);
+    if (co->over[k].alpha >= 0)
+      printf(" alpha %g", co->over[k].alpha);
+  }
+  printf("\n");
+  if (ha->hp.all)
+    printf("\n");
+}
+
+/* The change points of the selected series in the open store, then the tally (and with --check
+ * the result). Returns the exit code. */
+static int history_report(struct store *st, struct history_args *ha)
+{
+  struct history_print *hp = &ha->hp;
+  char why[GR_WHY_LEN];
+  struct store_run rb;
+  if (hp->run > 0 && store_get_run(st, STORE_MAIN, hp->run, &rb)) {
+    fprintf(stderr, "gpuregress history: no run %lld in the database\n", (long long)hp->run);
+    return GR_EXIT_USAGE;
+  }
+  struct night_count nc = {0};
+  if (store_each_night(st, ha->since, hp->run, count_night, &nc)) {
+    fprintf(stderr, "gpuregress history: cannot read the runs: %s\n", store_errmsg(st));
+    return GR_EXIT_USAGE;
+  }
+  if (!hp->run)
+    hp->run = nc.last_id;
+  print_head(ha, &nc);
+  if (history_scan(st, ha->since, hp->run, ha->alg[0] ? ha->alg : NULL,
+                   ha->var[0] ? ha->var : NULL, &ha->ho, print_series, hp, why, sizeof why)) {
+    fprintf(stderr, "gpuregress history: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  printf("\n%zu change points in %zu benchmarks: %zu slower, %zu faster; new slower on run %lld: "
+         "%zu\n",
+         hp->changes, hp->series, hp->slower, hp->faster, (long long)hp->run, hp->fresh_slower);
+  cli_status_set("run", "%lld", (long long)hp->run);
+  cli_status_set("changes", "%zu", hp->changes);
+  cli_status_set("new_slower", "%zu", hp->fresh_slower);
+  int rc = GR_EXIT_OK;
+  if (hp->check) {
+    rc = hp->fresh_slower ? GR_EXIT_FAIL : GR_EXIT_OK;
+    cli_status_set("result", "%s", rc ? "regression" : "ok");
+    printf("result: %s exit %d\n", rc ? "REGRESSION (a new step to slower)" : "ok", rc);
+  }
+  return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+  static struct history_args ha;
+  memset(&ha, 0, sizeof ha);
+  history_opts_default(&ha.ho);
+  ha.db = STORE_DEFAULT_PATH;
+  int rc = parse_args(argc, argv, &ha);
+  if (rc)
+    return rc < 0 ? GR_EXIT_OK : rc;
   struct store *st = NULL;
-  int rc = cli_open_existing("history", db, &st);
-  if (!rc && (rc = cli_check_overrides("history", st, &ho.co)))
+  rc = cli_open_existing("history", ha.db, &st);
+  if (!rc && (rc = cli_check_overrides("history", st, &ha.ho.co)))
     store_close(st);
   if (rc)
     return rc;
-  if (alg[0] && !registry_find(alg) && !store_knows_algorithm(st, alg)) {
+  if (ha.alg[0] && !registry_find(ha.alg) && !store_knows_algorithm(st, ha.alg)) {
     /* a typo in a nightly's filter would check nothing, night after night */
     char shown[128];
     store_close(st);
     return cli_usage_error("history", "unknown algorithm '%s': neither in 'gpuregress list' nor "
-                           "in the database", gr_printable(shown, sizeof shown, alg));
+                           "in the database", gr_printable(shown, sizeof shown, ha.alg));
   }
-  struct store_run rb;
-  if (hp.run > 0 && store_get_run(st, STORE_MAIN, hp.run, &rb)) {
-    fprintf(stderr, "gpuregress history: no run %lld in the database\n", (long long)hp.run);
-    rc = GR_EXIT_USAGE;
-    goto out;
-  }
-  struct night_count nc = {0};
-  if (store_each_night(st, since, hp.run, count_night, &nc)) {
-    fprintf(stderr, "gpuregress history: cannot read the runs: %s\n", store_errmsg(st));
-    rc = GR_EXIT_USAGE;
-    goto out;
-  }
-  if (!hp.run)
-    hp.run = nc.last_id;
-  printf("history: %zu nights", nc.n);
-  if (nc.n)
-    printf(" (%.10s .. %.10s)", nc.first, nc.last);
-  printf(" up to run %lld; min effect %.3g%%, alpha %g, %d nights each side", (long long)hp.run,
-         100 * ho.co.min_effect, ho.co.alpha, ho.min_nights);
-  for (size_t k = 0; k < ho.co.n_over; k++) {
-    printf("; %s:", ho.co.over[k].alg);
-    if (ho.co.over[k].min_effect >= 0)
-      printf(" min effect %.3g%%", 100 * ho.co.over[k].min_effect);
-    if (ho.co.over[k].alpha >= 0)
-      printf(" alpha %g", ho.co.over[k].alpha);
-  }
-  printf("\n");
-  if (hp.all)
-    printf("\n");
-  if (history_scan(st, since, hp.run, alg[0] ? alg : NULL, var[0] ? var : NULL, &ho, print_series,
-                   &hp, why, sizeof why)) {
-    fprintf(stderr, "gpuregress history: %s\n", why);
-    rc = GR_EXIT_USAGE;
-    goto out;
-  }
-  printf("\n%zu change points in %zu benchmarks: %zu slower, %zu faster; new slower on run %lld: "
-         "%zu\n",
-         hp.changes, hp.series, hp.slower, hp.faster, (long long)hp.run, hp.fresh_slower);
-  cli_status_set("run", "%lld", (long long)hp.run);
-  cli_status_set("changes", "%zu", hp.changes);
-  cli_status_set("new_slower", "%zu", hp.fresh_slower);
-  if (hp.check) {
-    rc = hp.fresh_slower ? GR_EXIT_FAIL : GR_EXIT_OK;
-    cli_status_set("result", "%s", rc ? "regression" : "ok");
-    printf("result: %s exit %d\n", rc ? "REGRESSION (a new step to slower)" : "ok", rc);
-  }
-out:
+  rc = history_report(st, &ha);
   store_close(st);
   return rc;
 }
