@@ -162,6 +162,112 @@ static int record_first_bad(const char *db, const struct bisect_opts *o, const c
   return GR_EXIT_OK;
 }
 
+/* One option of the table (options.c). 0, or the exit code after a message. */
+static int take_option(int c, struct bisect_opts *o, const char **db, char **argv)
+{
+  uint64_t u;
+  switch (c) {
+  case OPT_GOOD: return cli_opt_text("bisect", "--good", optarg, 1024, &o->good);
+  case OPT_BAD: return cli_opt_text("bisect", "--bad", optarg, 1024, &o->bad);
+  case OPT_BUILD: return cli_opt_text("bisect", "--build", optarg, CLI_TEXT_MAX, &o->build_cmd);
+  case OPT_RUNNER: return cli_opt_text("bisect", "--runner", optarg, CLI_TEXT_MAX, &o->runner);
+  case OPT_MAX_STEPS:
+    if (cli_opt_u64("bisect", "--max-steps", optarg, 1, 1000, &u))
+      return GR_EXIT_USAGE;
+    o->max_steps = (int)u;
+    return 0;
+  case 'V': return cli_opt_text("bisect", "--variant", optarg, 255, &o->variant);
+  case OPT_SLOWER: o->slower = 1; return 0;
+  case OPT_NO_GPU: o->allow_no_gpu = 1; return 0;
+  case OPT_KEEP: o->keep = 1; return 0;
+  case OPT_DB: return cli_opt_text("bisect", "--db", optarg, CLI_TEXT_MAX, db);
+  default: return cli_opt_error("bisect", c, argv);
+  }
+}
+
+/* The reproducer: the case text, or a file (a case text always has its parameters after the
+ * algorithm: one word is a file) whose variant, slowdown and L2 mode it gives. 0, or the exit
+ * code after a message. */
+static int take_reproducer(struct bisect_opts *o, struct reproducer *rf, const char **l2)
+{
+  if (strchr(o->case_text, ' ') && access(o->case_text, F_OK) != 0)
+    return 0;
+  char why[GR_WHY_LEN];
+  if (reproducer_read(o->case_text, rf, why, sizeof why)) {
+    fprintf(stderr, "gpuregress bisect: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  if (o->variant && strcmp(o->variant, rf->variant))
+    return cli_usage_error("bisect", "--variant %s disagrees with the file's variant '%s'",
+                           o->variant, rf->variant);
+  o->case_text = rf->case_text;
+  o->variant = rf->variant;
+  o->slower |= rf->slowdown;
+  *l2 = rf->hot ? "hot" : "cold";
+  return 0;
+}
+
+/* The options, the reproducer and their checks. 0, -1 (--help printed: exit 0), or the exit
+ * code after a message. */
+static int parse_args(int argc, char **argv, struct bisect_opts *o, const char **db,
+                      struct reproducer *rf, const char **l2)
+{
+  int c, rc;
+  while ((c = cli_next(&cli_bisect_cmd, argc, argv)) != -1) {
+    if (c == CLI_HELP) {
+      cli_help(&cli_bisect_cmd);
+      return -1;
+    }
+    if ((rc = take_option(c, o, db, argv)) != 0)
+      return rc;
+  }
+  if (!o->good || !o->bad)
+    return cli_usage_error("bisect", "--good REV and --bad REV are both needed");
+  if (optind >= argc)
+    return cli_usage_error("bisect", "missing the reproducer (the case text)");
+  if (optind + 1 < argc)
+    return cli_usage_error("bisect", "unexpected argument '%s' (quote the case text)",
+                           argv[optind + 1]);
+  o->case_text = argv[optind];
+  if ((rc = take_reproducer(o, rf, l2)) != 0)
+    return rc;
+  if (*db && !o->slower)
+    return cli_usage_error("bisect", "--db stores a slowdown's first bad commit: the reproducer "
+                                     "is not a slowdown (--slower)");
+  if (o->slower && !o->variant)
+    return cli_usage_error("bisect", "--slower needs --variant (the variant that got slower)");
+  return 0;
+}
+
+/* The bisection's end printed (and with --db its first bad commit stored). Returns the exit
+ * code. */
+static int conclude(const struct bisect_opts *o, const char *db, const char *l2,
+                    const struct bisect_result *r, enum gr_status st, const char *why)
+{
+  int rc;
+  if (r->interrupted) {
+    fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = 130;
+  } else if (r->found) {
+    printf("\nfirst bad: %.12s %s (%s)\n", r->first_bad, r->subject, r->date);
+    printf("first bad commit: %s\n", r->first_bad);
+    if (st != GR_STATUS_OK)
+      fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = st == GR_STATUS_OK ? GR_EXIT_OK : gr_status_exit(st);
+    if (rc == GR_EXIT_OK && db)
+      rc = record_first_bad(db, o, l2, r);
+  } else if (st != GR_STATUS_OK) {
+    fprintf(stderr, "gpuregress bisect: %s\n", why);
+    rc = gr_status_exit(st);
+  } else {
+    printf("\nno single first bad commit: %s\n", r->left);
+    rc = GR_EXIT_FAIL;
+  }
+  if (o->keep && r->tmp[0])
+    printf("logs kept in '%s'\n", r->tmp);
+  return rc;
+}
+
 int cmd_bisect(int argc, char **argv)
 {
   struct bisect_opts o;
@@ -169,82 +275,10 @@ int cmd_bisect(int argc, char **argv)
   const char *db = NULL, *l2 = "cold";
   o.repo = ".";
   o.max_steps = 30;
-  uint64_t u;
-  int c;
-  while ((c = cli_next(&cli_bisect_cmd, argc, argv)) != -1) {
-    switch (c) {
-    case OPT_GOOD:
-      if (cli_opt_text("bisect", "--good", optarg, 1024, &o.good))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_BAD:
-      if (cli_opt_text("bisect", "--bad", optarg, 1024, &o.bad))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_BUILD:
-      if (cli_opt_text("bisect", "--build", optarg, CLI_TEXT_MAX, &o.build_cmd))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_RUNNER:
-      if (cli_opt_text("bisect", "--runner", optarg, CLI_TEXT_MAX, &o.runner))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_MAX_STEPS:
-      if (cli_opt_u64("bisect", "--max-steps", optarg, 1, 1000, &u))
-        return GR_EXIT_USAGE;
-      o.max_steps = (int)u;
-      break;
-    case 'V':
-      if (cli_opt_text("bisect", "--variant", optarg, 255, &o.variant))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_SLOWER:
-      o.slower = 1;
-      break;
-    case OPT_NO_GPU:
-      o.allow_no_gpu = 1;
-      break;
-    case OPT_KEEP:
-      o.keep = 1;
-      break;
-    case OPT_DB:
-      if (cli_opt_text("bisect", "--db", optarg, CLI_TEXT_MAX, &db))
-        return GR_EXIT_USAGE;
-      break;
-    case CLI_HELP: return cli_help(&cli_bisect_cmd);
-    default:
-      return cli_opt_error("bisect", c, argv);
-    }
-  }
-  if (!o.good || !o.bad)
-    return cli_usage_error("bisect", "--good REV and --bad REV are both needed");
-  if (optind >= argc)
-    return cli_usage_error("bisect", "missing the reproducer (the case text)");
-  if (optind + 1 < argc)
-    return cli_usage_error("bisect", "unexpected argument '%s' (quote the case text)",
-                           argv[optind + 1]);
-  o.case_text = argv[optind];
   struct reproducer rf;
-  /* a case text always has its parameters after the algorithm: one word is a file */
-  if (!strchr(o.case_text, ' ') || access(o.case_text, F_OK) == 0) {
-    char why[GR_WHY_LEN];
-    if (reproducer_read(o.case_text, &rf, why, sizeof why)) {
-      fprintf(stderr, "gpuregress bisect: %s\n", why);
-      return GR_EXIT_USAGE;
-    }
-    if (o.variant && strcmp(o.variant, rf.variant))
-      return cli_usage_error("bisect", "--variant %s disagrees with the file's variant '%s'",
-                             o.variant, rf.variant);
-    o.case_text = rf.case_text;
-    o.variant = rf.variant;
-    o.slower |= rf.slowdown;
-    l2 = rf.hot ? "hot" : "cold";
-  }
-  if (db && !o.slower)
-    return cli_usage_error("bisect", "--db stores a slowdown's first bad commit: the reproducer "
-                                     "is not a slowdown (--slower)");
-  if (o.slower && !o.variant)
-    return cli_usage_error("bisect", "--slower needs --variant (the variant that got slower)");
+  int rc = parse_args(argc, argv, &o, &db, &rf, &l2);
+  if (rc)
+    return rc < 0 ? GR_EXIT_OK : rc;
   char target[256];
   self_name(target, sizeof target);
   o.runner_target = target;
@@ -264,27 +298,7 @@ int cmd_bisect(int argc, char **argv)
   struct bisect_result r;
   char why[GR_WHY_LEN];
   enum gr_status st = bisect_run(&o, &r, why, sizeof why);
-  int rc;
-  if (r.interrupted) {
-    fprintf(stderr, "gpuregress bisect: %s\n", why);
-    rc = 130;
-  } else if (r.found) {
-    printf("\nfirst bad: %.12s %s (%s)\n", r.first_bad, r.subject, r.date);
-    printf("first bad commit: %s\n", r.first_bad);
-    if (st != GR_STATUS_OK)
-      fprintf(stderr, "gpuregress bisect: %s\n", why);
-    rc = st == GR_STATUS_OK ? GR_EXIT_OK : gr_status_exit(st);
-    if (rc == GR_EXIT_OK && db)
-      rc = record_first_bad(db, &o, l2, &r);
-  } else if (st != GR_STATUS_OK) {
-    fprintf(stderr, "gpuregress bisect: %s\n", why);
-    rc = gr_status_exit(st);
-  } else {
-    printf("\nno single first bad commit: %s\n", r.left);
-    rc = GR_EXIT_FAIL;
-  }
-  if (o.keep && r.tmp[0])
-    printf("logs kept in '%s'\n", r.tmp);
+  rc = conclude(&o, db, l2, &r, st, why);
   bisect_result_release(&r);
   return rc;
 }
