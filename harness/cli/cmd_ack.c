@@ -87,108 +87,136 @@ static int valid_benchmark(const char *b)
   return 1;
 }
 
-int cmd_ack(int argc, char **argv)
+/* What the command line of ack gives. */
+struct ack_args {
+  const char *db, *reason, *by, *bench;
+  int undo, list, all;
+};
+
+/* The options and the BENCHMARK, checked; who acknowledges (--by, $GPUREGRESS_USER, $USER).
+ * 0, -1 (--help printed: exit 0), or the exit code after a message. */
+static int parse_args(int argc, char **argv, struct ack_args *aa)
 {
-  const char *db = STORE_DEFAULT_PATH, *reason = NULL, *by = NULL;
-  int undo = 0, list = 0, all = 0, c;
-  char why[GR_WHY_LEN];
+  int c;
   while ((c = cli_next(&cli_ack_cmd, argc, argv)) != -1) {
+    int rc = 0;
     switch (c) {
-    case CLI_HELP: return cli_help(&cli_ack_cmd);
-    case OPT_REASON:
-      if (cli_opt_text("ack", "--reason", optarg, 500, &reason))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_BY:
-      if (cli_opt_text("ack", "--by", optarg, 120, &by))
-        return GR_EXIT_USAGE;
-      break;
-    case OPT_UNDO: undo = 1; break;
-    case OPT_LIST: list = 1; break;
-    case OPT_ALL: all = 1; break;
-    case 'd':
-      if (cli_opt_text("ack", "--db", optarg, CLI_TEXT_MAX, &db))
-        return GR_EXIT_USAGE;
-      break;
+    case CLI_HELP: cli_help(&cli_ack_cmd); return -1;
+    case OPT_REASON: rc = cli_opt_text("ack", "--reason", optarg, 500, &aa->reason); break;
+    case OPT_BY: rc = cli_opt_text("ack", "--by", optarg, 120, &aa->by); break;
+    case OPT_UNDO: aa->undo = 1; break;
+    case OPT_LIST: aa->list = 1; break;
+    case OPT_ALL: aa->all = 1; break;
+    case 'd': rc = cli_opt_text("ack", "--db", optarg, CLI_TEXT_MAX, &aa->db); break;
     default: return cli_opt_error("ack", c, argv);
     }
+    if (rc)
+      return rc;
   }
-  const char *bench = optind < argc ? argv[optind++] : NULL;
+  aa->bench = optind < argc ? argv[optind++] : NULL;
   if (optind < argc)
     return cli_usage_error("ack", "unexpected argument '%s' (quote 'ALG/VARIANT PARAMS')",
                            argv[optind]);
-  if (list + undo > 1 || (list && (bench || reason)))
+  if (aa->list + aa->undo > 1 || (aa->list && (aa->bench || aa->reason)))
     return cli_usage_error("ack", "--list takes no BENCHMARK, --reason or --undo");
-  if (all && !list)
+  if (aa->all && !aa->list)
     return cli_usage_error("ack", "--all goes with --list");
-  if (!list && !bench)
+  if (!aa->list && !aa->bench)
     return cli_usage_error("ack", "name the BENCHMARK: ALG/VARIANT or 'ALG/VARIANT PARAMS'");
-  if (bench && (strlen(bench) > GR_CASE_TEXT_LEN + 150 || !valid_benchmark(bench)))
+  if (aa->bench && (strlen(aa->bench) > GR_CASE_TEXT_LEN + 150 || !valid_benchmark(aa->bench)))
     return cli_usage_error("ack", "bad BENCHMARK '%s': ALG/VARIANT or 'ALG/VARIANT PARAMS'",
-                           bench);
-  if (!list && !undo && !reason)
+                           aa->bench);
+  if (!aa->list && !aa->undo && !aa->reason)
     return cli_usage_error("ack", "--reason TEXT is required: say why the regression is accepted");
-  if (undo && reason)
+  if (aa->undo && aa->reason)
     return cli_usage_error("ack", "--undo takes no --reason");
-  if (!by)
-    by = getenv("GPUREGRESS_USER");
-  if (!by || !by[0])
-    by = getenv("USER");
-  if (!by || !by[0])
-    by = "unknown";
-  if (access(db, F_OK) != 0) {
-    fprintf(stderr, "gpuregress ack: no database '%s' (pass --db)\n", db);
-    return GR_EXIT_USAGE;
-  }
-  struct store *st = NULL;
-  int rc = GR_EXIT_USAGE;
-  /* --list reads: nothing created, migrated or written (a write-protected file, a read-only
-   * mount, another runner's file); an acknowledgement and its undoing write */
-  if (list ? store_open_read(db, &st, why, sizeof why)
-           : store_open_flags(db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
+  if (!aa->by)
+    aa->by = getenv("GPUREGRESS_USER");
+  if (!aa->by || !aa->by[0])
+    aa->by = getenv("USER");
+  if (!aa->by || !aa->by[0])
+    aa->by = "unknown";
+  return 0;
+}
+
+/* --undo: the acknowledgements in force of the benchmark withdrawn. 0, or GR_EXIT_USAGE. */
+static int ack_undo(struct store *st, const struct ack_args *aa)
+{
+  char why[GR_WHY_LEN];
+  int n = store_undo_ack(st, aa->bench, aa->by, why, sizeof why);
+  if (n < 0) {
     fprintf(stderr, "gpuregress ack: %s\n", why);
     return GR_EXIT_USAGE;
   }
-  if (list) {
-    if (store_each_ack(st, !all, print_ack, NULL) == 0)
-      rc = 0;
-    else
+  if (n == 0) {
+    fprintf(stderr, "gpuregress ack: no acknowledgement in force of '%s' (see ack --list)\n",
+            aa->bench);
+    return GR_EXIT_USAGE;
+  }
+  printf("ack: withdrew %d acknowledgement%s of '%s': its open regressions fail the nights "
+         "again\n", n, n > 1 ? "s" : "", aa->bench);
+  return 0;
+}
+
+/* The acknowledgement of a benchmark that covers a regression open on the latest recorded night.
+ * 0, or GR_EXIT_USAGE after a message. */
+static int ack_add(struct store *st, const struct ack_args *aa)
+{
+  char why[GR_WHY_LEN];
+  struct store_ack a = {0};
+  gr_fmt(a.benchmark, sizeof a.benchmark, "%s", aa->bench);
+  struct covers k = {&a, 0, ""};
+  int64_t night = store_latest_recorded(st), id;
+  if (night)
+    store_each_open_reg(st, night, count_covered, &k);
+  if (!night) {
+    fprintf(stderr, "gpuregress ack: no night has a recorded verdict in '%s' (compare --record,"
+                    " as ci/nightly runs it): nothing is open to acknowledge\n", aa->db);
+    return GR_EXIT_USAGE;
+  }
+  if (!k.n) {
+    fprintf(stderr, "gpuregress ack: '%s' covers no regression open on the latest recorded "
+                    "night (run %lld); open there:%s\n", aa->bench, (long long)night,
+            k.list[0] ? k.list : " none");
+    return GR_EXIT_USAGE;
+  }
+  if (store_add_ack(st, aa->bench, store_latest_run(st), aa->by, aa->reason, &id, why,
+                    sizeof why)) {
+    fprintf(stderr, "gpuregress ack: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  printf("ack %lld: '%s' acknowledged by %s (%zu open regression%s, through run %lld): %s\n"
+         "undo: gpuregress ack --undo '%s'\n",
+         (long long)id, aa->bench, aa->by, k.n, k.n > 1 ? "s" : "",
+         (long long)store_latest_run(st), aa->reason, aa->bench);
+  return 0;
+}
+
+int cmd_ack(int argc, char **argv)
+{
+  struct ack_args aa = {.db = STORE_DEFAULT_PATH};
+  char why[GR_WHY_LEN];
+  int rc = parse_args(argc, argv, &aa);
+  if (rc)
+    return rc < 0 ? GR_EXIT_OK : rc;
+  if (access(aa.db, F_OK) != 0) {
+    fprintf(stderr, "gpuregress ack: no database '%s' (pass --db)\n", aa.db);
+    return GR_EXIT_USAGE;
+  }
+  struct store *st = NULL;
+  /* --list reads: nothing created, migrated or written (a write-protected file, a read-only
+   * mount, another runner's file); an acknowledgement and its undoing write */
+  if (aa.list ? store_open_read(aa.db, &st, why, sizeof why)
+              : store_open_flags(aa.db, STORE_OPEN_EXISTING, &st, why, sizeof why)) {
+    fprintf(stderr, "gpuregress ack: %s\n", why);
+    return GR_EXIT_USAGE;
+  }
+  if (aa.list) {
+    rc = store_each_ack(st, !aa.all, print_ack, NULL) == 0 ? 0 : GR_EXIT_USAGE;
+    if (rc)
       fprintf(stderr, "gpuregress ack: %s\n", store_errmsg(st));
-  } else if (undo) {
-    int n = store_undo_ack(st, bench, by, why, sizeof why);
-    if (n < 0)
-      fprintf(stderr, "gpuregress ack: %s\n", why);
-    else if (n == 0)
-      fprintf(stderr, "gpuregress ack: no acknowledgement in force of '%s' (see ack --list)\n",
-              bench);
-    else {
-      printf("ack: withdrew %d acknowledgement%s of '%s': its open regressions fail the nights "
-             "again\n", n, n > 1 ? "s" : "", bench);
-      rc = 0;
-    }
   } else {
-    struct store_ack a = {0};
-    gr_fmt(a.benchmark, sizeof a.benchmark, "%s", bench);
-    struct covers k = {&a, 0, ""};
-    int64_t night = store_latest_recorded(st), id;
-    if (night)
-      store_each_open_reg(st, night, count_covered, &k);
-    if (!night)
-      fprintf(stderr, "gpuregress ack: no night has a recorded verdict in '%s' (compare --record,"
-                      " as ci/nightly runs it): nothing is open to acknowledge\n", db);
-    else if (!k.n)
-      fprintf(stderr, "gpuregress ack: '%s' covers no regression open on the latest recorded "
-                      "night (run %lld); open there:%s\n", bench, (long long)night,
-              k.list[0] ? k.list : " none");
-    else if (store_add_ack(st, bench, store_latest_run(st), by, reason, &id, why, sizeof why))
-      fprintf(stderr, "gpuregress ack: %s\n", why);
-    else {
-      printf("ack %lld: '%s' acknowledged by %s (%zu open regression%s, through run %lld): %s\n"
-             "undo: gpuregress ack --undo '%s'\n",
-             (long long)id, bench, by, k.n, k.n > 1 ? "s" : "", (long long)store_latest_run(st),
-             reason, bench);
-      rc = 0;
-    }
+    rc = aa.undo ? ack_undo(st, &aa) : ack_add(st, &aa);
   }
   store_close(st);
   return rc;
