@@ -113,16 +113,12 @@ static void num(FILE *f, const char *fmt, double d)
     fputs("-", f);
 }
 
-void run_verdict_markdown(FILE *f, const struct run_verdict *v)
+/* The heading, the run line (commit, GPU, driver, runner, baseline, tallies) and a clock
+ * warning. */
+static void md_head(FILE *f, const struct run_verdict *v)
 {
   const struct store_run *r = &v->run;
   const struct compare_result *c = v->cmp;
-  size_t fails = 0, compared_fails = 0;
-  for (size_t i = 0; i < v->n; i++)
-    if (v->tests[i].state == RV_FAIL) {
-      fails++;
-      compared_fails += v->tests[i].compared;
-    }
   fprintf(f, "### gpuregress: %s (exit %d)\n\n", headline(v), v->exit_code);
   char commit[32];
   gr_fmt(commit, sizeof commit, "%.10s%s", r->commit, r->dirty ? "-dirty" : "");
@@ -164,84 +160,95 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
     cell(f, v->clock_warning);
     fputs("\n\n", f);
   }
+}
 
-  if (compared_fails) {
-    fprintf(f, "#### Slower (%zu)\n\n", compared_fails);
-    fputs("| benchmark | params | base ms | new ms | ratio | p | commits | reproduce |\n"
-          "|---|---|---:|---:|---:|---:|---|---|\n",
-          f);
-    for (size_t i = 0; i < v->n; i++) {
-      const struct rv_test *t = &v->tests[i];
-      if (t->state != RV_FAIL || !t->compared)
-        continue;
-      bench_cells(f, t);
-      if (!strcmp(t->source, "regression"))
-        fputs(" (open)", f);
-      else if (!strcmp(t->source, "history"))
-        fputs(" (step over the nights)", f);
-      fputs(" | ", f);
-      num(f, "%.4f", t->base_ms);
-      fputs(" | ", f);
-      num(f, "%.4f", t->cur_ms);
-      fputs(" | ", f);
-      num(f, "**%.3fx**", t->ratio);
-      fputs(" | ", f);
-      if (isfinite(t->p))
-        fprintf(f, "%.2g", t->p);
-      else
-        fputs("-", f);
-      fputs(" | ", f);
-      code(f, t->range[0] ? t->range : NULL);
-      if (t->first_bad[0]) { /* bisect --db named its commit (escaped: from a database) */
-        fputs("<br>first bad: ", f);
-        cell(f, t->first_bad);
-      }
-      fputs(" | ", f);
-      code(f, t->repro);
-      fputs(" |\n", f);
+/* The slower benchmarks (compared_fails of them), each with its reproducer. */
+static void md_slower(FILE *f, const struct run_verdict *v, size_t compared_fails)
+{
+  fprintf(f, "#### Slower (%zu)\n\n", compared_fails);
+  fputs("| benchmark | params | base ms | new ms | ratio | p | commits | reproduce |\n"
+        "|---|---|---:|---:|---:|---:|---|---|\n",
+        f);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rv_test *t = &v->tests[i];
+    if (t->state != RV_FAIL || !t->compared)
+      continue;
+    bench_cells(f, t);
+    if (!strcmp(t->source, "regression"))
+      fputs(" (open)", f);
+    else if (!strcmp(t->source, "history"))
+      fputs(" (step over the nights)", f);
+    fputs(" | ", f);
+    num(f, "%.4f", t->base_ms);
+    fputs(" | ", f);
+    num(f, "%.4f", t->cur_ms);
+    fputs(" | ", f);
+    num(f, "**%.3fx**", t->ratio);
+    fputs(" | ", f);
+    if (isfinite(t->p))
+      fprintf(f, "%.2g", t->p);
+    else
+      fputs("-", f);
+    fputs(" | ", f);
+    code(f, t->range[0] ? t->range : NULL);
+    if (t->first_bad[0]) { /* bisect --db named its commit (escaped: from a database) */
+      fputs("<br>first bad: ", f);
+      cell(f, t->first_bad);
     }
-    fputc('\n', f);
+    fputs(" | ", f);
+    code(f, t->repro);
+    fputs(" |\n", f);
   }
-  if (fails > compared_fails) {
-    fprintf(f, "#### Failed checks (%zu)\n\n| test | verdict | why |\n|---|---|---|\n",
-            fails - compared_fails);
-    for (size_t i = 0; i < v->n; i++) {
-      const struct rv_test *t = &v->tests[i];
-      if (t->state != RV_FAIL || t->compared)
-        continue;
-      fputs("| ", f);
-      cellf(f, "%s/%s (%s)", t->suite, t->name, t->kind);
-      fputs(" | ", f);
-      cell(f, t->verdict);
-      fputs(" | ", f);
-      cell(f, t->message);
-      fputs(" |\n", f);
-    }
-    fputc('\n', f);
-  }
-  if (v->open_acked) {
-    fprintf(f, "#### Acknowledged regressions (%zu)\n\n| benchmark | params | since run | "
-               "before ms | now ms | acknowledged |\n|---|---|---:|---:|---:|---|\n",
-            v->open_acked);
-    for (size_t i = 0; i < v->n_open; i++) {
-      const struct rv_open *e = &v->open[i];
-      if (e->closed || !e->acked)
-        continue;
-      fputs("| ", f);
-      cellf(f, "%s/%s", e->reg.algorithm, e->reg.variant);
-      fputs(" | ", f);
-      cell(f, e->reg.params);
-      fprintf(f, " | %lld | ", (long long)e->reg.opened_run);
-      num(f, "%.4f", e->reg.ref_ms);
-      fputs(" | ", f);
-      num(f, "%.4f", e->reg.cur_ms);
-      fputs(" | ", f);
-      cellf(f, "%s, %.10s: %s", e->ack.who, e->ack.at, e->ack.reason);
-      fputs(" |\n", f);
-    }
-    fputc('\n', f);
-  }
+  fputc('\n', f);
+}
 
+/* The failed checks that are not timings (n of them). */
+static void md_failed(FILE *f, const struct run_verdict *v, size_t n)
+{
+  fprintf(f, "#### Failed checks (%zu)\n\n| test | verdict | why |\n|---|---|---|\n", n);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct rv_test *t = &v->tests[i];
+    if (t->state != RV_FAIL || t->compared)
+      continue;
+    fputs("| ", f);
+    cellf(f, "%s/%s (%s)", t->suite, t->name, t->kind);
+    fputs(" | ", f);
+    cell(f, t->verdict);
+    fputs(" | ", f);
+    cell(f, t->message);
+    fputs(" |\n", f);
+  }
+  fputc('\n', f);
+}
+
+/* The regressions open but acknowledged. */
+static void md_acked(FILE *f, const struct run_verdict *v)
+{
+  fprintf(f, "#### Acknowledged regressions (%zu)\n\n| benchmark | params | since run | "
+             "before ms | now ms | acknowledged |\n|---|---|---:|---:|---:|---|\n",
+          v->open_acked);
+  for (size_t i = 0; i < v->n_open; i++) {
+    const struct rv_open *e = &v->open[i];
+    if (e->closed || !e->acked)
+      continue;
+    fputs("| ", f);
+    cellf(f, "%s/%s", e->reg.algorithm, e->reg.variant);
+    fputs(" | ", f);
+    cell(f, e->reg.params);
+    fprintf(f, " | %lld | ", (long long)e->reg.opened_run);
+    num(f, "%.4f", e->reg.ref_ms);
+    fputs(" | ", f);
+    num(f, "%.4f", e->reg.cur_ms);
+    fputs(" | ", f);
+    cellf(f, "%s, %.10s: %s", e->ack.who, e->ack.at, e->ack.reason);
+    fputs(" |\n", f);
+  }
+  fputc('\n', f);
+}
+
+/* The rest of the results, folded. */
+static void md_rest(FILE *f, const struct run_verdict *v)
+{
   /* the rest, folded */
   size_t rest = 0;
   for (size_t i = 0; i < v->n; i++)
@@ -282,4 +289,22 @@ void run_verdict_markdown(FILE *f, const struct run_verdict *v)
     fputs(" |\n", f);
   }
   fputs("\n</details>\n", f);
+}
+
+void run_verdict_markdown(FILE *f, const struct run_verdict *v)
+{
+  size_t fails = 0, compared_fails = 0;
+  for (size_t i = 0; i < v->n; i++)
+    if (v->tests[i].state == RV_FAIL) {
+      fails++;
+      compared_fails += v->tests[i].compared;
+    }
+  md_head(f, v);
+  if (compared_fails)
+    md_slower(f, v, compared_fails);
+  if (fails > compared_fails)
+    md_failed(f, v, fails - compared_fails);
+  if (v->open_acked)
+    md_acked(f, v);
+  md_rest(f, v);
 }
