@@ -14,6 +14,7 @@
 
 #include "bench_gpu.h"
 #include "bench_hooks.h"
+#include "bench_sample.h"
 #include "bench_prebuild.h"
 #include "bench_shim.h"
 #include "child.h"
@@ -29,9 +30,7 @@ struct bench_child {
   char inst_text[GR_CASE_TEXT_LEN];
   struct gr_case inst_case;
   struct gr_instance *inst;
-  double *ms;
-  int *clk;
-  size_t cap;
+  struct bench_samples smp; /* the samples of the item being timed */
   size_t declined; /* the group of another lane this one left to its owner (bench_take) */
   int no_gpu;      /* no usable device: only host-timed items run (GR_VARIANT_HOST_TIMED) */
   char no_gpu_why[GR_WHY_LEN];
@@ -45,13 +44,6 @@ static void say_waiting(const char *what, void *arg)
 {
   (void)arg;
   child_say(C.fd, "WAIT\t%s", what);
-}
-
-static double thread_cpu_seconds(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 /* Google Benchmark's JSON for the parent (bench_json.h): "J\t<what>\t<bytes>" then the bytes. */
@@ -92,67 +84,6 @@ static void add_context(const struct gr_gpu_info *g, const struct bench_opts *o)
   gbench_context("cpu_time", "host CPU time per launch over the sampling loop");
 }
 
-/* The slowdown factor of this variant from GR_TEST_SLOWDOWN, 1 if none. */
-static double slowdown_of(const struct bench_item *it)
-{
-  const char *env = getenv("GR_TEST_SLOWDOWN");
-  char buf[512], key[256];
-  if (!env || !*env)
-    return 1;
-  gr_fmt(buf, sizeof buf, "%s", env);
-  gr_fmt(key, sizeof key, "%s/%s", it->alg->name, it->v->name);
-  char *save = NULL;
-  for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    char *eq = strchr(tok, '=');
-    if (!eq)
-      continue;
-    *eq = 0;
-    if (strcmp(tok, key) == 0) {
-      double f = strtod(eq + 1, NULL);
-      return f > 1 && f < 100 ? f : 1;
-    }
-  }
-  return 1;
-}
-
-/* The CPU seconds of the calling thread. */
-static double thread_seconds(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-/* One sample of a host-timed variant (GR_VARIANT_HOST_TIMED): `launches` calls of launch(state)
- * on the thread's CPU clock, each followed by a busy wait of spin_ns (the test slowdown). The
- * CPU clock, not the monotonic one: on a loaded CI machine a process shares its core, and a
- * host loop's wall time is the machine's (a night of the tests' stand-in benchmarks judged 2-3x
- * on a whole benchmark at a load of 9 on 2 cores). Returns the mean milliseconds per launch;
- * *clk gets 0 (no SM clock). */
-static double host_sample(void (*launch)(void *), void *state, int launches, double spin_ns,
-                          int *clk)
-{
-  double t0 = thread_seconds();
-  for (int k = 0; k < launches; k++) {
-    launch(state);
-    for (double until = thread_seconds() + spin_ns * 1e-9; spin_ns > 0 && thread_seconds() < until;)
-      ;
-  }
-  *clk = 0;
-  return (thread_seconds() - t0) * 1e3 / launches;
-}
-
-/* One sample of item it: on the host clock for a host-timed variant, else with CUDA events. */
-static double sample(const struct bench_item *it, void *state, int launches, double spin_ns,
-                     int *clk)
-{
-  struct bench_hooks h;
-  bench_hooks_of(it->alg, &h);
-  if (!(it->v->flags & GR_VARIANT_GPU))
-    return host_sample(h.launch, state, launches, spin_ns, clk);
-  return bench_gpu_sample(h.launch, state, launches, spin_ns, clk);
-}
-
 static struct gr_instance *child_instance(size_t i, char *why, size_t len)
 {
   const struct bench_item *it = &C.p->items[i];
@@ -179,25 +110,6 @@ static struct gr_instance *child_instance(size_t i, char *why, size_t len)
   return C.inst;
 }
 
-static int push_sample(size_t n, double ms, int clk)
-{
-  if (n == C.cap) {
-    size_t nc = C.cap ? 2 * C.cap : 1024;
-    double *m = realloc(C.ms, nc * sizeof *m);
-    if (!m)
-      return -1;
-    C.ms = m;
-    int *k = realloc(C.clk, nc * sizeof *k);
-    if (!k)
-      return -1;
-    C.clk = k;
-    C.cap = nc;
-  }
-  C.ms[n] = ms;
-  C.clk[n] = clk;
-  return 0;
-}
-
 static void report_end(size_t i, const char *verdict, long launches, double seconds, char *reason,
                        size_t n, const struct gr_metrics *acc)
 {
@@ -207,34 +119,34 @@ static void report_end(size_t i, const char *verdict, long launches, double seco
     child_say(C.fd, "M\t%s\t%.17g", acc->name[k], acc->value[k]);
   if (n) { /* the raw samples, bytes as they are in memory: the parent summarises them */
     child_say(C.fd, "S\t%zu", n);
-    child_say_bytes(C.fd, C.ms, n * sizeof *C.ms);
-    child_say_bytes(C.fd, C.clk, n * sizeof *C.clk);
+    child_say_bytes(C.fd, C.smp.ms, n * sizeof *C.smp.ms);
+    child_say_bytes(C.fd, C.smp.clk, n * sizeof *C.smp.clk);
   }
   child_say(C.fd, "E\t%zu", i);
 }
 
-static void child_body(struct gbench_state *gs, void *arg)
+/* Before the timing of item i: taken by this lane, a device when it needs one, the device memory
+ * the case needs, its instance, the variant set up. 1 with *inst, *state (and h) to time; 0
+ * when the item ended here (reported). */
+static int child_prepare(struct gbench_state *gs, size_t i, double t0, struct bench_hooks *h,
+                         struct gr_instance **inst, void **state)
 {
-  size_t i = (size_t)(uintptr_t)arg;
   const struct bench_item *it = &C.p->items[i];
   const struct gr_algorithm *a = it->alg;
-  const struct bench_opts *o = C.o;
   char why[GR_WHY_LEN] = "";
   if (!bench_take(C.p, i, now_seconds(), &C.declined)) {
     child_say(C.fd, "X\t%zu", i);
     gbench_skip(gs, "timed on another GPU");
-    return;
+    return 0;
   }
-  double t0 = now_seconds();
   child_say(C.fd, "B\t%zu", i);
   int on_gpu = (it->v->flags & GR_VARIANT_GPU) != 0;
   if (on_gpu && C.no_gpu) { /* a host-timed item's process without a device */
     child_say(C.fd, "N\t%zu", i);
     gbench_skip(gs, C.no_gpu_why);
     report_end(i, "skip", 0, now_seconds() - t0, C.no_gpu_why, 0, NULL);
-    return;
+    return 0;
   }
-
   size_t free_b = 0, total_b = 0, need = on_gpu && a->device_bytes ? a->device_bytes(&it->c) : 0;
   if (on_gpu)
     gr_gpu_mem_info(&free_b, &total_b);
@@ -243,150 +155,92 @@ static void child_body(struct gbench_state *gs, void *arg)
            (double)need / (1 << 30), (double)free_b / (1 << 30));
     gbench_skip(gs, why);
     report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
-    return;
+    return 0;
   }
-  struct gr_instance *inst = child_instance(i, why, sizeof why);
-  if (!inst) {
+  if (!(*inst = child_instance(i, why, sizeof why))) {
     gbench_skip(gs, why);
     report_end(i, "error", 0, now_seconds() - t0, why, 0, NULL);
-    return;
+    return 0;
   }
-  struct bench_hooks h;
-  bench_hooks_of(a, &h);
-  void *state = h.setup(it->v, inst, why, sizeof why);
-  if (!state) {
+  bench_hooks_of(a, h);
+  if (!(*state = h->setup(it->v, *inst, why, sizeof why))) {
     gbench_skip(gs, why[0] ? why : "this variant cannot take this case");
     report_end(i, "skip", 0, now_seconds() - t0, why, 0, NULL);
-    return;
+    return 0;
   }
+  return 1;
+}
 
-  /* warm-up, discarded; its median sizes the hot batch and the test slowdown */
-  double warm[128];
-  int nw = 0, clk;
-  double warm_time = o->max_time / 10 < 0.02 ? o->max_time / 10 : 0.02, tw = now_seconds();
-  while (nw < 2 || (now_seconds() - tw < warm_time && nw < (int)(sizeof warm / sizeof *warm)))
-    warm[nw++] = sample(it, state, 1, 0, &clk);
-  double t_one = stats_median_inplace(warm, (size_t)nw); /* ms */
-  long launches = 1;
-  if (o->hot && t_one > 0) {
-    launches = (long)ceil(0.1 / t_one);
-    launches = launches < 1 ? 1 : launches > 1000 ? 1000 : launches;
-  }
-  double slow = slowdown_of(it), spin_ns = 0;
-  if (slow > 1) {
-    /* the spin kernel is a launch of its own, which costs microseconds before it spins: measure
-     * that and spin for the rest, so that a sample is slow times longer, also for a kernel of
-     * 20 us (without this, 1.2 measured 1.29 to 1.33 on an H100) */
-    double cal[16];
-    for (int k = 0; k < 16; k++)
-      cal[k] = sample(it, state, 1, 1, &clk);
-    double extra = (slow - 1) * t_one - (stats_median_inplace(cal, 16) - t_one); /* ms */
-    spin_ns = extra > 0 ? extra * 1e6 : 1;
-  }
-
-  /* The samples come from o->rounds independent set-ups of the variant (its buffers, handles and
-   * plans made again), a share of the time, sample and noise budget each: a state is a random
-   * effect, and samples of one state are not independent replicates of the benchmark. Of 25
-   * fresh states of the cuSPARSE peer in 5 processes on an H100, one timed 0.543 ms against
-   * 0.445-0.468 for the others (0.2-0.5% noise within each): timed in one state, such a state is
-   * the run's median; over three it is outvoted and shows as noise. (What moves between
-   * processes instead is GR_VARIANT_HOST_BOUND's matter, compare.h.) A benchmark whose rounds
-   * cannot take their floor of samples (bench_round_floor) within the cap gets fewer
-   * (bench_rounds). */
-  int rounds = bench_rounds(o->rounds, t_one * (double)launches * slow, o->max_time);
-  long r_min = (o->min_samples + rounds - 1) / rounds, r_max = o->max_samples / rounds;
-  long floor_n = bench_round_floor(rounds);
-  double r_time = o->max_time / rounds, r_noise = o->noise * sqrt((double)rounds);
-  r_max = r_max < floor_n ? floor_n : r_max;
-  size_t n = 0;
-  struct stats_summary s;
-  memset(&s, 0, sizeof s);
-  double cpu = 0; /* host CPU seconds of this thread over the sampling (set-ups left out) */
-  while (gbench_keep_running(gs)) {
-    n = 0;
-    cpu = 0;
-    for (int r = 0; r < rounds && !why[0] && !bench_interrupted; r++) {
-      if (r > 0) { /* a fresh state, warmed up briefly */
-        h.teardown(state);
-        state = h.setup(it->v, inst, why, sizeof why);
-        if (!state) {
-          char w2[GR_WHY_LEN];
-          gr_fmt(w2, sizeof w2, "set-up %d of %d failed: %s", r + 1, rounds,
-                 why[0] ? why : "no reason given");
-          gr_fmt(why, sizeof why, "%s", w2);
-          break;
-        }
-        for (int k = 0; k < 2; k++)
-          sample(it, state, (int)launches, spin_ns, &clk);
-      }
-      size_t n0 = n;
-      double tr = now_seconds(), cpu0 = thread_cpu_seconds();
-      for (;;) {
-        double ms = sample(it, state, (int)launches, spin_ns, &clk);
-        if (push_sample(n, ms, clk)) {
-          gr_fmt(why, sizeof why, "out of host memory for the samples");
-          break;
-        }
-        n++;
-        long nr = (long)(n - n0);
-        double el = now_seconds() - tr;
-        if (nr >= r_max || (el >= r_time && nr >= floor_n) || bench_interrupted)
-          break;
-        /* the noise test sorts the samples: do it about 32 times per doubling */
-        if (nr >= r_min && (nr < 64 || nr % (nr / 32) == 0)) {
-          stats_summarize(C.ms + n0, (size_t)nr, &s);
-          if (s.noise <= r_noise)
-            break;
-        }
-      }
-      cpu += thread_cpu_seconds() - cpu0;
-    }
-    stats_summarize(C.ms, n, &s);
-    gbench_set_iteration_time(gs, s.median * 1e-3 > 0 ? s.median * 1e-3 : 1e-12);
-    /* cpu_time: the host's CPU time per launch (launch, events, the L2 flush), not the loop's */
-    gbench_cpu_time(gs, n ? cpu / ((double)n * (double)launches) : 0);
-  }
-  if (!state) { /* a round's set-up failed: what was sampled is kept, nothing to check */
-    gbench_label(gs, "error");
-    report_end(i, "error", launches, now_seconds() - t0, why, n, NULL);
-    return;
-  }
-  if (!why[0] && s.noise > o->noise)
-    gr_fmt(why, sizeof why, "noise %.2f%% above the %.2f%% target after %zu samples (cap %.2g s)",
-           100 * s.noise, 100 * o->noise, n, o->max_time);
-
-  /* the output is still right after the timing loop */
+/* The output is still right after the timing loop: fetched and checked. The verdict (pass,
+ * fail, caught, error) with why. */
+static const char *check_after(const struct bench_item *it, const struct gr_instance *inst,
+                               const struct bench_hooks *h, void *state,
+                               struct gr_check_report *rep, char *why, size_t len)
+{
   const char *verdict = "pass";
-  struct gr_check_report rep;
-  memset(&rep, 0, sizeof rep);
+  memset(rep, 0, sizeof *rep);
   void *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
   if (!out) {
-    verdict = "error";
-    gr_fmt(why, sizeof why, "out of host memory for the output");
-  } else {
-    h.fetch(state, out);
-    if (a->check(inst, out, &rep)) {
-      verdict = it->v->kind == GR_VARIANT_HISTORICAL ? "caught" : "fail";
-      gr_fmt(why, sizeof why, "after the timing loop: %s", rep.why);
-    }
-    free(out);
+    gr_fmt(why, len, "out of host memory for the output");
+    return "error";
   }
-  h.teardown(state);
+  h->fetch(state, out);
+  if (it->alg->check(inst, out, rep)) {
+    verdict = it->v->kind == GR_VARIANT_HISTORICAL ? "caught" : "fail";
+    gr_fmt(why, len, "after the timing loop: %s", rep->why);
+  }
+  free(out);
+  return verdict;
+}
 
-  struct bench_rate rate; /* for Google Benchmark's table only: the parent stores its own */
-  bench_rates(C.p, it, s.median, &rate);
+/* Google Benchmark's counters of the item (its table only: the parent stores its own). */
+static void report_counters(struct gbench_state *gs, const struct bench_item *it,
+                            const struct stats_summary *s, size_t n, long launches)
+{
+  struct bench_rate rate;
+  bench_rates(C.p, it, s->median, &rate);
   gbench_counter(gs, "bytes_per_second", rate.gbps * 1e9);
   gbench_counter(gs, "items_per_second", rate.items_per_s);
   gbench_counter(gs, "%copy", rate.pct_copy);
   if (rate.peak_items_per_s > 0)
     gbench_counter(gs, "%peak", rate.pct_peak);
-  gbench_counter(gs, "noise%", 100 * s.noise);
+  gbench_counter(gs, "noise%", 100 * s->noise);
   gbench_counter(gs, "samples", (double)n);
   gbench_counter(gs, "launches", (double)launches);
   if (n)
-    gbench_counter(gs, "sm_MHz", (double)C.clk[n - 1]);
+    gbench_counter(gs, "sm_MHz", (double)C.smp.clk[n - 1]);
+}
+
+static void child_body(struct gbench_state *gs, void *arg)
+{
+  size_t i = (size_t)(uintptr_t)arg;
+  const struct bench_item *it = &C.p->items[i];
+  const struct bench_opts *o = C.o;
+  char why[GR_WHY_LEN] = "";
+  double t0 = now_seconds();
+  struct bench_hooks h;
+  struct gr_instance *inst;
+  void *state;
+  if (!child_prepare(gs, i, t0, &h, &inst, &state))
+    return;
+  struct bench_sampling sm;
+  bench_calibrate(it, state, o, &sm);
+  struct stats_summary s;
+  size_t n = bench_sample_all(gs, it, inst, &h, &state, o, &sm, &C.smp, &s, why, sizeof why);
+  if (!state) { /* a round's set-up failed: what was sampled is kept, nothing to check */
+    gbench_label(gs, "error");
+    report_end(i, "error", sm.launches, now_seconds() - t0, why, n, NULL);
+    return;
+  }
+  if (!why[0] && s.noise > o->noise)
+    gr_fmt(why, sizeof why, "noise %.2f%% above the %.2f%% target after %zu samples (cap %.2g s)",
+           100 * s.noise, 100 * o->noise, n, o->max_time);
+  struct gr_check_report rep;
+  const char *verdict = check_after(it, inst, &h, state, &rep, why, sizeof why);
+  h.teardown(state);
+  report_counters(gs, it, &s, n, sm.launches);
   gbench_label(gs, verdict);
-  report_end(i, verdict, launches, now_seconds() - t0, why, n, &rep.acc);
+  report_end(i, verdict, sm.launches, now_seconds() - t0, why, n, &rep.acc);
 }
 
 /* The device is up: describe it, take its lock, measure the copy bandwidth and the item peaks of
