@@ -62,11 +62,10 @@ int store_walk_end(sqlite3_stmt *s, int rc, int stop)
 
 /* ---- runs --------------------------------------------------------------------------------- */
 
-int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r)
+/* The columns every schema has. 0, or -1 (no such run). */
+static int run_base(struct store *st, enum store_src src, int64_t id, struct store_run *r)
 {
   sqlite3_stmt *s;
-  memset(r, 0, sizeof *r);
-  r->exit_code = -1;
   if (store_prepare(
           st, src,
           "SELECT id, coalesce(git_commit, ''), coalesce(gpu_name, ''), started_at, status,"
@@ -98,8 +97,16 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     rc = 0;
   }
   sqlite3_finalize(s);
-  /* columns of schema 3 and later: absent from an older baseline file (read as none) */
-  if (rc == 0 && store_prepare(st, src,
+  return rc;
+}
+
+/* Columns of later schemas (absent from an older baseline file: read as none), and the SM
+ * clock while timing (the mean of the timings' medians). */
+static void run_later(struct store *st, enum store_src src, int64_t id, struct store_run *r)
+{
+  sqlite3_stmt *s;
+  /* schema 3 */
+  if (store_prepare(st, src,
                                "SELECT coalesce(checkout_commit, ''), allow_no_gpu FROM %s.runs"
                                " WHERE id = ?",
                                &s) == 0) {
@@ -111,8 +118,7 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     sqlite3_finalize(s);
   }
   /* schema 8: NVML's view at the start, the recorded verdict */
-  r->verdict_exit = r->nightly_exit = -1;
-  if (rc == 0 && store_prepare(st, src,
+  if (store_prepare(st, src,
                                "SELECT coalesce(driver_release, ''), coalesce(sm_clock_now_mhz, 0),"
                                " coalesce(mem_clock_now_mhz, 0), coalesce(gpu_temp_c, 0),"
                                " coalesce(verdict, ''), coalesce(verdict_exit, -1),"
@@ -133,7 +139,7 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     sqlite3_finalize(s);
   }
   /* schema 10: provenance (gpuregress's own version and commit) and the runner's name */
-  if (rc == 0 && store_prepare(st, src,
+  if (store_prepare(st, src,
                                "SELECT coalesce(gr_version, ''), coalesce(gr_commit, ''),"
                                " coalesce(runner, '') FROM %s.runs WHERE id = ?",
                                &s) == 0) {
@@ -148,7 +154,7 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
     sqlite3_finalize(s);
   }
   /* the SM clock while timing: the mean of the timings' medians */
-  if (rc == 0 && store_has_table(st, src, "timings") &&
+  if (store_has_table(st, src, "timings") &&
       store_prepare(st, src,
                     "SELECT coalesce(avg(sm_clock_mhz), 0) FROM %s.timings WHERE run_id = ?"
                     " AND sm_clock_mhz > 0",
@@ -158,7 +164,17 @@ int store_get_run(struct store *st, enum store_src src, int64_t id, struct store
       r->timed_sm_clock_mhz = sqlite3_column_double(s, 0);
     sqlite3_finalize(s);
   }
-  return rc;
+}
+
+int store_get_run(struct store *st, enum store_src src, int64_t id, struct store_run *r)
+{
+  memset(r, 0, sizeof *r);
+  r->exit_code = -1;
+  r->verdict_exit = r->nightly_exit = -1;
+  if (run_base(st, src, id, r))
+    return -1;
+  run_later(st, src, id, r);
+  return 0;
 }
 
 /* 1 when the query (one bound run id) returns a row */
