@@ -305,6 +305,74 @@ void runner_order(const struct gr_variant *const *vs, size_t n, size_t *order)
         order[k++] = i;
 }
 
+/* The case stream within the budget (or o->max_cases), steered toward the least reached regime,
+ * each case in the worker w and recorded, until the first failure. 1 with *failing and *res
+ * when a case failed, else 0. */
+static int fuzz_cases(struct recorder *rec, struct wproc *w, double budget, double t0,
+                      struct outcome *out, struct gr_case *failing, struct case_result *res)
+{
+  const struct runner_opts *o = rec->o;
+  const struct gr_algorithm *a = rec->a;
+  struct gr_case c;
+  for (long i = 0; !stopping(rec); i++) {
+    if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
+      return 0;
+    uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
+    case_generate(a, o->seed, idx, o->limits, &c);
+    /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
+     * least reached one (coverage.h) */
+    int want = coverage_want(&out->cov);
+    if (want >= 0 && !coverage_steer(&out->cov, rec->v, o->seed, idx, o->limits, want, &c))
+      want = -1;
+    if (wproc_case(w, &c, o->watchdog, res) == WPROC_INTERRUPTED)
+      return 0;
+    record(rec, &c, "fuzz", (long)idx, res);
+    coverage_add(&out->cov, res->regimes, want);
+    out->cases++;
+    switch (res->verdict) {
+    case VERDICT_PASS: out->passed++; break;
+    case VERDICT_SKIP: out->skipped++; break;
+    case VERDICT_ERROR: out->errors++; break;
+    default: break;
+    }
+    if (verdict_is_failure(res->verdict)) {
+      out->failed++;
+      *failing = c;
+      out->cases_to_catch = i + 1;
+      out->seconds_to_catch = now_seconds() - t0;
+      out->verdict = res->verdict;
+      case_format(&c, out->first_case, sizeof out->first_case);
+      gr_fmt(out->reason, sizeof out->reason, "%s", res->why);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The variant's verdict when no case failed: interrupted (no verdict), passed (a historical one
+ * escaped; a fixed one's unreached regimes named), or skipped. */
+static void conclude_unfailed(const struct gr_variant *v, double t0, struct outcome *out)
+{
+  if (runner_interrupted) { /* not run to the end: no verdict on the variant */
+    out->verdict = VERDICT_SKIP;
+    gr_fmt(out->reason, sizeof out->reason, "interrupted after %ld case%s: not run to the end",
+           out->cases, out->cases == 1 ? "" : "s");
+  } else if (out->passed > 0) {
+    out->verdict = v->kind == GR_VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
+    if (v->kind == GR_VARIANT_FIXED)
+      coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
+    if (out->verdict == VERDICT_ESCAPED)
+      gr_fmt(out->reason, sizeof out->reason,
+             "the known bug survived %ld cases in %.1f s: the checks lost the power to find it",
+             out->cases, now_seconds() - t0);
+  } else {
+    out->verdict = VERDICT_SKIP;
+    if (!out->reason[0])
+      gr_fmt(out->reason, sizeof out->reason, "%s",
+             out->cases ? "no case this variant can take (all skipped or errors)" : "no case ran");
+  }
+}
+
 void runner_fuzz_variant(const struct runner_opts *o, const struct gr_algorithm *a,
                          const struct gr_variant *v, double budget, struct outcome *out)
 {
@@ -312,8 +380,7 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct gr_algorithm 
   wproc_init(&w, a, v, &runner_interrupted);
   struct recorder *rec = calloc(1, sizeof *rec);
   struct case_result res;
-  struct gr_case c, failing;
-  int failed = 0;
+  struct gr_case failing;
   memset(out, 0, sizeof *out);
   out->alg = a;
   out->v = v;
@@ -328,65 +395,13 @@ void runner_fuzz_variant(const struct runner_opts *o, const struct gr_algorithm 
   int r = wproc_open(&w, o->watchdog, out->reason, sizeof out->reason);
   if (r <= 0) {
     out->verdict = r == -1 ? VERDICT_CRASH : VERDICT_SKIP;
-    goto done;
-  }
-  for (long i = 0; !stopping(rec); i++) {
-    if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
-      break;
-    uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
-    case_generate(a, o->seed, idx, o->limits, &c);
-    /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
-     * least reached one (coverage.h) */
-    int want = coverage_want(&out->cov);
-    if (want >= 0 && !coverage_steer(&out->cov, v, o->seed, idx, o->limits, want, &c))
-      want = -1;
-    if (wproc_case(&w, &c, o->watchdog, &res) == WPROC_INTERRUPTED)
-      break;
-    record(rec, &c, "fuzz", (long)idx, &res);
-    coverage_add(&out->cov, res.regimes, want);
-    out->cases++;
-    switch (res.verdict) {
-    case VERDICT_PASS: out->passed++; break;
-    case VERDICT_SKIP: out->skipped++; break;
-    case VERDICT_ERROR: out->errors++; break;
-    default: break;
-    }
-    if (verdict_is_failure(res.verdict)) {
-      out->failed++;
-      failed = 1;
-      failing = c;
-      out->cases_to_catch = i + 1;
-      out->seconds_to_catch = now_seconds() - t0;
-      out->verdict = res.verdict;
-      case_format(&c, out->first_case, sizeof out->first_case);
-      gr_fmt(out->reason, sizeof out->reason, "%s", res.why);
-      break;
-    }
-  }
-  if (failed && o->shrink)
-    shrink(rec, &w, &failing, &res, out);
-  if (failed)
+  } else if (fuzz_cases(rec, &w, budget, t0, out, &failing, &res)) {
+    if (o->shrink)
+      shrink(rec, &w, &failing, &res, out);
     out->verdict = v->kind == GR_VARIANT_HISTORICAL ? VERDICT_CAUGHT : out->verdict;
-  else if (runner_interrupted) { /* not run to the end: no verdict on the variant */
-    out->verdict = VERDICT_SKIP;
-    gr_fmt(out->reason, sizeof out->reason, "interrupted after %ld case%s: not run to the end",
-           out->cases, out->cases == 1 ? "" : "s");
-  } else if (out->passed > 0) {
-    out->verdict = v->kind == GR_VARIANT_HISTORICAL ? VERDICT_ESCAPED : VERDICT_PASS;
-    if (v->kind == GR_VARIANT_FIXED)
-      coverage_unreached(&out->cov, out->uncovered, sizeof out->uncovered);
-    if (out->verdict == VERDICT_ESCAPED)
-      gr_fmt(out->reason, sizeof out->reason,
-             "the known bug survived %ld cases in %.1f s: the checks lost the power to find it",
-             out->cases, now_seconds() - t0);
+  } else {
+    conclude_unfailed(v, t0, out);
   }
-  else {
-    out->verdict = VERDICT_SKIP;
-    if (!out->reason[0])
-      gr_fmt(out->reason, sizeof out->reason, "%s",
-             out->cases ? "no case this variant can take (all skipped or errors)" : "no case ran");
-  }
-done:
   wproc_close(&w);
   recorder_commit(rec);
   out->store_failed = rec->store_failed;
