@@ -120,6 +120,75 @@ int gpus_list(struct gpu_set *out, char *why, size_t len)
   return 0;
 }
 
+/* The ids of a LIST (indices or UUIDs, comma-separated), checked for shape and repeats. Their
+ * count, or -1 with why. */
+static int parse_list(const char *spec, char ids[GPUS_MAX][96], char *why, size_t len)
+{
+  char list[1024];
+  int n = 0;
+  if (strlen(spec) >= sizeof list) {
+    gr_fmt(why, len, "--gpus: the list is too long");
+    return -1;
+  }
+  gr_fmt(list, sizeof list, "%s", spec);
+  for (char *p = list;; p++) {
+    char *comma = strchr(p, ',');
+    size_t k = comma ? (size_t)(comma - p) : strlen(p);
+    trimmed(ids[n], sizeof ids[n], p, k);
+    /* an index, or a UUID as nvidia-smi prints it */
+    int uuid = !strncmp(ids[n], "GPU-", 4) || !strncmp(ids[n], "MIG-", 4);
+    int ok = ids[n][0] != 0 && (!uuid || ids[n][4]);
+    for (const char *q = ids[n] + (uuid ? 4 : 0); ok && *q; q++)
+      ok = uuid ? isxdigit((unsigned char)*q) || *q == '-' || *q == '/' : isdigit((unsigned char)*q);
+    if (!ok) {
+      gr_fmt(why, len, "--gpus '%s': expected all, a count, or indices/UUIDs separated by commas",
+             spec);
+      return -1;
+    }
+    for (int j = 0; j < n; j++)
+      if (!strcmp(ids[j], ids[n])) {
+        gr_fmt(why, len, "--gpus '%s': GPU '%s' is named twice", spec, ids[n]);
+        return -1;
+      }
+    if (++n == GPUS_MAX || !comma)
+      return n;
+    p = comma;
+  }
+}
+
+/* A LIST resolved: checked for shape, then against nvidia-smi when it answers (without it, each
+ * id as given). 0, or the exit code with why. */
+static int resolve_list(const char *spec, struct gpu_set *out, char *why, size_t len)
+{
+  char ids[GPUS_MAX][96], lwhy[GR_WHY_LEN];
+  int n = parse_list(spec, ids, why, len);
+  if (n < 0)
+    return GR_EXIT_USAGE;
+  struct gpu_set host;
+  int listed = gpus_list(&host, lwhy, sizeof lwhy) == 0;
+  for (int i = 0; i < n; i++) {
+    struct gpu_slot *s = &out->slot[out->n++];
+    size_t j = 0;
+    while (listed && j < host.n && !names(&host.slot[j], ids[i]))
+      j++;
+    if (listed && j == host.n) {
+      gr_fmt(why, len, "--gpus: no GPU '%s' here (nvidia-smi lists %zu visible GPU%s)", ids[i],
+             host.n, host.n == 1 ? "" : "s");
+      return GR_EXIT_ENV;
+    }
+    if (listed) {
+      *s = host.slot[j];
+    } else {
+      memset(s, 0, sizeof *s);
+      s->index = -1;
+      gr_fmt(s->id, sizeof s->id, "%s", ids[i]);
+      if (!strncmp(ids[i], "GPU-", 4))
+        gr_fmt(s->uuid, sizeof s->uuid, "%s", ids[i]);
+    }
+  }
+  return 0;
+}
+
 int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len)
 {
   char lwhy[GR_WHY_LEN];
@@ -137,61 +206,8 @@ int gpus_resolve(const char *spec, struct gpu_set *out, char *why, size_t len)
                      "index: CUDA_VISIBLE_DEVICES=I without --gpus)", spec, GPUS_MAX);
     return GR_EXIT_USAGE;
   }
-  if (!all && !is_count) { /* a LIST: checked for shape, then against nvidia-smi when it answers */
-    char list[1024], ids[GPUS_MAX][96];
-    size_t n = 0;
-    if (strlen(spec) >= sizeof list) {
-      gr_fmt(why, len, "--gpus: the list is too long");
-      return GR_EXIT_USAGE;
-    }
-    gr_fmt(list, sizeof list, "%s", spec);
-    for (char *p = list;; p++) {
-      char *comma = strchr(p, ',');
-      size_t k = comma ? (size_t)(comma - p) : strlen(p);
-      trimmed(ids[n], sizeof ids[n], p, k);
-      /* an index, or a UUID as nvidia-smi prints it */
-      int uuid = !strncmp(ids[n], "GPU-", 4) || !strncmp(ids[n], "MIG-", 4);
-      int ok = ids[n][0] != 0 && (!uuid || ids[n][4]);
-      for (const char *q = ids[n] + (uuid ? 4 : 0); ok && *q; q++)
-        ok = uuid ? isxdigit((unsigned char)*q) || *q == '-' || *q == '/' : isdigit((unsigned char)*q);
-      if (!ok) {
-        gr_fmt(why, len, "--gpus '%s': expected all, a count, or indices/UUIDs separated by commas",
-               spec);
-        return GR_EXIT_USAGE;
-      }
-      for (size_t j = 0; j < n; j++)
-        if (!strcmp(ids[j], ids[n])) {
-          gr_fmt(why, len, "--gpus '%s': GPU '%s' is named twice", spec, ids[n]);
-          return GR_EXIT_USAGE;
-        }
-      if (++n == GPUS_MAX || !comma)
-        break;
-      p = comma;
-    }
-    struct gpu_set host;
-    int listed = gpus_list(&host, lwhy, sizeof lwhy) == 0;
-    for (size_t i = 0; i < n; i++) {
-      struct gpu_slot *s = &out->slot[out->n++];
-      size_t j = 0;
-      while (listed && j < host.n && !names(&host.slot[j], ids[i]))
-        j++;
-      if (listed && j == host.n) {
-        gr_fmt(why, len, "--gpus: no GPU '%s' here (nvidia-smi lists %zu visible GPU%s)", ids[i],
-               host.n, host.n == 1 ? "" : "s");
-        return GR_EXIT_ENV;
-      }
-      if (listed) {
-        *s = host.slot[j];
-      } else {
-        memset(s, 0, sizeof *s);
-        s->index = -1;
-        gr_fmt(s->id, sizeof s->id, "%s", ids[i]);
-        if (!strncmp(ids[i], "GPU-", 4))
-          gr_fmt(s->uuid, sizeof s->uuid, "%s", ids[i]);
-      }
-    }
-    return 0;
-  }
+  if (!all && !is_count) /* a LIST */
+    return resolve_list(spec, out, why, len);
   if (gpus_list(out, lwhy, sizeof lwhy)) {
     gr_fmt(why, len, "--gpus %s: cannot list the GPUs: %s", spec, lwhy);
     return GR_EXIT_ENV;
