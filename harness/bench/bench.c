@@ -209,6 +209,68 @@ static int json_read(struct child *c, struct session *ss, int what, size_t n, do
   return 0;
 }
 
+/* BW COPY_GBPS UUID NAME: the copy bandwidth measured, the GPU that times. */
+static void line_bw(struct session *ss, struct bench_plan *p, char *rest)
+{
+  char *save;
+  ss->waiting = 0;
+  p->copy_gbps = strtod(rest, &save);
+  save += *save == '\t';
+  size_t ul = strcspn(save, "\t");
+  gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%.*s", (int)ul, strncmp(save, "-\t", 2) ? save : "");
+  save += ul + (save[ul] == '\t');
+  gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", save);
+  ss->started = 1;
+}
+
+/* GI BYTES, then the bytes of a struct gr_gpu_info. */
+static void line_gi(struct session *ss, struct child *c, struct bench_plan *p,
+                    const struct bench_opts *o, const char *rest, char *why, size_t len)
+{
+  struct gr_gpu_info g;
+  size_t n = (size_t)strtoull(rest, NULL, 10);
+  if (n == sizeof g && child_read(c, o->watchdog, &g, sizeof g) == CHILD_GOT) {
+    g.name[sizeof g.name - 1] = g.uuid[sizeof g.uuid - 1] = 0;
+    g.driver_release[sizeof g.driver_release - 1] = 0;
+    p->gpu = g;
+    p->have_gpu = 1;
+  } else if (n != sizeof g) {
+    gr_fmt(why, len, "the benchmark process sent a GPU description of %zu bytes, not %zu", n,
+           sizeof g);
+    ss->fatal = GR_STATUS_ENV;
+  }
+}
+
+/* PEAK ALG ITEMS_PER_S NAME: an algorithm's item peak, once. */
+static void line_peak(struct bench_plan *p, char *rest)
+{
+  char *save = NULL, *alg = strtok_r(rest, "\t", &save), *rate = strtok_r(NULL, "\t", &save);
+  const struct gr_algorithm *a = alg ? registry_find(alg) : NULL;
+  if (a && rate && !bench_peak_of(p, a) && p->n_peaks < sizeof p->peaks / sizeof *p->peaks) {
+    struct bench_peak *pk = &p->peaks[p->n_peaks++];
+    pk->alg = a;
+    pk->items_per_s = strtod(rate, NULL);
+    gr_fmt(pk->name, sizeof pk->name, "%s", save ? save : "");
+  }
+}
+
+/* T I VERDICT LAUNCHES SECONDS REASON: an item's end, pending its metrics and samples. */
+static void line_t(struct session *ss, char *rest)
+{
+  char *save = NULL, *f[5] = {0};
+  f[0] = strtok_r(rest, "\t", &save);
+  for (int k = 1; k < 4 && f[k - 1]; k++)
+    f[k] = strtok_r(NULL, "\t", &save);
+  f[4] = save ? save : "";
+  int vd = f[1] ? verdict_parse(f[1]) : -1;
+  ss->pending = f[0] ? strtol(f[0], NULL, 10) : -1;
+  ss->pv = vd < 0 ? VERDICT_ERROR : (enum verdict)vd;
+  ss->launches = f[2] ? strtol(f[2], NULL, 10) : 0;
+  ss->seconds = f[3] ? strtod(f[3], NULL) : 0;
+  gr_fmt(ss->reason, sizeof ss->reason, "%s", f[4]);
+  ss->acc.n = 0;
+}
+
 /* Act on one line of the benchmark process. */
 static void session_line(struct session *ss, char *line, struct child *c, struct samples *sm,
                          struct bench_plan *p, const struct bench_opts *o, size_t *next,
@@ -231,36 +293,11 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
   } else if (strcmp(tag, "WAIT") == 0) {
     ss->waiting = 1; /* the process said on stderr what it waits for */
   } else if (strcmp(tag, "BW") == 0) {
-    ss->waiting = 0;
-    p->copy_gbps = strtod(rest, &save);
-    save += *save == '\t';
-    size_t ul = strcspn(save, "\t");
-    gr_fmt(p->gpu_uuid, sizeof p->gpu_uuid, "%.*s", (int)ul, strncmp(save, "-\t", 2) ? save : "");
-    save += ul + (save[ul] == '\t');
-    gr_fmt(p->gpu_name, sizeof p->gpu_name, "%s", save);
-    ss->started = 1;
+    line_bw(ss, p, rest);
   } else if (strcmp(tag, "GI") == 0) { /* the GPU's description: our own child's bytes */
-    struct gr_gpu_info g;
-    size_t n = (size_t)strtoull(rest, NULL, 10);
-    if (n == sizeof g && child_read(c, o->watchdog, &g, sizeof g) == CHILD_GOT) {
-      g.name[sizeof g.name - 1] = g.uuid[sizeof g.uuid - 1] = 0;
-      g.driver_release[sizeof g.driver_release - 1] = 0;
-      p->gpu = g;
-      p->have_gpu = 1;
-    } else if (n != sizeof g) {
-      gr_fmt(why, len, "the benchmark process sent a GPU description of %zu bytes, not %zu", n,
-             sizeof g);
-      ss->fatal = GR_STATUS_ENV;
-    }
+    line_gi(ss, c, p, o, rest, why, len);
   } else if (strcmp(tag, "PEAK") == 0) {
-    char *alg = strtok_r(rest, "\t", &save), *rate = strtok_r(NULL, "\t", &save);
-    const struct gr_algorithm *a = alg ? registry_find(alg) : NULL;
-    if (a && rate && !bench_peak_of(p, a) && p->n_peaks < sizeof p->peaks / sizeof *p->peaks) {
-      struct bench_peak *pk = &p->peaks[p->n_peaks++];
-      pk->alg = a;
-      pk->items_per_s = strtod(rate, NULL);
-      gr_fmt(pk->name, sizeof pk->name, "%s", save ? save : "");
-    }
+    line_peak(p, rest);
   } else if (strcmp(tag, "X") == 0) { /* another lane's: its result stays not done here */
     size_t i = (size_t)strtoull(rest, NULL, 10);
     if (i < p->n && i >= *next)
@@ -272,18 +309,7 @@ static void session_line(struct session *ss, char *line, struct child *c, struct
     sm->n = 0;
     ss->pending = -1;
   } else if (strcmp(tag, "T") == 0) {
-    char *f[5] = {0};
-    f[0] = strtok_r(rest, "\t", &save);
-    for (int k = 1; k < 4 && f[k - 1]; k++)
-      f[k] = strtok_r(NULL, "\t", &save);
-    f[4] = save ? save : "";
-    int vd = f[1] ? verdict_parse(f[1]) : -1;
-    ss->pending = f[0] ? strtol(f[0], NULL, 10) : -1;
-    ss->pv = vd < 0 ? VERDICT_ERROR : (enum verdict)vd;
-    ss->launches = f[2] ? strtol(f[2], NULL, 10) : 0;
-    ss->seconds = f[3] ? strtod(f[3], NULL) : 0;
-    gr_fmt(ss->reason, sizeof ss->reason, "%s", f[4]);
-    ss->acc.n = 0;
+    line_t(ss, rest);
   } else if (strcmp(tag, "M") == 0 && ss->pending >= 0) { /* an accuracy metric: NAME VALUE */
     char *name = strtok_r(rest, "\t", &save);
     if (name && save)
