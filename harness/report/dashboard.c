@@ -283,6 +283,39 @@ static void add_changes(struct plot_ctx *c, struct tpl_view *v)
   tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");
 }
 
+/* One variant's row of an algorithm's table: its timing (in the algorithm's unit, against the
+ * peer timed in the same run) and its check's badge. */
+static void timing_row(struct tpl_view *row, const struct store_timing *r,
+                       const struct store_timing *peer, const char *unit)
+{
+  char num[32];
+  tpl_set(row, "variant", "%s", r->variant);
+  tpl_set(row, "kind", "%s", r->kind);
+  struct tpl_view *m = r->samples > 0 ? tpl_add(row, "timed") : NULL;
+  if (m) {
+    tpl_set(m, "median", "%.4f", r->median_ms);
+    tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
+    if (unit[0]) {
+      tpl_set(m, "gbps", "%s", gr_si(r->items_per_s, num, sizeof num));
+      tpl_set(m, "pct", "%.1f%%", r->pct_peak);
+    } else {
+      tpl_set(m, "gbps", "%.1f", r->gbps);
+      tpl_set(m, "pct", "%.1f%%", r->pct_copy);
+    }
+    if (peer && peer != r)
+      tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
+    else
+      tpl_set(m, "vs_peer", "%s", "");
+    tpl_set(m, "mhz", "%.0f", r->sm_clock_mhz);
+  }
+  /* a fixed or peer variant whose check failed counts; historical ones are meant to */
+  int fixed_bad = strcmp(r->kind, "historical") && !strcmp(render_badge(r->verdict), "bad");
+  tpl_set(row, "badge", "%s", fixed_bad ? "bad" : render_badge(r->verdict));
+  tpl_set(row, "verdict", "%s", r->verdict);
+  tpl_set(row, "reason", "%s",
+          strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
+}
+
 /* One algorithm's timings table: a row per (case, variant), the case cell spanning its rows. */
 static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg_view *a)
 {
@@ -335,33 +368,7 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         }
         first = 0;
       }
-      tpl_set(row, "variant", "%s", r->variant);
-      tpl_set(row, "kind", "%s", r->kind);
-      if (r->samples > 0) {
-        struct tpl_view *m = tpl_add(row, "timed");
-        if (m) {
-          tpl_set(m, "median", "%.4f", r->median_ms);
-          tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
-          if (unit[0]) {
-            tpl_set(m, "gbps", "%s", gr_si(r->items_per_s, num, sizeof num));
-            tpl_set(m, "pct", "%.1f%%", r->pct_peak);
-          } else {
-            tpl_set(m, "gbps", "%.1f", r->gbps);
-            tpl_set(m, "pct", "%.1f%%", r->pct_copy);
-          }
-          if (peer && peer != r)
-            tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
-          else
-            tpl_set(m, "vs_peer", "%s", "");
-          tpl_set(m, "mhz", "%.0f", r->sm_clock_mhz);
-        }
-      }
-      /* a fixed or peer variant whose check failed counts; historical ones are meant to */
-      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(render_badge(r->verdict), "bad");
-      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : render_badge(r->verdict));
-      tpl_set(row, "verdict", "%s", r->verdict);
-      tpl_set(row, "reason", "%s",
-              strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
+      timing_row(row, r, peer, unit);
     }
   }
   char name[128], slug[80];
