@@ -654,6 +654,81 @@ static void test_check_near_tie(void)
   kmedoids_algorithm.instance_free(inst);
 }
 
+/* A medoid update that float scores decide the other way (gpu-check on an H200, this stop:
+ * cluster 1 of 34 members at alpha 0.01, objects 149 and 210 scoring 1.8e-6 apart; v2_gpu took
+ * 210 and ended 0.46% above the reference after one more step): the output of that other path
+ * passes; the same medoids on a case whose reference path has no near tie fail. */
+static void flipped_output(const struct km_data *d, int cluster, int32_t medoid, unsigned char *o)
+{
+  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  km_out_pack(&d->res, o);
+  int32_t *med = (int32_t *)(o + l.medoids), *asg = (int32_t *)(o + l.assign);
+  double *obj = (double *)(o + l.objective);
+  med[cluster] = medoid;
+  double sum = 0;
+  for (int64_t i = 0; i < d->ds.n; i++) { /* nearest, a later medoid only if strictly closer */
+    double best = INFINITY;
+    for (int j = 0; j < d->cfg.k; j++) {
+      double x = km_ref_sqfd(&d->ref, i, med[j]);
+      if (x < best) {
+        best = x;
+        asg[i] = j;
+      }
+    }
+    sum += best;
+  }
+  obj[d->res.steps - 1] = sum;
+}
+
+static void test_check_medoid_flip(void)
+{
+  struct gr_case c;
+  struct gr_instance *inst;
+  char why[GR_WHY_LEN];
+  EXPECT(case_parse("kmedoids n=223 k=4 sig_min=5 sig_max=8 classes=1 alpha_milli=10 iters=1 "
+                    "ranks=1 dist=classes seed=237194589288699",
+                    &c, why, sizeof why) == 0 &&
+             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
+         "%s", why);
+  const struct km_data *d = inst->priv;
+  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  unsigned char *o = malloc(l.bytes);
+  EXPECT(d->res.steps == 2 && d->res.medoids[1] == 149, "the reference's path changed: %d steps, "
+         "cluster 1's medoid %d", d->res.steps, d->res.medoids[1]);
+  flipped_output(d, 1, 210, o);
+  struct gr_check_report rep;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 0, "the near-tie medoid flip fails: %s",
+         rep.why);
+  /* a medoid far from a tie (cluster 2's runner-up scores 2% above its best) fails */
+  flipped_output(d, 1, 210, o);
+  int32_t *med = (int32_t *)(o + l.medoids);
+  med[2] = med[2] == 6 ? 207 : 6;
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1, "a far medoid passes as a flip");
+  free(o);
+  kmedoids_algorithm.instance_free(inst);
+  /* no near tie on the path: a member that is not the medoid fails */
+  EXPECT(case_parse("kmedoids n=60 k=3 sig_min=3 sig_max=6 classes=3 alpha_milli=200 iters=1 "
+                    "ranks=1 dist=classes seed=11",
+                    &c, why, sizeof why) == 0 &&
+             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
+         "%s", why);
+  d = inst->priv;
+  l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
+  o = malloc(l.bytes);
+  int32_t other = -1;
+  for (int64_t i = 0; i < d->ds.n && other < 0; i++)
+    if (d->res.assign[i] == 0 && i != d->res.medoids[0])
+      other = (int32_t)i;
+  flipped_output(d, 0, other, o);
+  memset(&rep, 0, sizeof rep);
+  EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1 && strstr(rep.why, "no near tie"),
+         "another medoid on a path without a near tie: '%s'", rep.why);
+  free(o);
+  kmedoids_algorithm.instance_free(inst);
+}
+
 int main(void)
 {
   test_parallel_terms();
@@ -668,6 +743,7 @@ int main(void)
   test_check_fails();
   test_check_sampled();
   test_check_near_tie();
+  test_check_medoid_flip();
   test_generated_cases();
   if (test_failures) {
     printf("%d failure(s)\n", test_failures);

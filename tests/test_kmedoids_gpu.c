@@ -300,6 +300,10 @@ int main(void)
   test_duplicate_ties("kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
                       "ranks=1 dist=duplicates seed=245441520283404",
                       both);
+  /* a medoid update decided the other way by float scores (H200, gpu-check of this stop) */
+  test_duplicate_ties("kmedoids n=223 k=4 sig_min=5 sig_max=8 classes=1 alpha_milli=10 iters=1 "
+                      "ranks=1 dist=classes seed=237194589288699",
+                      both);
   for (int s = 1; s <= 40; s++) { /* more of the shape: duplicate pairs, k about n / 2 */
     char t[256];
     snprintf(t, sizeof t,

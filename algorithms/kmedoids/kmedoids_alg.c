@@ -7,11 +7,14 @@
  * assignment and the objective after each step (km_mpirun.h gives the layout).
  *
  * Check: the same medoids and assignment as the reference (then the objective trace within
- * KM_OBJ_TOL relative). Where float summation flips a near-tie and the path differs, the output
+ * KM_OBJ_TOL relative). Where float summation flips a near tie and the path differs, the output
  * passes only if every object sits at its nearest medoid (within tolerance), a converged run's
- * medoids minimise their clusters' scores (within tolerance), and the objective, recomputed in
- * double, is within KM_OBJ_TOL of the reference's; the relative difference is then the case's
- * error metric (the harness has no channel for a note on a pass). Always: indices in range, every
+ * medoids minimise their clusters' scores (within tolerance), and either the objective,
+ * recomputed in double, is within KM_OBJ_TOL of the reference's (plus the moved objects'
+ * tolerance when the medoids agree), or, with other medoids, the reference's own path passed a
+ * near tie (an assignment or a medoid update float distances may decide the other way:
+ * path_near_tie) and step 0 agrees; the relative difference is then the case's error metric (the
+ * harness has no channel for a note on a pass). Always: indices in range, every
  * field written, each medoid in its own cluster (or at distance 0 from the medoid it joined), the
  * objective never increasing. Cases too big for the reference are checked on a sample. */
 #include "kmedoids_alg.h"
@@ -447,6 +450,98 @@ static int check_converged(const struct km_data *d, const int32_t *med, const in
   return bad;
 }
 
+/* The reference's assignment step t of its path: each object's nearest medoid (a later medoid
+ * only if strictly closer) into asg; 1 when some object's second-nearest is within the distance
+ * tolerance of its nearest (a near tie float distances may resolve the other way). *slack
+ * gets the step's summed distance tolerance. */
+static int replay_assign(const struct km_data *d, const int32_t *med, int32_t *asg, double *slack)
+{
+  int tie = 0;
+  *slack = 0;
+  for (int64_t i = 0; i < d->ds.n; i++) {
+    double best = INFINITY, second = INFINITY;
+    for (int j = 0; j < d->cfg.k; j++) {
+      double x = km_d(d, i, med[j]);
+      if (x < best) {
+        second = best;
+        best = x;
+        asg[i] = j;
+      } else if (x < second) {
+        second = x;
+      }
+    }
+    tie |= second - best <= best * KM_OBJ_TOL + 2 * dist_slack(best);
+    *slack += dist_slack(best);
+  }
+  return tie;
+}
+
+/* The reference's medoid update of cluster cl.list[a..b) (at least 3 members): the member of the
+ * least exact score (the reference's rule) into *m; 1 when a runner-up scores within the score
+ * tolerance (the members' summed distance tolerances) of it. */
+static int replay_update(const struct km_data *d, const struct km_clusters *cl, int64_t a,
+                         int64_t b, int32_t *m)
+{
+  uint64_t best = UINT64_MAX;
+  double best_d = INFINITY, best_slack = 0, second_d = INFINITY, second_slack = 0;
+  for (int64_t s = a; s < b; s++) {
+    uint64_t sum = 0;
+    double sd = 0, slack = 0;
+    for (int64_t u = a; u < b; u++) {
+      double x = km_d(d, cl->list[s], cl->list[u]);
+      sum += km_score_fixed(x);
+      sd += x;
+      slack += dist_slack(x);
+    }
+    if (sum < best) {
+      best = sum;
+      *m = cl->list[s];
+    }
+    if (sd < best_d) {
+      second_d = best_d, second_slack = best_slack;
+      best_d = sd, best_slack = slack;
+    } else if (sd < second_d) {
+      second_d = sd, second_slack = slack;
+    }
+  }
+  return second_d - best_d <= best_d * KM_OBJ_TOL + best_slack + second_slack;
+}
+
+/* The reference's path replayed (its initial medoids, its steps): 1 when it passed a near tie, an
+ * assignment or a medoid update that float distances may decide the other way, which takes the
+ * run down another path (a fixed variant's different path is accepted only then); *slack0 gets
+ * step 0's summed distance tolerance (its objective depends on the initial medoids alone);
+ * -1 out of memory. */
+static int path_near_tie(const struct km_data *d, double *slack0)
+{
+  int64_t n = d->ds.n;
+  int k = d->cfg.k, tie = 0;
+  int32_t *med = malloc(sizeof(int32_t) * (size_t)k), *asg = malloc(sizeof(int32_t) * (size_t)n);
+  if (!med || !asg || km_init_medoids(n, k, d->cfg.init_seed, med)) {
+    free(med), free(asg);
+    return -1;
+  }
+  for (int t = 0; t < d->res.steps; t++) {
+    double slack;
+    tie |= replay_assign(d, med, asg, &slack);
+    if (t == 0)
+      *slack0 = slack;
+    struct km_clusters cl;
+    if (t + 1 == d->res.steps || km_clusters_build(&cl, asg, n, k))
+      break;
+    for (int j = 0; j < k; j++) {
+      int64_t a = cl.start[j], b = cl.start[j + 1];
+      if (b - a >= 1 && b - a < 3)
+        med[j] = cl.list[a];
+      else if (b - a >= 3)
+        tie |= replay_update(d, &cl, a, b, &med[j]);
+    }
+    km_clusters_release(&cl);
+  }
+  free(med), free(asg);
+  return tie;
+}
+
 static int km_check(const struct gr_instance *inst, const void *out, struct gr_check_report *rep)
 {
   const struct km_data *d = inst->priv;
@@ -549,12 +644,28 @@ static int km_check(const struct gr_instance *inst, const void *out, struct gr_c
   while (first < k && med[first] == ref->medoids[first])
     first++;
   double rel = fabs(sum - ref_obj) / (ref_obj > 0 ? ref_obj : 1.0);
-  if (rel > KM_OBJ_TOL && first < k)
-    return gr_check_fail(
-        rep, "parity",
-        "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
-        "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)",
-        first, med[first], ref->medoids[first], steps, ref->steps, sum, ref_obj, rel, KM_OBJ_TOL);
+  if (rel > KM_OBJ_TOL && first < k) {
+    /* other medoids: the reference's path must have passed a near tie (an update whose
+     * runner-up scores within tolerance: 2 x H200, gpu-check of this stop, cluster 1 of 34 at
+     * alpha 0.01 with two members 1.8e-6 apart), and step 0, which depends on the initial medoids
+     * alone, must agree (2 x its distance tolerance) */
+    double slack0 = 0;
+    int tie = path_near_tie(d, &slack0);
+    if (tie < 0)
+      return gr_check_fail(rep, "memory", "out of host memory for the reference's path");
+    if (!tie || fabs(obj[0] - ref->objective[0]) > KM_OBJ_TOL * ref->objective[0] + 2 * slack0)
+      return gr_check_fail(
+          rep, "parity",
+          "medoids differ from the reference (cluster %d: object %d, reference %d; %d steps, "
+          "reference %d) and so does the objective: %.12g vs %.12g (relative %.2e > %.0e)%s",
+          first, med[first], ref->medoids[first], steps, ref->steps, sum, ref_obj, rel,
+          KM_OBJ_TOL,
+          tie ? "; step 0 differs too" : "; the reference's path has no near tie to flip");
+    if (steps <= iters && check_converged(d, med, asg, rep))
+      return 1;
+    rep->err = rel; /* the flip, reported as the error metric */
+    return 0;
+  }
   /* The same medoids, another assignment (or number of steps): each moved object passed the
    * nearest check, so it may cost up to its distance tolerance over the reference's nearest; the
    * sum of those tolerances over the moved objects is what the objective may differ by. */
