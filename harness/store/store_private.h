@@ -1,6 +1,6 @@
 /* What the store's files share (store_open.c, store.c: the write side, store_read.c and
  * store_timings.c: the read side, store_merge.c, store_trust.c and store_guard.c: files from
- * elsewhere); no other file includes this. */
+ * elsewhere, store_prune.c: retention); no other file includes this. */
 #ifndef GR_STORE_PRIVATE_H
 #define GR_STORE_PRIVATE_H
 
