@@ -100,15 +100,11 @@ static int src_has_table(sqlite3 *db, const char *table)
  * near 2^63 would leave no room after it); the others are numbered after the largest. */
 #define KEEP_ID "(old > (SELECT m FROM o) AND old <= 1000000000000000)"
 
-/* Copy the runs of the database attached as src (one run when only > 0, else every run that is
- * not still running) that db lacks, with their rows. Ids: a run (and a timing) keeps its id
- * where it is above every id here; the others (taken, zero, negative) get new ones after the
- * largest, and every row follows its run through the map (temp.run_map, temp.timing_map): no
- * row is dropped for its id. 0 ok; -1 (db's message says why); -2 refused (why says why). */
-static int import_attached(sqlite3 *db, int64_t only, struct store_import_report *rep, char *why,
-                           size_t len)
+/* The identity of a run of src (x) as SQL into uid: its uid, else LEGACY_UID over the columns
+ * src has (a hand-made file may lack some). */
+static void src_uid(sqlite3 *db, char *uid, size_t len)
 {
-  char uid[512], legacy[256], filter[1024], sql[8192];
+  char legacy[256];
   /* LEGACY_UID over the columns src has (a hand-made file may lack some) */
   int host = store_has_column(db, "src", "runs", "host"),
       start = store_has_column(db, "src", "runs", "started_at"),
@@ -121,22 +117,16 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
            " ':' || x.id", host ? "x.host" : "NULL", start ? "x.started_at" : "NULL",
            seed ? "x.seed" : "NULL");
   if (store_has_column(db, "src", "runs", "uid"))
-    gr_fmt(uid, sizeof uid, "coalesce(x.uid, %s)", legacy);
+    gr_fmt(uid, len, "coalesce(x.uid, %s)", legacy);
   else
-    gr_fmt(uid, sizeof uid, "%s", legacy);
-  int timings = src_has_table(db, "timings");
-  int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
-  gr_fmt(filter, sizeof filter,
-         "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
-         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
-         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
-         uid, uid);
-  int j = store_judge_import(db, filter, only, why, len);
-  if (j == -1)
-    return -2;
-  if (j < 0)
-    return -1;
-  /* the maps: old id -> new id */
+    gr_fmt(uid, len, "%s", legacy);
+}
+
+/* The maps old id -> new id of the runs to import (those of filter) and of their timings
+ * (temp.run_map, temp.timing_map, indexed). 0 ok, -1 (db's message says why). */
+static int make_maps(sqlite3 *db, const char *filter, int64_t only, int timings)
+{
+  char sql[8192];
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.timing_map", NULL,
                NULL, NULL);
   gr_fmt(sql, sizeof sql,
@@ -165,6 +155,16 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
       (timings && sqlite3_exec(db, "CREATE UNIQUE INDEX temp.timing_map_old ON timing_map(old)",
                                NULL, NULL, NULL) != SQLITE_OK))
     return -1;
+  return 0;
+}
+
+/* The runs of temp.run_map copied with their rows (cases but for a one-run copy, outcomes,
+ * coverage, sanitizer verdicts, night parts, timings, samples, accuracy), counted into rep. 0
+ * ok, -1 (db's message says why). */
+static int copy_rows(sqlite3 *db, int64_t only, const char *uid, int timings, int64_t before,
+                     struct store_import_report *rep)
+{
+  char sql[8192];
   /* runs */
   static const char run_new[] = "(SELECT new FROM temp.run_map WHERE old = x.run_id)";
   static const char timing_new[] = "(SELECT new FROM temp.timing_map WHERE old = x.timing_id)";
@@ -208,6 +208,33 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
        exec_copy(db, sql, only) < 0))
     return -1;
   return 0;
+}
+
+/* Copy the runs of the database attached as src (one run when only > 0, else every run that is
+ * not still running) that db lacks, with their rows. Ids: a run (and a timing) keeps its id
+ * where it is above every id here; the others (taken, zero, negative) get new ones after the
+ * largest, and every row follows its run through the map (temp.run_map, temp.timing_map): no
+ * row is dropped for its id. 0 ok; -1 (db's message says why); -2 refused (why says why). */
+static int import_attached(sqlite3 *db, int64_t only, struct store_import_report *rep, char *why,
+                           size_t len)
+{
+  char uid[512], filter[1024];
+  src_uid(db, uid, sizeof uid);
+  int timings = src_has_table(db, "timings");
+  int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
+  gr_fmt(filter, sizeof filter,
+         "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
+         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
+         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
+         uid, uid);
+  int j = store_judge_import(db, filter, only, why, len);
+  if (j == -1)
+    return -2;
+  if (j < 0)
+    return -1;
+  if (make_maps(db, filter, only, timings))
+    return -1;
+  return copy_rows(db, only, uid, timings, before, rep);
 }
 
 /* Attach path as src to db, import, detach. 0 ok; -1 with why. */
