@@ -343,13 +343,82 @@ static int bench_stop(const struct bench_opts *o)
 }
 
 /* The plan in one benchmark process after another, on the one GPU this process sees. */
+/* The lines of one benchmark process c until it ends, stops answering or is told to stop: each
+ * read into the session ss (session_line); an item it was timing when it died or went silent
+ * is finished as a crash or a timeout (skip when interrupted) and *next moves past it. */
+static void session_run(struct session *ss, struct child *c, struct samples *sm,
+                        struct bench_plan *p, const struct bench_opts *o, size_t *next,
+                        int *restarts, char *why, size_t len)
+{
+  char line[GR_WHY_LEN * 4];
+  for (;;) {
+    /* waiting for the GPU's lock: no watchdog (the holder is bounded by its own), an interrupt
+     * still stops it */
+    enum child_read_status r =
+        child_read_line(c, ss->waiting ? 1.0 : o->watchdog, line, sizeof line);
+    if (r == CHILD_TIMEOUT && ss->waiting && !bench_stop(o))
+      continue;
+    if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
+      child_finish(c, 1, NULL, 0);
+      int stopped = bench_stop(o);
+      if (ss->cur < 0 && !stopped) {
+        gr_fmt(why, len, "the benchmark process did not answer within %.0f s", o->watchdog);
+        ss->fatal = GR_STATUS_ENV;
+      } else if (ss->cur >= 0) {
+        (*restarts)++;
+        /* interrupted (or the store failed): not run to the end, a skip, never a timeout */
+        enum verdict vd = stopped ? VERDICT_SKIP : VERDICT_TIMEOUT;
+        const char *msg = stopped ? "interrupted" : "no word within the watchdog";
+        finish_item(p, o, (size_t)ss->cur, vd, 0, o->watchdog, msg, NULL, NULL, 0, NULL);
+        json_lost(ss, &p->items[ss->cur], vd, msg);
+        *next = (size_t)ss->cur + 1;
+      }
+      return;
+    }
+    if (r != CHILD_GOT) {
+      char msg[GR_WHY_LEN];
+      child_finish(c, 0, msg, sizeof msg);
+      if (!ss->done && ss->cur >= 0) {
+        finish_item(p, o, (size_t)ss->cur, VERDICT_CRASH, 0, 0, msg, NULL, NULL, 0, NULL);
+        json_lost(ss, &p->items[ss->cur], VERDICT_CRASH, msg);
+        *next = (size_t)ss->cur + 1;
+        (*restarts)++;
+      } else if (!ss->done) {
+        gr_fmt(why, len, "the benchmark process ended before any benchmark: %s", msg);
+        ss->fatal = GR_STATUS_ENV;
+      }
+      return;
+    }
+    session_line(ss, line, c, sm, p, o, next, why, len);
+    if (ss->fatal) {
+      child_finish(c, 1, NULL, 0);
+      return;
+    }
+  }
+}
+
+/* Google Benchmark's JSON (--json) written whole at the end, with the run's context. */
+static void write_json(struct bench_json *json, const struct bench_plan *p,
+                       const struct bench_opts *o)
+{
+  const char *extra[] = {"gpu", p->gpu_name[0] ? p->gpu_name : "none", "commit",
+                         o->commit ? o->commit : "unknown", "gpuregress_version",
+                         o->gr_version ? o->gr_version : "unknown", "gpuregress_commit",
+                         o->gr_commit ? o->gr_commit : "unknown", "runner", gr_runner_name(),
+                         NULL};
+  char msg[GR_WHY_LEN];
+  if (json->oom)
+    fprintf(stderr, "gpuregress bench: part of the JSON was lost (out of memory)\n");
+  if (bench_json_write(json, o->json, extra, msg, sizeof msg))
+    fprintf(stderr, "gpuregress bench: %s\n", msg);
+}
+
 enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts *o, char *why,
                                   size_t len)
 {
   size_t next = 0;
   struct samples sm = {0};
   int restarts = 0, started_any = 0;
-  char line[GR_WHY_LEN * 4];
   enum gr_status rc = GR_STATUS_OK;
   struct bench_json json;
   bench_json_init(&json);
@@ -368,52 +437,7 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
     }
     struct session ss = {.cur = -1, .pending = -1, .no_gpu = -1, .pv = VERDICT_PASS,
                          .json = o->json ? &json : NULL};
-    for (;;) {
-      /* waiting for the GPU's lock: no watchdog (the holder is bounded by its own), an
-       * interrupt still stops it */
-      enum child_read_status r =
-          child_read_line(&c, ss.waiting ? 1.0 : o->watchdog, line, sizeof line);
-      if (r == CHILD_TIMEOUT && ss.waiting && !bench_stop(o))
-        continue;
-      if (r == CHILD_TIMEOUT || (r == CHILD_GOT && bench_stop(o))) {
-        child_finish(&c, 1, NULL, 0);
-        int stopped = bench_stop(o);
-        if (ss.cur < 0 && !stopped) {
-          gr_fmt(why, len, "the benchmark process did not answer within %.0f s", o->watchdog);
-          ss.fatal = GR_STATUS_ENV;
-        } else if (ss.cur >= 0) {
-          restarts++;
-          /* interrupted (or the store failed): not run to the end, a skip, never a timeout */
-          enum verdict vd = stopped ? VERDICT_SKIP : VERDICT_TIMEOUT;
-          const char *msg = stopped ? "interrupted" : "no word within the watchdog";
-          finish_item(p, o, (size_t)ss.cur, vd, 0, o->watchdog, msg, NULL, NULL, 0, NULL);
-          json_lost(&ss, &p->items[ss.cur], vd, msg);
-          next = (size_t)ss.cur + 1;
-        }
-        break;
-      }
-      if (r != CHILD_GOT) {
-        char msg[GR_WHY_LEN];
-        child_finish(&c, 0, msg, sizeof msg);
-        if (!ss.done) {
-          if (ss.cur >= 0) {
-            finish_item(p, o, (size_t)ss.cur, VERDICT_CRASH, 0, 0, msg, NULL, NULL, 0, NULL);
-            json_lost(&ss, &p->items[ss.cur], VERDICT_CRASH, msg);
-            next = (size_t)ss.cur + 1;
-            restarts++;
-          } else {
-            gr_fmt(why, len, "the benchmark process ended before any benchmark: %s", msg);
-            ss.fatal = GR_STATUS_ENV;
-          }
-        }
-        break;
-      }
-      session_line(&ss, line, &c, &sm, p, o, &next, why, len);
-      if (ss.fatal) {
-        child_finish(&c, 1, NULL, 0);
-        break;
-      }
-    }
+    session_run(&ss, &c, &sm, p, o, &next, &restarts, why, len);
     started_any |= ss.started;
     if (ss.fatal) {
       rc = ss.fatal;
@@ -427,18 +451,8 @@ enum gr_status bench_execute_here(struct bench_plan *p, const struct bench_opts 
   }
   free(sm.ms);
   free(sm.clk);
-  if (o->json) {
-    const char *extra[] = {"gpu", p->gpu_name[0] ? p->gpu_name : "none", "commit",
-                           o->commit ? o->commit : "unknown", "gpuregress_version",
-                           o->gr_version ? o->gr_version : "unknown", "gpuregress_commit",
-                           o->gr_commit ? o->gr_commit : "unknown", "runner", gr_runner_name(),
-                           NULL};
-    char msg[GR_WHY_LEN];
-    if (json.oom)
-      fprintf(stderr, "gpuregress bench: part of the JSON was lost (out of memory)\n");
-    if (bench_json_write(&json, o->json, extra, msg, sizeof msg))
-      fprintf(stderr, "gpuregress bench: %s\n", msg);
-  }
+  if (o->json)
+    write_json(&json, p, o);
   bench_json_release(&json);
   return rc;
 }

@@ -321,6 +321,37 @@ static void bench_lost(struct bench_lanes *b, size_t jobs, const size_t *group_o
   }
 }
 
+/* The claims, the turns, when each job is free and the builds' seconds, in memory the lanes and
+ * their benchmark processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles,
+ * 8-aligned][built_s: ng doubles][ready_at: jobs doubles][end_at: jobs doubles]. 0, or -1 with
+ * errno (*bytes the size to unmap). */
+static int map_shared(struct bench_lanes *b, size_t ng, size_t jobs, double t0, size_t *bytes)
+{
+  size_t at_free = ((ng + 1) * sizeof(int) + 7) & ~(size_t)7;
+  *bytes = at_free + (3 * jobs + ng) * sizeof(double);
+  void *m = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return -1;
+  b->claim = m; /* zero-filled: no group claimed, no start over */
+  b->turns = b->claim + ng;
+  b->free_at = (double *)((char *)m + at_free);
+  b->built_s = b->free_at + jobs;
+  b->ready_at = b->built_s + ng;
+  b->end_at = b->ready_at + jobs;
+  for (size_t j = 0; j < jobs; j++) /* free once its CUDA start is over, as the deal has it */
+    b->free_at[j] = t0 + (double)(j + 1) * BENCH_CUDA_START_S;
+  return 0;
+}
+
+/* What each lane did, as a timeline on stdout. */
+static void print_timeline(const struct bench_lanes *b, size_t ng, double t0)
+{
+  char tl[4096];
+  if (bench_lanes_timeline(tl, sizeof tl, b->jobs, &b->l, ng, b->claim, b->gcost, b->built_s,
+                           b->ready_at, b->end_at, t0, b->gpu_of))
+    printf("\nlanes (seconds from their start):\n%s", tl);
+}
+
 enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts *o, char *why,
                                    size_t len)
 {
@@ -354,27 +385,11 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
     goto oom;
   b.jobs = jobs;
   b.gcost = gcost;
-  /* the claims, the turns, when each job is free and the builds' seconds, in memory the lanes
-   * and their benchmark processes share: [claim: ng ints][turns: 1 int][free_at: jobs doubles,
-   * 8-aligned][built_s: ng doubles][ready_at: jobs doubles][end_at: jobs doubles] */
-  size_t at_free = ((ng + 1) * sizeof(int) + 7) & ~(size_t)7;
-  shared_bytes = at_free + (3 * jobs + ng) * sizeof(double);
   double t0 = now_seconds();
-  if (jobs > 1) {
-    void *m = mmap(NULL, shared_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED) {
-      gr_fmt(why, len, "cannot map the lanes' shared claims: %s", strerror(errno));
-      rc = GR_STATUS_ENV;
-      goto out;
-    }
-    b.claim = m; /* zero-filled: no group claimed, no start over */
-    b.turns = b.claim + ng;
-    b.free_at = (double *)((char *)m + at_free);
-    b.built_s = b.free_at + jobs;
-    b.ready_at = b.built_s + ng;
-    b.end_at = b.ready_at + jobs;
-    for (size_t j = 0; j < jobs; j++) /* free once its CUDA start is over, as the deal has it */
-      b.free_at[j] = t0 + (double)(j + 1) * BENCH_CUDA_START_S;
+  if (jobs > 1 && map_shared(&b, ng, jobs, t0, &shared_bytes)) {
+    gr_fmt(why, len, "cannot map the lanes' shared claims: %s", strerror(errno));
+    rc = GR_STATUS_ENV;
+    goto out;
   }
   struct lanes_spec spec = {
       .gpus = o->gpus, .n_jobs = jobs, .exclusive = 1, .ctx = &b, .begin = bench_lane_begin,
@@ -387,12 +402,8 @@ enum gr_status bench_execute_lanes(struct bench_plan *p, const struct bench_opts
   if (o->store && store_resume(o->store, why, len))
     rc = GR_STATUS_ENV;
   bench_lost(&b, jobs, group_of);
-  if (b.claim) { /* what each lane did, for the report (--json is refused with --gpus) */
-    char tl[4096];
-    if (bench_lanes_timeline(tl, sizeof tl, jobs, &b.l, ng, b.claim, gcost, b.built_s,
-                             b.ready_at, b.end_at, t0, b.gpu_of))
-      printf("\nlanes (seconds from their start):\n%s", tl);
-  }
+  if (b.claim) /* what each lane did, for the report (--json is refused with --gpus) */
+    print_timeline(&b, ng, t0);
   if (rc == GR_STATUS_OK && b.status != GR_STATUS_OK) {
     rc = b.status;
     gr_fmt(why, len, "%s", b.why);

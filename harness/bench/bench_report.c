@@ -30,9 +30,11 @@ int bench_all_no_gpu(const struct bench_plan *p)
   return ran && no_gpu == ran;
 }
 
-void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o)
+/* The head: the run, the GPU, the L2 mode, the copy bandwidth, the cases left out and the item
+ * peaks measured. */
+static void print_head(FILE *f, const struct bench_plan *p, const struct bench_opts *o)
 {
-  char b1[32], b2[32];
+  char b1[32];
   fprintf(f, "\ngpuregress bench%s%lld  %s  L2 %s", o->store ? " run " : "",
           (long long)(o->store ? o->run_id : 0), p->gpu_name[0] ? p->gpu_name : "no GPU",
           o->hot ? "hot" : "cold");
@@ -47,7 +49,12 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
               gr_si(p->peaks[i].items_per_s, b1, sizeof b1),
               p->peaks[i].alg->item_unit ? p->peaks[i].alg->item_unit : "items",
               p->peaks[i].name);
-  /* nothing timed and one reason for all (no GPU): one line, not a table of skips */
+}
+
+/* Nothing timed and one reason for all (no GPU): that one line, not a table of skips. 1 when
+ * printed. */
+static int print_all_skipped(FILE *f, const struct bench_plan *p)
+{
   size_t n_done = 0, n_same = 0;
   const char *reason0 = NULL;
   for (size_t i = 0; i < p->n; i++) {
@@ -58,10 +65,54 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
       reason0 = r->reason;
     n_same += r->verdict == VERDICT_SKIP && r->s.n == 0 && strcmp(r->reason, reason0) == 0;
   }
-  if (n_done && n_same == n_done) {
-    fprintf(f, "all %zu benchmarks skipped: %s\n", n_done, reason0);
-    return;
+  if (!n_done || n_same != n_done)
+    return 0;
+  fprintf(f, "all %zu benchmarks skipped: %s\n", n_done, reason0);
+  return 1;
+}
+
+/* Item i's row: median, noise, samples, rate in the algorithm's unit (items/s against its peak,
+ * else GB/s against the copy), the ratio to the peer of its case timed in this run, the clock,
+ * the check and the accuracy metrics. */
+static void print_row(FILE *f, const struct bench_plan *p, size_t i)
+{
+  const struct bench_item *it = &p->items[i];
+  const struct bench_result *r = &p->res[i];
+  const char *unit = it->alg->item_unit;
+  const struct bench_result *peer = NULL;
+  for (size_t j = 0; j < p->n; j++)
+    if (p->items[j].alg == it->alg && p->items[j].v->kind == GR_VARIANT_PEER &&
+        strcmp(p->items[j].params, it->params) == 0 && p->items[j].c.seed == it->c.seed &&
+        p->res[j].done && p->res[j].s.n)
+      peer = &p->res[j];
+  char ratio[32] = "-", noise[16] = "-", pct[16] = "-", med[24] = "-", gbps[24] = "-";
+  if (r->s.n) {
+    gr_fmt(med, sizeof med, "%.4f", r->s.median);
+    gr_fmt(noise, sizeof noise, "%.2f%%", 100 * r->s.noise);
+    if (unit)
+      gr_si(r->items_per_s, gbps, sizeof gbps);
+    else
+      gr_fmt(gbps, sizeof gbps, "%.1f", r->gbps);
+    double share = unit ? r->pct_peak : r->pct_copy;
+    if (share > 0)
+      gr_fmt(pct, sizeof pct, "%.1f%%", share);
+    if (peer && peer != r)
+      gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
   }
+  fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s", it->v->name,
+          gr_variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
+          verdict_name(r->verdict));
+  for (size_t k = 0; k < r->acc.n; k++) /* accuracy: error rates */
+    fprintf(f, "%s%s %.2f%%", k ? ", " : "  ", r->acc.name[k], 100 * r->acc.value[k]);
+  fprintf(f, "\n");
+}
+
+void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench_opts *o)
+{
+  char b1[32], b2[32];
+  print_head(f, p, o);
+  if (print_all_skipped(f, p))
+    return;
   for (size_t i = 0; i < p->n; i++) {
     const struct bench_item *it = &p->items[i];
     const struct bench_result *r = &p->res[i];
@@ -75,46 +126,19 @@ void bench_print_summary(FILE *f, const struct bench_plan *p, const struct bench
       any |= p->res[j].done;
     if (!any)
       continue;
-    /* the rate in the algorithm's unit: items/s against its peak, else GB/s against the copy */
     const char *unit = it->alg->item_unit;
     if (first_of_case) {
       char rate_head[32];
       gr_fmt(rate_head, sizeof rate_head, "%s/s", unit ? unit : "GB");
-      fprintf(f, "\n%s %s  (%s B, %s %s)\n", it->alg->name, it->params, gr_si(r->bytes, b1, sizeof b1),
-              gr_si(r->items, b2, sizeof b2), unit ? unit : "items");
+      fprintf(f, "\n%s %s  (%s B, %s %s)\n", it->alg->name, it->params,
+              gr_si(r->bytes, b1, sizeof b1), gr_si(r->items, b2, sizeof b2),
+              unit ? unit : "items");
       fprintf(f, "  %-20s %-10s %10s %7s %7s %9s %6s %8s %6s  %s\n", "variant", "kind",
               "median ms", "noise", "samples", rate_head, unit ? "%peak" : "%copy", "vs peer",
               "MHz", "check");
     }
-    if (!r->done)
-      continue;
-    /* the peer of this case, timed in this run */
-    const struct bench_result *peer = NULL;
-    for (size_t j = 0; j < p->n; j++)
-      if (p->items[j].alg == it->alg && p->items[j].v->kind == GR_VARIANT_PEER &&
-          strcmp(p->items[j].params, it->params) == 0 && p->items[j].c.seed == it->c.seed &&
-          p->res[j].done && p->res[j].s.n)
-        peer = &p->res[j];
-    char ratio[32] = "-", noise[16] = "-", pct[16] = "-", med[24] = "-", gbps[24] = "-";
-    if (r->s.n) {
-      gr_fmt(med, sizeof med, "%.4f", r->s.median);
-      gr_fmt(noise, sizeof noise, "%.2f%%", 100 * r->s.noise);
-      if (unit)
-        gr_si(r->items_per_s, gbps, sizeof gbps);
-      else
-        gr_fmt(gbps, sizeof gbps, "%.1f", r->gbps);
-      double share = unit ? r->pct_peak : r->pct_copy;
-      if (share > 0)
-        gr_fmt(pct, sizeof pct, "%.1f%%", share);
-      if (peer && peer != r)
-        gr_fmt(ratio, sizeof ratio, "%.2fx", r->s.median / peer->s.median);
-    }
-    fprintf(f, "  %-20s %-10s %10s %7s %7zu %9s %6s %8s %6.0f  %s", it->v->name,
-            gr_variant_kind_name(it->v->kind), med, noise, r->s.n, gbps, pct, ratio, r->clock_mhz,
-            verdict_name(r->verdict));
-    for (size_t k = 0; k < r->acc.n; k++) /* accuracy: error rates */
-      fprintf(f, "%s%s %.2f%%", k ? ", " : "  ", r->acc.name[k], 100 * r->acc.value[k]);
-    fprintf(f, "\n");
+    if (r->done)
+      print_row(f, p, i);
   }
   int details = 0;
   for (size_t i = 0; i < p->n; i++) {

@@ -187,100 +187,37 @@ static int add_sanitizer(void *ctx, const struct sanitizer_row *s)
   return 0;
 }
 
-/* Changes against the verdict's baseline. */
-static void add_changes(struct plot_ctx *c, struct tpl_view *v)
+/* One variant's row of an algorithm's table: its timing (in the algorithm's unit, against the
+ * peer timed in the same run) and its check's badge. */
+static void timing_row(struct tpl_view *row, const struct store_timing *r,
+                       const struct store_timing *peer, const char *unit)
 {
-  const struct compare_result *r = c->verdict ? c->verdict->cmp : NULL;
-  if (!r) {
-    tpl_set(v, "no_base", "1");
-    return;
-  }
-  struct tpl_view *ch = tpl_add(v, "changes");
-  if (!ch)
-    return;
-  int regress = r->n_slower > 0 || r->n_regressions > 0 || r->n_acc_regressions > 0;
-  tpl_set(ch, "class", "%s", regress ? "bad" : r->n_unsure ? "meh" : "ok");
-  tpl_set(ch, "base", "%lld", (long long)r->base.id);
-  if (c->verdict->base_file)
-    tpl_set(ch, "base_file", "%s", c->verdict->base_file);
-  tpl_set(ch, "commit", "%s", r->base.commit);
-  tpl_set(ch, "started", "%s", r->base.started);
-  const size_t counts[] = {r->n_same, r->n_faster, r->n_slower,     r->n_unsure,
-                           r->n_new,  r->n_gone,   r->n_regressions};
-  const char *const names[] = {"same", "faster", "slower", "unsure", "new", "gone", "regressions"};
-  for (int i = 0; i < 7; i++)
-    tpl_set(ch, names[i], "%zu", counts[i]);
-  int changed = 0, regressed = 0;
-  for (size_t i = 0; i < r->n_t; i++) {
-    const struct compare_timing *t = &r->t[i];
-    int both = t->in_base && t->in_cur;
-    if ((both && t->sc.cls == STATS_SAME && !t->regression) || (!t->in_base && !t->in_cur))
-      continue;
-    struct tpl_view *row = tpl_add(ch, "changed");
-    changed++;
-    if (!row)
-      break;
-    const char *cls = !t->in_base ? "new" : !t->in_cur ? "gone" : stats_class_name(t->sc.cls);
-    tpl_set(row, "algorithm", "%s", t->algorithm);
-    tpl_set(row, "variant", "%s", t->variant);
-    tpl_set(row, "params", "%s", t->params);
-    if (both) {
-      struct tpl_view *m = tpl_add(row, "both");
-      if (m) {
-        tpl_set(m, "base_ms", "%.4f", t->sc.base.median);
-        tpl_set(m, "new_ms", "%.4f", t->sc.cur.median);
-        tpl_set(m, "ratio", "%.3fx", t->sc.ratio);
-        tpl_set(m, "p", "%.1e", t->sc.p);
-      }
+  char num[32];
+  tpl_set(row, "variant", "%s", r->variant);
+  tpl_set(row, "kind", "%s", r->kind);
+  struct tpl_view *m = r->samples > 0 ? tpl_add(row, "timed") : NULL;
+  if (m) {
+    tpl_set(m, "median", "%.4f", r->median_ms);
+    tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
+    if (unit[0]) {
+      tpl_set(m, "gbps", "%s", gr_si(r->items_per_s, num, sizeof num));
+      tpl_set(m, "pct", "%.1f%%", r->pct_peak);
+    } else {
+      tpl_set(m, "gbps", "%.1f", r->gbps);
+      tpl_set(m, "pct", "%.1f%%", r->pct_copy);
     }
-    tpl_set(row, "class", "%s", cls);
-    tpl_set(row, "badge", "%s", render_badge(cls));
-    tpl_set(row, "check_regressed", "%s", t->regression ? "1" : "");
-    /* a slower row: its commit range and the command that times it again */
-    char name[GR_CASE_TEXT_LEN + 96];
-    gr_fmt(name, sizeof name, "%s %s [%s] vs baseline", t->variant, t->params, t->l2);
-    for (size_t k = 0; both && t->sc.cls == STATS_SLOWER && k < c->verdict->n; k++) {
-      const struct rv_test *vt = &c->verdict->tests[k];
-      if (strcmp(vt->suite, t->algorithm) || strcmp(vt->name, name) || !vt->repro)
-        continue;
-      struct tpl_view *rp = tpl_add(row, "repro");
-      if (rp) {
-        tpl_set(rp, "command", "%s", vt->repro);
-        tpl_set(rp, "range", "%s", vt->range);
-      }
-    }
+    if (peer && peer != r)
+      tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
+    else
+      tpl_set(m, "vs_peer", "%s", "");
+    tpl_set(m, "mhz", "%.0f", r->sm_clock_mhz);
   }
-  for (size_t i = 0; i < r->n_oc; i++) {
-    const struct compare_outcome *oc = &r->oc[i];
-    struct tpl_view *row = oc->regression ? tpl_add(ch, "regressed") : NULL;
-    if (!row)
-      continue;
-    regressed++;
-    tpl_set(row, "algorithm", "%s", oc->algorithm);
-    tpl_set(row, "variant", "%s", oc->variant);
-    tpl_set(row, "base_verdict", "%s", oc->base_verdict[0] ? oc->base_verdict : "-");
-    tpl_set(row, "cur_verdict", "%s", oc->cur_verdict);
-  }
-  tpl_set(ch, "acc_regressions", "%zu", r->n_acc_regressions);
-  for (size_t i = 0; i < r->n_acc; i++) { /* every accuracy metric of the run against the base */
-    const struct compare_accuracy *a = &r->acc[i];
-    struct tpl_view *row = a->in_cur ? tpl_add(ch, "accuracy") : NULL;
-    if (!row)
-      continue;
-    tpl_set(row, "algorithm", "%s", a->algorithm);
-    tpl_set(row, "variant", "%s", a->variant);
-    tpl_set(row, "params", "%s", a->params);
-    tpl_set(row, "metric", "%s", a->metric);
-    char base_txt[32] = "-";
-    if (a->in_base)
-      gr_fmt(base_txt, sizeof base_txt, "%.3f%%", 100 * a->base);
-    tpl_set(row, "base", "%s", base_txt);
-    tpl_set(row, "new", "%.3f%%", 100 * a->cur);
-    tpl_set(row, "regressed", "%s", a->regression ? "1" : "");
-    tpl_set(ch, "has_accuracy", "1");
-  }
-  tpl_set(ch, "has_changed", "%s", changed ? "1" : "");
-  tpl_set(ch, "has_regressed", "%s", regressed ? "1" : "");
+  /* a fixed or peer variant whose check failed counts; historical ones are meant to */
+  int fixed_bad = strcmp(r->kind, "historical") && !strcmp(render_badge(r->verdict), "bad");
+  tpl_set(row, "badge", "%s", fixed_bad ? "bad" : render_badge(r->verdict));
+  tpl_set(row, "verdict", "%s", r->verdict);
+  tpl_set(row, "reason", "%s",
+          strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
 }
 
 /* One algorithm's timings table: a row per (case, variant), the case cell spanning its rows. */
@@ -335,33 +272,7 @@ static void add_timings(struct plot_ctx *c, struct tpl_view *v, const struct alg
         }
         first = 0;
       }
-      tpl_set(row, "variant", "%s", r->variant);
-      tpl_set(row, "kind", "%s", r->kind);
-      if (r->samples > 0) {
-        struct tpl_view *m = tpl_add(row, "timed");
-        if (m) {
-          tpl_set(m, "median", "%.4f", r->median_ms);
-          tpl_set(m, "noise", "%.2f%%", 100 * r->noise);
-          if (unit[0]) {
-            tpl_set(m, "gbps", "%s", gr_si(r->items_per_s, num, sizeof num));
-            tpl_set(m, "pct", "%.1f%%", r->pct_peak);
-          } else {
-            tpl_set(m, "gbps", "%.1f", r->gbps);
-            tpl_set(m, "pct", "%.1f%%", r->pct_copy);
-          }
-          if (peer && peer != r)
-            tpl_set(m, "vs_peer", "%.2fx", r->median_ms / peer->median_ms);
-          else
-            tpl_set(m, "vs_peer", "%s", "");
-          tpl_set(m, "mhz", "%.0f", r->sm_clock_mhz);
-        }
-      }
-      /* a fixed or peer variant whose check failed counts; historical ones are meant to */
-      int fixed_bad = strcmp(r->kind, "historical") && !strcmp(render_badge(r->verdict), "bad");
-      tpl_set(row, "badge", "%s", fixed_bad ? "bad" : render_badge(r->verdict));
-      tpl_set(row, "verdict", "%s", r->verdict);
-      tpl_set(row, "reason", "%s",
-              strcmp(r->verdict, "pass") && strcmp(r->verdict, "caught") ? r->reason : "");
+      timing_row(row, r, peer, unit);
     }
   }
   char name[128], slug[80];
@@ -460,7 +371,7 @@ static void build_view(struct plot_ctx *c, struct tpl_view *v)
   store_each_sanitizer(c->st, c->run, &san_run, add_sanitizer, &sc);
   if (san_run)
     tpl_set(v, "sanitizer_run", "%lld", (long long)san_run);
-  add_changes(c, v);
+  dashboard_changes(c, v);
   tpl_set(v, "has_timings", "%s", c->nalgs ? "1" : "");
   for (int i = 0; i < c->nalgs; i++)
     add_timings(c, v, &c->algs[i]);

@@ -17,4 +17,8 @@ int dashboard_write(struct plot_ctx *c, char *why, size_t len);
  * dashboard_open.c). */
 void dashboard_open(const struct plot_ctx *c, struct tpl_view *v);
 
+/* The comparison with the baseline into v ("changes", or "no_base" without one:
+ * dashboard_changes.c). */
+void dashboard_changes(const struct plot_ctx *c, struct tpl_view *v);
+
 #endif
