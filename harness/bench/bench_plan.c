@@ -116,17 +116,133 @@ static int plan_add(struct bench_plan *p, size_t *cap, const struct gr_algorithm
   return 0;
 }
 
+/* What bench_plan_new was asked (the selection, --sizes, --quick, --case) and what its steps
+ * gather: the items' capacity, the largest size asked, the longest sweep. */
+struct plan_req {
+  const struct gr_algorithm *const *algs;
+  const struct gr_variant *const *vs;
+  size_t n;
+  const char *sizes;
+  int quick;
+  const char *const *cases;
+  size_t n_cases;
+  size_t cap, longest;
+  long top;
+};
+
+/* The cases of algorithm a's sweep that are timed (mask, nc of them): those --sizes names, else
+ * all (quick: the two smallest and the real-data ones); none where explicit cases replace the
+ * sweep. 0, -1 with why (a bad size list). */
+static int sweep_mask(struct plan_req *q, const struct gr_algorithm *a, unsigned char *mask,
+                      size_t *nc_out, char *why, size_t len)
+{
+  size_t nc = 0;
+  while (a->bench_cases[nc])
+    nc++;
+  if (nc > 256)
+    nc = 256;
+  q->longest = nc > q->longest ? nc : q->longest;
+  if (q->sizes) {
+    if (parse_sizes(q->sizes, nc, mask, &q->top, why, len))
+      return -1;
+  } else {
+    for (size_t k = 0; k < nc; k++) /* quick: the two smallest, and the real-data cases */
+      mask[k] = !q->quick || k < 2 || strstr(a->bench_cases[k], "=data:");
+  }
+  if (q->n_cases && !q->sizes)
+    memset(mask, 0, 256); /* explicit cases replace the sweep */
+  *nc_out = nc;
+  return 0;
+}
+
+/* Algorithm a's items: each case timed (its sweep's chosen ones, then the explicit ones that
+ * name a) with each timed variant of a in the selection. A real-data case whose dataset is not
+ * fetched is skipped and listed. 0, -1 with why, -2 out of memory. */
+static int plan_algorithm(struct bench_plan *p, struct plan_req *q, const struct gr_algorithm *a,
+                          char *why, size_t len)
+{
+  unsigned char mask[256] = {0};
+  size_t nc;
+  if (sweep_mask(q, a, mask, &nc, why, len))
+    return -1;
+  for (size_t k = 0; k < nc + q->n_cases; k++) {
+    struct gr_case c;
+    if (k < nc && !mask[k])
+      continue;
+    const char *text = k < nc ? a->bench_cases[k] : q->cases[k - nc];
+    int prc = case_parse(text, &c, why, len);
+    if (prc == -2 && k < nc) { /* a real-data case whose dataset is not fetched: skipped */
+      if (p->n_skipped < BENCH_MAX_SKIPPED)
+        gr_fmt(p->skipped[p->n_skipped++], sizeof p->skipped[0], "%s: skipped: %s", text, why);
+      continue;
+    }
+    if (prc) {
+      if (k < nc) /* the algorithm's own table: a bug, say whose */
+        snprintf(why + strlen(why), len - strlen(why), " (bench case of '%s')", a->name);
+      return -1;
+    }
+    if (c.alg != a)
+      continue;
+    if (case_validate(&c, why, len))
+      return -1;
+    for (size_t j = 0; j < q->n; j++)
+      if (q->algs[j] == a && timed_kind(q->vs[j]) &&
+          plan_add(p, &q->cap, a, q->vs[j], &c, (int)k))
+        return -2;
+  }
+  return 0;
+}
+
+/* The plan made is usable: --sizes within some sweep, something to time, every explicit case of
+ * an algorithm planned. 0, -1 with why. */
+static int plan_check(const struct bench_plan *p, const struct plan_req *q, int any_alg,
+                      char *why, size_t len)
+{
+  if (q->sizes && any_alg && q->top >= (long)q->longest) {
+    gr_fmt(why, len,
+           "size %ld in '--sizes %s' is beyond every selected sweep (the longest has %zu sizes: "
+           "0..%zu)",
+           q->top, q->sizes, q->longest, q->longest - 1);
+    return -1;
+  }
+  if (p->n == 0 && p->n_skipped) {
+    gr_fmt(why, len, "nothing to time: %s", p->skipped[0]);
+    return -1;
+  }
+  if (p->n == 0) {
+    gr_fmt(why, len, "%s",
+           any_alg ? "nothing to time: no GPU variant (fixed, historical or peer) of the selection "
+                     "at the chosen sizes"
+                   : "nothing to time: no selected algorithm has timing hooks (see 'gpuregress list')");
+    return -1;
+  }
+  /* explicit cases of an algorithm not selected are an error: they would be silently dropped */
+  for (size_t k = 0; k < q->n_cases; k++) {
+    struct gr_case c;
+    if (case_parse(q->cases[k], &c, why, len))
+      return -1;
+    int found = 0;
+    for (size_t i = 0; i < p->n; i++)
+      found |= p->items[i].alg == c.alg;
+    if (!found) {
+      gr_fmt(why, len, "case '%s': algorithm '%s' is not selected or has no timing hooks",
+             q->cases[k], c.alg->name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 int bench_plan_new(const struct gr_algorithm *const *algs, const struct gr_variant *const *vs,
                    size_t n, const char *sizes, int quick, const char *const *cases, size_t n_cases,
                    struct bench_plan **out, char *why, size_t len)
 {
   struct bench_plan *p = calloc(1, sizeof *p);
-  size_t cap = 0;
+  struct plan_req q = {algs, vs, n, sizes, quick, cases, n_cases, 0, 0, -1};
   if (!p)
     goto oom;
   const struct gr_algorithm *seen[64];
-  size_t n_seen = 0, longest = 0;
-  long top = -1;
+  size_t n_seen = 0;
   int any_alg = 0;
   for (size_t i = 0; i < n; i++) {
     const struct gr_algorithm *a = algs[i];
@@ -139,84 +255,14 @@ int bench_plan_new(const struct gr_algorithm *const *algs, const struct gr_varia
     if (!has_hooks(a))
       continue;
     any_alg = 1;
-    size_t nc = 0;
-    while (a->bench_cases[nc])
-      nc++;
-    unsigned char mask[256] = {0};
-    if (nc > sizeof mask)
-      nc = sizeof mask;
-    longest = nc > longest ? nc : longest;
-    if (sizes) {
-      if (parse_sizes(sizes, nc, mask, &top, why, len))
-        goto fail;
-    } else {
-      for (size_t k = 0; k < nc; k++) /* quick: the two smallest, and the real-data cases */
-        mask[k] = !quick || k < 2 || strstr(a->bench_cases[k], "=data:");
-    }
-    int chosen = 0;
-    for (size_t k = 0; k < nc; k++)
-      chosen += mask[k];
-    if (n_cases && !sizes)
-      chosen = 0, memset(mask, 0, sizeof mask); /* explicit cases replace the sweep */
-    for (size_t k = 0; k < nc + n_cases; k++) {
-      struct gr_case c;
-      if (k < nc && !mask[k])
-        continue;
-      const char *text = k < nc ? a->bench_cases[k] : cases[k - nc];
-      int prc = case_parse(text, &c, why, len);
-      if (prc == -2 && k < nc) { /* a real-data case whose dataset is not fetched: skipped */
-        if (p->n_skipped < BENCH_MAX_SKIPPED)
-          gr_fmt(p->skipped[p->n_skipped++], sizeof p->skipped[0], "%s: skipped: %s", text, why);
-        continue;
-      }
-      if (prc) {
-        if (k < nc) /* the algorithm's own table: a bug, say whose */
-          snprintf(why + strlen(why), len - strlen(why), " (bench case of '%s')", a->name);
-        goto fail;
-      }
-      if (c.alg != a)
-        continue;
-      if (case_validate(&c, why, len))
-        goto fail;
-      for (size_t j = 0; j < n; j++)
-        if (algs[j] == a && timed_kind(vs[j]) &&
-            plan_add(p, &cap, a, vs[j], &c, k < nc ? (int)k : (int)k))
-          goto oom;
-    }
-    (void)chosen;
-  }
-  if (sizes && any_alg && top >= (long)longest) {
-    gr_fmt(why, len,
-           "size %ld in '--sizes %s' is beyond every selected sweep (the longest has %zu sizes: "
-           "0..%zu)",
-           top, sizes, longest, longest - 1);
-    goto fail;
-  }
-  if (p->n == 0 && p->n_skipped) {
-    gr_fmt(why, len, "nothing to time: %s", p->skipped[0]);
-    goto fail;
-  }
-  if (p->n == 0) {
-    gr_fmt(why, len, "%s",
-           any_alg ? "nothing to time: no GPU variant (fixed, historical or peer) of the selection "
-                     "at the chosen sizes"
-                   : "nothing to time: no selected algorithm has timing hooks (see 'gpuregress list')");
-    goto fail;
-  }
-  /* explicit cases of an algorithm not selected are an error: they would be silently dropped */
-  for (size_t k = 0; k < n_cases; k++) {
-    struct gr_case c;
-    if (case_parse(cases[k], &c, why, len))
+    int rc = plan_algorithm(p, &q, a, why, len);
+    if (rc == -2)
+      goto oom;
+    if (rc)
       goto fail;
-    int found = 0;
-    for (size_t i = 0; i < p->n; i++)
-      found |= p->items[i].alg == c.alg;
-    if (!found) {
-      gr_fmt(why, len, "case '%s': algorithm '%s' is not selected or has no timing hooks", cases[k],
-             c.alg->name);
-      goto fail;
-    }
   }
+  if (plan_check(p, &q, any_alg, why, len))
+    goto fail;
   p->res = calloc(p->n, sizeof *p->res);
   if (!p->res)
     goto oom;

@@ -10,6 +10,7 @@
 #include "alg.h"
 #include "gpu.h"
 #include "gpus.h"
+#include "selection.h"
 #include "store.h"
 
 /* Print "gpuregress CMD: <message>" and a pointer to --help on stderr; returns GR_EXIT_USAGE. */
@@ -111,12 +112,7 @@ struct run_info run_info_from_meta(const struct run_meta *m, uint64_t seed, doub
 /* Variants chosen by a comma-separated filter of ALG or ALG/VARIANT patterns (shell wildcards);
  * NULL selects every visible algorithm. 0 ok; -1 with why naming the pattern that matched
  * nothing, or refusing an empty filter, an empty pattern, a filter over 1023 or a pattern over
- * 255 characters (never cut). */
-struct selection {
-  const struct gr_algorithm *alg[256];
-  const struct gr_variant *v[256];
-  size_t n;
-};
+ * 255 characters (never cut). struct selection: selection.h. */
 int select_variants(const char *filter, struct selection *sel, char *why, size_t len);
 
 /* The status file of scripts (ci/nightly, scripts/gpu-check): `--status-file FILE`, accepted by
@@ -168,24 +164,9 @@ int cmd_import(int argc, char **argv);
 int cmd_prune(int argc, char **argv);
 /* The first bad commit of a reproducer (harness/cli/cmd_bisect.c, harness/run/bisect.c). */
 int cmd_bisect(int argc, char **argv);
-/* The timing phase of `gpuregress run --bench`: bench the selection's GPU variants into run.
- * Returns an exit code (0, 1 a check failed after timing, 3 no GPU). */
 struct gpu_set;
 /* --gpus SPEC of cmd resolved into out (gpus.h); 0 ok, else the exit code after a message (2 a
  * malformed spec, 3 the GPUs are not there). */
 int cli_gpus(const char *cmd, const char *spec, struct gpu_set *out);
-/* The timing phase of `run --bench`: the selection's benchmarks into run, Google Benchmark's
- * context naming m's commit. gpus: NULL or none for the one visible GPU, else spread as bench
- * --gpus does. shard: NULL or count 0, or the night's shard: then sel is the night's whole
- * selection and only the benchmarks dealt to this shard are timed (shard_bench_plan, seed). */
-struct shard;
-/* The seconds the timing phase of bench_phase (same arguments) is expected to take, from the
- * seconds its benchmarks took when last timed in st (spread over the GPUs); 0 when one of them
- * was never timed (unknown). */
-double bench_phase_expected(struct store *st, const struct selection *sel, int quick,
-                            const struct gpu_set *gpus, const struct shard *shard, uint64_t seed);
-int bench_phase(struct store *st, int64_t run, const struct selection *sel,
-                const struct run_meta *m, int quick, int quiet, const struct gpu_set *gpus,
-                const struct shard *shard, uint64_t seed);
 
 #endif

@@ -1,6 +1,6 @@
 /* `gpuregress history`, `import` and `prune`: the history of many nights and runners. The work
- * is in history.c (change detection) and store_merge.c (import, retention); this file parses
- * options, prints and picks the exit code. */
+ * is in history.c (change detection), store_merge.c (import) and store_prune.c (retention); this
+ * file parses options, prints and picks the exit code. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <getopt.h>

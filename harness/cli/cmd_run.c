@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_phase.h"
 #include "case.h"
 #include "cli.h"
 #include "options.h"
@@ -230,8 +231,17 @@ static int run_conclude(const char *cmd, struct run_args *ra, struct run_state *
   }
   print_summary(stdout, rs->out, (size_t)rs->done, &rs->meta, ra->seed, rs->run);
   if (ra->bench && !runner_interrupted) {
-    bench_phase(rs->st, rs->run, ra->shard.count ? &rs->night_sel : &rs->sel, &rs->meta,
-                ra->bench == 2, ra->quiet, &ra->gpus, &ra->shard, ra->seed);
+    char commit[80];
+    struct bench_opts o;
+    bench_opts_default(&o);
+    o.gpus = &ra->gpus;
+    o.commit = gr_fmt(commit, sizeof commit, "%s%s", rs->meta.commit,
+                      rs->meta.dirty ? "-dirty" : "");
+    o.gr_version = rs->meta.gr_version;
+    o.gr_commit = rs->meta.gr_commit;
+    o.display = ra->quiet ? 0 : 1;
+    bench_phase(rs->st, rs->run, ra->shard.count ? &rs->night_sel : &rs->sel, &o, ra->bench == 2,
+                &ra->shard, ra->seed);
     if (store_write_failed(rs->st))
       return cli_store_failed(cmd, rs->st, rs->run);
   }

@@ -247,12 +247,123 @@ out:
   return rc;
 }
 
+/* One benchmark of the two runs: its minimum effect and alpha, a check that went wrong after
+ * timing (a regression), new or gone, else its samples classified (stats_classify), paired by GPU
+ * model and confirmed on one machine (compare_confirm_row); r's counts follow. 0, or -1 with why
+ * (the samples could not be read). */
+static int judge_timing(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
+                        struct compare_result *r, struct compare_timing *t,
+                        const struct compare_opts *o, char *why, size_t len)
+{
+  t->min_effect = compare_min_effect_variant(o, t->algorithm, t->variant);
+  /* two nights' medians differ by sqrt(2) times the noise of one */
+  double e = o->night_sigmas * sqrt(2.0) * t->night_noise;
+  if (e > t->min_effect)
+    t->min_effect = e;
+  t->alpha = compare_alpha(o, t->algorithm);
+  /* a fixed or peer variant whose output went wrong after timing; historical ones are meant
+   * to be wrong */
+  if (strcmp(t->kind, "historical") != 0 && verdict_bad(t->cur_verdict, t->kind) &&
+      !verdict_bad(t->base_verdict, t->kind)) {
+    t->regression = 1;
+    r->n_regressions++;
+  }
+  if (!t->in_cur && !t->in_base)
+    return 0;
+  if (!t->in_base) {
+    r->n_new++;
+    return 0;
+  }
+  if (!t->in_cur) {
+    r->n_gone++;
+    return 0;
+  }
+  double *a = NULL, *b = NULL;
+  size_t na, nb;
+  if (store_samples(st, base_src, base, t->algorithm, t->variant, t->params, t->seed, t->l2,
+                    &a, &na) ||
+      store_samples(st, STORE_MAIN, cur, t->algorithm, t->variant, t->params, t->seed, t->l2,
+                    &b, &nb) ||
+      stats_classify(a, na, b, nb, t->min_effect, t->alpha, &t->sc)) {
+    gr_fmt(why, len, "cannot read the samples: %s", store_errmsg(st));
+    free(a);
+    free(b);
+    return -1;
+  }
+  free(a);
+  free(b);
+  /* rows are paired by GPU model: the rows' own where both record it (a night spread over
+   * several GPUs and hosts), else the runs' */
+  if (t->base_gpu[0] && t->cur_gpu[0]) {
+    t->other_model = strcmp(t->base_gpu, t->cur_gpu) != 0;
+    t->other_device = !t->other_model &&
+                      ((t->base_uuid[0] && t->cur_uuid[0] && strcmp(t->base_uuid, t->cur_uuid)) ||
+                       (t->base_host[0] && t->cur_host[0] && strcmp(t->base_host, t->cur_host)));
+  } else {
+    t->other_model = r->base_other_gpu;
+  }
+  r->n_other_model += t->other_model;
+  r->n_other_device += t->other_device;
+  if (t->other_model)
+    t->sc.cls = STATS_UNSURE; /* another GPU model: not comparable */
+  else
+    compare_confirm_row(r, t, o); /* red only where confirmed on one machine */
+  r->n_unconfirmed += t->unconfirmed != 0;
+  r->n_confirmed += t->confirm_rounds && t->sc.cls == STATS_SLOWER;
+  switch (t->sc.cls) {
+  case STATS_SAME: r->n_same++; break;
+  case STATS_FASTER: r->n_faster++; break;
+  case STATS_SLOWER: r->n_slower++; break;
+  case STATS_UNSURE: r->n_unsure++; break;
+  }
+  return 0;
+}
+
+/* The accuracy metrics of both runs, a loss over o->max_accuracy_loss a regression. 0, or -1
+ * with why. */
+static int judge_accuracy(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
+                          struct compare_result *r, const struct compare_opts *o, char *why,
+                          size_t len)
+{
+  struct collect_acc ca = {r, 0, 0}; /* one array, one capacity: the side changes between runs */
+  int bad_acc = store_each_accuracy(st, base_src, base, collect_accuracy, &ca);
+  ca.side = 1;
+  if (bad_acc || store_each_accuracy(st, STORE_MAIN, cur, collect_accuracy, &ca)) {
+    gr_fmt(why, len, "cannot read the accuracy metrics: %s", store_errmsg(st));
+    return -1;
+  }
+  for (size_t i = 0; i < r->n_acc; i++) {
+    struct compare_accuracy *m = &r->acc[i];
+    if (m->in_base && m->in_cur && m->cur - m->base > o->max_accuracy_loss) {
+      m->regression = 1;
+      r->n_acc_regressions++;
+    }
+  }
+  return 0;
+}
+
+/* A check that passed in the base run and fails now (a historical variant: escaped now) is a
+ * regression. */
+static void judge_outcomes(struct compare_result *r)
+{
+  for (size_t i = 0; i < r->n_oc; i++) {
+    struct compare_outcome *c = &r->oc[i];
+    int cur_bad = strcmp(c->kind, "historical") == 0 ? strcmp(c->cur_verdict, "escaped") == 0
+                                                     : verdict_bad(c->cur_verdict, c->kind);
+    int base_bad = strcmp(c->kind, "historical") == 0 ? strcmp(c->base_verdict, "escaped") == 0
+                                                      : verdict_bad(c->base_verdict, c->kind);
+    if (cur_bad && !base_bad) {
+      c->regression = 1;
+      r->n_regressions++;
+    }
+  }
+}
+
 int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_t cur,
                  const struct compare_opts *o, struct compare_result **out, char *why, size_t len)
 {
   struct compare_result *r = calloc(1, sizeof *r);
   struct collect cb = {r, 0, 0, 0, st, base_src}, cc = {r, 0, 0, 1, st, STORE_MAIN};
-  double *a = NULL, *b = NULL;
   if (!r)
     goto oom;
   if (store_get_run(st, STORE_MAIN, cur, &r->cur)) {
@@ -279,100 +390,17 @@ int compare_runs(struct store *st, enum store_src base_src, int64_t base, int64_
   }
   if (compare_confirm_load(r, o, why, len))
     goto fail;
-  for (size_t i = 0; i < r->n_t; i++) {
-    struct compare_timing *t = &r->t[i];
-    t->min_effect = compare_min_effect_variant(o, t->algorithm, t->variant);
-    /* two nights' medians differ by sqrt(2) times the noise of one */
-    double e = o->night_sigmas * sqrt(2.0) * t->night_noise;
-    if (e > t->min_effect)
-      t->min_effect = e;
-    t->alpha = compare_alpha(o, t->algorithm);
-    /* a fixed or peer variant whose output went wrong after timing; historical ones are meant
-     * to be wrong */
-    if (strcmp(t->kind, "historical") != 0 && verdict_bad(t->cur_verdict, t->kind) &&
-        !verdict_bad(t->base_verdict, t->kind)) {
-      t->regression = 1;
-      r->n_regressions++;
-    }
-    if (!t->in_cur && !t->in_base)
-      continue;
-    if (!t->in_base) {
-      r->n_new++;
-      continue;
-    }
-    if (!t->in_cur) {
-      r->n_gone++;
-      continue;
-    }
-    size_t na, nb;
-    if (store_samples(st, base_src, base, t->algorithm, t->variant, t->params, t->seed, t->l2,
-                      &a, &na) ||
-        store_samples(st, STORE_MAIN, cur, t->algorithm, t->variant, t->params, t->seed, t->l2,
-                      &b, &nb) ||
-        stats_classify(a, na, b, nb, t->min_effect, t->alpha, &t->sc)) {
-      gr_fmt(why, len, "cannot read the samples: %s", store_errmsg(st));
+  for (size_t i = 0; i < r->n_t; i++)
+    if (judge_timing(st, base_src, base, cur, r, &r->t[i], o, why, len))
       goto fail;
-    }
-    free(a);
-    free(b);
-    a = b = NULL;
-    /* rows are paired by GPU model: the rows' own where both record it (a night spread over
-     * several GPUs and hosts), else the runs' */
-    if (t->base_gpu[0] && t->cur_gpu[0]) {
-      t->other_model = strcmp(t->base_gpu, t->cur_gpu) != 0;
-      t->other_device = !t->other_model &&
-                        ((t->base_uuid[0] && t->cur_uuid[0] && strcmp(t->base_uuid, t->cur_uuid)) ||
-                         (t->base_host[0] && t->cur_host[0] && strcmp(t->base_host, t->cur_host)));
-    } else {
-      t->other_model = r->base_other_gpu;
-    }
-    r->n_other_model += t->other_model;
-    r->n_other_device += t->other_device;
-    if (t->other_model)
-      t->sc.cls = STATS_UNSURE; /* another GPU model: not comparable */
-    else
-      compare_confirm_row(r, t, o); /* red only where confirmed on one machine */
-    r->n_unconfirmed += t->unconfirmed != 0;
-    r->n_confirmed += t->confirm_rounds && t->sc.cls == STATS_SLOWER;
-    switch (t->sc.cls) {
-    case STATS_SAME: r->n_same++; break;
-    case STATS_FASTER: r->n_faster++; break;
-    case STATS_SLOWER: r->n_slower++; break;
-    case STATS_UNSURE: r->n_unsure++; break;
-    }
-  }
-  struct collect_acc ca = {r, 0, 0}; /* one array, one capacity: the side changes between runs */
-  int bad_acc = store_each_accuracy(st, base_src, base, collect_accuracy, &ca);
-  ca.side = 1;
-  if (bad_acc || store_each_accuracy(st, STORE_MAIN, cur, collect_accuracy, &ca)) {
-    gr_fmt(why, len, "cannot read the accuracy metrics: %s", store_errmsg(st));
+  if (judge_accuracy(st, base_src, base, cur, r, o, why, len))
     goto fail;
-  }
-  for (size_t i = 0; i < r->n_acc; i++) {
-    struct compare_accuracy *m = &r->acc[i];
-    if (m->in_base && m->in_cur && m->cur - m->base > o->max_accuracy_loss) {
-      m->regression = 1;
-      r->n_acc_regressions++;
-    }
-  }
-  for (size_t i = 0; i < r->n_oc; i++) {
-    struct compare_outcome *c = &r->oc[i];
-    int cur_bad = strcmp(c->kind, "historical") == 0 ? strcmp(c->cur_verdict, "escaped") == 0
-                                                     : verdict_bad(c->cur_verdict, c->kind);
-    int base_bad = strcmp(c->kind, "historical") == 0 ? strcmp(c->base_verdict, "escaped") == 0
-                                                      : verdict_bad(c->base_verdict, c->kind);
-    if (cur_bad && !base_bad) {
-      c->regression = 1;
-      r->n_regressions++;
-    }
-  }
+  judge_outcomes(r);
   *out = r;
   return 0;
 oom:
   gr_fmt(why, len, "out of memory");
 fail:
-  free(a);
-  free(b);
   compare_result_free(r);
   return -1;
 }

@@ -31,6 +31,113 @@ struct piece {
   size_t owner;
 };
 
+/* The fit's state (history_fit): prefix sums of f and f^2, the best cost and the start of the
+ * last segment per night, the candidates alive (ascending) and the pieces of the line of mu,
+ * each owned by the candidate that is the least there (npc: the next line, built from pc). */
+struct fit {
+  double *s1, *s2, *best, s2g;
+  size_t *from, *alive, n_alive;
+  struct piece *pc, *npc;
+  size_t n_pc, cap_pc;
+};
+
+/* Room for the pieces of the next line (each may split in three): 0, -1 out of memory. */
+static int fit_grow(struct fit *F)
+{
+  if (2 * F->n_pc + 1 <= F->cap_pc)
+    return 0;
+  size_t nc = 2 * (2 * F->n_pc + 1);
+  struct piece *g1 = realloc(F->pc, nc * sizeof *g1);
+  if (g1)
+    F->pc = g1;
+  struct piece *g2 = g1 ? realloc(F->npc, nc * sizeof *g2) : NULL;
+  if (!g1 || !g2)
+    return -1;
+  F->npc = g2;
+  F->cap_pc = nc;
+  return 0;
+}
+
+/* Candidate b enters: each piece keeps the mu where its owner a stays at most b's,
+ *   L (mu - m)^2 <= (K_b - K_a) sigma^2 - C, over a's nights before b,
+ * and b takes the rest; neighbours of one owner merge. */
+static void fit_split(struct fit *F, size_t b)
+{
+  size_t m_pc = 0;
+  for (size_t i = 0; i < F->n_pc; i++) {
+    const struct piece *p = &F->pc[i];
+    size_t a = p->owner;
+    double L = (double)(b - a), d = F->s1[b] - F->s1[a];
+    double m = d / L, c = F->s2[b] - F->s2[a] - d * d / L;
+    double r = (F->best[b] - F->best[a]) * F->s2g - (c > 0 ? c : 0);
+    double lo = -INFINITY, hi = -INFINITY; /* a's part: [lo, hi] */
+    if (r >= 0) {
+      double h = sqrt(r / L);
+      lo = m - h;
+      hi = m + h;
+    }
+    double cut_lo = p->lo > lo ? p->lo : lo, cut_hi = p->hi < hi ? p->hi : hi;
+    struct piece part[3] = {{p->lo, p->hi, b}, {0, 0, a}, {0, 0, b}};
+    size_t np = 1;
+    if (cut_lo < cut_hi) { /* b below, a within, b above */
+      part[0].hi = cut_lo;
+      part[1].lo = cut_lo;
+      part[1].hi = cut_hi;
+      part[2].lo = cut_hi;
+      part[2].hi = p->hi;
+      np = 3;
+    }
+    for (size_t q = 0; q < np; q++) {
+      if (!(part[q].lo < part[q].hi))
+        continue;
+      if (m_pc && F->npc[m_pc - 1].owner == part[q].owner)
+        F->npc[m_pc - 1].hi = part[q].hi;
+      else
+        F->npc[m_pc++] = part[q];
+    }
+  }
+  struct piece *tmp = F->pc;
+  F->pc = F->npc;
+  F->npc = tmp;
+  F->n_pc = m_pc;
+}
+
+/* The candidates left after b entered: those owning a piece, ascending (b last). */
+static void fit_prune(struct fit *F, size_t b)
+{
+  size_t keep = 0;
+  for (size_t i = 0; i < F->n_alive; i++) {
+    int owns = 0;
+    for (size_t q = 0; q < F->n_pc && !owns; q++)
+      owns = F->pc[q].owner == F->alive[i];
+    if (owns)
+      F->alive[keep++] = F->alive[i];
+  }
+  F->n_alive = keep;
+  for (size_t q = 0; q < F->n_pc; q++)
+    if (F->pc[q].owner == b) {
+      F->alive[F->n_alive++] = b;
+      break;
+    }
+}
+
+/* best[t] and from[t]: the least over the candidates alive, in their order. */
+static void fit_best(struct fit *F, size_t t, double beta)
+{
+  F->best[t] = INFINITY;
+  F->from[t] = 0;
+  for (size_t i = 0; i < F->n_alive; i++) {
+    size_t s = F->alive[i];
+    double m = (double)(t - s), d = F->s1[t] - F->s1[s];
+    double cost = (F->s2[t] - F->s2[s] - d * d / m) / F->s2g;
+    double v = F->best[s] + (cost > 0 ? cost : 0) + beta;
+    if (v < F->best[t]) {
+      F->best[t] = v;
+      F->from[t] = s;
+    }
+  }
+}
+
 /* Optimal partitioning of f[0..n) (segments >= MIN_SEGMENT), with functional pruning (FPOP:
  * Maidstone, Hocking, Rigaill and Fearnhead 2017): the exact minimum of
  *   best[t] = min over s of best[s] + cost(s, t) / sigma^2 + beta
@@ -47,125 +154,52 @@ struct piece {
 int history_fit(const double *f, size_t n, double sigma, double beta, size_t *cut,
                 size_t *work)
 {
-  double *s1 = calloc(n + 1, sizeof *s1), *s2 = calloc(n + 1, sizeof *s2);
-  double *best = malloc((n + 1) * sizeof *best);
-  size_t *from = malloc((n + 1) * sizeof *from);
-  size_t *alive = malloc((n + 1) * sizeof *alive), n_alive = 0;
-  struct piece *pc = malloc(4 * sizeof *pc), *npc = malloc(4 * sizeof *npc);
-  size_t n_pc = 0, cap_pc = 4;
-  double s2g = sigma * sigma;
+  struct fit F = {.s1 = calloc(n + 1, sizeof *F.s1), .s2 = calloc(n + 1, sizeof *F.s2),
+                  .best = malloc((n + 1) * sizeof *F.best), .s2g = sigma * sigma,
+                  .from = malloc((n + 1) * sizeof *F.from),
+                  .alive = malloc((n + 1) * sizeof *F.alive), .pc = malloc(4 * sizeof *F.pc),
+                  .npc = malloc(4 * sizeof *F.npc), .cap_pc = 4};
   int k = -1;
-  if (!s1 || !s2 || !best || !from || !alive || !pc || !npc)
+  if (!F.s1 || !F.s2 || !F.best || !F.from || !F.alive || !F.pc || !F.npc)
     goto out_free;
   for (size_t i = 0; i < n; i++) {
-    s1[i + 1] = s1[i] + f[i];
-    s2[i + 1] = s2[i] + f[i] * f[i];
+    F.s1[i + 1] = F.s1[i] + f[i];
+    F.s2[i + 1] = F.s2[i] + f[i] * f[i];
   }
-  best[0] = -beta;
+  F.best[0] = -beta;
   for (size_t t = 1; t <= n; t++) {
-    best[t] = INFINITY;
-    from[t] = 0;
     /* the candidate whose segment reaches MIN_SEGMENT nights at t enters */
     size_t b = t - MIN_SEGMENT;
     if (t >= MIN_SEGMENT && b == 0) {
-      pc[0] = (struct piece){-INFINITY, INFINITY, 0};
-      n_pc = 1;
-      alive[n_alive++] = 0;
-    } else if (t >= MIN_SEGMENT && b >= MIN_SEGMENT && isfinite(best[b])) {
-      /* each piece keeps the mu where its owner a stays at most b's:
-       * L (mu - m)^2 <= (K_b - K_a) sigma^2 - C, over a's nights before b */
-      if (2 * n_pc + 1 > cap_pc) {
-        size_t nc = 2 * (2 * n_pc + 1);
-        struct piece *g1 = realloc(pc, nc * sizeof *g1);
-        if (g1)
-          pc = g1;
-        struct piece *g2 = g1 ? realloc(npc, nc * sizeof *g2) : NULL;
-        if (!g1 || !g2)
-          goto out_free;
-        npc = g2;
-        cap_pc = nc;
-      }
-      size_t m_pc = 0;
-      for (size_t i = 0; i < n_pc; i++) {
-        size_t a = pc[i].owner;
-        double L = (double)(b - a), d = s1[b] - s1[a];
-        double m = d / L, c = s2[b] - s2[a] - d * d / L;
-        double r = (best[b] - best[a]) * s2g - (c > 0 ? c : 0);
-        double lo = -INFINITY, hi = -INFINITY; /* a's part: [lo, hi] */
-        if (r >= 0) {
-          double h = sqrt(r / L);
-          lo = m - h;
-          hi = m + h;
-        }
-        double cut_lo = pc[i].lo > lo ? pc[i].lo : lo, cut_hi = pc[i].hi < hi ? pc[i].hi : hi;
-        struct piece part[3] = {{pc[i].lo, pc[i].hi, b}, {0, 0, a}, {0, 0, b}};
-        size_t np = 1;
-        if (cut_lo < cut_hi) { /* b below, a within, b above */
-          part[0].hi = cut_lo;
-          part[1].lo = cut_lo;
-          part[1].hi = cut_hi;
-          part[2].lo = cut_hi;
-          part[2].hi = pc[i].hi;
-          np = 3;
-        }
-        for (size_t q = 0; q < np; q++) {
-          if (!(part[q].lo < part[q].hi))
-            continue;
-          if (m_pc && npc[m_pc - 1].owner == part[q].owner)
-            npc[m_pc - 1].hi = part[q].hi;
-          else
-            npc[m_pc++] = part[q];
-        }
-      }
-      struct piece *tmp = pc;
-      pc = npc;
-      npc = tmp;
-      n_pc = m_pc;
-      /* the candidates left: those owning a piece, ascending (b last) */
-      size_t keep = 0;
-      for (size_t i = 0; i < n_alive; i++) {
-        int owns = 0;
-        for (size_t q = 0; q < n_pc && !owns; q++)
-          owns = pc[q].owner == alive[i];
-        if (owns)
-          alive[keep++] = alive[i];
-      }
-      n_alive = keep;
-      for (size_t q = 0; q < n_pc; q++)
-        if (pc[q].owner == b) {
-          alive[n_alive++] = b;
-          break;
-        }
+      F.pc[0] = (struct piece){-INFINITY, INFINITY, 0};
+      F.n_pc = 1;
+      F.alive[F.n_alive++] = 0;
+    } else if (t >= MIN_SEGMENT && b >= MIN_SEGMENT && isfinite(F.best[b])) {
+      if (fit_grow(&F))
+        goto out_free;
+      fit_split(&F, b);
+      fit_prune(&F, b);
     }
-    for (size_t i = 0; i < n_alive; i++) {
-      size_t s = alive[i];
-      double m = (double)(t - s), d = s1[t] - s1[s];
-      double cost = (s2[t] - s2[s] - d * d / m) / s2g;
-      double v = best[s] + (cost > 0 ? cost : 0) + beta;
-      if (v < best[t]) {
-        best[t] = v;
-        from[t] = s;
-      }
-    }
+    fit_best(&F, t, beta);
     if (work)
-      *work += n_alive + n_pc;
+      *work += F.n_alive + F.n_pc;
   }
   k = 0;
-  if (!isfinite(best[n])) /* too short to fit two segments: one */
+  if (!isfinite(F.best[n])) /* too short to fit two segments: one */
     goto out_free;
-  for (size_t t = from[n]; t > 0; t = from[t])
+  for (size_t t = F.from[n]; t > 0; t = F.from[t])
     k++;
   int i = k;
-  for (size_t t = from[n]; t > 0; t = from[t])
+  for (size_t t = F.from[n]; t > 0; t = F.from[t])
     cut[--i] = t;
 out_free:
-  free(s1);
-  free(s2);
-  free(best);
-  free(from);
-  free(alive);
-  free(pc);
-  free(npc);
+  free(F.s1);
+  free(F.s2);
+  free(F.best);
+  free(F.from);
+  free(F.alive);
+  free(F.pc);
+  free(F.npc);
   return k;
 }
 

@@ -202,23 +202,9 @@ static void write_series(FILE *f, const struct trends *t, const struct trend_ser
   }
 }
 
-/* plots/trend_<alg>.dat and its plots for the series [first, end) of one algorithm */
-static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
+/* The labelled nights of the trend's data file (a tick each, about a dozen). */
+static void write_ticks(FILE *f, const struct trends *t, const char *alg)
 {
-  struct trends *t = c->trends;
-  const char *alg = t->s[first].s.algorithm;
-  char path[PATH_MAX], base[PATH_MAX], slug[80], q[PATH_MAX + 16];
-  gr_slug(slug, sizeof slug, alg);
-  gr_fmt(base, sizeof base, "%s/trend_%s_", c->gp_plots, slug);
-  gr_fmt(path, sizeof path, "%s/trend_%s.dat", c->plots_dir, slug);
-  struct outfile out;
-  size_t vlen = 64 * 1024;
-  char *vars = malloc(vlen);
-  FILE *f = vars ? view_data_open(c, &out, path) : NULL;
-  if (!f) {
-    free(vars);
-    return;
-  }
   fprintf(f, "# %s: the labelled nights (a tick each, about a dozen): night label\n", alg);
   size_t every = t->n_timed > 12 ? (t->n_timed + 11) / 12 : 1;
   for (size_t i = 0; i < t->n_timed; i++) {
@@ -236,56 +222,99 @@ static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
     }
   }
   fprintf(f, "\n\n");
+}
+
+/* Series k's change points (night label) as the data file's block. */
+static void write_changes(FILE *f, const struct trends *t, const struct trend_series *k)
+{
+  fprintf(f, "\n\n# change points: night label\n");
+  for (size_t j = 0; j < k->s.n_changes; j++) {
+    char label[128];
+    change_label(k, &k->changes[j], label, sizeof label);
+    view_gp_clean(label);
+    fprintf(f, "%.1f \"%s\"\n", (double)trends_night_of(t, k->nights[k->changes[j].at].run) - 0.5,
+            label);
+  }
+  if (!k->s.n_changes) /* the block, off the plot (gnuplot crashes on labels with no point) */
+    fprintf(f, "-10 \"\"\n");
+  fprintf(f, "\n\n");
+}
+
+/* The y range of series k's plot (its title's yl and yh) from its nights' medians. */
+static void y_range(const struct trend_series *k, double *lo_out, double *hi_out, double *mid_out)
+{
+  double *med = malloc(k->s.n * sizeof *med);
+  if (med)
+    for (size_t j = 0; j < k->s.n; j++)
+      med[j] = k->nights[j].median_ms;
+  /* the medians of the latest nights, the 2nd to 98th percentile of the older
+   * ones (a single odd night does not flatten a year), and at least 12% either side of the
+   * typical level */
+  double lo = INFINITY, hi = 0, mid = 0;
+  if (med) {
+    size_t old = k->s.n > TREND_RECENT ? k->s.n - TREND_RECENT : 0;
+    for (size_t j = old; j < k->s.n; j++) {
+      lo = fmin(lo, med[j]);
+      hi = fmax(hi, med[j]);
+    }
+    if (old) {
+      stats_median_inplace(med, old); /* sorts them */
+      lo = fmin(lo, med[(size_t)(0.02 * (double)(old - 1))]);
+      hi = fmax(hi, med[(size_t)(0.98 * (double)(old - 1) + 0.5)]);
+    }
+    mid = stats_median_inplace(med, k->s.n);
+  }
+  free(med);
+  *lo_out = lo;
+  *hi_out = hi;
+  *mid_out = mid;
+}
+
+/* Series k as plot number plot: its blocks of the data file and its gnuplot variables
+ * (title, y range) appended to vars; 1 when vars is full. */
+static int plot_series(FILE *f, struct trends *t, struct trend_series *k, int plot, char *vars,
+                       size_t vlen)
+{
+  k->plot = plot;
+  fprintf(f, "# %d: %s %s [%s] on %s: night median_ms band_lo band_hi (the latest %d nights"
+             " each; older ones a point per %d nights: their middle, the median of their medians"
+             " and its quartiles)\n",
+          plot, k->s.variant, k->s.params, k->s.l2, k->s.gpu, TREND_RECENT, TREND_BIN);
+  write_series(f, t, k);
+  write_changes(f, t, k);
+  double lo, hi, mid;
+  y_range(k, &lo, &hi, &mid);
+  char title[512];
+  gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
+         strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
+  char qt[1100];
+  return trends_cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot,
+                    view_gp_str(qt, sizeof qt, title), plot, fmin(lo * 0.97, mid * 0.88), plot,
+                    fmax(hi * 1.03, mid * 1.12));
+}
+
+/* plots/trend_<alg>.dat and its plots for the series [first, end) of one algorithm */
+static void plot_algorithm(struct plot_ctx *c, size_t first, size_t end)
+{
+  struct trends *t = c->trends;
+  const char *alg = t->s[first].s.algorithm;
+  char path[PATH_MAX], base[PATH_MAX], slug[80], q[PATH_MAX + 16];
+  gr_slug(slug, sizeof slug, alg);
+  gr_fmt(base, sizeof base, "%s/trend_%s_", c->gp_plots, slug);
+  gr_fmt(path, sizeof path, "%s/trend_%s.dat", c->plots_dir, slug);
+  struct outfile out;
+  size_t vlen = 64 * 1024;
+  char *vars = malloc(vlen);
+  FILE *f = vars ? view_data_open(c, &out, path) : NULL;
+  if (!f) {
+    free(vars);
+    return;
+  }
+  write_ticks(f, t, alg);
   vars[0] = 0;
   int plot = 0, full = 0;
-  for (size_t i = first; i < end; i++) {
-    struct trend_series *k = &t->s[i];
-    k->plot = ++plot;
-    fprintf(f, "# %d: %s %s [%s] on %s: night median_ms band_lo band_hi (the latest %d nights"
-               " each; older ones a point per %d nights: their middle, the median of their medians"
-               " and its quartiles)\n",
-            plot, k->s.variant, k->s.params, k->s.l2, k->s.gpu, TREND_RECENT, TREND_BIN);
-    double *med = malloc(k->s.n * sizeof *med);
-    if (med)
-      for (size_t j = 0; j < k->s.n; j++)
-        med[j] = k->nights[j].median_ms;
-    write_series(f, t, k);
-    fprintf(f, "\n\n# change points: night label\n");
-    for (size_t j = 0; j < k->s.n_changes; j++) {
-      char label[128];
-      change_label(k, &k->changes[j], label, sizeof label);
-      view_gp_clean(label);
-      fprintf(f, "%.1f \"%s\"\n", (double)trends_night_of(t, k->nights[k->changes[j].at].run) - 0.5,
-              label);
-    }
-    if (!k->s.n_changes) /* the block, off the plot (gnuplot crashes on labels with no point) */
-      fprintf(f, "-10 \"\"\n");
-    fprintf(f, "\n\n");
-    /* the y range: the medians of the latest nights, the 2nd to 98th percentile of the older
-     * ones (a single odd night does not flatten a year), and at least 12% either side of the
-     * typical level */
-    double lo = INFINITY, hi = 0, mid = 0;
-    if (med) {
-      size_t old = k->s.n > TREND_RECENT ? k->s.n - TREND_RECENT : 0;
-      for (size_t j = old; j < k->s.n; j++) {
-        lo = fmin(lo, med[j]);
-        hi = fmax(hi, med[j]);
-      }
-      if (old) {
-        stats_median_inplace(med, old); /* sorts them */
-        lo = fmin(lo, med[(size_t)(0.02 * (double)(old - 1))]);
-        hi = fmax(hi, med[(size_t)(0.98 * (double)(old - 1) + 0.5)]);
-      }
-      mid = stats_median_inplace(med, k->s.n);
-    }
-    free(med);
-    char title[512];
-    gr_fmt(title, sizeof title, "%s  %s%s  (%s)", k->s.variant, k->s.params,
-           strcmp(k->s.l2, "cold") ? "  [L2 hot]" : "", k->s.gpu[0] ? k->s.gpu : "no GPU");
-    char qt[1100];
-    full |= trends_cat(vars, vlen, "t%d=%s; yl%d=%.9g; yh%d=%.9g; ", plot, view_gp_str(qt, sizeof qt, title), plot,
-                fmin(lo * 0.97, mid * 0.88), plot, fmax(hi * 1.03, mid * 1.12));
-  }
+  for (size_t i = first; i < end; i++)
+    full |= plot_series(f, t, &t->s[i], ++plot, vars, vlen);
   if (view_data_close(c, &out)) {
     free(vars);
     return;

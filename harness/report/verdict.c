@@ -188,6 +188,65 @@ static int add_timings(struct run_verdict *v)
   return 0;
 }
 
+/* The summary's tail: the comparison's counts, the open regressions ("" none). */
+static void summary_tail(const struct run_verdict *v, char *tail, size_t len)
+{
+  if (v->cmp) {
+    const struct compare_result *c = v->cmp;
+    gr_fmt(tail, len, "; against run %lld: %zu same, %zu faster, %zu slower, %zu unsure, "
+           "%zu correctness regressions, %zu accuracy regressions", (long long)c->base.id,
+           c->n_same, c->n_faster, c->n_slower, c->n_unsure, c->n_regressions,
+           c->n_acc_regressions);
+  }
+  if (v->open_unacked || v->open_acked || v->history_new) {
+    size_t k = strlen(tail);
+    snprintf(tail + k, len - k, "; %zu open regressions (%zu acknowledged)%s",
+             v->open_unacked + v->open_acked, v->open_acked,
+             v->history_new ? ", a step confirmed over the nights" : "");
+  }
+}
+
+/* What failed, for the summary: the first three failed tests (a slower one with its ratio, an
+ * open regression, a check's verdict; the first bad commit where bisect named it), else the
+ * first accuracy regression ("" none). */
+static void failed_names(const struct run_verdict *v, char *names, size_t len)
+{
+  size_t k = 0, shown = 0;
+  for (size_t i = 0; i < v->n && k < len; i++) {
+    const struct rv_test *t = &v->tests[i];
+    if (t->state != RV_FAIL)
+      continue;
+    if (shown++ == 3) {
+      k += (size_t)snprintf(names + k, len - k, ", ...");
+      break;
+    }
+    if (t->compared && isfinite(t->ratio))
+      k += (size_t)snprintf(names + k, len - k, "%s%s/%.*s %s %.3fx",
+                            shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
+                            t->name,
+                            !strcmp(t->source, "history")      ? "step over the nights"
+                            : !strcmp(t->source, "regression") ? "still slower"
+                                                               : "slower",
+                            t->ratio);
+    else if (t->compared)
+      k += (size_t)snprintf(names + k, len - k, "%s%s/%.*s open regression",
+                            shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
+                            t->name);
+    else
+      k += (size_t)snprintf(names + k, len - k, "%s%s/%s %s", shown > 1 ? ", " : "",
+                            t->suite, t->name, t->verdict);
+    if (t->first_bad[0] && k < len) /* bisect --db named its commit */
+      k += (size_t)snprintf(names + k, len - k, " (first bad: %s)", t->first_bad);
+  }
+  /* the first accuracy regression, when nothing else is named */
+  for (size_t i = 0; !names[0] && v->cmp && i < v->cmp->n_acc; i++) {
+    const struct compare_accuracy *a = &v->cmp->acc[i];
+    if (a->regression)
+      gr_fmt(names, len, "%s/%s %s %.3f%% -> %.3f%% (%s)", a->algorithm, a->variant,
+             a->metric, 100 * a->base, 100 * a->cur, a->params);
+  }
+}
+
 /* The plain summary line and the exit code. */
 static void conclude(struct run_verdict *v, const struct rv_opts *o)
 {
@@ -199,19 +258,7 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
                 v->night.shards_present < v->night.shard_count;
   int no_gpu = v->gpu_selected > 0 && v->gpu_ran == 0;
   char tail[512] = "";
-  if (v->cmp) {
-    const struct compare_result *c = v->cmp;
-    gr_fmt(tail, sizeof tail, "; against run %lld: %zu same, %zu faster, %zu slower, %zu unsure, "
-           "%zu correctness regressions, %zu accuracy regressions", (long long)c->base.id,
-           c->n_same, c->n_faster, c->n_slower, c->n_unsure, c->n_regressions,
-           c->n_acc_regressions);
-  }
-  if (v->open_unacked || v->open_acked || v->history_new) {
-    size_t k = strlen(tail);
-    snprintf(tail + k, sizeof tail - k, "; %zu open regressions (%zu acknowledged)%s",
-             v->open_unacked + v->open_acked, v->open_acked,
-             v->history_new ? ", a step confirmed over the nights" : "");
-  }
+  summary_tail(v, tail, sizeof tail);
   char counts[256];
   gr_fmt(counts, sizeof counts, "%zu passed (%zu historical bugs caught), %zu failed, %zu skipped, "
          "%zu errors", v->passed, v->caught, v->failed, v->skipped, v->errors);
@@ -232,40 +279,7 @@ static void conclude(struct run_verdict *v, const struct rv_opts *o)
     v->result = RV_RESULT_FAILED;
     v->exit_code = GR_EXIT_FAIL;
     char names[400] = "";
-    size_t k = 0, shown = 0;
-    for (size_t i = 0; i < v->n && k < sizeof names; i++) {
-      const struct rv_test *t = &v->tests[i];
-      if (t->state != RV_FAIL)
-        continue;
-      if (shown++ == 3) {
-        k += (size_t)snprintf(names + k, sizeof names - k, ", ...");
-        break;
-      }
-      if (t->compared && isfinite(t->ratio))
-        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s %s %.3fx",
-                              shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
-                              t->name,
-                              !strcmp(t->source, "history")      ? "step over the nights"
-                              : !strcmp(t->source, "regression") ? "still slower"
-                                                                 : "slower",
-                              t->ratio);
-      else if (t->compared)
-        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%.*s open regression",
-                              shown > 1 ? ", " : "", t->suite, (int)strcspn(t->name, " "),
-                              t->name);
-      else
-        k += (size_t)snprintf(names + k, sizeof names - k, "%s%s/%s %s", shown > 1 ? ", " : "",
-                              t->suite, t->name, t->verdict);
-      if (t->first_bad[0] && k < sizeof names) /* bisect --db named its commit */
-        k += (size_t)snprintf(names + k, sizeof names - k, " (first bad: %s)", t->first_bad);
-    }
-    /* the first accuracy regression, when nothing else is named */
-    for (size_t i = 0; !names[0] && v->cmp && i < v->cmp->n_acc; i++) {
-      const struct compare_accuracy *a = &v->cmp->acc[i];
-      if (a->regression)
-        gr_fmt(names, sizeof names, "%s/%s %s %.3f%% -> %.3f%% (%s)", a->algorithm, a->variant,
-               a->metric, 100 * a->base, 100 * a->cur, a->params);
-    }
+    failed_names(v, names, sizeof names);
     gr_fmt(v->summary, sizeof v->summary, "FAILED: %s; %s%s",
            names[0] ? names : "correctness regressions against the baseline", counts, tail);
   } else if (no_gpu && !r->allow_no_gpu) {

@@ -230,13 +230,11 @@ static void cleanup(struct bx *x)
   }
 }
 
-static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
+/* GOOD and BAD tested first: GOOD must pass (and, for a slowdown, gives the samples the steps
+ * are timed against: good_db), then BAD must fail. */
+static enum gr_status ends_checked(struct bx *x, const char *good_db, char *why, size_t len)
 {
-  const struct bisect_opts *o = x->o;
-  char out[BX_OUT], good_db[BX_PATH], db[BX_PATH];
-  gr_fmt(good_db, sizeof good_db, "%s/good.db", x->tmp);
-  /* GOOD first: it must pass (and, for a slowdown, gives the samples the steps are timed
-   * against), then BAD must fail */
+  char db[BX_PATH];
   int m = step(x, 0, x->good, good_db, NULL, why, len);
   if (m < 0)
     return GR_STATUS_ENV;
@@ -264,6 +262,16 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
     gr_fmt(why, len, "the reproducer does not fail at BAD %.12s: nothing to bisect", x->bad);
     return GR_STATUS_USAGE;
   }
+  return GR_STATUS_OK;
+}
+
+/* git bisect from BAD and GOOD, a step per revision it checks out, up to --max-steps (what was
+ * left then in x->r->left); the first bad commit found named with its subject and date. */
+static enum gr_status git_steps(struct bx *x, const char *good_db, char *why, size_t len)
+{
+  const struct bisect_opts *o = x->o;
+  char out[BX_OUT], db[BX_PATH];
+  int m;
   int rc = bx_git_in(x, x->wt, out, sizeof out, "bisect", "start", x->bad, x->good, "--", NULL);
   if (rc < 0 || x->interrupted)
     return GR_STATUS_ENV;
@@ -310,26 +318,42 @@ static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
                NULL) == 0)
       gr_printable(x->r->date, sizeof x->r->date, out);
   }
-  /* a slowdown: GOOD again, on the same machine now; a GOOD that moved voids the steps */
-  if (o->slower) {
-    if (checkout(x, x->good)) {
-      gr_fmt(why, len, "cannot check out GOOD %.12s again", x->good);
-      return GR_STATUS_ENV;
-    }
-    gr_fmt(db, sizeof db, "%s/good-again.db", x->tmp);
-    m = step(x, 0, x->good, db, good_db, why, len); /* step 0 again: GOOD */
-    if (m < 0)
-      return GR_STATUS_ENV;
-    if (m != BISECT_GOOD) {
-      x->r->good_moved = 1;
-      gr_fmt(why, len, "GOOD %.12s timed again at the end is %s (%s): the machine's speed moved "
-             "during the bisection, its steps cannot be trusted", x->good,
-             m == BISECT_BAD ? "slower than at the start" : "untestable",
-             x->r->steps[x->r->n_steps - 1].detail);
-      return GR_STATUS_ENV;
-    }
+  return GR_STATUS_OK;
+}
+
+/* A slowdown: GOOD timed again, on the same machine now; a GOOD that moved voids the steps. */
+static enum gr_status good_again(struct bx *x, const char *good_db, char *why, size_t len)
+{
+  char db[BX_PATH];
+  if (checkout(x, x->good)) {
+    gr_fmt(why, len, "cannot check out GOOD %.12s again", x->good);
+    return GR_STATUS_ENV;
+  }
+  gr_fmt(db, sizeof db, "%s/good-again.db", x->tmp);
+  int m = step(x, 0, x->good, db, good_db, why, len); /* step 0 again: GOOD */
+  if (m < 0)
+    return GR_STATUS_ENV;
+  if (m != BISECT_GOOD) {
+    x->r->good_moved = 1;
+    gr_fmt(why, len, "GOOD %.12s timed again at the end is %s (%s): the machine's speed moved "
+           "during the bisection, its steps cannot be trusted", x->good,
+           m == BISECT_BAD ? "slower than at the start" : "untestable",
+           x->r->steps[x->r->n_steps - 1].detail);
+    return GR_STATUS_ENV;
   }
   return GR_STATUS_OK;
+}
+
+static enum gr_status bisect_steps(struct bx *x, char *why, size_t len)
+{
+  char good_db[BX_PATH];
+  gr_fmt(good_db, sizeof good_db, "%s/good.db", x->tmp);
+  enum gr_status s = ends_checked(x, good_db, why, len);
+  if (s == GR_STATUS_OK)
+    s = git_steps(x, good_db, why, len);
+  if (s == GR_STATUS_OK && x->o->slower)
+    s = good_again(x, good_db, why, len);
+  return s;
 }
 
 enum gr_status bisect_run(const struct bisect_opts *o, struct bisect_result *r, char *why,

@@ -107,6 +107,82 @@ static int lane_start(struct lane *l)
   return child_start(&l->c);
 }
 
+/* Each idle lane gets the next job (not after a stop); returns how many lanes have a job. */
+static size_t hand_out(const struct lanes_spec *s, struct lane *lanes, size_t nl, size_t *next,
+                       int stop)
+{
+  size_t busy = 0;
+  for (size_t i = 0; i < nl; i++) {
+    struct lane *l = &lanes[i];
+    if (l->dead)
+      continue;
+    if (l->job < 0 && *next < s->n_jobs && !stop) {
+      double param = s->param ? s->param(s->ctx, *next, s->n_jobs - *next) : 0;
+      char msg[128];
+      gr_fmt(msg, sizeof msg, "J\t%zu\t%.17g\n", *next, param);
+      if (child_write(&l->c, msg, strlen(msg)) == 0)
+        l->job = (long)(*next)++;
+    }
+    busy += l->job >= 0;
+  }
+  return busy;
+}
+
+/* Lane i's answer, if one comes within 2 ms: its job's result handed to s->done (got[job] set);
+ * where the lane died, its job handed on as lost and the lane started afresh (at most
+ * LANE_RESTARTS times, never after a stop) or left dead. 1 when something came, 0 silence. */
+static int lane_answer(const struct lanes_spec *s, struct lane *l, size_t i, char *got, int stop)
+{
+  char line[128];
+  enum child_read_status r = child_read_line(&l->c, 0.002, line, sizeof line);
+  if (r == CHILD_TIMEOUT || r == CHILD_INTERRUPTED)
+    return 0;
+  size_t job, n;
+  void *res = NULL;
+  if (r == CHILD_GOT && sscanf(line, "D\t%zu\t%zu", &job, &n) == 2 && (long)job == l->job) {
+    res = n ? malloc(n) : NULL;
+    if (n && (!res || child_read(&l->c, LANE_READ_S, res, n) != CHILD_GOT)) {
+      free(res);
+      res = NULL;
+      r = CHILD_EOF; /* the stream is out of step: the lane is done for */
+    }
+    if (res || !n) {
+      got[job] = 1;
+      s->done(s->ctx, job, i, res, n);
+      free(res);
+      l->job = -1;
+    }
+  } else if (r == CHILD_GOT) {
+    return 1; /* not ours: ignored */
+  }
+  if (r != CHILD_GOT) { /* the lane died with its job */
+    char msg[GR_WHY_LEN];
+    child_finish(&l->c, 1, msg, sizeof msg);
+    if (l->job >= 0) {
+      got[l->job] = 1;
+      s->done(s->ctx, (size_t)l->job, i, NULL, 0);
+    }
+    if (l->restarts++ < LANE_RESTARTS && !stop && lane_start(l) == 0)
+      return 1;
+    l->dead = 1;
+    l->job = -1;
+  }
+  return 1;
+}
+
+/* The lanes told there is no more work, waited for (10 s each) and reaped. */
+static void lanes_close(struct lane *lanes, size_t nl)
+{
+  for (size_t i = 0; i < nl; i++) {
+    struct lane *l = &lanes[i];
+    if (l->dead)
+      continue;
+    child_close_in(&l->c);
+    child_wait(&l->c, 10);
+    child_finish(&l->c, 1, NULL, 0);
+  }
+}
+
 int lanes_run(const struct lanes_spec *s, char *why, size_t len)
 {
   size_t nl = s->gpus->n, next = 0, alive = 0;
@@ -135,20 +211,7 @@ int lanes_run(const struct lanes_spec *s, char *why, size_t len)
   int termed = 0;
   for (;;) {
     int stop = s->interrupted && *s->interrupted;
-    size_t busy = 0;
-    for (size_t i = 0; i < nl; i++) {
-      struct lane *l = &lanes[i];
-      if (l->dead)
-        continue;
-      if (l->job < 0 && next < s->n_jobs && !stop) {
-        double param = s->param ? s->param(s->ctx, next, s->n_jobs - next) : 0;
-        char msg[128];
-        gr_fmt(msg, sizeof msg, "J\t%zu\t%.17g\n", next, param);
-        if (child_write(&l->c, msg, strlen(msg)) == 0)
-          l->job = (long)next++;
-      }
-      busy += l->job >= 0;
-    }
+    size_t busy = hand_out(s, lanes, nl, &next, stop);
     if (stop && !termed) { /* the lanes' own flags stop their jobs where they are */
       for (size_t i = 0; i < nl; i++)
         if (!lanes[i].dead && lanes[i].job >= 0)
@@ -164,57 +227,17 @@ int lanes_run(const struct lanes_spec *s, char *why, size_t len)
       struct lane *l = &lanes[i];
       if (l->dead || l->job < 0)
         continue;
-      char line[128];
-      enum child_read_status r = child_read_line(&l->c, 0.002, line, sizeof line);
-      if (r == CHILD_TIMEOUT || r == CHILD_INTERRUPTED) {
+      if (lane_answer(s, l, i, got, stop))
+        progressed = 1;
+      else
         pf[np++] = (struct pollfd){.fd = l->c.out, .events = POLLIN};
-        continue;
-      }
-      progressed = 1;
-      size_t job, n;
-      void *res = NULL;
-      if (r == CHILD_GOT && sscanf(line, "D\t%zu\t%zu", &job, &n) == 2 && (long)job == l->job) {
-        res = n ? malloc(n) : NULL;
-        if (n && (!res || child_read(&l->c, LANE_READ_S, res, n) != CHILD_GOT)) {
-          free(res);
-          res = NULL;
-          r = CHILD_EOF; /* the stream is out of step: the lane is done for */
-        }
-        if (res || !n) {
-          got[job] = 1;
-          s->done(s->ctx, job, i, res, n);
-          free(res);
-          l->job = -1;
-        }
-      } else if (r == CHILD_GOT) {
-        continue; /* not ours: ignored */
-      }
-      if (r != CHILD_GOT) { /* the lane died with its job */
-        char msg[GR_WHY_LEN];
-        child_finish(&l->c, 1, msg, sizeof msg);
-        if (l->job >= 0) {
-          got[l->job] = 1;
-          s->done(s->ctx, (size_t)l->job, i, NULL, 0);
-        }
-        if (l->restarts++ < LANE_RESTARTS && !stop && lane_start(l) == 0)
-          continue;
-        l->dead = 1;
-        l->job = -1;
-      }
     }
     if (!progressed && np)
       poll(pf, np, 250);
     if (s->tick)
       s->tick(s->ctx);
   }
-  for (size_t i = 0; i < nl; i++) {
-    struct lane *l = &lanes[i];
-    if (l->dead)
-      continue;
-    child_close_in(&l->c);
-    child_wait(&l->c, 10);
-    child_finish(&l->c, 1, NULL, 0);
-  }
+  lanes_close(lanes, nl);
   for (size_t j = 0; j < s->n_jobs; j++) /* never handed out: interrupted, or no lane left */
     if (!got[j])
       s->done(s->ctx, j, 0, NULL, 0);

@@ -329,7 +329,7 @@ int store_each_coverage(struct store *st, int64_t run,
  * returned. */
 int store_each_sanitizer(struct store *st, int64_t run, int64_t *from,
                          int (*fn)(void *ctx, const struct sanitizer_row *r), void *ctx);
-/* ---- whole runs across databases, retention (store_merge.c) ------------------------------- */
+/* ---- whole runs across databases, retention (store_merge.c, store_prune.c) --------------- */
 
 /* Write a new gpuregress database at path holding only run (with its outcomes, timings and
  * samples, not its cases, under the same ids and identity): a baseline. path must not exist.

@@ -1,6 +1,6 @@
 /* The store's whole-run writes across databases: importing the runs of another gpuregress
- * database (`gpuregress import`, and the one-run baseline copy of `export --format db`) and
- * retention (`gpuregress prune`). See store.h.
+ * database (`gpuregress import`, and the one-run baseline copy of `export --format db`);
+ * retention (`gpuregress prune`) is in store_prune.c. See store.h.
  *
  * A file from elsewhere is judged before anything is written (judge_rows): every row of the
  * runs to import must arrive, or the file is refused with the run that stops it named.
@@ -100,15 +100,11 @@ static int src_has_table(sqlite3 *db, const char *table)
  * near 2^63 would leave no room after it); the others are numbered after the largest. */
 #define KEEP_ID "(old > (SELECT m FROM o) AND old <= 1000000000000000)"
 
-/* Copy the runs of the database attached as src (one run when only > 0, else every run that is
- * not still running) that db lacks, with their rows. Ids: a run (and a timing) keeps its id
- * where it is above every id here; the others (taken, zero, negative) get new ones after the
- * largest, and every row follows its run through the map (temp.run_map, temp.timing_map): no
- * row is dropped for its id. 0 ok; -1 (db's message says why); -2 refused (why says why). */
-static int import_attached(sqlite3 *db, int64_t only, struct store_import_report *rep, char *why,
-                           size_t len)
+/* The identity of a run of src (x) as SQL into uid: its uid, else LEGACY_UID over the columns
+ * src has (a hand-made file may lack some). */
+static void src_uid(sqlite3 *db, char *uid, size_t len)
 {
-  char uid[512], legacy[256], filter[1024], sql[8192];
+  char legacy[256];
   /* LEGACY_UID over the columns src has (a hand-made file may lack some) */
   int host = store_has_column(db, "src", "runs", "host"),
       start = store_has_column(db, "src", "runs", "started_at"),
@@ -121,22 +117,16 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
            " ':' || x.id", host ? "x.host" : "NULL", start ? "x.started_at" : "NULL",
            seed ? "x.seed" : "NULL");
   if (store_has_column(db, "src", "runs", "uid"))
-    gr_fmt(uid, sizeof uid, "coalesce(x.uid, %s)", legacy);
+    gr_fmt(uid, len, "coalesce(x.uid, %s)", legacy);
   else
-    gr_fmt(uid, sizeof uid, "%s", legacy);
-  int timings = src_has_table(db, "timings");
-  int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
-  gr_fmt(filter, sizeof filter,
-         "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
-         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
-         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
-         uid, uid);
-  int j = store_judge_import(db, filter, only, why, len);
-  if (j == -1)
-    return -2;
-  if (j < 0)
-    return -1;
-  /* the maps: old id -> new id */
+    gr_fmt(uid, len, "%s", legacy);
+}
+
+/* The maps old id -> new id of the runs to import (those of filter) and of their timings
+ * (temp.run_map, temp.timing_map, indexed). 0 ok, -1 (db's message says why). */
+static int make_maps(sqlite3 *db, const char *filter, int64_t only, int timings)
+{
+  char sql[8192];
   sqlite3_exec(db, "DROP TABLE IF EXISTS temp.run_map; DROP TABLE IF EXISTS temp.timing_map", NULL,
                NULL, NULL);
   gr_fmt(sql, sizeof sql,
@@ -165,6 +155,16 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
       (timings && sqlite3_exec(db, "CREATE UNIQUE INDEX temp.timing_map_old ON timing_map(old)",
                                NULL, NULL, NULL) != SQLITE_OK))
     return -1;
+  return 0;
+}
+
+/* The runs of temp.run_map copied with their rows (cases but for a one-run copy, outcomes,
+ * coverage, sanitizer verdicts, night parts, timings, samples, accuracy), counted into rep. 0
+ * ok, -1 (db's message says why). */
+static int copy_rows(sqlite3 *db, int64_t only, const char *uid, int timings, int64_t before,
+                     struct store_import_report *rep)
+{
+  char sql[8192];
   /* runs */
   static const char run_new[] = "(SELECT new FROM temp.run_map WHERE old = x.run_id)";
   static const char timing_new[] = "(SELECT new FROM temp.timing_map WHERE old = x.timing_id)";
@@ -208,6 +208,33 @@ static int import_attached(sqlite3 *db, int64_t only, struct store_import_report
        exec_copy(db, sql, only) < 0))
     return -1;
   return 0;
+}
+
+/* Copy the runs of the database attached as src (one run when only > 0, else every run that is
+ * not still running) that db lacks, with their rows. Ids: a run (and a timing) keeps its id
+ * where it is above every id here; the others (taken, zero, negative) get new ones after the
+ * largest, and every row follows its run through the map (temp.run_map, temp.timing_map): no
+ * row is dropped for its id. 0 ok; -1 (db's message says why); -2 refused (why says why). */
+static int import_attached(sqlite3 *db, int64_t only, struct store_import_report *rep, char *why,
+                           size_t len)
+{
+  char uid[512], filter[1024];
+  src_uid(db, uid, sizeof uid);
+  int timings = src_has_table(db, "timings");
+  int64_t before = max_id(db, "SELECT count(*) FROM src.runs x WHERE x.status != 'running'");
+  gr_fmt(filter, sizeof filter,
+         "(?3 = 0 AND x.status != 'running' OR x.id = ?3) AND %s NOT IN"
+         " (SELECT uid FROM main.runs WHERE uid IS NOT NULL) AND %s NOT IN"
+         " (SELECT uid FROM main.night_parts)", /* a shard folded into its night already */
+         uid, uid);
+  int j = store_judge_import(db, filter, only, why, len);
+  if (j == -1)
+    return -2;
+  if (j < 0)
+    return -1;
+  if (make_maps(db, filter, only, timings))
+    return -1;
+  return copy_rows(db, only, uid, timings, before, rep);
 }
 
 /* Attach path as src to db, import, detach. 0 ok; -1 with why. */
@@ -375,113 +402,4 @@ int store_copy_timing(struct store *st, int64_t run, const char *algorithm, cons
   }
   store_close(dst);
   return rc ? -1 : 0;
-}
-
-/* ---- retention ---------------------------------------------------------------------------- */
-
-static int64_t file_bytes(const char *path)
-{
-  struct stat sb;
-  return stat(path, &sb) == 0 ? (int64_t)sb.st_size : 0;
-}
-
-/* The old runs, ?1 the cutoff date (NULL none), ?2 the runs to keep (0 no limit): started
- * before the cutoff, or beyond the newest keep_runs; never a run that is still running */
-#define PRUNE_OLD                                                                                  \
-  "SELECT id FROM runs WHERE status != 'running' AND ((?1 IS NOT NULL AND started_at < ?1 AND"   \
-  " started_at GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*') OR (?2 > 0 AND id NOT IN"     \
-  " (SELECT id FROM runs ORDER BY started_at DESC, id DESC LIMIT ?2)))"
-
-/* One statement of store_prune over prune_old: the temporary table, or for a dry run (a
- * read-only connection: nothing is written, not even a temporary table) the same rows as a
- * common table expression; the cutoffs bound. 0 ok (*n its first column, else the rows it
- * changed), -1 a database error. */
-static int prune_step(struct store *st, const struct store_prune_opts *o, const char *sql,
-                      int64_t *n)
-{
-  sqlite3_stmt *s;
-  char full[1024];
-  gr_fmt(full, sizeof full, "%s%s", o->dry_run ? "WITH prune_old(id) AS (" PRUNE_OLD ") " : "",
-         sql);
-  if (sqlite3_prepare_v2(st->db, full, -1, &s, NULL) != SQLITE_OK)
-    return -1;
-  if (sqlite3_bind_parameter_count(s) >= 1 && o->before && o->before[0])
-    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
-  if (sqlite3_bind_parameter_count(s) >= 2)
-    sqlite3_bind_int64(s, 2, o->keep_runs);
-  int rc = sqlite3_step(s);
-  if (n)
-    *n = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : (int64_t)sqlite3_changes64(st->db);
-  sqlite3_finalize(s);
-  return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
-}
-
-int store_prune(struct store *st, const struct store_prune_opts *o, struct store_prune_report *rep,
-                char *why, size_t len)
-{
-  /* what is dropped: passing cases (and skipped ones), the detail (every other verdict stays);
-   * raw samples (history reads the per-run summaries in timings). A dry run counts them. */
-  static const char *const steps[] = {
-      "FROM cases WHERE run_id IN (SELECT id FROM prune_old) AND verdict IN ('pass', 'skip')",
-      "FROM samples WHERE timing_id IN (SELECT t.id FROM timings t JOIN prune_old o"
-      " ON t.run_id = o.id)",
-  };
-  sqlite3_stmt *s;
-  char sql[512];
-  memset(rep, 0, sizeof *rep);
-  rep->bytes_before = file_bytes(st->path);
-  if (store_commit(st) ||
-      sqlite3_exec(st->db, o->dry_run ? "BEGIN" : "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-    goto fail;
-  if (!o->dry_run && (sqlite3_exec(st->db, "DROP TABLE IF EXISTS temp.prune_old", NULL, NULL,
-                                   NULL) != SQLITE_OK ||
-                      prune_step(st, o, "CREATE TEMP TABLE prune_old AS " PRUNE_OLD, NULL)))
-    goto fail_rollback;
-  if (prune_step(st, o, "SELECT count(*) FROM prune_old", &rep->runs))
-    goto fail_rollback;
-  /* what is dropped, for the message: the ids and the starts of the old runs */
-  gr_fmt(sql, sizeof sql, "%sSELECT min(r.id), max(r.id), min(r.started_at), max(r.started_at)"
-         " FROM runs r JOIN prune_old o ON r.id = o.id",
-         o->dry_run ? "WITH prune_old(id) AS (" PRUNE_OLD ") " : "");
-  if (sqlite3_prepare_v2(st->db, sql, -1, &s, NULL) != SQLITE_OK)
-    goto fail_rollback;
-  if (o->dry_run && o->before && o->before[0])
-    sqlite3_bind_text(s, 1, o->before, -1, SQLITE_STATIC);
-  if (o->dry_run)
-    sqlite3_bind_int64(s, 2, o->keep_runs);
-  if (sqlite3_step(s) == SQLITE_ROW) {
-    rep->first_id = sqlite3_column_int64(s, 0);
-    rep->last_id = sqlite3_column_int64(s, 1);
-    gr_printable(rep->first_started, sizeof rep->first_started,
-                 (const char *)sqlite3_column_text(s, 2));
-    gr_printable(rep->last_started, sizeof rep->last_started,
-                 (const char *)sqlite3_column_text(s, 3));
-  }
-  sqlite3_finalize(s);
-  int64_t *const counts[] = {&rep->cases, &rep->samples};
-  for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
-    if (i == 1 && !store_has_table(st, STORE_MAIN, "samples"))
-      break;
-    gr_fmt(sql, sizeof sql, "%s %s", o->dry_run ? "SELECT count(*)" : "DELETE", steps[i]);
-    if (prune_step(st, o, sql, counts[i]))
-      goto fail_rollback;
-  }
-  if (!o->dry_run)
-    sqlite3_exec(st->db, "DROP TABLE temp.prune_old", NULL, NULL, NULL);
-  if (sqlite3_exec(st->db, o->dry_run ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-    goto fail_rollback;
-  /* give the space back to the file system (and fold the WAL into the file) */
-  if (!o->dry_run &&
-      (sqlite3_exec(st->db, "VACUUM", NULL, NULL, NULL) != SQLITE_OK ||
-       sqlite3_exec(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL) != SQLITE_OK))
-    goto fail;
-  rep->bytes_after = o->dry_run ? rep->bytes_before : file_bytes(st->path);
-  return 0;
-fail_rollback:
-  gr_fmt(why, len, "cannot prune: %s", store_errmsg(st));
-  sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-  return -1;
-fail:
-  gr_fmt(why, len, "cannot prune: %s", store_errmsg(st));
-  return -1;
 }

@@ -1,6 +1,6 @@
 /* What the store's files share (store_open.c, store.c: the write side, store_read.c and
- * store_timings.c: the read side, store_merge.c, store_trust.c and store_guard.c: files from
- * elsewhere); no other file includes this. */
+ * store_timings.c: the read side, store_merge.c, store_trust.c, store_judge.c and store_guard.c:
+ * files from elsewhere, store_prune.c: retention); no other file includes this. */
 #ifndef GR_STORE_PRIVATE_H
 #define GR_STORE_PRIVATE_H
 
@@ -82,7 +82,8 @@ int store_attach(sqlite3 *db, const char *path, const char *schema, char *why, s
 /* The rows of the runs of src (attached) that runs_filter (over src.runs x, ?3 = only) picks:
  * 0 all can be imported as they are; -1 with why naming the run that stops the file (ids not
  * whole or not unique, rows of no run or timing, a name of a shape gpuregress never gives, text
- * where a number belongs); -2 a database error. Needs store_sql_name_ok as gr_name_ok(x). */
+ * where a number belongs); -2 a database error. Needs store_sql_name_ok as gr_name_ok(x). Both
+ * in store_judge.c. */
 int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char *why, size_t len);
 /* The time now in UTC as stored in the database: YYYY-MM-DDTHH:MM:SSZ (store.c). */
 void store_utc_now(char *buf, size_t len);

@@ -1,7 +1,7 @@
 /* Files from elsewhere, judged before use: what a file is before anything is written to it
  * (store_judge_schema), SQLite's defences on every connection (store_harden), a quick_check,
  * opening for reading where the file cannot be written (store_open_read: as it is, read-only,
- * immutable), and the rows of a database to import (store_judge_import). See store.h and
+ * immutable); the rows of a database to import are judged in store_judge.c. See store.h and
  * doc/untrusted.md. */
 #include "store.h"
 #include "store_private.h"
@@ -25,18 +25,6 @@ int store_has_column(sqlite3 *db, const char *schema, const char *table, const c
   sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
   sqlite3_bind_text(s, 2, schema, -1, SQLITE_STATIC);
   sqlite3_bind_text(s, 3, column, -1, SQLITE_STATIC);
-  int found = sqlite3_step(s) == SQLITE_ROW;
-  sqlite3_finalize(s);
-  return found;
-}
-
-static int src_has_table(sqlite3 *db, const char *table)
-{
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, "SELECT 1 FROM src.sqlite_master WHERE type = 'table' AND name = ?1",
-                         -1, &s, NULL) != SQLITE_OK)
-    return 0;
-  sqlite3_bind_text(s, 1, table, -1, SQLITE_STATIC);
   int found = sqlite3_step(s) == SQLITE_ROW;
   sqlite3_finalize(s);
   return found;
@@ -285,151 +273,6 @@ out_close:
          rc == SQLITE_FORMAT ? "" : store_open_hint(rc));
   store_close(st);
   return -1;
-}
-
-/* A stored text in a message: quoted, at most 80 characters of it (then its length) */
-#define SHORT(x)                                                                                   \
-  "CASE WHEN length(" x ") > 80 THEN quote(substr(" x ", 1, 80)) || '... (' || length(" x ") ||"   \
-  " ' characters)' ELSE quote(" x ") END"
-
-/* The tables of a run's rows: per run (run_id), per timing (timing_id); what names they hold. */
-static const struct {
-  const char *table, *owner; /* owner: the column naming the run or the timing */
-  int names;                 /* has algorithm and variant (and kind when the table has it) */
-} row_tables[] = {
-    {"cases", "run_id", 1},       {"outcomes", "run_id", 1}, {"coverage", "run_id", 1},
-    {"sanitizer", "run_id", 1},   {"timings", "run_id", 1},  {"samples", "timing_id", 0},
-    {"accuracy", "timing_id", 0}, {"night_parts", "run_id", 0},
-};
-#define N_ROW_TABLES (sizeof row_tables / sizeof *row_tables)
-
-/* SQL function gr_name_ok(x): 1 when x is text of a name gpuregress gives (gr_name_ok). */
-void store_sql_name_ok(sqlite3_context *cx, int argc, sqlite3_value **argv)
-{
-  (void)argc;
-  const unsigned char *t =
-      sqlite3_value_type(argv[0]) == SQLITE_TEXT ? sqlite3_value_text(argv[0]) : NULL;
-  sqlite3_result_int(cx, t && gr_name_ok((const char *)t));
-}
-
-/* The first row of sql (an id and a text) as "LABEL ID: TEXT" (printable) in what; 0 none,
- * 1 found, -1 a database error. ?3 is bound to only where sql has it. */
-static int first_bad(sqlite3 *db, const char *sql, int64_t only, const char *label, char *what,
-                     size_t len)
-{
-  sqlite3_stmt *s;
-  if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) != SQLITE_OK)
-    return -1;
-  if (sqlite3_bind_parameter_count(s) >= 3)
-    sqlite3_bind_int64(s, 3, only);
-  int rc = sqlite3_step(s);
-  if (rc == SQLITE_ROW) {
-    char id[64], text[300];
-    gr_printable(id, sizeof id, (const char *)sqlite3_column_text(s, 0));
-    gr_printable(text, sizeof text, (const char *)sqlite3_column_text(s, 1));
-    gr_fmt(what, len, "%s %s: %s", label, id[0] ? id : "NULL", text);
-  }
-  sqlite3_finalize(s);
-  return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-}
-
-/* Refuse a file whose rows of the runs to import would not all arrive as they are: ids that are
- * not whole numbers or not unique (a row could not be told whose it is), rows of no run or no
- * timing, a name (algorithm, variant, kind) gpuregress never gives, text where a number belongs.
- * 0 ok; -1 with why (naming the run), -2 a database error. */
-int store_judge_import(sqlite3 *db, const char *runs_filter, int64_t only, char *why, size_t len)
-{
-  char sql[4096], what[GR_WHY_LEN];
-  int bad;
-  /* ids of runs and timings: whole numbers, each once (any value: odd ones are renumbered) */
-  static const char *const ids[][3] = {{"runs", "id", "run"}, {"timings", "id", "timing"}};
-  for (size_t i = 0; i < 2; i++) {
-    if (!src_has_table(db, ids[i][0]))
-      continue;
-    gr_fmt(sql, sizeof sql,
-           "SELECT x.%s, 'id of type ' || typeof(x.%s) FROM src.%s x WHERE typeof(x.%s) !="
-           " 'integer' UNION ALL SELECT x.%s, 'id given ' || count(*) || ' times' FROM src.%s x"
-           " GROUP BY x.%s HAVING count(*) > 1 LIMIT 1",
-           ids[i][1], ids[i][1], ids[i][0], ids[i][1], ids[i][1], ids[i][0], ids[i][1]);
-    if ((bad = first_bad(db, sql, only, ids[i][2], what, sizeof what)) != 0) {
-      if (bad < 0)
-        return -2;
-      gr_fmt(why, len, "%s", what);
-      return -1;
-    }
-  }
-  for (size_t i = 0; i < N_ROW_TABLES; i++) {
-    const char *t = row_tables[i].table, *own = row_tables[i].owner;
-    if (!src_has_table(db, t))
-      continue;
-    int per_run = !strcmp(own, "run_id");
-    /* rows of no run (or timing) of the file */
-    gr_fmt(sql, sizeof sql,
-           "SELECT x.%s, 'a row of %s belongs to no %s of the file' FROM src.%s x WHERE x.%s NOT IN"
-           " (SELECT id FROM src.%s) OR x.%s IS NULL LIMIT 1",
-           own, t, per_run ? "run" : "timing", t, own, per_run ? "runs" : "timings", own);
-    if ((bad = first_bad(db, sql, only, per_run ? "run" : "timing", what, sizeof what)) != 0) {
-      if (bad < 0)
-        return -2;
-      gr_fmt(why, len, "%s", what);
-      return -1;
-    }
-    /* the run a row belongs to, for the filter and the message */
-    char run_of[256];
-    if (per_run)
-      gr_fmt(run_of, sizeof run_of, "x.run_id");
-    else
-      gr_fmt(run_of, sizeof run_of,
-             "(SELECT t.run_id FROM src.timings t WHERE t.id = x.timing_id)");
-    /* names */
-    if (row_tables[i].names) {
-      int kind = store_has_column(db, "src", t, "kind");
-      gr_fmt(
-          sql, sizeof sql,
-          "SELECT %s, CASE WHEN NOT gr_name_ok(x.algorithm) THEN 'algorithm ' || " SHORT("x.algorithm")
-          " WHEN NOT gr_name_ok(x.variant) THEN 'variant ' || " SHORT("x.variant") " ELSE 'kind ' ||"
-          " %s END || ' in %s is not a name gpuregress gives (1 to %d of A-Z a-z 0-9 _ . + -, a"
-          " letter or digit first)' FROM src.%s x WHERE %s IN (SELECT x.id FROM src.runs x"
-          " WHERE %s) AND (NOT gr_name_ok(x.algorithm) OR NOT gr_name_ok(x.variant)%s) LIMIT 1",
-          run_of, kind ? SHORT("x.kind") : "''", t, GR_NAME_MAX, t, run_of, runs_filter,
-          kind ? " OR NOT gr_name_ok(x.kind)" : "");
-      if ((bad = first_bad(db, sql, only, "run", what, sizeof what)) != 0) {
-        if (bad < 0)
-          return -2;
-        gr_fmt(why, len, "%s", what);
-        return -1;
-      }
-    }
-    /* numbers where the schema has numbers: an INTEGER or REAL column of ours holds no text or
-     * blob in the rows imported */
-    sqlite3_stmt *c;
-    if (sqlite3_prepare_v2(db, "SELECT name, upper(type) FROM pragma_table_info(?1, 'main')", -1,
-                           &c, NULL) != SQLITE_OK)
-      return -2;
-    sqlite3_bind_text(c, 1, t, -1, SQLITE_STATIC);
-    int found = 0;
-    while (!found && sqlite3_step(c) == SQLITE_ROW) {
-      const char *col = (const char *)sqlite3_column_text(c, 0),
-                 *type = (const char *)sqlite3_column_text(c, 1);
-      if (!col || !type || (strcmp(type, "INTEGER") && strcmp(type, "REAL")) ||
-          !store_has_column(db, "src", t, col))
-        continue;
-      gr_fmt(sql, sizeof sql,
-             "SELECT %s, '%s.%s holds ' || typeof(x.\"%s\") || ' ' || quote(x.\"%s\") || ' where a"
-             " number belongs' FROM src.%s x WHERE typeof(x.\"%s\") NOT IN ('integer', 'real',"
-             " 'null') AND %s IN (SELECT x.id FROM src.runs x WHERE %s) LIMIT 1",
-             run_of, t, col, col, col, t, col, run_of, runs_filter);
-      if ((bad = first_bad(db, sql, only, "run", what, sizeof what)) != 0) {
-        found = 1;
-        if (bad > 0)
-          gr_fmt(why, len, "%s", what);
-      }
-    }
-    sqlite3_finalize(c);
-    if (found)
-      return bad < 0 ? -2 : -1;
-  }
-  return 0;
 }
 
 /* ---- the baseline file (judged as any file from elsewhere) --------------------------------------------------------------------- */

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cli.h"
+#include "selection.h"
 
 #ifdef __cplusplus
 extern "C" {
