@@ -3,8 +3,9 @@
  * (gr_gpu_lifecycle_run) passes a setup's or a launch's decline on with its reason, tears down
  * exactly what was set up, hands on the regimes a plan reached, and refuses an algorithm without
  * a lifecycle; the timing hooks (bench_hooks_of) come from the lifecycle when there is one, else
- * from the algorithm's own four hooks, else there are none; a CPU variant is never timed through
- * a lifecycle. (The steps that touch the device, filling the outputs with the poison, the
+ * from the algorithm's own four hooks, else there are none; the lifecycle's are timed on the
+ * stream they launch on (bench_gpu_stream), the older hooks on the default stream; a CPU variant
+ * is never timed through a lifecycle. (The steps that touch the device, filling the outputs with the poison, the
  * synchronisation and the fetch, run in the GPU lane: cases_*_gpu, scripts/gpu-check.) */
 #include <stdio.h>
 #include <string.h>
@@ -121,10 +122,11 @@ int main(void)
   struct bench_hooks h;
   EXPECT(bench_hooks_of(&without, &h) == 0 && !h.setup, "hooks for an algorithm with none");
   EXPECT(bench_hooks_of(&own_hooks, &h) == 1 && h.setup == own_setup &&
-             h.launch == own_launch && h.fetch == own_fetch && h.teardown == own_teardown,
-         "an algorithm's own hooks not used");
-  EXPECT(bench_hooks_of(&with_gpu, &h) == 1 && h.setup && h.setup != own_setup,
-         "no hooks made from the lifecycle");
+             h.launch == own_launch && h.fetch == own_fetch && h.teardown == own_teardown &&
+             !h.on_stream,
+         "an algorithm's own hooks not used (or timed on a stream they do not launch on)");
+  EXPECT(bench_hooks_of(&with_gpu, &h) == 1 && h.setup && h.setup != own_setup && h.on_stream,
+         "no hooks made from the lifecycle (or not timed on the stream they launch on)");
   struct gr_case c;
   memset(&c, 0, sizeof c);
   c.alg = &with_gpu;

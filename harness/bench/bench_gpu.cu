@@ -33,6 +33,8 @@ static __global__ void spin_kernel(unsigned long long ns)
 
 static struct {
   int open, cold;
+  cudaStream_t stream; /* the samples' stream (blocking: work on the legacy default stream
+                        * serialises with it) */
   cudaEvent_t start, stop;
   void *flush;
   size_t flush_bytes;
@@ -49,6 +51,7 @@ extern "C" int bench_gpu_open(int cold, char *why, size_t len)
     return -1;
   GR_CUDA_CHECK(cudaEventCreate(&g.start));
   GR_CUDA_CHECK(cudaEventCreate(&g.stop));
+  GR_CUDA_CHECK(cudaStreamCreate(&g.stream));
   g.cold = cold;
   if (cold) {
     g.flush_bytes = 2 * (info.l2_bytes ? info.l2_bytes : (size_t)64 << 20);
@@ -64,6 +67,7 @@ extern "C" void bench_gpu_close(void)
     return;
   cudaEventDestroy(g.start);
   cudaEventDestroy(g.stop);
+  cudaStreamDestroy(g.stream);
   if (g.flush)
     cudaFree(g.flush);
   memset(&g, 0, sizeof g);
@@ -101,21 +105,24 @@ extern "C" double bench_gpu_copy_gbps(void)
   return ms[4] > 0 ? 2.0 * (double)bytes / (ms[4] * 1e-3) / 1e9 : 0;
 }
 
+extern "C" void *bench_gpu_stream(void) { return g.open ? (void *)g.stream : NULL; }
+
 extern "C" double bench_gpu_sample(void (*launch)(void *), void *state, int launches,
-                                   double spin_ns, int *sm_clock_mhz)
+                                   double spin_ns, int *sm_clock_mhz, void *stream)
 {
+  cudaStream_t s = (cudaStream_t)stream;
   if (g.cold)
-    GR_CUDA_CHECK(cudaMemsetAsync(g.flush, (int)(launches & 0xff), g.flush_bytes, 0));
-  GR_CUDA_CHECK(cudaEventRecord(g.start, 0));
+    GR_CUDA_CHECK(cudaMemsetAsync(g.flush, (int)(launches & 0xff), g.flush_bytes, s));
+  GR_CUDA_CHECK(cudaEventRecord(g.start, s));
   for (int i = 0; i < launches; i++) {
     launch(state);
     GR_CUDA_LAUNCH_CHECK();
     if (spin_ns > 0) {
-      spin_kernel<<<1, 1>>>((unsigned long long)spin_ns);
+      spin_kernel<<<1, 1, 0, s>>>((unsigned long long)spin_ns);
       GR_CUDA_LAUNCH_CHECK();
     }
   }
-  GR_CUDA_CHECK(cudaEventRecord(g.stop, 0));
+  GR_CUDA_CHECK(cudaEventRecord(g.stop, s));
   GR_CUDA_CHECK(cudaEventSynchronize(g.stop));
   float ms = 0;
   GR_CUDA_CHECK(cudaEventElapsedTime(&ms, g.start, g.stop));

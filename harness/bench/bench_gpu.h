@@ -21,11 +21,17 @@ void bench_gpu_close(void);
  * median of several copies of a large buffer (up to 1 GiB, a quarter of free memory). */
 double bench_gpu_copy_gbps(void);
 
-/* One sample: flush L2 (when opened cold), then time `launches` calls of launch(state) (plus a
- * spin of spin_ns nanoseconds after each when spin_ns > 0) between two events. Returns the mean
+/* The stream the lifecycle's launches are timed on (a cudaStream_t created by bench_gpu_open,
+ * blocking: work on the legacy default stream still serialises with it); NULL (the default
+ * stream) before bench_gpu_open. */
+void *bench_gpu_stream(void);
+
+/* One sample on `stream` (NULL: the default stream; the stream launch(state) enqueues on):
+ * flush L2 (when opened cold), then time `launches` calls of launch(state) (plus a spin of
+ * spin_ns nanoseconds after each when spin_ns > 0) between two events. Returns the mean
  * milliseconds per launch; *sm_clock_mhz gets the SM clock just after (0 without NVML). */
 double bench_gpu_sample(void (*launch)(void *), void *state, int launches, double spin_ns,
-                        int *sm_clock_mhz);
+                        int *sm_clock_mhz, void *stream);
 
 /* The current SM clock in MHz, 0 when NVML is absent. */
 int bench_gpu_sm_clock(void);

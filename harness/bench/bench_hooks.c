@@ -7,6 +7,15 @@
 #include "gpu.h"
 #include "gr.h"
 
+#include "bench_gpu.h"
+
+/* The timing's state of a lifecycle variant: the case on the device and the stream its launches
+ * enqueue on (bench_gpu_stream(): the one the samples are timed on). */
+struct lc_state {
+  struct gr_gpu_case g;
+  void *stream;
+};
+
 static const struct gr_gpu_lifecycle *lifecycle_of(const struct gr_gpu_case *g)
 {
   return g->inst->c->alg->gpu;
@@ -22,20 +31,22 @@ static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst
     gr_fmt(why, len, "'%s' runs on the CPU: only GPU variants are timed", v->name);
     return NULL;
   }
-  struct gr_gpu_case *g = calloc(1, sizeof *g);
-  if (!g) {
+  struct lc_state *s = calloc(1, sizeof *s);
+  if (!s) {
     gr_fmt(why, len, "out of host memory");
     return NULL;
   }
+  struct gr_gpu_case *g = &s->g;
   g->variant = v;
   g->inst = inst;
+  s->stream = bench_gpu_stream();
   const struct gr_gpu_lifecycle *lc = inst->c->alg->gpu;
   enum gr_run_status st = lc->setup(g);
   if (st == GR_RUN_OK) {
     for (int i = 0; i < GR_GPU_MAX_OUTPUTS; i++)
       if (g->out[i])
         gr_gpu_fill(g->out[i], GR_POISON_A, g->out_bytes[i]);
-    st = lc->launch(g, NULL);
+    st = lc->launch(g, s->stream);
     if (st == GR_RUN_OK)
       gr_gpu_sync();
     else
@@ -44,33 +55,33 @@ static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst
   }
   if (st != GR_RUN_OK) {
     gr_fmt(why, len, "%s", g->why[0] ? g->why : "this variant cannot take this case");
-    free(g);
+    free(s);
     return NULL;
   }
-  return g;
+  return s;
 }
 
 static void lc_launch(void *state)
 {
-  struct gr_gpu_case *g = state;
-  lifecycle_of(g)->launch(g, NULL);
+  struct lc_state *s = state;
+  lifecycle_of(&s->g)->launch(&s->g, s->stream);
 }
 
 /* (a bad-input status is not the timing's matter: the check of what was fetched follows) */
 static void lc_fetch(void *state, void *out)
 {
-  struct gr_gpu_case *g = state;
+  struct lc_state *s = state;
   gr_gpu_sync();
-  lifecycle_of(g)->fetch(g, out);
+  lifecycle_of(&s->g)->fetch(&s->g, out);
 }
 
 static void lc_teardown(void *state)
 {
-  struct gr_gpu_case *g = state;
-  if (!g)
+  struct lc_state *s = state;
+  if (!s)
     return;
-  lifecycle_of(g)->teardown(g);
-  free(g);
+  lifecycle_of(&s->g)->teardown(&s->g);
+  free(s);
 }
 
 int bench_hooks_of(const struct gr_algorithm *a, struct bench_hooks *h)
@@ -81,6 +92,7 @@ int bench_hooks_of(const struct gr_algorithm *a, struct bench_hooks *h)
     h->launch = lc_launch;
     h->fetch = lc_fetch;
     h->teardown = lc_teardown;
+    h->on_stream = 1;
     return 1;
   }
   if (!a->bench_setup || !a->bench_launch || !a->bench_fetch || !a->bench_teardown)

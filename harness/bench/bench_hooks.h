@@ -17,6 +17,9 @@ struct bench_hooks {
   void (*launch)(void *state);
   void (*fetch)(void *state, void *out);
   void (*teardown)(void *state);
+  /* 1: launch enqueues on bench_gpu_stream() (a lifecycle's launch gets the stream the samples
+   * are timed on); 0: on the default stream (the older bench_* hooks) */
+  int on_stream;
 };
 
 /* h for algorithm a: 1 when a can be timed (a lifecycle, or all four bench hooks), else 0 (h

@@ -60,7 +60,8 @@ static double host_sample(void (*launch)(void *), void *state, int launches, dou
   return (bench_thread_seconds() - t0) * 1e3 / launches;
 }
 
-/* One sample of item it: on the host clock for a host-timed variant, else with CUDA events. */
+/* One sample of item it: on the host clock for a host-timed variant, else with CUDA events on
+ * the stream its launches enqueue on (bench_hooks.on_stream). */
 double bench_sample_one(const struct bench_item *it, void *state, int launches, double spin_ns,
                         int *clk)
 {
@@ -68,7 +69,8 @@ double bench_sample_one(const struct bench_item *it, void *state, int launches, 
   bench_hooks_of(it->alg, &h);
   if (!(it->v->flags & GR_VARIANT_GPU))
     return host_sample(h.launch, state, launches, spin_ns, clk);
-  return bench_gpu_sample(h.launch, state, launches, spin_ns, clk);
+  return bench_gpu_sample(h.launch, state, launches, spin_ns, clk,
+                          h.on_stream ? bench_gpu_stream() : NULL);
 }
 
 static int push_sample(struct bench_samples *b, size_t n, double ms, int clk)

@@ -72,10 +72,11 @@ int bench_gpu_open(int cold, char *why, size_t len)
 }
 void bench_gpu_close(void) {}
 double bench_gpu_copy_gbps(void) { return 0; }
+void *bench_gpu_stream(void) { return NULL; }
 double bench_gpu_sample(void (*launch)(void *), void *state, int launches, double spin_ns,
-                        int *sm_clock_mhz)
+                        int *sm_clock_mhz, void *stream)
 {
-  (void)launch, (void)state, (void)launches, (void)spin_ns, (void)sm_clock_mhz;
+  (void)launch, (void)state, (void)launches, (void)spin_ns, (void)sm_clock_mhz, (void)stream;
   no_cuda("bench_gpu_sample");
 }
 int bench_gpu_sm_clock(void) { return 0; }
