@@ -85,6 +85,9 @@ for path in ("c3.json", "e3.json"):
     slow = [t for t in v["tests"] if t["state"] == "fail"]
     assert len(slow) == 4 and all(t["source"] == "timing" and abs(t["ratio"] - 1.2) < 0.05 and t["p"] < 0.01 for t in slow), slow
     assert v["summary"].startswith("FAILED: ari/v2_shared slower 1."), v["summary"]
+    # four failures: the summary names three, then ", ..."
+    names = v["summary"].split(";")[0]
+    assert names.count("ari/v2_shared slower") == 3 and names.endswith(", ..."), v["summary"]
 e3 = json.load(open("%s/e3.json" % tmp))
 assert e3["format"] == "gpuregress-run" and e3["run"]["id"] == int(r3) and e3["outcomes"] and e3["timings"]
 

@@ -178,6 +178,9 @@ check "no files left beside the databases" bash -c "! ls '$tmp'/*.db-wal '$tmp'/
 
 # bench: usage errors; without a GPU every benchmark is skipped with the reason, exit 3
 expect 2 "bad size 'x'" -- "$bin" bench --db "$tmp/b.db" --sizes x
+# the sweep's last index is the last size: one past it is refused (selftest's sweep has 4 sizes)
+expect 2 "size 4 in '--sizes 4' is beyond every selected sweep (the longest has 4 sizes: 0..3)" \
+  -- "$bin" bench --db "$tmp/b.db" selftest --sizes 4
 expect 2 "unknown algorithm 'nosuch'" -- "$bin" bench --db "$tmp/b.db" nosuch
 expect 2 "nothing to time" -- "$bin" bench --db "$tmp/b.db" selftest/wrong
 expect 2 "unknown Google Benchmark flag" -- "$bin" bench --db "$tmp/b.db" --quick --benchmark_nonsense=1
