@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The GPU lifecycle's harness side without a GPU (alg.h: struct gr_gpu_lifecycle): the checked run
  * (gr_gpu_lifecycle_run) passes a setup's or a launch's decline on with its reason, tears down
- * exactly what was set up, hands on the regimes a plan reached, and refuses an algorithm without
+ * exactly what was set up, hands on the regimes a plan reached, calls a lifecycle's run step in
+ * place of its launch (checked run, and a benchmark's first launch), and refuses an algorithm without
  * a lifecycle; the timing hooks (bench_hooks_of) come from the lifecycle when there is one, else
  * from the algorithm's own four hooks, else there are none; the lifecycle's are timed on the
  * stream they launch on (bench_gpu_stream), the older hooks on the default stream; a CPU variant
@@ -50,13 +51,30 @@ static void toy_teardown(struct gr_gpu_case *g)
 }
 
 static const struct gr_gpu_lifecycle toy_lifecycle = {toy_setup, toy_launch, toy_fetch,
-                                                      toy_teardown};
+                                                      toy_teardown, NULL};
+
+/* a lifecycle with a run step (work sized on the way): what it saw of the case */
+static int runs, run_poison, run_bench;
+static enum gr_run_status toy_run(struct gr_gpu_case *g, void *stream)
+{
+  (void)stream;
+  runs++;
+  run_poison = g->poison;
+  run_bench = g->bench;
+  g->reached |= 1u << 7;
+  gr_fmt(g->why, sizeof g->why, "run declines %s", g->variant->name);
+  return GR_RUN_UNSUPPORTED;
+}
+static const struct gr_gpu_lifecycle sized_lifecycle = {toy_setup, toy_launch, toy_fetch,
+                                                        toy_teardown, toy_run};
 static const struct gr_variant toy_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, NULL, NULL, "cpu"},
     {"v1", GR_VARIANT_FIXED, GR_VARIANT_GPU, gr_gpu_lifecycle_run, NULL, "gpu"},
 };
 static const struct gr_algorithm with_gpu = {
     .name = "toy_gpu", .variants = toy_variants, .n_variants = 2, .gpu = &toy_lifecycle};
+static const struct gr_algorithm with_run = {
+    .name = "toy_run", .variants = toy_variants, .n_variants = 2, .gpu = &sized_lifecycle};
 static const struct gr_algorithm without = {
     .name = "toy_none", .variants = toy_variants, .n_variants = 2};
 
@@ -113,6 +131,16 @@ int main(void)
   EXPECT(setups == 1 && launches == 1 && teardowns == 1, "setup %d launch %d teardown %d",
          setups, launches, teardowns);
   EXPECT(ctx.reached == (1u << 2 | 1u << 5), "regimes: %#x", ctx.reached);
+  /* with a run step: the checked run calls run (told the poison, not a benchmark), not launch */
+  launch_says = GR_RUN_OK;
+  runs = 0;
+  EXPECT(run(&with_run, &ctx) == GR_RUN_UNSUPPORTED && strcmp(ctx.why, "run declines v1") == 0,
+         "run's decline not passed on: '%s'", ctx.why);
+  EXPECT(runs == 1 && launches == 0 && teardowns == 1, "run %d launch %d teardown %d", runs,
+         launches, teardowns);
+  EXPECT(run_poison == GR_POISON_A && run_bench == 0, "run saw poison %d bench %d", run_poison,
+         run_bench);
+  EXPECT(ctx.reached == (1u << 2 | 1u << 7), "regimes with run: %#x", ctx.reached);
   /* no lifecycle: an error that says so, nothing called */
   EXPECT(run(&without, &ctx) == GR_RUN_ERROR && strstr(ctx.why, "no GPU lifecycle") &&
              setups == 0,
@@ -140,6 +168,18 @@ int main(void)
   EXPECT(h.setup(&toy_variants[1], &inst, why, sizeof why) == NULL &&
              strcmp(why, "setup declines v1") == 0 && teardowns == 0,
          "a declining setup timed: '%s'", why);
+  /* a benchmark's first launch is the run step, told it is a benchmark; its decline tears down */
+  setup_says = GR_RUN_OK;
+  setups = launches = teardowns = runs = 0;
+  EXPECT(bench_hooks_of(&with_run, &h) == 1, "no hooks from a lifecycle with a run step");
+  c.alg = &with_run;
+  EXPECT(h.setup(&toy_variants[1], &inst, why, sizeof why) == NULL &&
+             strcmp(why, "run declines v1") == 0,
+         "a declining run timed: '%s'", why);
+  EXPECT(setups == 1 && runs == 1 && launches == 0 && teardowns == 1,
+         "bench: setup %d run %d launch %d teardown %d", setups, runs, launches, teardowns);
+  EXPECT(run_bench == 1 && run_poison == GR_POISON_A, "bench run saw poison %d bench %d",
+         run_poison, run_bench);
   EXPECT(GR_POISON_A != GR_POISON_B && GR_SMEM_POISON_A != GR_SMEM_POISON_B,
          "the two runs' poisons are equal");
   TEST_DONE();

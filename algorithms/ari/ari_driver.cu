@@ -114,4 +114,4 @@ static void ari_teardown(struct gr_gpu_case *g)
 }
 
 extern "C" const struct gr_gpu_lifecycle ari_lifecycle = {ari_setup, ari_launch_case, ari_fetch,
-                                                          ari_teardown};
+                                                          ari_teardown, NULL};

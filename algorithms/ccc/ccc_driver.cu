@@ -80,4 +80,4 @@ static void ccc_teardown(struct gr_gpu_case *gc)
 }
 
 extern "C" const struct gr_gpu_lifecycle ccc_lifecycle = {ccc_setup, ccc_launch, ccc_fetch,
-                                                          ccc_teardown};
+                                                          ccc_teardown, NULL};

@@ -80,4 +80,4 @@ static void rs_teardown(struct gr_gpu_case *g)
 }
 
 extern "C" const struct gr_gpu_lifecycle radix_sort_lifecycle = {rs_setup, rs_launch, rs_fetch,
-                                                                 rs_teardown};
+                                                                 rs_teardown, NULL};

@@ -126,4 +126,4 @@ static void sgm_teardown(struct gr_gpu_case *g)
 }
 
 extern "C" const struct gr_gpu_lifecycle sgm_lifecycle = {sgm_setup, sgm_launch, sgm_fetch,
-                                                          sgm_teardown};
+                                                          sgm_teardown, NULL};

@@ -57,4 +57,4 @@ static void hist_teardown(struct gr_gpu_case *g)
 }
 
 extern "C" const struct gr_gpu_lifecycle hist_lifecycle = {hist_setup, hist_launch, hist_fetch,
-                                                           hist_teardown};
+                                                           hist_teardown, NULL};

@@ -22,8 +22,10 @@ static const struct gr_gpu_lifecycle *lifecycle_of(const struct gr_gpu_case *g)
 }
 
 /* Setup, outputs poisoned (an element the timed launches leave unwritten fails the check after
- * the timing loop), one untimed launch (g->timed 0: every output written), synchronised: a
- * variant that declines the case shows here. The launches after it are timed (g->timed 1). */
+ * the timing loop), one untimed launch (g->timed 0: every output written; the lifecycle's run
+ * when it has one, which leaves the sizes or the plan the launches replay), synchronised: a
+ * variant that declines the case shows here. The launches after it are timed (g->timed 1,
+ * g->poison -1). */
 static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
                       size_t len)
 {
@@ -39,6 +41,8 @@ static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst
   struct gr_gpu_case *g = &s->g;
   g->variant = v;
   g->inst = inst;
+  g->poison = GR_POISON_A;
+  g->bench = 1;
   s->stream = bench_gpu_stream();
   const struct gr_gpu_lifecycle *lc = inst->c->alg->gpu;
   enum gr_run_status st = lc->setup(g);
@@ -46,12 +50,13 @@ static void *lc_setup(const struct gr_variant *v, const struct gr_instance *inst
     for (int i = 0; i < GR_GPU_MAX_OUTPUTS; i++)
       if (g->out[i])
         gr_gpu_fill(g->out[i], GR_POISON_A, g->out_bytes[i]);
-    st = lc->launch(g, s->stream);
+    st = lc->run ? lc->run(g, s->stream) : lc->launch(g, s->stream);
     if (st == GR_RUN_OK)
       gr_gpu_sync();
     else
       lc->teardown(g);
     g->timed = 1;
+    g->poison = -1;
   }
   if (st != GR_RUN_OK) {
     gr_fmt(why, len, "%s", g->why[0] ? g->why : "this variant cannot take this case");

@@ -1,4 +1,5 @@
-/* The checked run built from an algorithm's GPU lifecycle (alg.h: struct gr_gpu_lifecycle). The
+/* The checked run built from an algorithm's GPU lifecycle (alg.h: struct gr_gpu_lifecycle; its
+ * run step in place of launch when it has one). The
  * worker (harness/run/worker.c) calls it twice per case, with the output poison in ctx and shared
  * memory poisoned before each call; the timing builds its hooks from the same steps
  * (harness/bench/bench_hooks.c). */
@@ -21,12 +22,13 @@ enum gr_run_status gr_gpu_lifecycle_run(const struct gr_variant *v, const struct
   memset(&g, 0, sizeof g);
   g.variant = v;
   g.inst = inst;
+  g.poison = ctx->poison;
   enum gr_run_status st = lc->setup(&g);
   if (st == GR_RUN_OK) {
     for (int i = 0; i < GR_GPU_MAX_OUTPUTS; i++)
       if (g.out[i])
         gr_gpu_fill(g.out[i], ctx->poison, g.out_bytes[i]);
-    st = lc->launch(&g, NULL);
+    st = lc->run ? lc->run(&g, NULL) : lc->launch(&g, NULL);
     if (st == GR_RUN_OK) {
       gr_gpu_sync();
       st = lc->fetch(&g, out);

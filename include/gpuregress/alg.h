@@ -284,7 +284,8 @@ struct gr_algorithm {
  * (the worker's two runs: outputs filled with GR_POISON_A, then GR_POISON_B, shared memory
  * poisoned before each, launch, synchronise, fetch, compare) and the benchmark (setup once,
  * launch many times on the stream it times with CUDA events, fetch and check after the timing
- * loop, teardown). A variant uses it by naming gr_gpu_lifecycle_run as its run:
+ * loop, teardown). Work that needs the host between its kernels adds a fifth step, run (below),
+ * whose sizes or plan the launches replay. A variant uses it by naming gr_gpu_lifecycle_run as its run:
  *     {"v2", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
  *      GR_GPU(alg_v2_launch), "story"},
  * and the algorithm sets .gpu = GR_IF_CUDA(&alg_lifecycle). */
@@ -313,6 +314,12 @@ struct gr_gpu_case {
   int timed;
   uint32_t reached;     /* regimes taken, as gr_run_ctx.reached (setup, launch) */
   char why[GR_WHY_LEN]; /* the reason with GR_RUN_UNSUPPORTED or GR_RUN_ERROR */
+  /* set by the harness: the byte out[] was filled with before this launch (GR_POISON_A or
+   * GR_POISON_B), -1 for a timed launch; a step that sizes a buffer on the way (run below) fills
+   * it with this byte itself, so that an entry read before it is written shows */
+  int poison;
+  /* set by the harness: 1 from setup to teardown of a benchmark, 0 in a checked run */
+  int bench;
 };
 
 struct gr_gpu_lifecycle {
@@ -330,11 +337,19 @@ struct gr_gpu_lifecycle {
   enum gr_run_status (*fetch)(struct gr_gpu_case *g, void *out);
   /* Release everything setup took. */
   void (*teardown)(struct gr_gpu_case *g);
+  /* Optional, for work that needs the host between its kernels (a product's size read back
+   * before its entries are allocated, iterations until the medoids stop moving): the whole
+   * computation on `stream`, which may synchronise and allocate, leaving behind what launch
+   * replays (the sizes, the plan of an iteration). The checked run and a benchmark's first,
+   * untimed launch call run; the timed launches call launch. NULL: launch everywhere. A variant
+   * whose run and replay disagree (sizes that vary from run to run) is judged on run's output
+   * in the checked run, and on the replay's after the timing loop. */
+  enum gr_run_status (*run)(struct gr_gpu_case *g, void *stream);
 };
 
 /* The checked run of a lifecycle variant (harness/core/lifecycle.c): setup, the outputs filled
- * with ctx->poison, launch on the default stream, synchronise, fetch, teardown; the first status
- * that is not GR_RUN_OK is the run's, with its reason. */
+ * with ctx->poison, run (or launch) on the default stream, synchronise, fetch, teardown; the first
+ * status that is not GR_RUN_OK is the run's, with its reason. */
 enum gr_run_status gr_gpu_lifecycle_run(const struct gr_variant *v, const struct gr_instance *inst,
                                         void *out, struct gr_run_ctx *ctx);
 
