@@ -1,8 +1,9 @@
-/* GPU timing of the avos variants through the algorithm's own timing hooks, and a test of those
- * hooks: for each bench case and each fixed or peer GPU variant, bench_setup, warm-up launches,
- * REPS timed launches (CUDA events around each bench_launch, median and minimum), then
- * bench_fetch and the algorithm's check on what the timing loop left. Matrix operations are also
- * timed end to end (avos_bench_run_full: the host synchronisations for sizes included). Element-
+/* GPU timing of the avos variants through the algorithm's GPU lifecycle, and a test of it: for
+ * each bench case and each fixed or peer GPU variant, setup, run (the sizes found and recorded),
+ * warm-up launches, REPS timed launches (CUDA events around each launch, which replays the
+ * recorded sizes; median and minimum), then fetch and the algorithm's check on what the timing
+ * loop left. Matrix operations are also timed end to end (run: the host synchronisations for
+ * sizes included). Element-
  * wise throughput is reported against the device-to-device copy bandwidth measured in the same run
  * (bytes read plus written). L2 stays warm between repetitions.
  *
@@ -20,6 +21,19 @@
 #include "gpu_timing.h"
 #include "registry.h"
 #include "worker.h"
+
+/* the lifecycle's steps as gpu_time's launch(state), on the default stream */
+static void launch_step(void *g)
+{
+  struct gr_gpu_case *c = g;
+  c->inst->c->alg->gpu->launch(c, NULL);
+}
+static void run_step(void *g)
+{
+  struct gr_gpu_case *c = g;
+  c->inst->c->alg->gpu->run(c, NULL);
+  gr_gpu_sync();
+}
 
 int main(int argc, char **argv)
 {
@@ -75,18 +89,35 @@ int main(int argc, char **argv)
       if (!(v->flags & GR_VARIANT_GPU) ||
           (v->kind != GR_VARIANT_FIXED && v->kind != GR_VARIANT_PEER))
         continue;
-      void *st = a->bench_setup(v, inst, why, sizeof why);
-      if (!st) {
-        printf("%-44s %-13s skipped: %s\n", label, v->name, why);
+      const struct gr_gpu_lifecycle *lc = a->gpu;
+      struct gr_gpu_case g;
+      memset(&g, 0, sizeof g);
+      g.variant = v;
+      g.inst = inst;
+      g.bench = 1;
+      g.poison = GR_POISON_A;
+      enum gr_run_status rs = lc->setup(&g);
+      if (rs == GR_RUN_OK) {
+        rs = lc->run(&g, NULL);
+        gr_gpu_sync();
+        if (rs != GR_RUN_OK)
+          lc->teardown(&g);
+      }
+      if (rs != GR_RUN_OK) {
+        printf("%-44s %-13s skipped: %s\n", label, v->name, g.why);
         continue;
       }
-      struct gpu_timing t = gpu_time(a->bench_launch, st, 3, reps, GPU_L2_WARM);
+      g.timed = 1;
+      g.poison = -1;
+      struct gpu_timing t = gpu_time(launch_step, &g, 3, reps, GPU_L2_WARM);
       double med = t.median_ms, mn = t.min_ms, full = 0;
-      if (d->op >= AVOS_OP_SPGEMM)
-        full = gpu_time(avos_bench_run_full, st, 0, reps < 10 ? reps : 10, GPU_L2_WARM).median_ms;
+      if (d->op >= AVOS_OP_SPGEMM) /* run last: the check reads a replay's result */
+        full = gpu_time(run_step, &g, 0, reps < 10 ? reps : 10, GPU_L2_WARM).median_ms;
+      launch_step(&g);
+      gr_gpu_sync();
       unsigned char *out = malloc(inst->out_bytes ? inst->out_bytes : 1);
-      memset(out, 0xA5, inst->out_bytes);
-      a->bench_fetch(st, out);
+      memset(out, GR_POISON_A, inst->out_bytes);
+      lc->fetch(&g, out);
       struct gr_check_report rep;
       memset(&rep, 0, sizeof rep);
       int failed = a->check(inst, out, &rep);
@@ -105,7 +136,7 @@ int main(int argc, char **argv)
       else
         peer_ms = med;
       free(out);
-      a->bench_teardown(st);
+      lc->teardown(&g);
     }
     if (d->op == AVOS_OP_SPGEMM && v2_ms > 0 && peer_ms > 0)
       printf("# %s: v2_warp_hash / cusparse = %.2f (goal <= 2)\n", label, v2_ms / peer_ms);

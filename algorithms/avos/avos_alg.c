@@ -965,24 +965,24 @@ static const struct gr_regime avos_regimes[] = {
 static const struct gr_variant avos_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, avos_run_reference, NULL,
      "direct definitions in 64-bit integers, dense row accumulator, repeated squaring"},
-    {"v1_unsigned_sum", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(avos_run_gpu),
+    {"v1_unsigned_sum", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v1_unsigned_sum_launch),
      "avos_sum compares as unsigned without a RED_ONE guard: -1 loses every sum"},
-    {"v1_msb_small", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(avos_run_gpu),
+    {"v1_msb_small", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v1_msb_small_launch),
      "MSB of int8/int16 as 31 - clz(x) - (32 - bits): negative shifts in every small-type product"},
-    {"v1_warp_shared_hash", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(avos_run_gpu),
+    {"v1_warp_shared_hash", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v1_warp_shared_hash_launch),
      "thread per row, one shared hash table per warp for its 32 rows, non-atomic accumulation"},
-    {"v1_hash_full_drop", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(avos_run_gpu),
+    {"v1_hash_full_drop", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v1_hash_full_drop_launch),
      "no fallback: a full row table answers 'not new' and entries beyond 256 columns vanish"},
-    {"v2_warp_hash", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(avos_run_gpu),
+    {"v2_warp_hash", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v2_warp_hash_launch),
      "a thread per row of <= 16 terms (sorted in registers), then row-private tables (8 lanes, "
      "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
     {"cusparse", GR_VARIANT_PEER, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM | GR_VARIANT_HOST_BOUND,
-     GR_IF_CUDA(avos_run_cusparse), NULL,
+     GR_IF_CUDA(gr_gpu_lifecycle_run), NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern "
      "is "
      "checked, on cases with no zero avos terms"},
@@ -1029,11 +1029,8 @@ const struct gr_algorithm avos_algorithm = {
     .sanitizer_explained = avos_sanitizer_explained,
     .n_regimes = sizeof avos_regimes / sizeof *avos_regimes,
     .bench_cases = avos_bench_cases,
-    .bench_setup = GR_IF_CUDA(avos_bench_setup),
-    .bench_launch = GR_IF_CUDA(avos_bench_launch),
-    .bench_fetch = GR_IF_CUDA(avos_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(avos_bench_teardown),
     .data_params = avos_data_params,
     .check_file = avos_check_file,
+    .gpu = GR_IF_CUDA(&avos_lifecycle),
 };
 GR_REGISTER_ALGORITHM(avos_algorithm);

@@ -84,25 +84,14 @@ enum {
 void avos_out_matrix(const struct gr_instance *inst, void *out, const int64_t *status,
                      const int32_t *indptr, const int32_t *indices, const void *values, int64_t nnz);
 
-enum gr_run_status avos_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                                void *out, struct gr_run_ctx *ctx);
-enum gr_run_status avos_run_cusparse(const struct gr_variant *v, const struct gr_instance *inst,
-                                     void *out, struct gr_run_ctx *ctx);
+/* The GPU lifecycle of every GPU variant, the cuSPARSE peer's included (avos_driver.cu). */
+extern const struct gr_gpu_lifecycle avos_lifecycle;
 
-/* Timing hooks (see include/gpuregress/alg.h). */
-void *avos_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                       size_t len);
-void avos_bench_launch(void *state);
-void avos_bench_fetch(void *state, void *out);
-void avos_bench_teardown(void *state);
-/* The whole operation as a caller would run it, host synchronisations for the sizes included
- * (bench_launch replays the kernels with the sizes known). On the default stream; returns when
- * enqueued and finished. For the timing binary. */
-void avos_bench_run_full(void *state);
-
-/* The cuSPARSE peer's own hooks (peer_cusparse.cu); setup NULL with why when unavailable. */
+/* The cuSPARSE peer (peer_cusparse.cu): setup sizes and computes the product once (NULL with why
+ * when the peer cannot take the case or cuSPARSE is not there); launch repeats it on stream (a
+ * cudaStream_t; NULL: the default stream); fetch reads the pattern back. */
 void *avos_cusparse_setup(const struct gr_instance *inst, char *why, size_t len);
-void avos_cusparse_launch(void *state);
+void avos_cusparse_launch(void *state, void *stream);
 void avos_cusparse_fetch(void *state, void *out);
 void avos_cusparse_teardown(void *state);
 

@@ -1,19 +1,18 @@
-/* The harness side of the avos GPU variants: upload a case, string a variant's steps together into
- * an elementwise op, one product C = A (x) B, or a closure W <- W (+) W (x) W to a fixed point,
- * and copy the result back in the flat output layout (avos_alg.h). Also the timing hooks: setup
- * runs the operation once and records the sizes each product needed (global-tier tables, entries
- * of C, which squarings compared), so that bench_launch can replay the same kernels with no host
- * synchronisation and no allocation.
+/* The avos GPU lifecycle (alg.h: struct gr_gpu_lifecycle): upload a case, string a variant's
+ * steps together into an elementwise op, one product C = A (x) B, or a closure W <- W (+) W (x) W
+ * to a fixed point, and copy the result back in the flat output layout (avos_alg.h).
  *
- * Not on the GPU lifecycle (alg.h: struct gr_gpu_lifecycle), whose launch may not synchronise
- * with the host: the checked run finds each product's sizes with host round trips, on the
- * variant's own results, so that a historical variant whose sizes vary from run to run is judged
- * on its own; the timing replays the sizes recorded in setup (and the cuSPARSE peer has a state of
- * its own). So avos keeps its run and the four timing hooks.
+ * A product's size is known only after its symbolic step, so avos has a run step: run (the
+ * checked run, and a benchmark's first launch) finds each product's sizes with host round trips
+ * on the variant's own results, so that a historical variant whose sizes vary from run to run is
+ * judged on its own, and records them (global-tier tables, entries of C, which squarings
+ * compared); launch replays the same kernels with those sizes, with no host synchronisation and
+ * no allocation. The cuSPARSE peer is a case of the same lifecycle: setup sizes its product,
+ * run and launch repeat it.
  *
- * A product synchronises twice with the host (after the symbolic step for the global tier's
- * table sizes, after the scan for C's entries), a closure squaring once more when C has as many
- * entries as W (the fixed-point comparison). Device buffers grow and are reused. */
+ * A product synchronises twice with the host in run (after the symbolic step for the global
+ * tier's table sizes, after the scan for C's entries), a closure squaring once more when C has as
+ * many entries as W (the fixed-point comparison). Device buffers grow and are reused. */
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
 #include <stddef.h>
@@ -392,11 +391,11 @@ static void op_upload(struct avos_gpu_op *o)
     dmat_upload(&o->B, &d->b, d->b_tval, d->tsize);
 }
 
-/* Run the operation (replay: with the recorded sizes). 0 ok, 1 unsupported step, 2 too large. */
-static int op_run(struct avos_gpu_op *o, int replay, int poison)
+/* Run the operation on st (replay: with the recorded sizes; poison >= 0: each product's entries
+ * filled with that byte before its numeric step). 0 ok, 1 unsupported step, 2 too large. */
+static int op_run(struct avos_gpu_op *o, int replay, int poison, cudaStream_t st)
 {
   const struct avos_data *d = (const struct avos_data *)o->inst->priv;
-  cudaStream_t st = 0;
   if (d->op == AVOS_OP_SUM || d->op == AVOS_OP_PRODUCT) {
     struct avos_args g;
     memset(&g, 0, sizeof g);
@@ -404,10 +403,8 @@ static int op_run(struct avos_gpu_op *o, int replay, int poison)
     g.n = d->n;
     g.x = o->x;
     g.y = o->y;
-    g.out = o->out;
+    g.out = o->out; /* poisoned by the harness (an output of the lifecycle) */
     g.stats = o->w.stats;
-    if (poison >= 0)
-      GR_CUDA_CHECK(cudaMemsetAsync(o->out, poison, (size_t)d->n * d->tsize, st));
     stats_reset_all(&o->w, st);
     return o->launch(d->op == AVOS_OP_SUM ? AVOS_STEP_SUM : AVOS_STEP_PRODUCT, &g, st);
   }
@@ -452,117 +449,98 @@ static const char *op_unsupported(const struct gr_variant *v, const struct avos_
   return gr_fmt(why, len, "variant '%s' has no kernel for op=%s", v->name, ops[d->op]);
 }
 
-extern "C" enum gr_run_status avos_run_gpu(const struct gr_variant *v,
-                                           const struct gr_instance *inst, void *out,
-                                           struct gr_run_ctx *ctx)
-{
-  struct avos_gpu_op o;
-  memset(&o, 0, sizeof o);
-  o.inst = inst;
-  o.launch = (avos_launch_fn)v->impl;
-  op_upload(&o);
-  enum gr_run_status st = GR_RUN_OK;
-  int rc = op_run(&o, 0, ctx->poison);
-  if (rc == 1) {
-    op_unsupported(v, (const struct avos_data *)inst->priv, ctx->why, sizeof ctx->why);
-    st = GR_RUN_UNSUPPORTED;
-  } else if (rc == 2) {
-    gr_fmt(ctx->why, sizeof ctx->why, "a product has more than 2^31-1 entries");
-    st = GR_RUN_ERROR;
-  } else {
-    op_fetch(&o, out);
-    ctx->reached = o.w.tiers;
-  }
-  op_free(&o);
-  return st;
-}
+/* ---- the GPU lifecycle -------------------------------------------------------------------- */
 
-/* timing */
-
-struct avos_bench_state {
+/* One case on the device: the cuSPARSE peer's state, or the operation of a variant. */
+struct avos_case {
   int peer;
   void *peer_state;
   struct avos_gpu_op op;
 };
 
-extern "C" void *avos_bench_setup(const struct gr_variant *v, const struct gr_instance *inst,
-                                  char *why, size_t len)
+static enum gr_run_status avos_setup(struct gr_gpu_case *g)
 {
-  struct avos_bench_state *s = (struct avos_bench_state *)calloc(1, sizeof *s);
+  const struct gr_variant *v = g->variant;
+  const struct avos_data *d = (const struct avos_data *)g->inst->priv;
+  if (g->bench && v->kind == GR_VARIANT_HISTORICAL && d->op == AVOS_OP_CLOSURE) {
+    /* a replayed closure feeds each squaring's result to the next with the sizes recorded by
+     * run; a historical variant's sizes may vary from run to run */
+    gr_fmt(g->why, sizeof g->why,
+           "closures of historical variants are not timed (their sizes vary run to run)");
+    return GR_RUN_UNSUPPORTED;
+  }
+  struct avos_case *s = (struct avos_case *)calloc(1, sizeof *s);
   if (!s) {
-    gr_fmt(why, len, "out of host memory");
-    return NULL;
+    gr_fmt(g->why, sizeof g->why, "out of host memory");
+    return GR_RUN_ERROR;
   }
   if (v->kind == GR_VARIANT_PEER) {
     s->peer = 1;
-    s->peer_state = avos_cusparse_setup(inst, why, len);
+    s->peer_state = avos_cusparse_setup(g->inst, g->why, sizeof g->why);
     if (!s->peer_state) {
       free(s);
-      return NULL;
+      return GR_RUN_UNSUPPORTED;
     }
-    return s;
+    g->state = s;
+    return GR_RUN_OK;
   }
-  if (!(v->flags & GR_VARIANT_GPU)) {
-    gr_fmt(why, len, "variant '%s' is not a GPU variant", v->name);
-    free(s);
-    return NULL;
-  }
-  if (v->kind == GR_VARIANT_HISTORICAL &&
-      ((const struct avos_data *)inst->priv)->op == AVOS_OP_CLOSURE) {
-    /* a replayed closure feeds each squaring's result to the next with the sizes recorded in
-     * setup; a historical variant's sizes may vary from run to run */
-    gr_fmt(why, len, "closures of historical variants are not timed (their sizes vary run to run)");
-    free(s);
-    return NULL;
-  }
-  s->op.inst = inst;
+  s->op.inst = g->inst;
   s->op.launch = (avos_launch_fn)v->impl;
   op_upload(&s->op);
-  int rc = op_run(&s->op, 0, -1);
-  if (rc) {
-    if (rc == 1)
-      op_unsupported(v, (const struct avos_data *)inst->priv, why, len);
-    else
-      gr_fmt(why, len, "a product has more than 2^31-1 entries");
-    op_free(&s->op);
-    free(s);
-    return NULL;
+  if (d->op == AVOS_OP_SUM || d->op == AVOS_OP_PRODUCT) {
+    g->out[0] = s->op.out;
+    g->out_bytes[0] = (size_t)d->n * d->tsize;
   }
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-  return s;
+  g->state = s;
+  return GR_RUN_OK;
 }
 
-extern "C" void avos_bench_launch(void *state)
+/* The operation with its host round trips: each product's sizes read back and recorded (on the
+ * variant's own results: a historical variant whose sizes vary is judged on its own run). */
+static enum gr_run_status avos_run(struct gr_gpu_case *g, void *stream)
 {
-  struct avos_bench_state *s = (struct avos_bench_state *)state;
+  struct avos_case *s = (struct avos_case *)g->state;
+  if (s->peer) {
+    avos_cusparse_launch(s->peer_state, stream);
+    return GR_RUN_OK;
+  }
+  int rc = op_run(&s->op, 0, g->poison, (cudaStream_t)stream);
+  if (rc == 1) {
+    op_unsupported(g->variant, (const struct avos_data *)g->inst->priv, g->why, sizeof g->why);
+    return GR_RUN_UNSUPPORTED;
+  }
+  if (rc == 2) {
+    gr_fmt(g->why, sizeof g->why, "a product has more than 2^31-1 entries");
+    return GR_RUN_ERROR;
+  }
+  g->reached |= s->op.w.tiers;
+  return GR_RUN_OK;
+}
+
+/* The same kernels with the sizes run recorded: no host synchronisation, no allocation. */
+static enum gr_run_status avos_launch_case(struct gr_gpu_case *g, void *stream)
+{
+  struct avos_case *s = (struct avos_case *)g->state;
   if (s->peer)
-    avos_cusparse_launch(s->peer_state);
+    avos_cusparse_launch(s->peer_state, stream);
   else
-    op_run(&s->op, 1, -1);
+    op_run(&s->op, 1, g->poison, (cudaStream_t)stream);
+  return GR_RUN_OK;
 }
 
-extern "C" void avos_bench_run_full(void *state)
+static enum gr_run_status avos_fetch(struct gr_gpu_case *g, void *out)
 {
-  struct avos_bench_state *s = (struct avos_bench_state *)state;
-  if (s->peer)
-    avos_cusparse_launch(s->peer_state);
-  else
-    op_run(&s->op, 0, -1);
-  GR_CUDA_CHECK(cudaDeviceSynchronize());
-}
-
-extern "C" void avos_bench_fetch(void *state, void *out)
-{
-  struct avos_bench_state *s = (struct avos_bench_state *)state;
+  struct avos_case *s = (struct avos_case *)g->state;
   if (s->peer)
     avos_cusparse_fetch(s->peer_state, out);
   else
     op_fetch(&s->op, out);
+  return GR_RUN_OK;
 }
 
-extern "C" void avos_bench_teardown(void *state)
+static void avos_teardown(struct gr_gpu_case *g)
 {
-  struct avos_bench_state *s = (struct avos_bench_state *)state;
+  struct avos_case *s = (struct avos_case *)g->state;
   if (!s)
     return;
   if (s->peer)
@@ -570,4 +548,8 @@ extern "C" void avos_bench_teardown(void *state)
   else
     op_free(&s->op);
   free(s);
+  g->state = NULL;
 }
+
+extern "C" const struct gr_gpu_lifecycle avos_lifecycle = {
+    avos_setup, avos_launch_case, avos_fetch, avos_teardown, avos_run};

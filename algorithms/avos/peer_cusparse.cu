@@ -248,10 +248,12 @@ fail:
   return NULL;
 }
 
-extern "C" void avos_cusparse_launch(void *state)
+extern "C" void avos_cusparse_launch(void *state, void *stream)
 {
   struct cusp_state *s = (struct cusp_state *)state;
-  cusparseStatus_t e = cusp_spgemm(s);
+  cusparseStatus_t e = cusp.set_stream(s->handle, (cudaStream_t)stream);
+  if (!e)
+    e = cusp_spgemm(s);
   if (e && !s->failed)
     s->failed = e;
 }
@@ -288,17 +290,4 @@ extern "C" void avos_cusparse_fetch(void *state, void *out)
   free(ptr);
   free(idx);
   free(zeros);
-}
-
-extern "C" enum gr_run_status avos_run_cusparse(const struct gr_variant *v,
-                                                const struct gr_instance *inst, void *out,
-                                                struct gr_run_ctx *ctx)
-{
-  (void)v;
-  void *s = avos_cusparse_setup(inst, ctx->why, sizeof ctx->why);
-  if (!s)
-    return GR_RUN_UNSUPPORTED;
-  avos_cusparse_fetch(s, out);
-  avos_cusparse_teardown(s);
-  return GR_RUN_OK;
 }
