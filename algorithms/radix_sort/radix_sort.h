@@ -35,7 +35,19 @@ extern "C" {
 #define RADIX_SORT_TILE 4096       /* RADIX_SORT_BLOCK * RADIX_SORT_ITEMS */
 #define RADIX_SORT_MAX_N (1 << 28) /* largest n a case (and a launcher) takes */
 #define RADIX_SORT_V4_TILE 9216        /* v4_onesweep's tile (keys and pairs), v5's for pairs */
-#define RADIX_SORT_V5_KEYS_TILE 10752  /* v5_match_or's tile of keys: 448 threads x 24 */
+/* v5_match_or's keys: three shapes by n, each the fastest of the sweep in its range (v5_match_or.cu) */
+#define RADIX_SORT_V5_SMALL_N (1 << 19) /* n up to this: 256 threads x 16 keys, 3 blocks per SM */
+#define RADIX_SORT_V5_MID_N (1 << 22)   /* n up to this: 384 x 24; beyond it 448 x 24 */
+#define RADIX_SORT_V5_SMALL_TILE 4096
+#define RADIX_SORT_V5_MID_TILE 9216
+#define RADIX_SORT_V5_KEYS_TILE 10752
+/* v5_match_or's tile of keys for a sort of n keys */
+static inline int64_t radix_sort_v5_keys_tile(int64_t n)
+{
+  return n <= RADIX_SORT_V5_SMALL_N ? RADIX_SORT_V5_SMALL_TILE
+         : n <= RADIX_SORT_V5_MID_N ? RADIX_SORT_V5_MID_TILE
+                                    : RADIX_SORT_V5_KEYS_TILE;
+}
 
 typedef int (*radix_sort_launch_fn)(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                     uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
@@ -59,7 +71,7 @@ int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);
 /* fixed: v4_onesweep with keys ranked by one shared atomicOr per lane (not 8 ballots) in tiles
- * of 448 x 24 keys; pairs as v4 */
+ * by n (radix_sort_v5_keys_tile); pairs as v4 */
 int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);

@@ -3,8 +3,9 @@
  * the lanes holding its digit by one shared-memory atomicOr per lane into the warp's word of that
  * digit, read back after a __syncwarp and cleared by the first lane of the digit, where v4 runs 8
  * ballots and 8 mask operations per key; and, with the registers that frees, longer tiles of 448
- * threads x 24 keys (10,752 keys, 2 blocks per SM) where v4 has 384 x 24. Pairs keep v4's kernel
- * (384 x 24, ballots): on pairs the atomicOr ranking was slower (below).
+ * threads x 24 keys (10,752 keys, 2 blocks per SM) where v4 has 384 x 24, for more than 2^22 keys
+ * (smaller sorts take smaller tiles: the end of this comment). Pairs keep v4's kernel (384 x 24,
+ * ballots): on pairs the atomicOr ranking was slower (below).
  *
  * Why (issue 40): the pass is issue-bound, not DRAM-bound (v4's notes: 57% of DRAM bandwidth,
  * 63% SM throughput at 2^28 on the H100, ~45% more warp instructions per key than CUB). The 8
@@ -26,12 +27,34 @@
  * slower everywhere (keys 448x24 0.911x instead of 0.840x at 2^28, pairs 384x24 1.057x instead
  * of 1.012x): the look-back does not wait long; the instructions are what counts.
  * The 448 x 24 keys kernel spills 32 bytes a thread (72 registers under the 2-blocks-per-SM
- * cap); 512 x 20 spills 20 and runs 1% slower: the spill is not what limits it. */
+ * cap); 512 x 20 spills 20 and runs 1% slower: the spill is not what limits it.
+ *
+ * Below 2^23 keys the long tile was not the fastest: at 2^16 it was 1% slower than v4 (0.0489 vs
+ * 0.0484 ms). The same scratch bench over 2^12..2^24 keys (H200, cold L2, median of 15, stop 45),
+ * time against CUB's:
+ *   n     v4 384x24  448x24  384x24 or  256x24 or  256x16/3 or  448x16 or
+ *   2^14  0.994      0.965   0.858      0.736      0.626        0.803
+ *   2^16  0.943      0.952   0.866      0.733      0.646        0.769
+ *   2^18  0.916      0.864   0.809      0.749      0.699        0.764
+ *   2^19  0.905      0.840   0.814      0.772      0.733        0.772
+ *   2^20  0.831      0.782   0.748      0.794      0.797        0.765
+ *   2^22  0.927      0.861   0.817      0.893      0.850        0.797
+ *   2^23  0.980      0.820   0.856      0.962      0.934        0.861
+ *   2^24  0.973      0.869   0.888      1.052      1.016        0.925
+ * So keys take three shapes (radix_sort.h): 256 x 16 with 3 blocks per SM up to 2^19 keys (a
+ * sort of few tiles is latency-bound: short tiles finish sooner and fill more SMs), 384 x 24 up
+ * to 2^22, 448 x 24 beyond; all three rank with the atomicOr. */
 #include "onesweep.cuh"
 
-typedef os_shape<448, 24, 2, true> os_v5_keys;  /* RADIX_SORT_V5_KEYS_TILE keys a tile */
+/* keys by n (radix_sort.h: radix_sort_v5_keys_tile): few tiles want small ones, many tiles want
+ * the longest */
+typedef os_shape<256, 16, 3, true> os_v5_small; /* n <= RADIX_SORT_V5_SMALL_N */
+typedef os_shape<384, 24, 2, true> os_v5_mid;   /* n <= RADIX_SORT_V5_MID_N */
+typedef os_shape<448, 24, 2, true> os_v5_keys;  /* beyond */
 typedef os_shape<384, 24, 2, false> os_v5_pairs; /* v4_onesweep's */
-static_assert(os_v5_keys::tile == RADIX_SORT_V5_KEYS_TILE, "radix_sort.h names the keys tile");
+static_assert(os_v5_small::tile == RADIX_SORT_V5_SMALL_TILE, "radix_sort.h names the tiles");
+static_assert(os_v5_mid::tile == RADIX_SORT_V5_MID_TILE, "radix_sort.h names the tiles");
+static_assert(os_v5_keys::tile == RADIX_SORT_V5_KEYS_TILE, "radix_sort.h names the tiles");
 
 /* launcher */
 
@@ -40,6 +63,12 @@ extern "C" int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes,
                                              const uint32_t *vals_in, uint32_t *vals_out, int n,
                                              void *stream)
 {
+  if (!vals_in && n <= RADIX_SORT_V5_SMALL_N)
+    return os_sort<os_v5_small, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
+                                             vals_out, n, stream);
+  if (!vals_in && n <= RADIX_SORT_V5_MID_N)
+    return os_sort<os_v5_mid, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
+                                           vals_out, n, stream);
   return os_sort<os_v5_keys, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
                                           vals_out, n, stream);
 }
