@@ -35,18 +35,21 @@ extern "C" {
 #define RADIX_SORT_TILE 4096       /* RADIX_SORT_BLOCK * RADIX_SORT_ITEMS */
 #define RADIX_SORT_MAX_N (1 << 28) /* largest n a case (and a launcher) takes */
 #define RADIX_SORT_V4_TILE 9216        /* v4_onesweep's tile (keys and pairs), v5's for pairs */
-/* v5_match_or's keys: three shapes by n, each the fastest of the sweep in its range (v5_match_or.cu) */
-#define RADIX_SORT_V5_SMALL_N (1 << 19) /* n up to this: 256 threads x 16 keys, 3 blocks per SM */
-#define RADIX_SORT_V5_MID_N (1 << 22)   /* n up to this: 384 x 24; beyond it 448 x 24 */
+/* v5_match_or: its shape by n and mode, each the fastest of the sweep in its range (v5_match_or.cu) */
+#define RADIX_SORT_V5_SMALL_N (1 << 19)      /* n up to this: 256 threads x 16, 3 blocks per SM */
+#define RADIX_SORT_V5_MID_N (1 << 22)        /* keys up to this: 384 x 24; beyond: 448 x 24 */
+#define RADIX_SORT_V5_PAIRS_MID_N (1 << 24)  /* pairs up to this: 384 x 24; beyond: v4's kernel */
 #define RADIX_SORT_V5_SMALL_TILE 4096
 #define RADIX_SORT_V5_MID_TILE 9216
 #define RADIX_SORT_V5_KEYS_TILE 10752
-/* v5_match_or's tile of keys for a sort of n keys */
-static inline int64_t radix_sort_v5_keys_tile(int64_t n)
+/* v5_match_or's tile for a sort of n keys (pairs: with values) */
+static inline int64_t radix_sort_v5_tile(int64_t n, int pairs)
 {
-  return n <= RADIX_SORT_V5_SMALL_N ? RADIX_SORT_V5_SMALL_TILE
-         : n <= RADIX_SORT_V5_MID_N ? RADIX_SORT_V5_MID_TILE
-                                    : RADIX_SORT_V5_KEYS_TILE;
+  if (n <= RADIX_SORT_V5_SMALL_N)
+    return RADIX_SORT_V5_SMALL_TILE;
+  if (n <= (pairs ? RADIX_SORT_V5_PAIRS_MID_N : RADIX_SORT_V5_MID_N))
+    return RADIX_SORT_V5_MID_TILE;
+  return pairs ? RADIX_SORT_V4_TILE : RADIX_SORT_V5_KEYS_TILE;
 }
 
 typedef int (*radix_sort_launch_fn)(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
@@ -70,8 +73,8 @@ int radix_sort_v3_warp_launch(void *d_temp, size_t *temp_bytes, const uint32_t *
 int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);
-/* fixed: v4_onesweep with keys ranked by one shared atomicOr per lane (not 8 ballots) in tiles
- * by n (radix_sort_v5_keys_tile); pairs as v4 */
+/* fixed: v4_onesweep with keys ranked by one shared atomicOr per lane (not 8 ballots), in tiles
+ * by n and mode (radix_sort_v5_tile); pairs beyond 2^24 as v4 */
 int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);

@@ -82,33 +82,33 @@ GR_REGIME_PREDICATE(partial_tile, c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RAD
 GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
 
 /* The onesweep tiles (radix_sort.h): v4_onesweep's 9216 (384 threads x 24 keys) for keys and
- * pairs; v5_match_or's for keys by n (4096 up to 2^19 keys, 9216 up to 2^22, 10752 beyond) and
- * v4's for pairs. */
+ * pairs; v5_match_or's by n and mode (4096 up to 2^19; 9216 for keys up to 2^22 and pairs up to
+ * 2^24; beyond, 10752 for keys and v4's 9216 for pairs). */
 static int64_t os5_tile(const struct gr_case *c)
 {
-  return c->v[P_MODE] == MODE_PAIRS ? RADIX_SORT_V4_TILE : radix_sort_v5_keys_tile(c->v[P_N]);
+  return radix_sort_v5_tile(c->v[P_N], c->v[P_MODE] == MODE_PAIRS);
+}
+static int64_t os5_mid_n(const struct gr_case *c)
+{
+  return c->v[P_MODE] == MODE_PAIRS ? RADIX_SORT_V5_PAIRS_MID_N : RADIX_SORT_V5_MID_N;
 }
 GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= RADIX_SORT_V4_TILE)
 GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > RADIX_SORT_V4_TILE)
 GR_REGIME_PREDICATE(os_partial_tile,
                     c->v[P_N] > RADIX_SORT_V4_TILE && c->v[P_N] % RADIX_SORT_V4_TILE != 0)
-GR_REGIME_PREDICATE(os5_keys_one_tile, c->v[P_MODE] == MODE_KEYS && c->v[P_N] <= os5_tile(c))
-GR_REGIME_PREDICATE(os5_keys_small_partial,
-                    c->v[P_MODE] == MODE_KEYS && c->v[P_N] > os5_tile(c) &&
-                        c->v[P_N] <= RADIX_SORT_V5_SMALL_N && c->v[P_N] % os5_tile(c) != 0)
-GR_REGIME_PREDICATE(os5_keys_mid_partial, c->v[P_MODE] == MODE_KEYS &&
-                                              c->v[P_N] > RADIX_SORT_V5_SMALL_N &&
-                                              c->v[P_N] <= RADIX_SORT_V5_MID_N &&
-                                              c->v[P_N] % os5_tile(c) != 0)
-GR_REGIME_PREDICATE(os5_keys_long_partial, c->v[P_MODE] == MODE_KEYS &&
-                                               c->v[P_N] > RADIX_SORT_V5_MID_N &&
+GR_REGIME_PREDICATE(os5_one_tile, c->v[P_N] <= os5_tile(c))
+GR_REGIME_PREDICATE(os5_small_partial, c->v[P_N] > os5_tile(c) &&
+                                           c->v[P_N] <= RADIX_SORT_V5_SMALL_N &&
+                                           c->v[P_N] % os5_tile(c) != 0)
+GR_REGIME_PREDICATE(os5_mid_partial, c->v[P_N] > RADIX_SORT_V5_SMALL_N && c->v[P_N] <= os5_mid_n(c) &&
+                                         c->v[P_N] % os5_tile(c) != 0)
+GR_REGIME_PREDICATE(os5_keys_long_partial, c->v[P_MODE] == MODE_KEYS && c->v[P_N] > os5_mid_n(c) &&
                                                c->v[P_N] % os5_tile(c) != 0)
+GR_REGIME_PREDICATE(os5_pairs_long, c->v[P_MODE] == MODE_PAIRS && c->v[P_N] > os5_mid_n(c))
 /* the last n of a shape and the first of the next */
-GR_REGIME_PREDICATE(os5_keys_shape_edge,
-                    c->v[P_MODE] == MODE_KEYS &&
-                        (c->v[P_N] == RADIX_SORT_V5_SMALL_N || c->v[P_N] == RADIX_SORT_V5_SMALL_N + 1 ||
-                         c->v[P_N] == RADIX_SORT_V5_MID_N || c->v[P_N] == RADIX_SORT_V5_MID_N + 1))
-GR_REGIME_PREDICATE(os5_pairs_several, c->v[P_MODE] == MODE_PAIRS && c->v[P_N] > os5_tile(c))
+GR_REGIME_PREDICATE(os5_shape_edge,
+                    c->v[P_N] == RADIX_SORT_V5_SMALL_N || c->v[P_N] == RADIX_SORT_V5_SMALL_N + 1 ||
+                        c->v[P_N] == os5_mid_n(c) || c->v[P_N] == os5_mid_n(c) + 1)
 
 /* Limits of the counters: a digit with 65,536 keys or more (a 16-bit count overflows: the
  * scan's totals, v4's look-back prefixes), more than 2^24 keys (a float or 24-bit index loses
@@ -137,12 +137,12 @@ static const struct gr_regime radix_sort_regimes[] = {
     {"one tile of 9216", "v4_onesweep", os_one_tile, 0},
     {"several tiles of 9216", "v4_onesweep", os_several_tiles, 0},
     {"partial last tile of 9216", "v4_onesweep", os_partial_tile, 0},
-    {"keys: one tile of 4096", "v5_match_or", os5_keys_one_tile, 0},
-    {"keys <= 2^19: partial last tile of 4096", "v5_match_or", os5_keys_small_partial, 0},
-    {"keys <= 2^22: partial last tile of 9216", "v5_match_or", os5_keys_mid_partial, 0},
+    {"one tile of 4096", "v5_match_or", os5_one_tile, 0},
+    {"n <= 2^19: partial last tile of 4096", "v5_match_or", os5_small_partial, 0},
+    {"keys <= 2^22, pairs <= 2^24: partial tile of 9216", "v5_match_or", os5_mid_partial, 0},
     {"keys > 2^22: partial last tile of 10752", "v5_match_or", os5_keys_long_partial, 0},
-    {"keys: first or last n of a shape", "v5_match_or", os5_keys_shape_edge, GR_REGIME_LIMIT},
-    {"pairs: several tiles of 9216", "v5_match_or", os5_pairs_several, 0},
+    {"pairs > 2^24: v4's tiles of 9216", "v5_match_or", os5_pairs_long, 0},
+    {"first or last n of a shape", "v5_match_or", os5_shape_edge, GR_REGIME_LIMIT},
     {"a digit of 65536+ keys", NULL, digit_64k, 0},
     {"n > 2^24", NULL, over_2_24, GR_REGIME_LIMIT},
     {"n > 2^25, few digits", "v1_basic v2_warp_lane0 v3_warp", over_2_25_few, GR_REGIME_LIMIT},
@@ -171,8 +171,9 @@ static const struct gr_variant radix_sort_variants[] = {
     {"v5_match_or", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v5_match_or_launch),
      "v4_onesweep whose keys are ranked by one shared atomicOr per lane instead of 8 ballots, in "
-     "tiles of 256 x 16 up to 2^19 keys, 384 x 24 up to 2^22, 448 x 24 beyond (2^28 keys 0.84x "
-     "CUB where v4 is 0.94x; 2^16 0.65x where v4 is 0.94x); pairs as v4"},
+     "tiles of 256 x 16 up to 2^19 keys, 384 x 24 up to 2^22 (pairs 2^24), 448 x 24 beyond "
+     "(2^28 keys 0.84x CUB where v4 is 0.94x; 2^16 0.65x where v4 is 0.94x); pairs beyond 2^24 "
+     "as v4"},
     {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_cub_launch),
      "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
@@ -186,7 +187,8 @@ static void radix_sort_generate(struct gr_case *c, struct gr_rng *r)
   static const int64_t n_edges[] = {
       0, 1, 2, 3, 31, 32, 33, 255, 256, 257, 511, 512, 513, 4095, 4096, 4097, 8191, 8192, 8193,
       12288, 65536, 1 << 20, 264 * RADIX_SORT_TILE, 396 * RADIX_SORT_TILE, 528 * RADIX_SORT_TILE,
-      660 * RADIX_SORT_TILE, 792 * RADIX_SORT_TILE, RADIX_SORT_V5_SMALL_N, RADIX_SORT_V5_MID_N};
+      660 * RADIX_SORT_TILE, 792 * RADIX_SORT_TILE, RADIX_SORT_V5_SMALL_N, RADIX_SORT_V5_MID_N,
+      RADIX_SORT_V5_PAIRS_MID_N};
   /* clang-format on */
   static const int64_t tiles[] = {32,
                                   RADIX_SORT_BLOCK,

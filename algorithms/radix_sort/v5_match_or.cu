@@ -4,8 +4,8 @@
  * digit, read back after a __syncwarp and cleared by the first lane of the digit, where v4 runs 8
  * ballots and 8 mask operations per key; and, with the registers that frees, longer tiles of 448
  * threads x 24 keys (10,752 keys, 2 blocks per SM) where v4 has 384 x 24, for more than 2^22 keys
- * (smaller sorts take smaller tiles: the end of this comment). Pairs keep v4's kernel (384 x 24,
- * ballots): on pairs the atomicOr ranking was slower (below).
+ * (smaller sorts take smaller tiles: the end of this comment). Pairs of more than 2^24 keep v4's
+ * kernel (384 x 24, ballots): there the atomicOr ranking was slower (below).
  *
  * Why (issue 40): the pass is issue-bound, not DRAM-bound (v4's notes: 57% of DRAM bandwidth,
  * 63% SM throughput at 2^28 on the H100, ~45% more warp instructions per key than CUB). The 8
@@ -43,18 +43,30 @@
  *   2^24  0.973      0.869   0.888      1.052      1.016        0.925
  * So keys take three shapes (radix_sort.h): 256 x 16 with 3 blocks per SM up to 2^19 keys (a
  * sort of few tiles is latency-bound: short tiles finish sooner and fill more SMs), 384 x 24 up
- * to 2^22, 448 x 24 beyond; all three rank with the atomicOr. */
+ * to 2^22, 448 x 24 beyond; all three rank with the atomicOr.
+ * Pairs, the same bench (or: atomicOr; else ballots), time against CUB's:
+ *   n     v4 384x24  256x16/3 or  256x16/3  384x24 or  256x16/2  384x16
+ *   2^16  0.929      0.625        0.663     0.842      0.662     0.760
+ *   2^19  0.929      0.738        0.767     0.858      0.762     0.810
+ *   2^20  0.887      0.870        0.893     0.825      0.890     0.946
+ *   2^22  0.961      0.946        0.961     0.885      1.029     0.952
+ *   2^24  1.009      1.114        1.108     0.984      1.259     1.063
+ *   2^26  1.019 (ballots 448x24 1.040, 384x28 1.038, 512x20 1.050, 448x22 1.024)
+ *   2^28  1.012 (448x24 1.030, 384x28 1.037, 512x20 1.091, 512x24 1.401; 384x24 or 1.040 above)
+ * So pairs take 256 x 16 (atomicOr) up to 2^19, 384 x 24 with the atomicOr up to 2^24, and v4's
+ * kernel beyond, where nothing measured beat it. */
 #include "onesweep.cuh"
 
-/* keys by n (radix_sort.h: radix_sort_v5_keys_tile): few tiles want small ones, many tiles want
- * the longest */
-typedef os_shape<256, 16, 3, true> os_v5_small; /* n <= RADIX_SORT_V5_SMALL_N */
-typedef os_shape<384, 24, 2, true> os_v5_mid;   /* n <= RADIX_SORT_V5_MID_N */
-typedef os_shape<448, 24, 2, true> os_v5_keys;  /* beyond */
-typedef os_shape<384, 24, 2, false> os_v5_pairs; /* v4_onesweep's */
+/* the shapes by n (radix_sort.h: radix_sort_v5_tile): few tiles want small ones, many tiles the
+ * longest */
+typedef os_shape<256, 16, 3, true> os_v5_small;  /* n <= RADIX_SORT_V5_SMALL_N */
+typedef os_shape<384, 24, 2, true> os_v5_mid;    /* keys <= RADIX_SORT_V5_MID_N, pairs ..._PAIRS_MID_N */
+typedef os_shape<448, 24, 2, true> os_v5_keys;   /* keys beyond */
+typedef os_shape<384, 24, 2, false> os_v5_pairs; /* pairs beyond: v4_onesweep's */
 static_assert(os_v5_small::tile == RADIX_SORT_V5_SMALL_TILE, "radix_sort.h names the tiles");
 static_assert(os_v5_mid::tile == RADIX_SORT_V5_MID_TILE, "radix_sort.h names the tiles");
 static_assert(os_v5_keys::tile == RADIX_SORT_V5_KEYS_TILE, "radix_sort.h names the tiles");
+static_assert(os_v5_pairs::tile == RADIX_SORT_V4_TILE, "radix_sort.h names the tiles");
 
 /* launcher */
 
@@ -63,12 +75,13 @@ extern "C" int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes,
                                              const uint32_t *vals_in, uint32_t *vals_out, int n,
                                              void *stream)
 {
-  if (!vals_in && n <= RADIX_SORT_V5_SMALL_N)
-    return os_sort<os_v5_small, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
+  const bool pairs = vals_in != NULL;
+  if (n <= RADIX_SORT_V5_SMALL_N)
+    return os_sort<os_v5_small, os_v5_small>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
                                              vals_out, n, stream);
-  if (!vals_in && n <= RADIX_SORT_V5_MID_N)
-    return os_sort<os_v5_mid, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
-                                           vals_out, n, stream);
+  if (n <= (pairs ? RADIX_SORT_V5_PAIRS_MID_N : RADIX_SORT_V5_MID_N))
+    return os_sort<os_v5_mid, os_v5_mid>(d_temp, temp_bytes, keys_in, keys_out, vals_in, vals_out,
+                                         n, stream);
   return os_sort<os_v5_keys, os_v5_pairs>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
                                           vals_out, n, stream);
 }
