@@ -17,6 +17,7 @@
 #include "algorithms/kmedoids/km_gpu.h"
 #include "algorithms/kmedoids/km_mpirun.h"
 #include "algorithms/kmedoids/kmedoids_alg.h"
+#include "bench_hooks.h"
 #include "case.h"
 #include "gpu.h"
 #include "gpu_timing.h"
@@ -68,7 +69,7 @@ static void bench_sqfd(int64_t n, int sig_min, int sig_max, int k, int reps)
 }
 
 static const struct gr_algorithm *alg = &kmedoids_algorithm;
-static void launch_hook(void *st) { alg->bench_launch(st); }
+static struct bench_hooks H; /* the timing hooks made from the lifecycle (km_lifecycle.c) */
 
 /* B: one iteration through the timing hooks; the assignment and score kernels apart (SQFD/s of
  * each, the first iteration's clusters); the whole run's wall time (host planning and copies) */
@@ -83,19 +84,19 @@ static void bench_iteration(const char *text, const char *variant, int reps)
     return;
   }
   const struct km_data *d = inst->priv;
-  void *st = alg->bench_setup(gr_alg_variant(alg, variant), inst, why, sizeof why);
+  void *st = H.setup(gr_alg_variant(alg, variant), inst, why, sizeof why);
   if (!st) {
-    printf("FAIL bench_setup %s: %s\n", text, why);
+    printf("FAIL timing setup %s: %s\n", text, why);
     failures++;
     alg->instance_free(inst);
     return;
   }
-  double ms = gpu_time(launch_hook, st, 1, reps, GPU_L2_WARM).median_ms;
+  double ms = gpu_time(H.launch, st, 1, reps, GPU_L2_WARM).median_ms;
   unsigned char *out = malloc(inst->out_bytes);
   double t0 = now_seconds();
-  alg->bench_fetch(st, out);
+  H.fetch(st, out);
   double wall = now_seconds() - t0;
-  alg->bench_teardown(st);
+  H.teardown(st);
   int32_t steps;
   memcpy(&steps, out, 4);
   struct gr_check_report rep;
@@ -203,6 +204,10 @@ int main(int argc, char **argv)
   gr_gpu_query(&info, why, sizeof why);
   int gpus = gr_gpu_device_count(why, sizeof why);
   printf("device: %s, %d SMs, %d GPU(s)\n", info.name, info.sm_count, gpus);
+  if (!bench_hooks_of(alg, &H)) {
+    printf("FAIL: kmedoids has no timing hooks\n");
+    return 1;
+  }
   if (quick) {
     bench_sqfd(2000, 50, 70, 32, 3);
     bench_iteration("kmedoids n=2000 k=16 sig_min=40 sig_max=80 classes=16 alpha_milli=200 "

@@ -14,6 +14,7 @@
 #include "algorithms/kmedoids/km_gpu.h"
 #include "algorithms/kmedoids/km_mpirun.h"
 #include "algorithms/kmedoids/kmedoids_alg.h"
+#include "bench_hooks.h"
 #include "case.h"
 #include "gpu.h"
 #include "worker.h"
@@ -213,20 +214,23 @@ static void test_hooks(const char *text)
   char why[GR_WHY_LEN] = "";
   EXPECT(case_parse(text, &c, why, sizeof why) == 0, "%s", why);
   EXPECT(a->instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
-  void *st = a->bench_setup(gr_alg_variant(a, "mpi_gpu"), inst, why, sizeof why);
-  EXPECT(st == NULL && why[0], "bench_setup of mpi_gpu should decline with a reason");
+  struct bench_hooks h; /* made from the lifecycle (km_lifecycle.c) */
+  EXPECT(bench_hooks_of(a, &h) && h.on_stream, "no timing hooks from kmedoids' lifecycle");
+  void *st = h.setup(gr_alg_variant(a, "mpi_gpu"), inst, why, sizeof why);
+  EXPECT(st == NULL && strstr(why, "kmedoids_mpi --time"),
+         "the timing setup of mpi_gpu should decline with a reason: '%s'", why);
   why[0] = '\0';
-  st = a->bench_setup(gr_alg_variant(a, "v2_gpu"), inst, why, sizeof why);
-  EXPECT(st != NULL, "bench_setup v2_gpu: %s", why);
+  st = h.setup(gr_alg_variant(a, "v2_gpu"), inst, why, sizeof why);
+  EXPECT(st != NULL, "timing setup v2_gpu: %s", why);
   if (!st)
     return;
   for (int i = 0; i < 3; i++)
-    a->bench_launch(st);
+    h.launch(st);
   gr_gpu_sync();
   unsigned char *out = malloc(inst->out_bytes);
   memset(out, 0xA5, inst->out_bytes);
-  a->bench_fetch(st, out);
-  a->bench_teardown(st);
+  h.fetch(st, out);
+  h.teardown(st);
   struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
   int bad = a->check(inst, out, &rep);

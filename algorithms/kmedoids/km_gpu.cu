@@ -31,6 +31,7 @@ struct km_gpu {
   int n_small, n_big, host_tiles_cap;
   double score_distances; /* SQFD distances the plan's scores sum (rows times cluster sizes) */
   double score_pairs;     /* ... of which the tiles evaluate (sources ranked below targets) */
+  cudaStream_t stream;    /* what the kernels and copies are enqueued on (km_gpu_set_stream) */
 };
 
 static const double LOG2E = 1.4426950408889634;
@@ -224,18 +225,34 @@ void km_gpu_free(struct km_gpu *g)
   km_gpu_free_host(g);
 }
 
+void km_gpu_set_stream(struct km_gpu *g, void *stream)
+{
+  g->stream = (cudaStream_t)stream;
+}
+
+void km_gpu_outputs(struct km_gpu *g, void **assign, size_t *assign_bytes, void **mind,
+                    size_t *mind_bytes)
+{
+  *assign = g->d_assign + g->lo;
+  *assign_bytes = sizeof(int32_t) * (size_t)(g->hi - g->lo);
+  *mind = g->d_mind + g->lo;
+  *mind_bytes = sizeof(double) * (size_t)(g->hi - g->lo);
+}
+
 double km_gpu_enqueue_assign(struct km_gpu *g)
 {
   km_assign_launch(&g->dd, g->d_ids, g->d_atiles, g->n_atiles, g->d_medoids, g->k, g->d_assign,
-                   g->d_mind, 0);
+                   g->d_mind, g->stream);
   return (double)(g->hi - g->lo) * (double)g->k;
 }
 
 double km_gpu_enqueue_score(struct km_gpu *g)
 {
-  GR_CUDA_CHECK(cudaMemsetAsync(g->d_score, 0, sizeof(unsigned long long) * (size_t)g->n, 0));
-  km_score_small_launch(&g->dd, g->d_list, g->d_assign, g->d_tiles, g->n_small, g->d_score, 0);
-  g->big(&g->dd, g->d_list, g->d_tiles + g->n_small, g->n_big, g->d_score, 0);
+  GR_CUDA_CHECK(
+      cudaMemsetAsync(g->d_score, 0, sizeof(unsigned long long) * (size_t)g->n, g->stream));
+  km_score_small_launch(&g->dd, g->d_list, g->d_assign, g->d_tiles, g->n_small, g->d_score,
+                        g->stream);
+  g->big(&g->dd, g->d_list, g->d_tiles + g->n_small, g->n_big, g->d_score, g->stream);
   return g->score_distances;
 }
 
@@ -263,12 +280,24 @@ static int gpu_assign(void *ctx, const int32_t *medoids, int k, int64_t lo, int6
     return -1;
   }
   g->k = k;
-  GR_CUDA_CHECK(cudaMemcpy(g->d_medoids, medoids, sizeof(int32_t) * (size_t)k, cudaMemcpyHostToDevice));
+  /* on the stream, pageable host memory: each copy returns when the host buffer is free, the
+   * copies back when they are done */
+  GR_CUDA_CHECK(cudaMemcpyAsync(g->d_medoids, medoids, sizeof(int32_t) * (size_t)k,
+                                cudaMemcpyHostToDevice, g->stream));
   km_gpu_enqueue_assign(g);
-  GR_CUDA_CHECK(cudaMemcpy(assign, g->d_assign + lo, sizeof(int32_t) * (size_t)(hi - lo),
-                           cudaMemcpyDeviceToHost));
-  GR_CUDA_CHECK(cudaMemcpy(mind, g->d_mind + lo, sizeof(double) * (size_t)(hi - lo),
-                           cudaMemcpyDeviceToHost));
+  GR_CUDA_CHECK(cudaMemcpyAsync(assign, g->d_assign + lo, sizeof(int32_t) * (size_t)(hi - lo),
+                                cudaMemcpyDeviceToHost, g->stream));
+  GR_CUDA_CHECK(cudaMemcpyAsync(mind, g->d_mind + lo, sizeof(double) * (size_t)(hi - lo),
+                                cudaMemcpyDeviceToHost, g->stream));
+  GR_CUDA_CHECK(cudaStreamSynchronize(g->stream));
+  /* a kernel that left an object unwritten (the buffers may hold the checked run's poison) or
+   * wrote a cluster that does not exist fails here, not in the host's cluster lists */
+  for (int64_t i = 0; i < hi - lo; i++)
+    if (assign[i] < 0 || assign[i] >= k || !(mind[i] >= 0 && mind[i] <= 1e300)) {
+      gr_fmt(why, len, "the device assigned object %lld to cluster %d at distance %g (k = %d)",
+             (long long)(lo + i), (int)assign[i], mind[i], k);
+      return -1;
+    }
   return 0;
 }
 
@@ -435,17 +464,19 @@ static int gpu_score(void *ctx, const int32_t *assign, const struct km_clusters 
     g->tiles_cap = nt * 2;
     GR_CUDA_CHECK(cudaMalloc((void **)&g->d_tiles, sizeof(struct km_tile) * (size_t)g->tiles_cap));
   }
-  GR_CUDA_CHECK(cudaMemcpy(g->d_assign, assign, sizeof(int32_t) * (size_t)g->n, cudaMemcpyHostToDevice));
+  GR_CUDA_CHECK(cudaMemcpyAsync(g->d_assign, assign, sizeof(int32_t) * (size_t)g->n,
+                                cudaMemcpyHostToDevice, g->stream));
   if (g->list_len)
-    GR_CUDA_CHECK(cudaMemcpy(g->d_list, g->list, sizeof(int32_t) * (size_t)g->list_len,
-                             cudaMemcpyHostToDevice));
+    GR_CUDA_CHECK(cudaMemcpyAsync(g->d_list, g->list, sizeof(int32_t) * (size_t)g->list_len,
+                                  cudaMemcpyHostToDevice, g->stream));
   if (nt)
-    GR_CUDA_CHECK(cudaMemcpy(g->d_tiles, g->tiles, sizeof(struct km_tile) * (size_t)nt,
-                             cudaMemcpyHostToDevice));
+    GR_CUDA_CHECK(cudaMemcpyAsync(g->d_tiles, g->tiles, sizeof(struct km_tile) * (size_t)nt,
+                                  cudaMemcpyHostToDevice, g->stream));
   km_gpu_enqueue_score(g);
   /* the engine's vector is zero on entry: the device's holds this rank's whole part */
-  GR_CUDA_CHECK(cudaMemcpy(score, g->d_score, sizeof(uint64_t) * (size_t)g->n,
-                           cudaMemcpyDeviceToHost));
+  GR_CUDA_CHECK(cudaMemcpyAsync(score, g->d_score, sizeof(uint64_t) * (size_t)g->n,
+                                cudaMemcpyDeviceToHost, g->stream));
+  GR_CUDA_CHECK(cudaStreamSynchronize(g->stream));
   return 0;
 }
 

@@ -2,7 +2,7 @@
  * resident across iterations), the assignment of one object range, and the score work of one
  * rank planned on the host into tiles (small clusters packed, big clusters split) and run by the
  * shared kernels plus the variant's big-cluster score kernel. Uses the current CUDA device and the
- * default stream. */
+ * default stream unless told another (km_gpu_set_stream). */
 #ifndef GR_ALGORITHMS_KMEDOIDS_KM_GPU_H
 #define GR_ALGORITHMS_KMEDOIDS_KM_GPU_H
 
@@ -31,7 +31,15 @@ extern const struct km_backend km_gpu_backend_ops; /* ctx: a struct km_gpu * */
 /* Device memory km_gpu_new and the iterations take for n objects of `total` centroids. */
 size_t km_gpu_device_bytes(int64_t n, int64_t total);
 
-/* Timing: enqueue on the default stream, without synchronising or copying, the kernels of one
+/* The stream (a cudaStream_t; NULL, the default, until set) that the backend's kernels and
+ * copies are enqueued on from now on. */
+void km_gpu_set_stream(struct km_gpu *g, void *stream);
+/* The device buffers of the assignment of this rank's objects (nearest medoid, int32, and its
+ * distance, double): the assignment kernel writes every entry before the backend reads it. */
+void km_gpu_outputs(struct km_gpu *g, void **assign, size_t *assign_bytes, void **mind,
+                    size_t *mind_bytes);
+
+/* Timing: enqueue on the stream (km_gpu_set_stream), without synchronising or copying, the kernels of one
  * iteration as last run: the assignment against the medoids last uploaded, then the score kernels
  * of the last planned score work (memset, small, big). Needs one assign and one score call
  * before. */

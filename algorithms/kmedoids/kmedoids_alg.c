@@ -719,39 +719,6 @@ static enum gr_run_status km_run_reference(const struct gr_variant *v,
   return GR_RUN_OK;
 }
 
-#ifndef GR_HOST_ONLY /* the GPU backend (km_gpu.cu) */
-static enum gr_run_status km_run_gpu(const struct gr_variant *v, const struct gr_instance *inst,
-                                     void *out, struct gr_run_ctx *ctx)
-{
-  const struct km_data *d = inst->priv;
-  struct km_gpu *g = NULL;
-  int st = km_gpu_new(&d->ds, d->cfg.alpha, 0, d->ds.n, (km_score_big_fn)v->impl, &g, ctx->why,
-                      sizeof ctx->why);
-  if (st)
-    return st > 0 ? GR_RUN_UNSUPPORTED : GR_RUN_ERROR;
-  struct km_result res;
-  enum gr_run_status rs = GR_RUN_OK;
-  struct km_backend be = km_gpu_backend_ops;
-  be.ctx = g;
-  if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters)) {
-    gr_fmt(ctx->why, sizeof ctx->why, "out of host memory for the result");
-    rs = GR_RUN_ERROR;
-  } else if (km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, ctx->why,
-                           sizeof ctx->why)) {
-    rs = GR_RUN_ERROR;
-  } else {
-    km_out_pack(&res, out);
-    int n_small, n_big;
-    km_gpu_plan_counts(g, &n_small, &n_big, NULL);
-    ctx->reached = (n_small ? 1u << KM_REGIME_SMALL : 0) | (n_big ? 1u << KM_REGIME_BIG : 0);
-  }
-  km_result_release(&res);
-  km_gpu_free(g);
-  return rs;
-}
-
-#endif
-
 /* mpirun -np ranks kmedoids_mpi --backend BACKEND on the case's dataset, written to a temp file */
 static enum gr_run_status km_run_mpi(const struct gr_instance *inst, void *out,
                                      struct gr_run_ctx *ctx, const char *backend)
@@ -860,114 +827,16 @@ static const struct gr_regime km_regimes[] = {
 static const struct gr_variant km_variants[] = {
     {"reference", GR_VARIANT_REFERENCE, 0, km_run_reference, NULL,
      "serial double precision, distance matrix cached, definitions of doc/algorithms.md"},
-    {"v1_racy_score", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(km_run_gpu),
+    {"v1_racy_score", GR_VARIANT_HISTORICAL, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(km_v1_racy_score_launch),
      "big-cluster partial scores added with a plain += across blocks: lost updates"},
-    {"v2_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(km_run_gpu), GR_GPU(km_v2_score_launch),
+    {"v2_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run), GR_GPU(km_v2_score_launch),
      "resident dataset, register-tiled SQFD; partial scores added with an integer atomicAdd"},
     {"mpi_gpu", GR_VARIANT_FIXED, GR_VARIANT_GPU, km_run_mpi_gpu, NULL,
      "mpirun -np ranks kmedoids_mpi, one GPU per rank (shared when fewer)"},
     {"mpi_cpu", GR_VARIANT_FIXED, 0, km_run_mpi_cpu, NULL,
      "mpirun -np ranks kmedoids_mpi with the CPU backend: the distributed logic without a GPU"},
 };
-
-#ifndef GR_HOST_ONLY /* the GPU backend (km_gpu.cu) */
-/* timing hooks: one iteration's kernels, the plan of the first iteration kept resident.
- * kmedoids is not on the GPU lifecycle (alg.h: struct gr_gpu_lifecycle): its checked run is the
- * engine's host loop over iterations (km_engine.c: each iteration reads the scores back to pick
- * the medoids and stops at convergence), which a launch without host synchronisation cannot be,
- * and its mpi_* variants are processes; the timed unit is one iteration's kernels. */
-
-struct km_bench {
-  struct km_gpu *g;
-  const struct km_data *d;
-};
-
-static void *km_bench_setup(const struct gr_variant *v, const struct gr_instance *inst, char *why,
-                            size_t len)
-{
-  const struct km_data *d = inst->priv;
-  if (!v->impl) {
-    gr_fmt(why, len, "%s is timed by kmedoids_mpi --time (tests/test_kmedoids_bench)", v->name);
-    return NULL;
-  }
-  struct km_bench *b = calloc(1, sizeof *b);
-  struct km_result res;
-  memset(&res, 0, sizeof res);
-  if (!b || km_result_alloc(&res, d->ds.n, d->cfg.k, 0)) {
-    free(b);
-    gr_fmt(why, len, "out of host memory");
-    return NULL;
-  }
-  b->d = d;
-  if (km_gpu_new(&d->ds, d->cfg.alpha, 0, d->ds.n, (km_score_big_fn)v->impl, &b->g, why, len)) {
-    km_result_release(&res);
-    free(b);
-    return NULL;
-  }
-  /* one assignment and one score pass: the medoids and the plan stay on the device */
-  struct km_backend be = km_gpu_backend_ops;
-  be.ctx = b->g;
-  double *mind = malloc(sizeof(double) * (size_t)d->ds.n);
-  struct km_clusters cl;
-  struct km_work *work = NULL;
-  int n_work = 0, err = !mind || km_init_medoids(d->ds.n, d->cfg.k, d->cfg.init_seed, res.medoids);
-  if (!err)
-    err = be.assign(b->g, res.medoids, d->cfg.k, 0, d->ds.n, res.assign, mind, why, len);
-  memset(&cl, 0, sizeof cl);
-  if (!err)
-    err = km_clusters_build(&cl, res.assign, d->ds.n, d->cfg.k) ||
-          km_split_work(&cl, 0, 1, &work, &n_work);
-  uint64_t *score = calloc((size_t)d->ds.n, sizeof *score);
-  if (!err && n_work)
-    err = !score || be.score(b->g, res.assign, &cl, work, n_work, score, why, len);
-  free(score);
-  free(work);
-  free(mind);
-  km_clusters_release(&cl);
-  km_result_release(&res);
-  if (err) {
-    if (!why[0])
-      gr_fmt(why, len, "benchmark setup failed");
-    km_gpu_free(b->g);
-    free(b);
-    return NULL;
-  }
-  return b;
-}
-
-static void km_bench_launch(void *state)
-{
-  km_gpu_enqueue_iteration(((struct km_bench *)state)->g);
-}
-
-static void km_bench_fetch(void *state, void *out)
-{
-  struct km_bench *b = state;
-  const struct km_data *d = b->d;
-  struct km_result res;
-  char why[GR_WHY_LEN];
-  struct km_backend be = km_gpu_backend_ops;
-  be.ctx = b->g;
-  struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
-  if (km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters) ||
-      km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, why, sizeof why))
-    memset(out, 0xff, l.bytes); /* fails the check: steps = -1 */
-  else
-    km_out_pack(&res, out);
-  km_result_release(&res);
-}
-
-static void km_bench_teardown(void *state)
-{
-  struct km_bench *b = state;
-  if (!b)
-    return;
-  km_gpu_free(b->g);
-  free(b);
-}
-
-#endif
 
 const struct gr_algorithm kmedoids_algorithm = {
     .name = "kmedoids",
@@ -987,10 +856,7 @@ const struct gr_algorithm kmedoids_algorithm = {
     .regimes = km_regimes,
     .n_regimes = sizeof km_regimes / sizeof *km_regimes,
     .bench_cases = km_bench_case_list,
-    .bench_setup = GR_IF_CUDA(km_bench_setup),
-    .bench_launch = GR_IF_CUDA(km_bench_launch),
-    .bench_fetch = GR_IF_CUDA(km_bench_fetch),
-    .bench_teardown = GR_IF_CUDA(km_bench_teardown),
+    .gpu = GR_IF_CUDA(&km_lifecycle),
     .data_params = km_data_params,
     .check_file = km_check_file,
 };

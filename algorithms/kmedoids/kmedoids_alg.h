@@ -40,6 +40,9 @@ struct km_data {
   int has_ref;
 };
 
+/* The GPU lifecycle of the in-process GPU variants (km_lifecycle.c). */
+extern const struct gr_gpu_lifecycle km_lifecycle;
+
 /* The regimes the GPU driver reports (indices in the regime table of kmedoids_alg.c). */
 enum { KM_REGIME_SMALL, KM_REGIME_BIG };
 
