@@ -39,10 +39,10 @@ void km_gpu_set_stream(struct km_gpu *g, void *stream);
 void km_gpu_outputs(struct km_gpu *g, void **assign, size_t *assign_bytes, void **mind,
                     size_t *mind_bytes);
 
-/* Timing: enqueue on the stream (km_gpu_set_stream), without synchronising or copying, the kernels of one
- * iteration as last run: the assignment against the medoids last uploaded, then the score kernels
- * of the last planned score work (memset, small, big). Needs one assign and one score call
- * before. */
+/* Timing: enqueue on the stream (km_gpu_set_stream), without synchronising or copying, the
+ * kernels of one iteration as last run: the assignment against the medoids last uploaded, then
+ * the score kernels of the last planned score work (memset, small, big). Needs one assign and one
+ * score call before. */
 void km_gpu_enqueue_iteration(struct km_gpu *g);
 /* Enqueue only the assignment kernel; returns the SQFD distances it computes. */
 double km_gpu_enqueue_assign(struct km_gpu *g);
