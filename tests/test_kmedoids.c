@@ -1,7 +1,7 @@
 /* Unit tests of k-medoids that need no GPU and no mpirun: the reference against known answers and
  * the SQFD properties, the dataset generator, writer and loader (every rejection), the engine with
  * the CPU backend (bit-identical to the reference), the work split, and the checker (it must fail
- * on broken outputs). Exit 0 when all pass, 1 otherwise. */
+ * on broken outputs); the variant table's GPU lifecycle wiring. Exit 0 when all pass, 1 otherwise. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -729,6 +729,56 @@ static void test_check_medoid_flip(void)
   kmedoids_algorithm.instance_free(inst);
 }
 
+/* The GPU variants on the one lifecycle (km_lifecycle.c), with no GPU: v1_racy_score and v2_gpu
+ * run through gr_gpu_lifecycle_run with their score launcher as impl, the mpi_* variants keep
+ * their own runs, the table has no bench_* hooks of its own, and the lifecycle's setup declines
+ * mpi_gpu (the timing's call) with its reason before touching the device. A host-only build has
+ * neither the lifecycle nor GPU runs. */
+static void test_lifecycle_table(void)
+{
+  const struct gr_algorithm *a = &kmedoids_algorithm;
+  const struct gr_variant *v1 = gr_alg_variant(a, "v1_racy_score"), *v2 = gr_alg_variant(a, "v2_gpu"),
+                          *mg = gr_alg_variant(a, "mpi_gpu"), *mc = gr_alg_variant(a, "mpi_cpu");
+  EXPECT(v1 && v2 && mg && mc, "a variant is missing from the table");
+  if (!v1 || !v2 || !mg || !mc)
+    return;
+  EXPECT(!a->bench_setup && !a->bench_launch && !a->bench_fetch && !a->bench_teardown,
+         "kmedoids keeps timing hooks of its own beside its lifecycle");
+  EXPECT(mg->run && mc->run && mg->run != v2->run && !mg->impl && !mc->impl,
+         "the mpi_* variants should keep their own runs and no launcher");
+#ifdef GR_HOST_ONLY
+  EXPECT(!a->gpu && !v1->run && !v2->run, "a host-only build has GPU runs");
+#else
+  const struct gr_gpu_lifecycle *lc = a->gpu;
+  EXPECT(lc == &km_lifecycle, "kmedoids' .gpu is not km_lifecycle");
+  EXPECT(v1->run == gr_gpu_lifecycle_run && v2->run == gr_gpu_lifecycle_run && v1->impl &&
+             v2->impl && v1->impl != v2->impl,
+         "v1_racy_score and v2_gpu should run through gr_gpu_lifecycle_run with their launchers");
+  if (!lc)
+    return;
+  EXPECT(lc->setup && lc->launch && lc->fetch && lc->teardown && lc->run,
+         "the lifecycle lacks a step (run: the engine's iterations)");
+  struct gr_case c;
+  struct gr_instance *inst = NULL;
+  char why[GR_WHY_LEN] = "";
+  EXPECT(case_parse("kmedoids n=20 k=3 sig_min=2 sig_max=4 classes=2 alpha_milli=200 iters=4 "
+                    "ranks=2 dist=classes seed=3",
+                    &c, why, sizeof why) == 0 &&
+             a->instance_new(&c, &inst, why, sizeof why) == 0,
+         "%s", why);
+  if (!inst)
+    return;
+  struct gr_gpu_case g;
+  memset(&g, 0, sizeof g);
+  g.variant = mg;
+  g.inst = inst;
+  g.bench = 1;
+  EXPECT(lc->setup(&g) == GR_RUN_UNSUPPORTED && strstr(g.why, "kmedoids_mpi --time") && !g.state,
+         "the lifecycle's setup of mpi_gpu should decline with its reason: '%s'", g.why);
+  a->instance_free(inst);
+#endif
+}
+
 int main(void)
 {
   test_parallel_terms();
@@ -745,6 +795,7 @@ int main(void)
   test_check_near_tie();
   test_check_medoid_flip();
   test_generated_cases();
+  test_lifecycle_table();
   if (test_failures) {
     printf("%d failure(s)\n", test_failures);
     return 1;
