@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algorithms/radix_sort/radix_sort.h"
 #include "algorithms/radix_sort/radix_sort_alg.h"
 #include "case.h"
 #include "check.h"
@@ -248,6 +249,87 @@ static void test_bench_cases(const struct gr_algorithm *a)
          "timing hooks of its own beside the lifecycle");
 }
 
+/* v5_match_or's shape by n and mode, and the regimes that name each shape's cases: the tile at
+ * each edge of a shape, and every regime drawn by the generator */
+static int holds(const struct gr_algorithm *a, const char *name, int64_t n, int pairs)
+{
+  struct gr_case c;
+  memset(&c, 0, sizeof c);
+  c.alg = a;
+  c.v[0] = n;
+  c.v[1] = pairs;
+  for (size_t i = 0; i < a->n_regimes; i++)
+    if (strcmp(a->regimes[i].name, name) == 0)
+      return a->regimes[i].holds(&c, NULL);
+  EXPECT(0, "no regime '%s'", name);
+  return -1;
+}
+
+static void test_v5_shapes(const struct gr_algorithm *a)
+{
+  static const struct {
+    int64_t n;
+    int pairs;
+    int64_t tile;
+  } t[] = {{1, 0, 4096},
+           {RADIX_SORT_V5_SMALL_N, 0, 4096},
+           {RADIX_SORT_V5_SMALL_N + 1, 0, 9216},
+           {RADIX_SORT_V5_MID_N, 0, 9216},
+           {RADIX_SORT_V5_MID_N + 1, 0, 10752},
+           {RADIX_SORT_V5_SMALL_N, 1, 4096},
+           {RADIX_SORT_V5_SMALL_N + 1, 1, 9216},
+           {RADIX_SORT_V5_MID_N + 1, 1, 9216},
+           {RADIX_SORT_V5_PAIRS_MID_N, 1, 9216},
+           {RADIX_SORT_V5_PAIRS_MID_N + 1, 1, RADIX_SORT_V4_TILE}};
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+    EXPECT(radix_sort_v5_tile(t[i].n, t[i].pairs) == t[i].tile, "v5 tile of n=%lld %s: %lld",
+           (long long)t[i].n, t[i].pairs ? "pairs" : "keys",
+           (long long)radix_sort_v5_tile(t[i].n, t[i].pairs));
+  const char *one = "one tile of 4096", *small = "n <= 2^19: partial last tile of 4096",
+             *mid = "keys <= 2^22, pairs <= 2^24: partial tile of 9216",
+             *keys_long = "keys > 2^22: partial last tile of 10752",
+             *pairs_long = "pairs > 2^24: v4's tiles of 9216", *edge = "first or last n of a shape";
+  EXPECT(holds(a, one, 4096, 0) == 1 && holds(a, one, 4097, 1) == 0, "one tile of 4096");
+  EXPECT(holds(a, small, 4097, 0) == 1 && holds(a, small, 8192, 1) == 0 &&
+             holds(a, small, RADIX_SORT_V5_SMALL_N + 1, 0) == 0,
+         "partial tiles of 4096");
+  EXPECT(holds(a, mid, RADIX_SORT_V5_SMALL_N + 1, 0) == 1 && holds(a, mid, 9216 * 100, 0) == 0 &&
+             holds(a, mid, RADIX_SORT_V5_MID_N, 0) == 1 &&
+             holds(a, mid, RADIX_SORT_V5_PAIRS_MID_N, 1) == 1 &&
+             holds(a, mid, RADIX_SORT_V5_MID_N + 1, 0) == 0 &&
+             holds(a, mid, RADIX_SORT_V5_MID_N + 1, 1) == 1 &&
+             holds(a, mid, RADIX_SORT_V5_PAIRS_MID_N + 1, 1) == 0,
+         "partial tiles of 9216");
+  EXPECT(holds(a, keys_long, RADIX_SORT_V5_MID_N + 1, 0) == 1 &&
+             holds(a, keys_long, RADIX_SORT_V5_MID_N + 1, 1) == 0 &&
+             holds(a, keys_long, 10752 * 400, 0) == 0,
+         "partial tiles of 10752");
+  EXPECT(holds(a, pairs_long, RADIX_SORT_V5_PAIRS_MID_N + 1, 1) == 1 &&
+             holds(a, pairs_long, RADIX_SORT_V5_PAIRS_MID_N, 1) == 0 &&
+             holds(a, pairs_long, RADIX_SORT_V5_PAIRS_MID_N + 1, 0) == 0,
+         "pairs past 2^24");
+  EXPECT(holds(a, edge, RADIX_SORT_V5_SMALL_N, 1) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_SMALL_N + 1, 0) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_MID_N, 0) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_PAIRS_MID_N + 1, 1) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_MID_N + 1, 0) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_MID_N + 1, 1) == 0 &&
+             holds(a, edge, RADIX_SORT_V5_PAIRS_MID_N, 1) == 1 &&
+             holds(a, edge, RADIX_SORT_V5_SMALL_N + 2, 0) == 0,
+         "the edges of the shapes");
+  /* the generator draws every one of them (the parent's steering aside) */
+  const char *names[] = {one, small, mid, keys_long, pairs_long, edge};
+  int seen[6] = {0};
+  for (int i = 0; i < 20000; i++) {
+    struct gr_case c;
+    case_generate(a, 23, (uint64_t)i, NULL, &c);
+    for (int k = 0; k < 6; k++)
+      seen[k] += holds(a, names[k], c.v[0], (int)c.v[1]) == 1;
+  }
+  for (int k = 0; k < 6; k++)
+    EXPECT(seen[k] > 0, "the generator never draws '%s' in 20000 cases", names[k]);
+}
+
 int main(void)
 {
   const struct gr_algorithm *a = registry_find("radix_sort");
@@ -260,6 +342,7 @@ int main(void)
   test_checker(a);
   test_generator(a);
   test_bench_cases(a);
+  test_v5_shapes(a);
   printf("%s (%d failures)\n", test_failures ? "FAIL" : "ok", test_failures);
   return test_failures ? 1 : 0;
 }
