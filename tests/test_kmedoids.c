@@ -19,6 +19,17 @@
 #include "test_util.h"
 
 /* A dataset of n signatures from explicit records (8 floats each) and sizes. */
+/* The instance of case text (into *c, which it points to), NULL with the reason reported. */
+static struct gr_instance *load_case(struct gr_case *c, const char *text)
+{
+  struct gr_instance *inst = NULL;
+  char why[GR_WHY_LEN] = "";
+  EXPECT(case_parse(text, c, why, sizeof why) == 0 &&
+             kmedoids_algorithm.instance_new(c, &inst, why, sizeof why) == 0,
+         "%s: %s", text, why);
+  return inst;
+}
+
 static void make_ds(struct kmsig *ds, int n, const int *sizes, const float *rec)
 {
   ds->n = n;
@@ -384,15 +395,15 @@ static void test_engine_cpu(void)
   };
   for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
     struct gr_case c;
-    struct gr_instance *inst;
-    char why[GR_WHY_LEN];
-    EXPECT(case_parse(texts[t], &c, why, sizeof why) == 0, "%s", why);
-    EXPECT(kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
+    struct gr_instance *inst = load_case(&c, texts[t]);
+    if (!inst)
+      continue;
     const struct km_data *d = inst->priv;
     struct km_cpu *cpu = km_cpu_new(&d->ds, d->cfg.alpha);
     struct km_backend be = km_cpu_backend_ops;
     be.ctx = cpu;
     struct km_result res;
+    char why[GR_WHY_LEN] = "";
     km_result_alloc(&res, d->ds.n, d->cfg.k, d->cfg.iters);
     EXPECT(km_engine_run(&d->cfg, d->ds.n, &be, &km_comm_single, &res, NULL, why, sizeof why) == 0,
            "%s", why);
@@ -431,12 +442,10 @@ static void test_engine_limit(void)
 static void test_check_fails(void)
 {
   struct gr_case c;
-  struct gr_instance *inst;
-  char why[GR_WHY_LEN];
-  case_parse("kmedoids n=200 k=4 sig_min=3 sig_max=8 classes=4 alpha_milli=200 iters=16 ranks=1 "
-             "dist=classes seed=5",
-             &c, why, sizeof why);
-  kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why);
+  struct gr_instance *inst = load_case(&c, "kmedoids n=200 k=4 sig_min=3 sig_max=8 classes=4 "
+                                           "alpha_milli=200 iters=16 ranks=1 dist=classes seed=5");
+  if (!inst)
+    return;
   const struct km_data *d = inst->priv;
   struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
   unsigned char *good = malloc(l.bytes), *o = malloc(l.bytes);
@@ -495,13 +504,10 @@ static void test_check_fails(void)
 static void test_check_sampled(void)
 {
   struct gr_case c;
-  struct gr_instance *inst;
-  char why[GR_WHY_LEN];
-  EXPECT(case_parse("kmedoids n=9000 k=8 sig_min=3 sig_max=6 classes=4 alpha_milli=200 iters=2 "
-                    "ranks=1 dist=classes seed=7",
-                    &c, why, sizeof why) == 0,
-         "%s", why);
-  EXPECT(kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0, "%s", why);
+  struct gr_instance *inst = load_case(&c, "kmedoids n=9000 k=8 sig_min=3 sig_max=6 classes=4 "
+                                           "alpha_milli=200 iters=2 ranks=1 dist=classes seed=7");
+  if (!inst)
+    return;
   const struct km_data *d = inst->priv;
   EXPECT(!d->has_ref, "n = 9000 has a reference: the sampled path is not tested");
   int64_t n = d->ds.n;
@@ -618,13 +624,11 @@ static void test_parallel_terms(void)
 static void test_check_near_tie(void)
 {
   struct gr_case c;
-  struct gr_instance *inst;
-  char why[GR_WHY_LEN];
-  EXPECT(case_parse("kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
-                    "ranks=1 dist=duplicates seed=245441520283404",
-                    &c, why, sizeof why) == 0 &&
-             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
-         "%s", why);
+  struct gr_instance *inst =
+      load_case(&c, "kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
+                    "ranks=1 dist=duplicates seed=245441520283404");
+  if (!inst)
+    return;
   const struct km_data *d = inst->priv;
   struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
   unsigned char *o = malloc(l.bytes);
@@ -683,13 +687,11 @@ static void flipped_output(const struct km_data *d, int cluster, int32_t medoid,
 static void test_check_medoid_flip(void)
 {
   struct gr_case c;
-  struct gr_instance *inst;
-  char why[GR_WHY_LEN];
-  EXPECT(case_parse("kmedoids n=223 k=4 sig_min=5 sig_max=8 classes=1 alpha_milli=10 iters=1 "
-                    "ranks=1 dist=classes seed=237194589288699",
-                    &c, why, sizeof why) == 0 &&
-             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
-         "%s", why);
+  struct gr_instance *inst =
+      load_case(&c, "kmedoids n=223 k=4 sig_min=5 sig_max=8 classes=1 alpha_milli=10 iters=1 "
+                    "ranks=1 dist=classes seed=237194589288699");
+  if (!inst)
+    return;
   const struct km_data *d = inst->priv;
   struct km_out_layout l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
   unsigned char *o = malloc(l.bytes);
@@ -709,11 +711,10 @@ static void test_check_medoid_flip(void)
   free(o);
   kmedoids_algorithm.instance_free(inst);
   /* no near tie on the path: a member that is not the medoid fails */
-  EXPECT(case_parse("kmedoids n=60 k=3 sig_min=3 sig_max=6 classes=3 alpha_milli=200 iters=1 "
-                    "ranks=1 dist=classes seed=11",
-                    &c, why, sizeof why) == 0 &&
-             kmedoids_algorithm.instance_new(&c, &inst, why, sizeof why) == 0,
-         "%s", why);
+  inst = load_case(&c, "kmedoids n=60 k=3 sig_min=3 sig_max=6 classes=3 alpha_milli=200 iters=1 "
+                       "ranks=1 dist=classes seed=11");
+  if (!inst)
+    return;
   d = inst->priv;
   l = km_out_layout(d->ds.n, d->cfg.k, d->cfg.iters);
   o = malloc(l.bytes);
@@ -759,13 +760,8 @@ static void test_lifecycle_table(void)
   EXPECT(lc->setup && lc->launch && lc->fetch && lc->teardown && lc->run,
          "the lifecycle lacks a step (run: the engine's iterations)");
   struct gr_case c;
-  struct gr_instance *inst = NULL;
-  char why[GR_WHY_LEN] = "";
-  EXPECT(case_parse("kmedoids n=20 k=3 sig_min=2 sig_max=4 classes=2 alpha_milli=200 iters=4 "
-                    "ranks=2 dist=classes seed=3",
-                    &c, why, sizeof why) == 0 &&
-             a->instance_new(&c, &inst, why, sizeof why) == 0,
-         "%s", why);
+  struct gr_instance *inst = load_case(&c, "kmedoids n=20 k=3 sig_min=2 sig_max=4 classes=2 "
+                                           "alpha_milli=200 iters=4 ranks=2 dist=classes seed=3");
   if (!inst)
     return;
   struct gr_gpu_case g;
