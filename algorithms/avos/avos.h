@@ -36,6 +36,10 @@ enum avos_step {
   AVOS_STEP_NUMERIC,
   AVOS_STEP_NUMERIC_GLOBAL,
   AVOS_STEP_COMPARE, /* closure: stats->changed = 1 if C differs from S (same nnz) */
+  AVOS_STEP_STASH,   /* a query about this product, nothing launched: 0 when the variant's
+                        symbolic step would compute whole rows into the stash (stash_* below;
+                        the numeric step then copies them), 1 when not (the driver then passes
+                        no stash: stash_idx NULL) */
 };
 
 #define AVOS_NONE (~0ull) /* cycle_vertex / first_overflow when there is none */
@@ -55,6 +59,8 @@ struct avos_dev_stats {
   unsigned int global_slots; /* largest hash table a listed row needs (power of two) */
   unsigned int changed;      /* AVOS_STEP_COMPARE found a difference */
   unsigned int n_group;      /* rows the thread tier listed for the 8-lane group tier */
+  unsigned long long stash_used; /* stash entries handed out (may pass stash_cap: those rows
+                                    stay unstashed) */
 };
 
 struct avos_args {
@@ -86,6 +92,12 @@ struct avos_args {
   unsigned global_slots;                    /* slots per block in scratch (power of two) */
   unsigned global_grid;                     /* blocks of the global tier */
   struct avos_dev_stats *stats;
+  /* the stash (AVOS_STEP_STASH): rows the symbolic step computed whole, their entries in column
+   * order at stash_idx / stash_val + stash_off[row]; stash_off[row] = -1 (the driver's fill) for
+   * the others; at most stash_cap entries */
+  int *stash_off, *stash_idx;
+  void *stash_val;
+  long long stash_cap;
 };
 
 typedef int (*avos_launch_fn)(int step, const struct avos_args *a, void *stream);
@@ -107,6 +119,7 @@ int avos_v1_hash_full_drop_launch(int step, const struct avos_args *a, void *str
  * lanes, then a warp per row with a row-private shared table, a block per wider row,
  * global-memory tables beyond that; exact atomic avos_sum */
 int avos_v2_warp_hash_launch(int step, const struct avos_args *a, void *stream);
+int avos_v3_split_rows_launch(int step, const struct avos_args *a, void *stream);
 
 #ifdef __cplusplus
 }

@@ -941,18 +941,20 @@ GR_REGIME_PREDICATE(r_long_closure,
 
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */
-#define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash"
-#define AVOS_CLOSURES "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash"
+#define AVOS_ELEMENTWISE "v1_unsigned_sum v1_msb_small v2_warp_hash v3_split_rows"
+#define AVOS_CLOSURES                                                                              \
+  "v1_unsigned_sum v1_msb_small v1_warp_shared_hash v1_hash_full_drop v2_warp_hash v3_split_rows"
+#define AVOS_TIERED "v2_warp_hash v3_split_rows" /* the fixed tiers (the driver reports them) */
 static const struct gr_regime avos_regimes[] = {
     [AVOS_REGIME_SUM] = {"sum", AVOS_ELEMENTWISE, r_sum, 0},
     [AVOS_REGIME_PRODUCT] = {"product", AVOS_ELEMENTWISE, r_product, 0},
     [AVOS_REGIME_SPGEMM] = {"spgemm", NULL, r_spgemm, 0},
     [AVOS_REGIME_CLOSURE] = {"closure", AVOS_CLOSURES, r_closure, 0},
-    [AVOS_REGIME_WARP] = {"warp tier", "v2_warp_hash", r_warp, 0},
-    [AVOS_REGIME_BLOCK] = {"block tier", "v2_warp_hash", r_block, 0},
-    [AVOS_REGIME_GLOBAL] = {"global tier", "v2_warp_hash", r_global, GR_REGIME_LARGE},
-    [AVOS_REGIME_GROUP] = {"8-lane tier", "v2_warp_hash", r_group, 0},
-    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", "v2_warp_hash", r_global, GR_REGIME_LARGE},
+    [AVOS_REGIME_WARP] = {"warp tier", AVOS_TIERED, r_warp, 0},
+    [AVOS_REGIME_BLOCK] = {"block tier", AVOS_TIERED, r_block, 0},
+    [AVOS_REGIME_GLOBAL] = {"global tier", AVOS_TIERED, r_global, GR_REGIME_LARGE},
+    [AVOS_REGIME_GROUP] = {"8-lane tier", AVOS_TIERED, r_group, 0},
+    [AVOS_REGIME_GLOBAL_ROUNDS] = {"global rows > grid", AVOS_TIERED, r_global, GR_REGIME_LARGE},
     [AVOS_REGIME_LONG_CLOSURE] = {"closure of 32+ gens", AVOS_CLOSURES, r_long_closure, 0},
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides,
                                 GR_REGIME_LIMIT},
@@ -981,6 +983,10 @@ static const struct gr_variant avos_variants[] = {
      GR_GPU(avos_v2_warp_hash_launch),
      "a thread per row of <= 16 terms (sorted in registers), then row-private tables (8 lanes, "
      "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
+    {"v3_split_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(avos_v3_split_rows_launch),
+     "v2's tiers with a heavy row's terms split over a block's warps, rows routed by terms as "
+     "well as columns, full persistent grids, avos_sum by one atomicMin"},
     {"cusparse", GR_VARIANT_PEER, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM | GR_VARIANT_HOST_BOUND,
      GR_IF_CUDA(gr_gpu_lifecycle_run), NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern "
@@ -995,6 +1001,9 @@ static const char *const avos_sanitizer_explained[] = {
     "volatile to stop early, and the decision that matters is read after __syncthreads: a stale "
     "read costs a few extra inserts (the table has room for twice the limit), never a wrong "
     "result (racecheck on the H100 reports the write/read pair as a hazard)",
+    "v3_split_rows racecheck avos_symbolic_block_kernel: the same give-up flag as v2_warp_hash's "
+    "(set 0 to 1 by any thread that sees the table half full, read volatile to stop inserting, "
+    "decided after __syncthreads)",
     NULL,
 };
 

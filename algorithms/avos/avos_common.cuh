@@ -24,8 +24,9 @@
  *          slots a lane (64, then AVOS_WARP_SLOTS = 256) in shared memory, sized from the row's
  *          upper bound (symbolic) or its exact count (numeric) at <= 50% load
  *   block  rows whose bound exceeds a warp's table: a block per row (persistent over a list) with
- *          a table of AVOS_BLOCK_SLOTS slots in shared memory; the symbolic step gives a row up when
- *          it finds more than AVOS_BLOCK_SLOTS/2 distinct columns and lists it for:
+ *          a table of AVOS_BLOCK_SLOTS slots (2048 with split rows) in shared memory; the symbolic
+ *          step gives a row up when it finds more than half as many distinct columns and lists it
+ *          for:
  *   global a block per row with its table in global scratch, sized for the row.
  * With fallback = false the warp tier keeps every row it gets in its table capped at
  * AVOS_WARP_SLOTS: what does not fit is dropped (v1_hash_full_drop).
@@ -57,6 +58,8 @@
 #define AVOS_EW_THREADS 256   /* elementwise block */
 #define AVOS_THREAD_TERMS 16  /* widest upper bound the thread tier takes (registers a row) */
 #define AVOS_TT 128           /* threads of a thread-tier block */
+#define AVOS_SPLIT_GROUP_TERMS 64 /* split rows, numeric: most terms an 8-lane group takes */
+#define AVOS_SPLIT_WARP_TERMS 512 /* ... a warp takes; more go to a block */
 
 /* helpers */
 
@@ -163,10 +166,49 @@ __device__ __forceinline__ int avos_hash_insert(int *keys, unsigned mask, int ke
   return -1;
 }
 
-/* *slot = Ops::sum(*slot, v), atomically (compare-and-swap on the sign-extended 64-bit value). */
+/* Whether Ops asks for the split-row tiers (v3_split_rows: Ops::split_rows = true); false for an
+ * Ops without the flag. With it: the block tiers place a row's terms on the lanes a warp window
+ * at a time (avos_block_products_window) instead of a binary search a term; the numeric step
+ * routes rows by their terms as well as their count (a row of few columns but thousands of terms
+ * goes to a block, not one warp); persistent grids fill the SMs; and a slot's value is folded
+ * with atomicMin, the slot starting at LLONG_MAX (Ops::sum must then be the signed minimum of
+ * non-zero values, as avos_sum is). */
+template <class O, class = void> struct avos_split {
+  static constexpr bool value = false;
+};
+template <class O> struct avos_split<O, decltype((void)O::split_rows)> {
+  static constexpr bool value = O::split_rows;
+};
+
+/* Slots of a block tier's table: rows of more than half as many columns go to the global tier.
+ * Split rows halve it, so that the numeric block tier's tables (36 KB a block) let 5 blocks share
+ * an SM where v2's (72 KB) let 2: its rows are latency-bound. */
+#define AVOS_SPLIT_BLOCK_SLOTS 2048
+template <class Ops> __host__ __device__ constexpr int avos_block_slots(void)
+{
+  return avos_split<Ops>::value ? AVOS_SPLIT_BLOCK_SLOTS : AVOS_BLOCK_SLOTS;
+}
+template <class Ops> constexpr size_t avos_block_numeric_smem(void) /* keys, values, staging */
+{
+  return (size_t)avos_block_slots<Ops>() * 12 + (size_t)avos_block_slots<Ops>() / 2 * 12;
+}
+
+/* The value of an empty slot: the identity of the fold (0 for avos_sum, LLONG_MAX for atomicMin). */
+template <class Ops> __device__ __forceinline__ unsigned long long avos_empty_value(void)
+{
+  return avos_split<Ops>::value ? (unsigned long long)LLONG_MAX : 0ull;
+}
+
+/* *slot = Ops::sum(*slot, v), atomically (compare-and-swap on the sign-extended 64-bit value; with
+ * split rows one atomicMin). */
 template <class Ops, typename T>
 __device__ __forceinline__ void avos_accumulate(unsigned long long *slot, T v)
 {
+  if constexpr (avos_split<Ops>::value) {
+    if (*(volatile long long *)slot > (long long)v) /* most terms change nothing: no atomic */
+      atomicMin((long long *)slot, (long long)v);
+    return;
+  }
   unsigned long long old = *(volatile unsigned long long *)slot;
   for (;;) {
     T cur = (T)(long long)old;
@@ -328,6 +370,87 @@ __device__ __forceinline__ long long avos_block_products(const struct avos_args 
         f(a.b_idx[q], s_av[lo], bv);
     }
     __syncthreads(); /* s_excl and scan_tmp are reused by the next chunk */
+  }
+  return all;
+}
+
+/* avos_block_products for split rows: the same chunks of AVOS_BT entries of A and the same scan of
+ * their B rows' lengths, but a warp places 32 consecutive terms at once instead of each thread
+ * searching 256 offsets for each of its terms (8 dependent shared loads a term, 29% of v2's
+ * numeric block tier's stall samples): one search finds the entry of the window's first term,
+ * each lane reads one entry's start from there, the starts inside the window become bits of one
+ * word (__reduce_or_sync), and a lane's entry is the one whose start is the highest bit at or
+ * below its own position. Stops between windows once *stop is set. Returns the row's number of
+ * terms, in every thread. Must be called by the whole block. */
+template <typename T, class F>
+__device__ __forceinline__ long long avos_block_products_window(const struct avos_args &a, int row,
+                                                                F f, volatile int *stop)
+{
+  typedef cub::BlockScan<int, AVOS_BT> scan_t;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ int s_excl[AVOS_BT + 1], s_bb[AVOS_BT]; /* s_excl[AVOS_BT]: the chunk's total */
+  __shared__ T s_av[AVOS_BT];
+  __shared__ unsigned char s_own[AVOS_BT / 32][32]; /* a window's position -> its entry */
+  const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+  const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x & 31;
+  int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
+  long long all = 0;
+  for (int a0 = abeg; a0 < aend; a0 += AVOS_BT) {
+    int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
+    T av = 0;
+    if (aj < aend) {
+      av = aval[aj];
+      int k = a.a_idx[aj];
+      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
+        bb = a.b_ptr[k];
+        len = a.b_ptr[k + 1] - bb;
+      }
+    }
+    int excl, total;
+    scan_t(scan_tmp).ExclusiveSum(len, excl, total);
+    s_excl[threadIdx.x] = excl;
+    s_bb[threadIdx.x] = bb;
+    s_av[threadIdx.x] = av;
+    if (threadIdx.x == 0)
+      s_excl[AVOS_BT] = total;
+    __syncthreads();
+    all += total;
+    for (int base = warp * 32; base < total; base += AVOS_BT) {
+      if (stop && __any_sync(AVOS_FULL_MASK, *stop)) /* the whole warp leaves or none */
+        break;
+      int lo = 0, hi = AVOS_BT - 1; /* the last entry starting at or before base: it holds base */
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (s_excl[mid] <= base)
+          lo = mid;
+        else
+          hi = mid - 1;
+      }
+      const int j = lo + lane;
+      unsigned bit = 0;
+      if (lane == 0) {
+        bit = 1u;
+        s_own[warp][0] = (unsigned char)lo;
+      } else if (j < AVOS_BT) {
+        int d = s_excl[j] - base;
+        if (d < 32 && s_excl[j + 1] > s_excl[j]) { /* starts in the window, not empty */
+          bit = 1u << d;
+          s_own[warp][d] = (unsigned char)j;
+        }
+      }
+      const unsigned starts = __reduce_or_sync(AVOS_FULL_MASK, bit);
+      __syncwarp();
+      const int o = s_own[warp][31 - __clz(starts & (AVOS_FULL_MASK >> (31 - lane)))];
+      const int p = base + lane;
+      if (p < total) {
+        int q = s_bb[o] + (p - s_excl[o]);
+        T bv = bval[q];
+        if (bv != 0)
+          f(a.b_idx[q], s_av[o], bv);
+      }
+      __syncwarp(); /* s_own is the next window's */
+    }
+    __syncthreads(); /* the chunk's arrays and scan_tmp are the next chunk's */
   }
   return all;
 }
@@ -608,6 +731,77 @@ static __global__ void __launch_bounds__(AVOS_GT)
   }
 }
 
+/* The group tiers' row, numeric: its table (slots, a power of two) cleared, S's entries and every
+ * product term folded in (overflowed terms counted in *ovf, cycles noted). Called by the group. */
+template <class Ops, typename T, int G>
+__device__ __forceinline__ void avos_group_fill(const struct avos_args &a, int row, int *keys,
+                                                unsigned long long *vals, unsigned slots, int gl,
+                                                unsigned gmask, unsigned *ovf)
+{
+  for (unsigned s = gl; s < slots; s += G) {
+    keys[s] = AVOS_EMPTY;
+    vals[s] = avos_empty_value<Ops>();
+  }
+  __syncwarp(gmask);
+  bool is_new;
+  if (a.s_ptr)
+    for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G) {
+      T v = ((const T *)a.s_val)[p];
+      if (v == 0)
+        continue;
+      int slot = avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
+      if (slot >= 0)
+        avos_accumulate<Ops, T>(&vals[slot], v);
+    }
+  avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
+    int o = 0;
+    T v = avos_product<Ops, T>(x, y, &o);
+    *ovf += o;
+    if (v == 0)
+      return;
+    avos_note_cycle(a, row, col, (long long)v);
+    int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
+    if (slot >= 0) /* a full table drops the entry: reachable only without the fallback */
+      avos_accumulate<Ops, T>(&vals[slot], v);
+  });
+  __syncwarp(gmask);
+}
+
+/* The group's table compacted into sk / sv and written in column order (each entry's rank = the
+ * number of smaller columns) to idx[r] / val[r] for ranks r < limit. Returns the entries found,
+ * in every lane of the group. */
+template <typename T, int G>
+__device__ __forceinline__ int avos_group_emit(const int *keys, const unsigned long long *vals,
+                                               int *sk, unsigned long long *sv, unsigned slots,
+                                               int gl, unsigned gmask, int *idx, T *val,
+                                               long long limit)
+{
+  const int lane = threadIdx.x & 31;
+  int n = 0;
+  for (unsigned s0 = 0; s0 < slots; s0 += G) {
+    int key = keys[s0 + gl];
+    bool occ = key != AVOS_EMPTY;
+    unsigned m = __ballot_sync(gmask, occ) & gmask;
+    if (occ) {
+      int pos = n + __popc(m & ((1u << lane) - 1u));
+      sk[pos] = key;
+      sv[pos] = vals[s0 + gl];
+    }
+    n += __popc(m);
+  }
+  __syncwarp(gmask);
+  for (int i = gl; i < n; i += G) {
+    int key = sk[i], r = 0;
+    for (int j = 0; j < n; j++)
+      r += sk[j] < key;
+    if (r < limit) {
+      idx[r] = key;
+      val[r] = (T)(long long)sv[i];
+    }
+  }
+  return n;
+}
+
 /* Numeric, group tier: the row's entries accumulated in a table sized from its exact count,
  * compacted, and written in column order (each entry's rank = the number of smaller columns).
  * Rows wider than the table go on the warp or block tier's list as in the symbolic step (with the
@@ -623,7 +817,7 @@ static __global__ void __launch_bounds__(AVOS_GT)
   __shared__ unsigned long long tvals[GPB][SL];
   __shared__ int skeys[GPB][SL];
   __shared__ unsigned long long svals[GPB][SL];
-  const int lane = threadIdx.x & 31, gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const int gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
   const unsigned gmask = avos_group_mask<G>();
   int *keys = tkeys[gi], *sk = skeys[gi];
   unsigned long long *vals = tvals[gi], *sv = svals[gi];
@@ -633,6 +827,23 @@ static __global__ void __launch_bounds__(AVOS_GT)
   for (unsigned t = blockIdx.x * GPB + gi; t < n_rows; t += stride) {
     const int row = list ? list[t] : (int)t;
     const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
+    if constexpr (avos_split<Ops>::value) {
+      const int off = a.stash_off ? a.stash_off[row] : -1;
+      if (off >= 0) { /* the symbolic step computed it whole (overflows counted there) */
+        if (G < 32 && cnt > 4 * G) { /* a warp copies the long ones */
+          if (gl == 0)
+            warp_list[atomicAdd(n_warp, 1u)] = row;
+          continue;
+        }
+        const long long lim = a.c_cap - cbeg < cnt ? a.c_cap - cbeg : cnt;
+#pragma unroll 4
+        for (int i = gl; i < lim; i += G) {
+          a.c_idx[cbeg + i] = a.stash_idx[off + i];
+          ((T *)a.c_val)[cbeg + i] = ((const T *)a.stash_val)[off + i];
+        }
+        continue;
+      }
+    }
     if (cnt <= 0) { /* no entry, but its terms may have overflowed */
       avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
         int o = 0;
@@ -641,6 +852,18 @@ static __global__ void __launch_bounds__(AVOS_GT)
       });
       continue;
     }
+    if constexpr (avos_split<Ops>::value && G < 32) { /* by terms as well as by count */
+      long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask, AVOS_SPLIT_WARP_TERMS);
+      if (ub > AVOS_SPLIT_GROUP_TERMS || cnt > SL / 2) {
+        if (gl == 0) {
+          if (ub <= AVOS_SPLIT_WARP_TERMS && cnt <= AVOS_WARP_SLOTS / 2)
+            warp_list[atomicAdd(n_warp, 1u)] = row;
+          else if (cnt <= avos_block_slots<Ops>() / 2) /* wider rows: on the global list */
+            block_list[atomicAdd(n_block, 1u)] = row;
+        }
+        continue;
+      }
+    }
     if (cnt > SL / 2) {
       if (G < 32 && (cnt <= AVOS_WARP_SLOTS / 2 || !Ops::fallback)) {
         if (gl == 0)
@@ -648,61 +871,15 @@ static __global__ void __launch_bounds__(AVOS_GT)
         continue;
       }
       if (Ops::fallback) { /* rows beyond the block tier are on the global list already */
-        if (gl == 0 && cnt <= AVOS_BLOCK_SLOTS / 2)
+        if (gl == 0 && cnt <= avos_block_slots<Ops>() / 2)
           block_list[atomicAdd(n_block, 1u)] = row;
         continue;
       }
     }
     const unsigned slots = avos_slots(cnt, G, SL);
-    for (unsigned s = gl; s < slots; s += G) {
-      keys[s] = AVOS_EMPTY;
-      vals[s] = 0;
-    }
-    __syncwarp(gmask);
-    bool is_new;
-    if (a.s_ptr)
-      for (int p = a.s_ptr[row] + gl; p < a.s_ptr[row + 1]; p += G) {
-        T v = ((const T *)a.s_val)[p];
-        if (v == 0)
-          continue;
-        int slot = avos_hash_insert(keys, slots - 1, a.s_idx[p], &is_new);
-        if (slot >= 0)
-          avos_accumulate<Ops, T>(&vals[slot], v);
-      }
-    avos_group_products<T, G>(a, row, gl, gmask, [&](int col, T x, T y) {
-      int o = 0;
-      T v = avos_product<Ops, T>(x, y, &o);
-      ovf += o;
-      if (v == 0)
-        return;
-      avos_note_cycle(a, row, col, (long long)v);
-      int slot = avos_hash_insert(keys, slots - 1, col, &is_new);
-      if (slot >= 0) /* a full table drops the entry: reachable only without the fallback */
-        avos_accumulate<Ops, T>(&vals[slot], v);
-    });
-    __syncwarp(gmask);
-    int n = 0;
-    for (unsigned s0 = 0; s0 < slots; s0 += G) {
-      int key = keys[s0 + gl];
-      bool occ = key != AVOS_EMPTY;
-      unsigned m = __ballot_sync(gmask, occ) & gmask;
-      if (occ) {
-        int pos = n + __popc(m & ((1u << lane) - 1u));
-        sk[pos] = key;
-        sv[pos] = vals[s0 + gl];
-      }
-      n += __popc(m);
-    }
-    __syncwarp(gmask);
-    for (int i = gl; i < n; i += G) {
-      int key = sk[i], r = 0;
-      for (int j = 0; j < n; j++)
-        r += sk[j] < key;
-      if (r < cnt && cbeg + r < a.c_cap) {
-        a.c_idx[cbeg + r] = key;
-        ((T *)a.c_val)[cbeg + r] = (T)(long long)sv[i];
-      }
-    }
+    avos_group_fill<Ops, T, G>(a, row, keys, vals, slots, gl, gmask, &ovf);
+    avos_group_emit<T, G>(keys, vals, sk, sv, slots, gl, gmask, a.c_idx + cbeg,
+                          (T *)a.c_val + cbeg, a.c_cap - cbeg < cnt ? a.c_cap - cbeg : cnt);
     __syncwarp(gmask); /* the tables are reused by the group's next row */
   }
   ovf = __reduce_add_sync(gmask, ovf);
@@ -728,20 +905,21 @@ __device__ __forceinline__ long long avos_block_row(const struct avos_args &a, i
         f(a.s_idx[p], v);
     }
   }
-  ub += avos_block_products<T>(
-      a, row,
-      [&](int col, T x, T y) {
-        int o = 0;
-        T v = avos_product<Ops, T>(x, y, &o);
-        if (NUMERIC)
-          *ovf += o;
-        if (v == 0)
-          return;
-        if (NUMERIC)
-          avos_note_cycle(a, row, col, (long long)v);
-        f(col, v);
-      },
-      stop);
+  auto term = [&](int col, T x, T y) {
+    int o = 0;
+    T v = avos_product<Ops, T>(x, y, &o);
+    if (NUMERIC)
+      *ovf += o;
+    if (v == 0)
+      return;
+    if (NUMERIC)
+      avos_note_cycle(a, row, col, (long long)v);
+    f(col, v);
+  };
+  if constexpr (avos_split<Ops>::value)
+    ub += avos_block_products_window<T>(a, row, term, stop);
+  else
+    ub += avos_block_products<T>(a, row, term, stop);
   return ub;
 }
 
@@ -755,7 +933,7 @@ __device__ __forceinline__ void avos_block_accumulate(const struct avos_args &a,
 {
   for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
     keys[s] = AVOS_EMPTY;
-    vals[s] = 0;
+    vals[s] = avos_empty_value<Ops>();
   }
   if (threadIdx.x == 0)
     *s_n = 0;
@@ -772,17 +950,118 @@ __device__ __forceinline__ void avos_block_accumulate(const struct avos_args &a,
   __syncthreads();
 }
 
+/* A block tier's table (slots) compacted into skeys / svals (at most `staged`, *s_n zero on entry)
+ * and written in column order to idx[r] / val[r] for ranks r < limit. The whole block calls it. */
+template <typename T>
+__device__ __forceinline__ void avos_block_emit(const int *keys, const unsigned long long *vals,
+                                                int *skeys, unsigned long long *svals, unsigned slots,
+                                                int staged, int *s_n, int *idx, T *val,
+                                                long long limit)
+{
+  for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
+    if (keys[s] != AVOS_EMPTY) {
+      int pos = atomicAdd(s_n, 1);
+      if (pos < staged) {
+        skeys[pos] = keys[s];
+        svals[pos] = vals[s];
+      }
+    }
+  __syncthreads();
+  int n = *s_n < staged ? *s_n : staged;
+  for (int i = threadIdx.x; i < n; i += AVOS_BT) {
+    int key = skeys[i], r = 0;
+    for (int j = 0; j < n; j++)
+      r += skeys[j] < key;
+    if (r < limit) {
+      idx[r] = key;
+      val[r] = (T)(long long)svals[i];
+    }
+  }
+}
+
+/* avos_block_emit for split rows, ranking in O(n) expected where avos_block_emit compares every
+ * pair (n^2 / 256 compares a thread: about as many instructions as the row's terms in the 21k
+ * closure's heavy rows): the entries are put into AVOS_BT buckets of the range of their columns
+ * (a shared histogram, its scan, a scatter into tmp), and an entry's rank is its bucket's start
+ * plus the smaller columns in its bucket. tmp: at least `staged` ints (the hash table's keys, no
+ * longer needed). The whole block calls it. */
+template <typename T>
+__device__ __forceinline__ void avos_block_emit_buckets(const int *keys,
+                                                        const unsigned long long *vals, int *skeys,
+                                                        unsigned long long *svals, unsigned slots,
+                                                        int staged, int *s_n, int *idx, T *val,
+                                                        long long limit, int *tmp)
+{
+  typedef cub::BlockScan<int, AVOS_BT> scan_t;
+  __shared__ typename scan_t::TempStorage scan_tmp;
+  __shared__ int s_start[AVOS_BT], s_fill[AVOS_BT], s_lo, s_hi;
+  if (threadIdx.x == 0) {
+    s_lo = INT_MAX;
+    s_hi = INT_MIN;
+  }
+  s_fill[threadIdx.x] = 0;
+  __syncthreads();
+  int lo = INT_MAX, hi = INT_MIN;
+  for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT) {
+    const int key = keys[s];
+    if (key != AVOS_EMPTY) {
+      int pos = atomicAdd(s_n, 1);
+      if (pos < staged) {
+        skeys[pos] = key;
+        svals[pos] = vals[s];
+      }
+      lo = min(lo, key);
+      hi = max(hi, key);
+    }
+  }
+  lo = __reduce_min_sync(AVOS_FULL_MASK, lo);
+  hi = __reduce_max_sync(AVOS_FULL_MASK, hi);
+  if ((threadIdx.x & 31) == 0 && lo <= hi) {
+    atomicMin(&s_lo, lo);
+    atomicMax(&s_hi, hi);
+  }
+  __syncthreads();
+  const int n = *s_n < staged ? *s_n : staged, base = s_lo;
+  const long long span = (long long)s_hi - base + 1;
+  auto bucket = [&](int key) { return (int)((long long)(key - base) * AVOS_BT / span); };
+  for (int i = threadIdx.x; i < n; i += AVOS_BT)
+    atomicAdd(&s_fill[bucket(skeys[i])], 1);
+  __syncthreads();
+  int start;
+  scan_t(scan_tmp).ExclusiveSum(s_fill[threadIdx.x], start);
+  __syncthreads();
+  s_start[threadIdx.x] = start;
+  s_fill[threadIdx.x] = start;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += AVOS_BT) {
+    const int key = skeys[i];
+    tmp[atomicAdd(&s_fill[bucket(key)], 1)] = key;
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += AVOS_BT) {
+    const int key = skeys[i], b = bucket(key), end = s_fill[b];
+    int r = s_start[b];
+    for (int j = s_start[b]; j < end; j++)
+      r += tmp[j] < key;
+    if (r < limit) {
+      idx[r] = key;
+      val[r] = (T)(long long)svals[i];
+    }
+  }
+}
+
 /* Symbolic, block tier: a block per listed row, persistent over the list; a row with more than
- * AVOS_BLOCK_SLOTS/2 distinct columns is given up and listed for the global tier. */
+ * avos_block_slots/2 distinct columns is given up and listed for the global tier. */
 template <class Ops, typename T>
 static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_block_kernel(const struct avos_args a)
 {
-  __shared__ int keys[AVOS_BLOCK_SLOTS];
+  constexpr int SLOTS = avos_block_slots<Ops>();
+  __shared__ int keys[SLOTS];
   __shared__ int s_count, s_stop;
   const unsigned nlist = a.stats->n_sym_block;
   for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
     const int row = a.sym_block[li];
-    for (int s = threadIdx.x; s < AVOS_BLOCK_SLOTS; s += AVOS_BT)
+    for (int s = threadIdx.x; s < SLOTS; s += AVOS_BT)
       keys[s] = AVOS_EMPTY;
     if (threadIdx.x == 0) {
       s_count = 0;
@@ -793,8 +1072,8 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_block_kernel(con
       if (*(volatile int *)&s_stop)
         return;
       bool is_new;
-      avos_hash_insert(keys, AVOS_BLOCK_SLOTS - 1, col, &is_new);
-      if (is_new && atomicAdd(&s_count, 1) >= AVOS_BLOCK_SLOTS / 2)
+      avos_hash_insert(keys, SLOTS - 1, col, &is_new);
+      if (is_new && atomicAdd(&s_count, 1) >= SLOTS / 2)
         s_stop = 1;
     };
     long long ub = avos_block_row<Ops, T, false>(
@@ -816,45 +1095,171 @@ static __global__ void __launch_bounds__(AVOS_BT) avos_symbolic_block_kernel(con
   }
 }
 
-/* Numeric, block tier: rows with AVOS_WARP_SLOTS/2 < count <= AVOS_BLOCK_SLOTS/2. Dynamic shared
- * memory: AVOS_BLOCK_SLOTS keys and values, AVOS_BLOCK_SLOTS/2 staged entries. */
-#define AVOS_BLOCK_NUMERIC_SMEM (AVOS_BLOCK_SLOTS * 12 + AVOS_BLOCK_SLOTS / 2 * 12)
+/* Numeric, block tier: rows with AVOS_WARP_SLOTS/2 < count <= avos_block_slots/2 (with split rows
+ * also narrower rows of many terms). Dynamic shared memory (avos_block_numeric_smem):
+ * avos_block_slots keys and values, half as many staged entries. */
 template <class Ops, typename T>
 static __global__ void __launch_bounds__(AVOS_BT) avos_numeric_block_kernel(const struct avos_args a)
 {
+  constexpr int SLOTS = avos_block_slots<Ops>();
   extern __shared__ unsigned long long avos_dyn[];
   unsigned long long *vals = avos_dyn;
-  unsigned long long *svals = vals + AVOS_BLOCK_SLOTS;
-  int *keys = (int *)(svals + AVOS_BLOCK_SLOTS / 2);
-  int *skeys = keys + AVOS_BLOCK_SLOTS;
+  unsigned long long *svals = vals + SLOTS;
+  int *keys = (int *)(svals + SLOTS / 2);
+  int *skeys = keys + SLOTS;
   __shared__ int s_n;
   const unsigned nlist = a.stats->n_num_block;
   unsigned ovf = 0;
   for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
     const int row = a.num_block[li];
     const int cbeg = a.c_ptr[row], cnt = a.c_ptr[row + 1] - cbeg;
-    const unsigned slots = avos_slots(cnt, AVOS_BT, AVOS_BLOCK_SLOTS);
+    const unsigned slots = avos_slots(cnt, AVOS_BT, SLOTS);
     avos_block_accumulate<Ops, T>(a, row, keys, vals, slots, &s_n, &ovf);
-    for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
-      if (keys[s] != AVOS_EMPTY) {
-        int pos = atomicAdd(&s_n, 1);
-        if (pos < AVOS_BLOCK_SLOTS / 2) {
-          skeys[pos] = keys[s];
-          svals[pos] = vals[s];
-        }
-      }
+    const long long limit = a.c_cap - cbeg < cnt ? a.c_cap - cbeg : cnt;
+    if constexpr (avos_split<Ops>::value)
+      avos_block_emit_buckets<T>(keys, vals, skeys, svals, slots, SLOTS / 2, &s_n, a.c_idx + cbeg,
+                                 (T *)a.c_val + cbeg, limit, keys);
+    else
+      avos_block_emit<T>(keys, vals, skeys, svals, slots, SLOTS / 2, &s_n, a.c_idx + cbeg,
+                         (T *)a.c_val + cbeg, limit);
     __syncthreads();
-    int n = s_n < AVOS_BLOCK_SLOTS / 2 ? s_n : AVOS_BLOCK_SLOTS / 2;
-    for (int i = threadIdx.x; i < n; i += AVOS_BT) {
-      int key = skeys[i], r = 0;
-      for (int j = 0; j < n; j++)
-        r += skeys[j] < key;
-      if (r < cnt && cbeg + r < a.c_cap) {
-        a.c_idx[cbeg + r] = key;
-        ((T *)a.c_val)[cbeg + r] = (T)(long long)svals[i];
+  }
+  if (ovf)
+    atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
+}
+
+/* Symbolic step of split rows (Ops::split_rows), group tiers: the symbolic group kernel's rows and
+ * routing (a table sized from the row's upper bound), but each row computed whole as the numeric
+ * step would (values, overflows, cycles), its count into counts[row] and its entries, in column
+ * order, into the stash when there is room (stash_off[row] = where; otherwise the row stays at
+ * -1, its overflows uncounted, and the numeric step computes it again). One pass over the terms
+ * of a row where the two steps took two. */
+template <class Ops, typename T, int G>
+static __global__ void __launch_bounds__(AVOS_GT)
+    avos_fused_group_kernel(const struct avos_args a, const int *list, const unsigned *nlist,
+                            int *warp_list, unsigned *n_warp, int *block_list, unsigned *n_block)
+{
+  constexpr int SL = 8 * G, GPB = AVOS_GT / G;
+  __shared__ int tkeys[GPB][SL];
+  __shared__ unsigned long long tvals[GPB][SL];
+  __shared__ int skeys[GPB][SL / 2]; /* a row here has at most SL / 2 columns */
+  __shared__ unsigned long long svals[GPB][SL / 2];
+  const int gl = threadIdx.x & (G - 1), gi = threadIdx.x / G;
+  const unsigned gmask = avos_group_mask<G>();
+  int *keys = tkeys[gi], *sk = skeys[gi];
+  unsigned long long *vals = tvals[gi], *sv = svals[gi];
+  const unsigned n_rows = list ? *nlist : (unsigned)a.rows;
+  const unsigned stride = list ? gridDim.x * GPB : n_rows;
+  unsigned ovf = 0;
+  for (unsigned t = blockIdx.x * GPB + gi; t < n_rows; t += stride) {
+    const int row = list ? list[t] : (int)t;
+    long long ub = avos_group_upper_bound<T, G>(a, row, gl, gmask, AVOS_WARP_SLOTS / 2);
+    long long ube = ub < a.cols ? ub : a.cols;
+    if (ube > SL / 2) {
+      if (gl == 0) {
+        if (G < 32 && ube <= AVOS_WARP_SLOTS / 2)
+          warp_list[atomicAdd(n_warp, 1u)] = row;
+        else
+          block_list[atomicAdd(n_block, 1u)] = row;
       }
+      continue;
+    }
+    const unsigned slots = avos_slots(ube, G, SL);
+    unsigned rovf = 0;
+    avos_group_fill<Ops, T, G>(a, row, keys, vals, slots, gl, gmask, &rovf);
+    unsigned c = 0;
+    for (unsigned s = gl; s < slots; s += G)
+      c += keys[s] != AVOS_EMPTY;
+    c = __reduce_add_sync(gmask, c);
+    unsigned long long off = 0;
+    if (gl == 0)
+      off = atomicAdd(&a.stats->stash_used, (unsigned long long)c);
+    off = __shfl_sync(gmask, off, 0, G);
+    const bool room = off + c <= (unsigned long long)a.stash_cap;
+    if (room) {
+      avos_group_emit<T, G>(keys, vals, sk, sv, slots, gl, gmask, a.stash_idx + off,
+                            (T *)a.stash_val + off, c);
+      ovf += rovf;
+    }
+    if (gl == 0) {
+      a.counts[row] = (int)c;
+      a.stash_off[row] = room ? (int)off : -1;
+    }
+    __syncwarp(gmask); /* the tables are reused by the group's next row */
+  }
+  ovf = __reduce_add_sync(gmask, ovf);
+  if (gl == 0 && ovf)
+    atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
+}
+
+/* The same for the block tier (the symbolic block kernel's rows): a block per listed row with the
+ * numeric block tier's table (dynamic shared memory, avos_block_numeric_smem), given up for the
+ * global tier past half its slots of columns, as the symbolic block kernel does. */
+template <class Ops, typename T>
+static __global__ void __launch_bounds__(AVOS_BT) avos_fused_block_kernel(const struct avos_args a)
+{
+  constexpr int SLOTS = avos_block_slots<Ops>();
+  extern __shared__ unsigned long long avos_dyn[];
+  unsigned long long *vals = avos_dyn;
+  unsigned long long *svals = vals + SLOTS;
+  int *keys = (int *)(svals + SLOTS / 2);
+  int *skeys = keys + SLOTS;
+  __shared__ int s_n, s_stop, s_off;
+  const unsigned nlist = a.stats->n_sym_block;
+  unsigned ovf = 0;
+  for (unsigned li = blockIdx.x; li < nlist; li += gridDim.x) {
+    const int row = a.sym_block[li];
+    for (int s = threadIdx.x; s < SLOTS; s += AVOS_BT) {
+      keys[s] = AVOS_EMPTY;
+      vals[s] = avos_empty_value<Ops>();
+    }
+    if (threadIdx.x == 0) {
+      s_n = 0;
+      s_stop = 0;
     }
     __syncthreads();
+    unsigned rovf = 0;
+    long long ub = avos_block_row<Ops, T, true>(
+        a, row,
+        [&](int col, T v) {
+          if (*(volatile int *)&s_stop)
+            return;
+          bool is_new;
+          int slot = avos_hash_insert(keys, SLOTS - 1, col, &is_new);
+          if (is_new && atomicAdd(&s_n, 1) >= SLOTS / 2)
+            s_stop = 1;
+          if (slot >= 0)
+            avos_accumulate<Ops, T>(&vals[slot], v);
+        },
+        &s_stop, &rovf);
+    __syncthreads();
+    const int c = s_n;
+    __syncthreads(); /* every thread has its c before s_n restarts */
+    if (threadIdx.x == 0) {
+      if (s_stop) {
+        long long ube = ub < a.cols ? ub : a.cols;
+        unsigned gi = atomicAdd(&a.stats->n_global, 1u);
+        unsigned sl = avos_slots(ube, AVOS_BT, 0x40000000u);
+        a.global_rows[2 * gi] = row; /* the list holds (row, slots) pairs */
+        a.global_rows[2 * gi + 1] = (int)sl;
+        atomicMax(&a.stats->global_slots, sl);
+        s_off = -1;
+      } else {
+        unsigned long long off = atomicAdd(&a.stats->stash_used, (unsigned long long)c);
+        s_off = off + c <= (unsigned long long)a.stash_cap ? (int)off : -1;
+        a.counts[row] = c;
+        a.stash_off[row] = s_off;
+      }
+      s_n = 0;
+    }
+    __syncthreads();
+    const int off = s_off;
+    if (off >= 0) {
+      avos_block_emit_buckets<T>(keys, vals, skeys, svals, SLOTS, SLOTS / 2, &s_n,
+                                 a.stash_idx + off, (T *)a.stash_val + off, c, keys);
+      ovf += rovf;
+    }
+    __syncthreads(); /* the tables are the next row's */
   }
   if (ovf)
     atomicAdd(&a.stats->overflow, (unsigned long long)ovf);
@@ -974,7 +1379,7 @@ typedef void (*avos_group_kernel_fn)(const struct avos_args, const int *, const 
 static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kernel_fn warp,
                                       const struct avos_args *a, int *warp_list, unsigned *n_warp,
                                       int *block_list, unsigned *n_block, int sms, cudaStream_t st,
-                                      bool after_threads)
+                                      bool after_threads, int warp_blocks_per_sm = 8)
 {
   const int tiny_rows = AVOS_GT / AVOS_TINY_G;
   if (after_threads) /* the rows the thread tier listed */
@@ -984,8 +1389,19 @@ static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kern
     tiny<<<(a->rows + tiny_rows - 1) / tiny_rows, AVOS_GT, 0, st>>>(*a, NULL, NULL, warp_list,
                                                                     n_warp, block_list, n_block);
   GR_CUDA_LAUNCH_CHECK();
-  warp<<<sms * 8, AVOS_GT, 0, st>>>(*a, warp_list, n_warp, NULL, NULL, block_list, n_block);
+  warp<<<sms * warp_blocks_per_sm, AVOS_GT, 0, st>>>(*a, warp_list, n_warp, NULL, NULL, block_list,
+                                                     n_block);
   GR_CUDA_LAUNCH_CHECK();
+}
+
+/* Blocks of `kernel` (threads a block, dynamic shared memory smem) resident on one SM, for the
+ * persistent grids of split rows (at least 1). */
+template <typename K>
+static inline int avos_resident_blocks(K kernel, int threads, size_t smem)
+{
+  int b = 0;
+  GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, smem));
+  return b > 0 ? b : 1;
 }
 
 /* Whether a product step starts with the thread tier: with Ops::thread_rows, in products without
@@ -1004,6 +1420,28 @@ static inline void avos_launch_threads(const struct avos_args *a, cudaStream_t s
 {
   avos_thread_rows_kernel<Ops, T, NUMERIC><<<(a->rows + AVOS_TT - 1) / AVOS_TT, AVOS_TT, 0, st>>>(
       *a, a->group_rows, &a->stats->n_group);
+  GR_CUDA_LAUNCH_CHECK();
+}
+
+/* The symbolic step of split rows: the fused kernels (whole rows into the stash), persistent grids
+ * of as many blocks as fit on the SMs. */
+template <class Ops, typename T>
+static inline void avos_launch_fused(const struct avos_args *a, int sms, cudaStream_t st,
+                                     bool after_threads)
+{
+  static int warp_bps = avos_resident_blocks(avos_fused_group_kernel<Ops, T, 32>, AVOS_GT, 0);
+  avos_launch_groups(avos_fused_group_kernel<Ops, T, AVOS_TINY_G>,
+                     avos_fused_group_kernel<Ops, T, 32>, a, a->sym_warp, &a->stats->n_sym_warp,
+                     a->sym_block, &a->stats->n_sym_block, sms, st, after_threads, warp_bps);
+  static int bps = 0;
+  if (!bps) {
+    GR_CUDA_CHECK(cudaFuncSetAttribute(avos_fused_block_kernel<Ops, T>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       (int)avos_block_numeric_smem<Ops>()));
+    bps = avos_resident_blocks(avos_fused_block_kernel<Ops, T>, AVOS_BT,
+                               avos_block_numeric_smem<Ops>());
+  }
+  avos_fused_block_kernel<Ops, T><<<sms * bps, AVOS_BT, avos_block_numeric_smem<Ops>(), st>>>(*a);
   GR_CUDA_LAUNCH_CHECK();
 }
 
@@ -1036,12 +1474,23 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
     if constexpr (Ops::thread_rows)
       if (threads)
         avos_launch_threads<Ops, T, false>(a, st);
+    constexpr bool split = avos_split<Ops>::value;
+    if constexpr (split)
+      if (a->stash_idx) {
+        avos_launch_fused<Ops, T>(a, sms, st, threads);
+        return 0;
+      }
+    static int warp_bps = split ? avos_resident_blocks(avos_symbolic_group_kernel<Ops, T, 32>,
+                                                       AVOS_GT, 0)
+                                : 8;
     avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp,
                        &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st,
-                       threads);
+                       threads, warp_bps);
     if (Ops::fallback) {
-      avos_symbolic_block_kernel<Ops, T><<<sms * 4, AVOS_BT, 0, st>>>(*a);
+      static int bps = split ? avos_resident_blocks(avos_symbolic_block_kernel<Ops, T>, AVOS_BT, 0)
+                             : 4;
+      avos_symbolic_block_kernel<Ops, T><<<sms * bps, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
@@ -1059,18 +1508,25 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
     if constexpr (Ops::thread_rows)
       if (threads)
         avos_launch_threads<Ops, T, true>(a, st);
+    constexpr bool split = avos_split<Ops>::value;
+    static int warp_bps = split ? avos_resident_blocks(avos_numeric_group_kernel<Ops, T, 32>,
+                                                       AVOS_GT, 0)
+                                : 8;
     avos_launch_groups(avos_numeric_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_numeric_group_kernel<Ops, T, 32>, a, a->num_warp, &a->stats->n_num_warp,
-                       a->num_block, &a->stats->n_num_block, sms, st, threads);
+                       a->num_block, &a->stats->n_num_block, sms, st, threads, warp_bps);
     if (Ops::fallback) {
-      static bool attr_set = false;
-      if (!attr_set) {
+      static int bps = 0;
+      if (!bps) {
         GR_CUDA_CHECK(cudaFuncSetAttribute(avos_numeric_block_kernel<Ops, T>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           AVOS_BLOCK_NUMERIC_SMEM));
-        attr_set = true;
+                                           (int)avos_block_numeric_smem<Ops>()));
+        bps = split ? avos_resident_blocks(avos_numeric_block_kernel<Ops, T>, AVOS_BT,
+                                           avos_block_numeric_smem<Ops>())
+                    : 2;
       }
-      avos_numeric_block_kernel<Ops, T><<<sms * 2, AVOS_BT, AVOS_BLOCK_NUMERIC_SMEM, st>>>(*a);
+      avos_numeric_block_kernel<Ops, T><<<sms * bps, AVOS_BT, avos_block_numeric_smem<Ops>(), st>>>(
+          *a);
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
@@ -1081,6 +1537,10 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;
+  case AVOS_STEP_STASH: /* split rows stash the squarings of a closure (C = S (+) A (x) B): one
+                          product's rows (op=spgemm) are mostly the thread tier's, and the copy
+                          cost it 4% (0.159 against 0.153 ms, 1e6 family, H200) */
+    return avos_split<Ops>::value && a->s_ptr ? 0 : 1;
   case AVOS_STEP_COMPARE: {
     long long work = a->c_nnz > a->rows ? a->c_nnz : a->rows + 1;
     long long blocks = (work + 255) / 256;

@@ -15,6 +15,7 @@
  * many entries as W (the fixed-point comparison). Device buffers grow and are reused. */
 #include <cub/device/device_scan.cuh>
 #include <cuda_runtime.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ struct avos_ws {
   struct avos_dev_stats *stats, *h_stats; /* device, pinned host */
   int *h_nnz;                             /* pinned host */
   unsigned tiers;                         /* 1 << AVOS_REGIME_WARP ...: tiers listed so far */
+  int *stash_off, *stash_idx;
+  void *stash_val;
+  size_t stash_off_cap, stash_idx_cap, stash_val_cap; /* bytes */
 };
 
 /* What a product needed, for replays. */
@@ -58,6 +62,7 @@ struct avos_plan {
   unsigned global_slots, global_grid;
   long long nnz;
   int compared; /* closure: the squaring ran the fixed-point comparison */
+  long long stash_cap;
 };
 
 static size_t avos_type_size(enum avos_type t)
@@ -135,6 +140,12 @@ static void ws_free(struct avos_ws *w)
     GR_CUDA_CHECK(cudaFree(w->scratch));
   if (w->cub_tmp)
     GR_CUDA_CHECK(cudaFree(w->cub_tmp));
+  if (w->stash_off)
+    GR_CUDA_CHECK(cudaFree(w->stash_off));
+  if (w->stash_idx)
+    GR_CUDA_CHECK(cudaFree(w->stash_idx));
+  if (w->stash_val)
+    GR_CUDA_CHECK(cudaFree(w->stash_val));
   if (w->stats)
     GR_CUDA_CHECK(cudaFree(w->stats));
   if (w->h_stats)
@@ -171,6 +182,28 @@ static void stats_read(struct avos_ws *w, cudaStream_t st)
 {
   GR_CUDA_CHECK(cudaMemcpyAsync(w->h_stats, w->stats, sizeof *w->stats, cudaMemcpyDeviceToHost, st));
   GR_CUDA_CHECK(cudaStreamSynchronize(st));
+}
+
+/* The stash of a product for a variant that has one: room for twice the entries of A and S (a
+ * closure squaring's result is at most about 2.7 times W's in the genealogies; rows that do not
+ * fit are computed by the numeric step as without a stash), every row's offset at -1. */
+static void stash_prepare(struct avos_ws *w, const struct avos_dmat *A, const struct avos_dmat *S,
+                          struct avos_args *g, struct avos_plan *pl, int replay, cudaStream_t st)
+{
+  if (!replay) {
+    long long want = 2 * (A->nnz + (S ? S->nnz : 0)) + 1024;
+    if (want > INT_MAX)
+      want = INT_MAX;
+    grow((void **)&w->stash_off, &w->stash_off_cap, ((size_t)A->rows + 1) * sizeof(int));
+    grow((void **)&w->stash_idx, &w->stash_idx_cap, (size_t)want * sizeof(int));
+    grow(&w->stash_val, &w->stash_val_cap, (size_t)want * w->tsize);
+    pl->stash_cap = want;
+  }
+  g->stash_off = w->stash_off;
+  g->stash_idx = w->stash_idx;
+  g->stash_val = w->stash_val;
+  g->stash_cap = pl->stash_cap;
+  GR_CUDA_CHECK(cudaMemsetAsync(w->stash_off, 0xff, ((size_t)A->rows + 1) * sizeof(int), st));
 }
 
 /* C = S (+) A (x) B (S may be NULL). With replay, the sizes come from *pl and nothing is read
@@ -212,6 +245,8 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
   g.global_rows = w->lists + 4 * ((size_t)rows + 1);
   g.group_rows = w->lists + 6 * ((size_t)rows + 1);
   g.stats = w->stats;
+  if (launch(AVOS_STEP_STASH, &g, st) == 0) /* a query: the same answer in a replay */
+    stash_prepare(w, A, S, &g, pl, replay, st);
   stats_reset_product(w, st);
   GR_CUDA_CHECK(cudaMemsetAsync(w->counts + rows, 0, sizeof(int), st));
   if (launch(AVOS_STEP_SYMBOLIC, &g, st))

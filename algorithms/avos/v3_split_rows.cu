@@ -1,0 +1,76 @@
+/* avos v3_split_rows (fixed). v2_warp_hash's semiring, tables and tiers, with a closure squaring
+ * done in one pass over its terms and its heavy rows spread over more of the GPU (avos_common.cuh:
+ * avos_split, Ops::split_rows).
+ *
+ * Why (issue 40: the 21k-vertex family's closure at most 1.0 ms; v2 2.36-2.41 ms). The closure is
+ * 5 squarings; the last two have 13.0M and 14.1M product terms but only 1.06M entries (a row of up
+ * to 6,363 terms has at most 306 columns: the same ancestor reached by many paths). ncu of v2's
+ * closure (H200, kernel durations): 2.5 of its 3.1 ms in those two squarings, in three kernels:
+ *   numeric warp tier (rows of 33..128 columns, one warp a row however many terms): 0.36-0.42 ms
+ *     each, 20% SM throughput, 23% warps active;
+ *   numeric block tier (more than 128 columns): 0.41-0.43 ms, 2 blocks an SM (72 KB of tables
+ *     each, 25% occupancy), IPC 1.33; stall samples: 29% in the binary search that places each
+ *     term of a 256-term chunk, 16% at the block barriers, 19% hash and compare-and-swap;
+ *   symbolic block tier: 0.24-0.26 ms, 4 blocks an SM where 8 fit.
+ * What v3 does, each measured on the 21k closure (H200, test_avos_bench, median of 20, v2 in the
+ * same process at 2.35-2.41 ms):
+ *   - the numeric step routes a row by its terms as well as its columns (more than 64 terms leave
+ *     the 8-lane tier, more than 512 the warp tier); block tables of 2048 slots (rows of more than
+ *     1024 columns go to the global tier), so 5 numeric blocks share an SM; persistent grids of as
+ *     many blocks as fit; a block places its terms a warp window at a time (one search for 32
+ *     terms, avos_block_products_window) and folds values with atomicMin after a plain read:
+ *     1.63 ms;
+ *   - fused squarings (C = S (+) A (x) B with S): the symbolic step computes each row whole (values,
+ *     overflows, cycles, column order) into a stash, and the numeric step only copies the stashed
+ *     rows into C; rows that find no room in the stash (twice the entries of A and S) are computed
+ *     by the numeric step as before: 1.05-1.07 ms (kernel sum under ncu 1.31 ms: the fused block
+ *     tier 0.34 ms in each of the two heavy squarings, the 8-lane tier 35 us in each squaring);
+ *   - ranking a block's entries by buckets of their column range instead of all pairs, and the
+ *     copies of long stashed rows by a warp: no change measured (1.07 ms).
+ * What did not work: splitting a block-tier row's entries of A among its warps (warp w from 32 w
+ * on, strides of 256) instead of balancing its terms: 3.35 ms, a row's few long B rows left most
+ * warps idle. One product (op=spgemm) is not fused: most of its rows are the thread tier's and
+ * the stash's copy cost 4% (0.159 against 0.153 ms on the 1e6 family). Everything else (the
+ * elementwise ops, the thread tier, the global tier, the output order) is v2's. */
+#include <cuda_runtime.h>
+
+#include "avos.h"
+#include "avos_common.cuh"
+
+/* device helpers */
+
+struct avos_ops_v3 {
+  /* avos_sum: y if x == 0, x if y == 0, else the signed minimum (-1 wins): the slots fold it with
+   * atomicMin from LLONG_MAX */
+  template <typename T> static __device__ __forceinline__ T sum(T x, T y)
+  {
+    if (x == 0)
+      return y;
+    if (y == 0)
+      return x;
+    return x < y ? x : y;
+  }
+  /* floor(log2 x) for x >= 2, 0 for x <= 1 */
+  template <typename T> static __device__ __forceinline__ int msb(T x)
+  {
+    if (x <= 1)
+      return 0;
+    typedef typename avos_traits<T>::ut UT;
+    UT ux = (UT)x;
+    if (sizeof(T) == 8)
+      return 63 - __clzll((long long)ux);
+    return 31 - __clz((int)(uint32_t)ux);
+  }
+  static constexpr bool fallback = true;
+  static constexpr bool thread_rows = true; /* a thread per narrow row first (one product) */
+  static constexpr bool split_rows = true;
+};
+
+/* kernels: avos_common.cuh, instantiated with avos_ops_v3 */
+
+/* launcher */
+
+extern "C" int avos_v3_split_rows_launch(int step, const struct avos_args *a, void *stream)
+{
+  return avos_launch_common<avos_ops_v3>(step, a, stream);
+}
