@@ -3,7 +3,8 @@
  * genealogy generator (deterministic, valid, cycles where asked) and the text loader (round trip,
  * and each kind of bad input rejected with a message naming it), and the fuzzer's steering toward
  * rows wider than a warp's table (where v1_hash_full_drop loses entries) landing there on the
- * data. Exit 0 ok, 1 a test failed. */
+ * data, and the squeezed stash of v3_split_rows (drawn, named in case texts, overflowed when
+ * steered to). Exit 0 ok, 1 a test failed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -323,6 +324,72 @@ static void test_full_table_steering(void)
          steered);
 }
 
+/* The stash of v3_split_rows: the generator squeezes it in about a quarter of the closures (the
+ * generated genealogies never outgrow a full one), a case text names stash= only when it is not
+ * 100, and steering toward 'stash full' builds closures whose first squaring overflows the room
+ * the driver gives (avos_driver.cu, stash_prepare: (2 (|A| + |S|) + 1024) stash / 100 entries). */
+static void test_stash_steering(void)
+{
+  const struct gr_algorithm *a = registry_find("avos");
+  const struct gr_variant *v = NULL;
+  for (size_t k = 0; a && k < a->n_variants; k++)
+    if (!strcmp(a->variants[k].name, "v3_split_rows"))
+      v = &a->variants[k];
+  EXPECT(a && v, "no avos/v3_split_rows in the registry");
+  if (!a || !v)
+    return;
+  char why[GR_WHY_LEN], text[1024];
+  int closures = 0, squeezed = 0, texts = 0;
+  for (uint64_t i = 0; i < 4000; i++) {
+    struct gr_rng r;
+    struct gr_case c;
+    gr_rng_seed(&r, 7000 + i);
+    memset(&c, 0, sizeof c);
+    c.alg = a;
+    a->generate(&c, &r);
+    if (a->fixup)
+      a->fixup(&c);
+    if (c.v[0] != AVOS_OP_CLOSURE) {
+      EXPECT(c.v[9] == 100, "a %s case with stash=%lld", a->params[0].choices[c.v[0]],
+             (long long)c.v[9]);
+      continue;
+    }
+    closures++;
+    squeezed += c.v[9] < 100;
+    struct gr_case back;
+    case_format(&c, text, sizeof text);
+    texts += (strstr(text, "stash=") != NULL) == (c.v[9] < 100) &&
+             gr_case_parse(text, &back, why, sizeof why) == 0 && back.v[9] == c.v[9];
+  }
+  EXPECT(closures > 500 && squeezed * 6 > closures && squeezed * 3 < closures,
+         "%d of %d closures with a squeezed stash (a quarter wanted)", squeezed, closures);
+  EXPECT(texts == closures, "%d of %d closure texts round-trip with stash= named when not 100",
+         texts, closures);
+  struct coverage cv;
+  coverage_init(&cv, a, v);
+  int steered = 0, over = 0;
+  for (uint64_t p = 0; p < 20; p++) {
+    struct gr_case c;
+    struct gr_instance *inst;
+    if (!coverage_steer(&cv, v, 20261129, p * 7, NULL, AVOS_REGIME_STASH_FULL, &c) ||
+        a->instance_new(&c, &inst, why, sizeof why))
+      continue;
+    steered++;
+    const struct avos_data *d = inst->priv;
+    struct avos_csr w2;
+    struct avos_stats st = {0, -1, 0, 0};
+    long long room = (2 * (2 * avos_csr_nnz(&d->a)) + 1024) * d->stash_pct / 100;
+    if (avos_spgemm(&d->a, &d->a, &d->a, d->bits, &w2, &st, why, sizeof why) == 0) {
+      over += avos_csr_nnz(&w2) > room;
+      avos_csr_release(&w2);
+    }
+    a->instance_free(inst);
+  }
+  EXPECT(steered == 20, "%d of 20 steered cases built", steered);
+  EXPECT(over == steered, "steering toward a full stash: %d of %d first squarings outgrow it", over,
+         steered);
+}
+
 static int same_stats(const struct avos_stats *x, const struct avos_stats *y)
 {
   return x->overflow == y->overflow && x->cycle_vertex == y->cycle_vertex &&
@@ -381,6 +448,7 @@ int main(void)
   test_generator();
   test_loader();
   test_full_table_steering();
+  test_stash_steering();
   printf("%s: %d of %d checks failed\n", test_failures ? "FAIL" : "ok", test_failures, test_checks);
   return test_failures ? 1 : 0;
 }

@@ -33,7 +33,7 @@ static const char *const op_names[] = {"sum", "product", "spgemm", "closure", NU
 static const char *const type_names[] = {"int8", "int16", "int32", "int64", NULL};
 static const char *const shape_names[] = {"family", "pedigree", "random", "file", NULL};
 
-enum { P_OP, P_TYPE, P_N, P_SHAPE, P_GENS, P_COLLAPSE, P_CYCLE, P_DEG, P_DATA };
+enum { P_OP, P_TYPE, P_N, P_SHAPE, P_GENS, P_COLLAPSE, P_CYCLE, P_DEG, P_DATA, P_STASH };
 static const struct gr_param_spec avos_params[] = {
     [P_OP] = {"op", GR_PARAM_ENUM, 0, 0, op_names,
               "elementwise sum or product, one CSR product, closure"},
@@ -49,6 +49,9 @@ static const struct gr_param_spec avos_params[] = {
     [P_DEG] = {"deg", GR_PARAM_INT, 1, 4096, NULL, "random: most entries in a row of A and of B"},
     [P_DATA] = {"data", GR_PARAM_FILE, 0, 0, NULL,
                 "spgemm, closure: a genealogy's relationship matrix, avos-csr text (n from it)"},
+    [P_STASH] = {"stash", GR_PARAM_INT, 0, 100, NULL,
+                 "closure, v3_split_rows: percent of its stash's room (twice the entries of a "
+                 "squaring's inputs); rows that find none are computed again by the numeric step"},
 };
 
 #define MAX_ELEMENTWISE_FUZZ 4194304 /* generated elementwise cases (the CPU reference is cheap) */
@@ -195,6 +198,7 @@ static void avos_generate(struct gr_case *c, struct gr_rng *r)
   static const int64_t deg_edges[] = {1, 2, 8, 15, 16, 17, 31, 32, 33, 64, 127, 128, 129, 255, 256, 257, 512, 1024};
   static const int64_t gen_edges[] = {1, 2, 3, 6, 7, 8, 12, 15, 16, 24, 31, 32, 62};
   static const int64_t col_edges[] = {0, 10, 30, 50, 90, 100};
+  static const int64_t stash_edges[] = {0, 1, 10, 25, 50};
 #define N_OF(a) (sizeof(a) / sizeof *(a))
   int k = (int)gr_rng_range(r, 0, 99);
   c->v[P_OP] = k < 20 ? AVOS_OP_SUM : k < 40 ? AVOS_OP_PRODUCT : k < 70 ? AVOS_OP_SPGEMM : AVOS_OP_CLOSURE;
@@ -204,6 +208,7 @@ static void avos_generate(struct gr_case *c, struct gr_rng *r)
   c->v[P_CYCLE] = 0;
   c->v[P_DEG] = 1;
   c->v[P_SHAPE] = AVOS_SHAPE_FAMILY;
+  c->v[P_STASH] = 100;
   if (!is_matrix((int)c->v[P_OP])) {
     c->v[P_N] = gr_rng_boundary(r, 0, MAX_ELEMENTWISE_FUZZ, ew_edges, N_OF(ew_edges), 0.4);
     if (gr_rng_chance(r, 0.08)) { /* large: past the grid (a second stride) or, rarer (2-3 s a
@@ -242,6 +247,10 @@ static void avos_generate(struct gr_case *c, struct gr_rng *r)
     }
     break;
   }
+  /* a quarter of the closures squeeze the stash: the generated genealogies never outgrow it
+   * (a squaring's result is at most 1.5 times its inputs' entries, the room 2 times) */
+  if (c->v[P_OP] == AVOS_OP_CLOSURE && gr_rng_chance(r, 0.25))
+    c->v[P_STASH] = stash_edges[gr_rng_range(r, 0, N_OF(stash_edges) - 1)];
 #undef N_OF
 }
 
@@ -569,6 +578,7 @@ static int avos_instance_new(const struct gr_case *c, struct gr_instance **out, 
   inst->elem_size = 1; /* differences are named by byte offset in the flat output */
   d->op = (int)c->v[P_OP];
   d->shape = (int)c->v[P_SHAPE];
+  d->stash_pct = (int)c->v[P_STASH];
   d->type = (enum avos_type)c->v[P_TYPE];
   d->tsize = type_size(d->type);
   d->bits = 8 * (int)d->tsize;
@@ -935,6 +945,14 @@ static int r_full_table(const struct gr_case *c, const struct gr_instance *inst)
 static int64_t ew_vectors(const struct gr_case *c) { return c->v[P_N] / (16 >> c->v[P_TYPE]); }
 GR_REGIME_PREDICATE(r_ew_strides, !is_matrix((int)c->v[P_OP]) && ew_vectors(c) > NOMINAL_EW_THREADS)
 GR_REGIME_PREDICATE(r_ew_2_24, !is_matrix((int)c->v[P_OP]) && c->v[P_N] > (int64_t)1 << 24)
+/* v3_split_rows: a squaring's rows outgrow the stash (the driver reports it). The parent's guess,
+ * sound by arithmetic: the room is (2 (|A| + |S|) + 1024) stash / 100 (avos_driver.cu,
+ * stash_prepare), a squaring's A and S are W, W has every vertex's diagonal (|W| >= n) and the
+ * result holds W; with stash <= 10 the room is below |W| once |W| > 171: n >= 256 overflows. */
+static int r_stash_full(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return !inst && op_is(c, AVOS_OP_CLOSURE) && c->v[P_STASH] <= 10 && c->v[P_N] >= 256;
+}
 GR_REGIME_PREDICATE(r_long_closure,
                     op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
                         c->v[P_GENS] >= 32)
@@ -960,6 +978,7 @@ static const struct gr_regime avos_regimes[] = {
                                 GR_REGIME_LIMIT},
     [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, GR_REGIME_LIMIT},
     [AVOS_REGIME_FULL_TABLE] = {"rows past a warp table", "v1_hash_full_drop", r_full_table, 0},
+    [AVOS_REGIME_STASH_FULL] = {"stash full", "v3_split_rows", r_stash_full, 0},
 };
 
 /* table */
@@ -985,8 +1004,9 @@ static const struct gr_variant avos_variants[] = {
      "warp, block, global memory), exact atomic avos_sum, signed sum, right MSB"},
     {"v3_split_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(avos_v3_split_rows_launch),
-     "v2's tiers with a heavy row's terms split over a block's warps, rows routed by terms as "
-     "well as columns, full persistent grids, avos_sum by one atomicMin"},
+     "v2's tables; a closure squaring in one pass (whole rows into a stash, copied by the "
+     "numeric step), rows routed by terms too, 2048-slot block tables on full grids, terms "
+     "placed a warp window at a time, avos_sum by atomicMin"},
     {"cusparse", GR_VARIANT_PEER, GR_VARIANT_GPU | GR_VARIANT_NOSHMEM | GR_VARIANT_HOST_BOUND,
      GR_IF_CUDA(gr_gpu_lifecycle_run), NULL,
      "cuSPARSE SpGEMM, float plus-times on the same pattern (op=spgemm): timed; only its pattern "
@@ -1024,6 +1044,7 @@ const struct gr_algorithm avos_algorithm = {
                "product, transitive closure",
     .params = avos_params,
     .n_params = sizeof avos_params / sizeof *avos_params,
+    .defaults = "stash=100",
     .variants = avos_variants,
     .n_variants = sizeof avos_variants / sizeof *avos_variants,
     .generate = avos_generate,

@@ -41,6 +41,7 @@ enum {
 /* The input and reference answer of one case. */
 struct avos_data {
   int op, shape;
+  int stash_pct; /* the case's stash= (percent of the stash's room; 100 by default) */
   enum avos_type type;
   int bits;
   size_t tsize; /* bytes of one value */
@@ -78,6 +79,7 @@ enum {
   AVOS_REGIME_EW_STRIDES,
   AVOS_REGIME_EW_2_24,
   AVOS_REGIME_FULL_TABLE, /* a result row of more distinct columns than a warp's table holds */
+  AVOS_REGIME_STASH_FULL, /* a squaring's rows found no room in the stash (v3_split_rows) */
 };
 
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */

@@ -55,6 +55,7 @@ struct avos_ws {
   int *stash_off, *stash_idx;
   void *stash_val;
   size_t stash_off_cap, stash_idx_cap, stash_val_cap; /* bytes */
+  int stash_pct; /* percent of the stash's room the case allows (its stash=) */
 };
 
 /* What a product needed, for replays. */
@@ -185,8 +186,9 @@ static void stats_read(struct avos_ws *w, cudaStream_t st)
 }
 
 /* The stash of a product for a variant that has one: room for twice the entries of A and S (a
- * closure squaring's result is at most about 2.7 times W's in the genealogies; rows that do not
- * fit are computed by the numeric step as without a stash), every row's offset at -1. */
+ * squaring's result was at most 1.5 times that in 90 generated closures; rows that do not fit
+ * are computed by the numeric step as without a stash), times the case's stash= percent; every
+ * row's offset at -1. */
 static void stash_prepare(struct avos_ws *w, const struct avos_dmat *A, const struct avos_dmat *S,
                           struct avos_args *g, struct avos_plan *pl, int replay, cudaStream_t st)
 {
@@ -194,6 +196,7 @@ static void stash_prepare(struct avos_ws *w, const struct avos_dmat *A, const st
     long long want = 2 * (A->nnz + (S ? S->nnz : 0)) + 1024;
     if (want > INT_MAX)
       want = INT_MAX;
+    want = want / 100 * w->stash_pct + want % 100 * w->stash_pct / 100;
     grow((void **)&w->stash_off, &w->stash_off_cap, ((size_t)A->rows + 1) * sizeof(int));
     grow((void **)&w->stash_idx, &w->stash_idx_cap, (size_t)want * sizeof(int));
     grow(&w->stash_val, &w->stash_val_cap, (size_t)want * w->tsize);
@@ -257,6 +260,8 @@ static int avos_product_dev(avos_launch_fn launch, struct avos_ws *w, const stru
                 (w->h_stats->n_sym_warp ? 1u << AVOS_REGIME_WARP : 0) |
                 (w->h_stats->n_sym_block ? 1u << AVOS_REGIME_BLOCK : 0) |
                 (w->h_stats->n_global ? 1u << AVOS_REGIME_GLOBAL : 0);
+    if (g.stash_idx && w->h_stats->stash_used > (unsigned long long)g.stash_cap)
+      w->tiers |= 1u << AVOS_REGIME_STASH_FULL;
     unsigned n_global = w->h_stats->n_global, slots = w->h_stats->global_slots;
     unsigned grid = n_global < (unsigned)w->sms ? n_global : (unsigned)w->sms;
     while (grid > 1 && (size_t)grid * slots * AVOS_GLOBAL_SLOT_BYTES > AVOS_SCRATCH_LIMIT)
@@ -412,6 +417,7 @@ static void op_upload(struct avos_gpu_op *o)
 {
   const struct avos_data *d = (const struct avos_data *)o->inst->priv;
   ws_init(&o->w, d->type);
+  o->w.stash_pct = d->stash_pct;
   if (d->op == AVOS_OP_SUM || d->op == AVOS_OP_PRODUCT) {
     size_t bytes = (size_t)d->n * d->tsize + 16;
     GR_CUDA_CHECK(cudaMalloc(&o->x, bytes));
