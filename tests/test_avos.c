@@ -292,18 +292,24 @@ static void test_loader(void)
          "%s", why);
 }
 
+/* avos' variant `name` (a failed check and NULL when it or avos is missing from the registry). */
+static const struct gr_variant *avos_variant(const struct gr_algorithm *a, const char *name)
+{
+  for (size_t k = 0; a && k < a->n_variants; k++)
+    if (!strcmp(a->variants[k].name, name))
+      return &a->variants[k];
+  EXPECT(0, "no avos/%s in the registry", name);
+  return NULL;
+}
+
 /* Steering v1_hash_full_drop toward 'rows past a warp table' guesses from the parameters; the
  * reference's rows say whether a case is really there: at least a quarter of 40 steered cases
  * (21 of 40 when written), else the bug is found by chance again. */
 static void test_full_table_steering(void)
 {
   const struct gr_algorithm *a = registry_find("avos");
-  const struct gr_variant *v = NULL;
-  for (size_t k = 0; a && k < a->n_variants; k++)
-    if (!strcmp(a->variants[k].name, "v1_hash_full_drop"))
-      v = &a->variants[k];
-  EXPECT(a && v, "no avos/v1_hash_full_drop in the registry");
-  if (!a || !v)
+  const struct gr_variant *v = avos_variant(a, "v1_hash_full_drop");
+  if (!v)
     return;
   struct coverage cv;
   coverage_init(&cv, a, v);
@@ -331,12 +337,8 @@ static void test_full_table_steering(void)
 static void test_stash_steering(void)
 {
   const struct gr_algorithm *a = registry_find("avos");
-  const struct gr_variant *v = NULL;
-  for (size_t k = 0; a && k < a->n_variants; k++)
-    if (!strcmp(a->variants[k].name, "v3_split_rows"))
-      v = &a->variants[k];
-  EXPECT(a && v, "no avos/v3_split_rows in the registry");
-  if (!a || !v)
+  const struct gr_variant *v = avos_variant(a, "v3_split_rows");
+  if (!v)
     return;
   char why[GR_WHY_LEN], text[1024];
   int closures = 0, squeezed = 0, texts = 0;
