@@ -287,9 +287,11 @@ static size_t avos_device_bytes(const struct gr_case *c)
     size_t deg = (size_t)c->v[P_DEG];
     return n * deg * deg / 4 * (4 + ts) * 3 + n * 64 + ((size_t)64 << 20);
   }
-  /* genealogies: about 3 entries a row; products 3x that; closures up to a few hundred a row */
-  size_t per_row = c->v[P_OP] == AVOS_OP_CLOSURE ? 400 : 16;
-  return n * per_row * (4 + ts) * 3 + n * 64 + ((size_t)64 << 20);
+  /* genealogies: about 3 entries a row; products 3x that; closures up to a few hundred a row, in
+   * W and two results, plus v3_split_rows' stash (room for 4 W) */
+  const int closure = c->v[P_OP] == AVOS_OP_CLOSURE;
+  size_t per_row = closure ? 400 : 16;
+  return n * per_row * (4 + ts) * (closure ? 7 : 3) + n * 64 + ((size_t)64 << 20);
 }
 
 static void avos_work(const struct gr_case *c, double *bytes, double *items)
