@@ -4,9 +4,12 @@
  * API error; CUDA 12/13 "KERNEL+0xOFF in FILE:LINE" and the older "0xOFF in FILE:LINE:KERNEL"). */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "registry.h"
+#include "sanitize_job.h"
 #include "sanitizer_log.h"
 #include "test_util.h"
 
@@ -207,8 +210,39 @@ static void test_registry_lists(void)
   }
 }
 
+/* A repro log's verdict lines for one variant (sanitize_job.c): a cell whose cases were all
+ * skipped must not read as clean (kmedoids/mpi_gpu without kmedoids_mpi did, on an H200). */
+static void test_repro_counts(void)
+{
+  char path[] = "/tmp/gr_san_repro_XXXXXX";
+  int fd = mkstemp(path);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  EXPECT(f != NULL, "cannot make a temporary log");
+  if (!f)
+    return;
+  fputs("case: kmedoids n=10 k=2 seed=1\n"
+        "mpi_gpu              fixed      skip    kmedoids_mpi not found next to gpuregress\n"
+        "v2_gpu               fixed      pass    \n"
+        "========= COMPUTE-SANITIZER\n"
+        "mpi_gpu              fixed      skip    another reason\n",
+        f);
+  fclose(f);
+  int passed = -1, skipped = -1;
+  char why[256];
+  EXPECT_EQ(san_repro_counts(path, "mpi_gpu", &passed, &skipped, why, sizeof why), 0);
+  EXPECT_EQ(passed, 0);
+  EXPECT_EQ(skipped, 2);
+  EXPECT(strcmp(why, "kmedoids_mpi not found next to gpuregress") == 0, "why: '%s'", why);
+  EXPECT_EQ(san_repro_counts(path, "v2_gpu", &passed, &skipped, why, sizeof why), 0);
+  EXPECT(passed == 1 && skipped == 0 && why[0] == 0, "v2_gpu: %d passed, %d skipped", passed,
+         skipped);
+  unlink(path);
+  EXPECT_EQ(san_repro_counts(path, "mpi_gpu", &passed, &skipped, why, sizeof why), -1);
+}
+
 int main(void)
 {
+  test_repro_counts();
   test_memcheck();
   test_racecheck();
   test_other_tools();

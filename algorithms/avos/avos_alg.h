@@ -70,10 +70,10 @@ enum {
   AVOS_REGIME_PRODUCT,
   AVOS_REGIME_SPGEMM,
   AVOS_REGIME_CLOSURE,
-  AVOS_REGIME_WARP,   /* a symbolic step listed rows for the warp tier */
-  AVOS_REGIME_BLOCK,  /* ... for the block tier */
-  AVOS_REGIME_GLOBAL, /* ... for the global tier */
-  AVOS_REGIME_GROUP,  /* the thread tier listed rows for the 8-lane group tier */
+  AVOS_REGIME_WARP,          /* a symbolic step listed rows for the warp tier */
+  AVOS_REGIME_BLOCK,         /* ... for the block tier */
+  AVOS_REGIME_GLOBAL,        /* ... for the global tier */
+  AVOS_REGIME_GROUP,         /* the thread tier listed rows for the 8-lane group tier */
   AVOS_REGIME_GLOBAL_ROUNDS, /* ... for more global-tier rows than the global grid's blocks */
   AVOS_REGIME_LONG_CLOSURE,
   AVOS_REGIME_EW_STRIDES,

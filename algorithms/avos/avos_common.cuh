@@ -193,7 +193,7 @@ template <class Ops> constexpr size_t avos_block_numeric_smem(void) /* keys, val
   return (size_t)avos_block_slots<Ops>() * 12 + (size_t)avos_block_slots<Ops>() / 2 * 12;
 }
 
-/* The value of an empty slot: the identity of the fold (0 for avos_sum, LLONG_MAX for atomicMin). */
+/* An empty slot's value: the identity of the fold (0 for avos_sum, LLONG_MAX for atomicMin). */
 template <class Ops> __device__ __forceinline__ unsigned long long avos_empty_value(void)
 {
   return avos_split<Ops>::value ? (unsigned long long)LLONG_MAX : 0ull;
@@ -771,10 +771,9 @@ __device__ __forceinline__ void avos_group_fill(const struct avos_args &a, int r
  * number of smaller columns) to idx[r] / val[r] for ranks r < limit. Returns the entries found,
  * in every lane of the group. */
 template <typename T, int G>
-__device__ __forceinline__ int avos_group_emit(const int *keys, const unsigned long long *vals,
-                                               int *sk, unsigned long long *sv, unsigned slots,
-                                               int gl, unsigned gmask, int *idx, T *val,
-                                               long long limit)
+__device__ __forceinline__ int
+avos_group_emit(const int *keys, const unsigned long long *vals, int *sk, unsigned long long *sv,
+                unsigned slots, int gl, unsigned gmask, int *idx, T *val, long long limit)
 {
   const int lane = threadIdx.x & 31;
   int n = 0;
@@ -878,8 +877,8 @@ static __global__ void __launch_bounds__(AVOS_GT)
     }
     const unsigned slots = avos_slots(cnt, G, SL);
     avos_group_fill<Ops, T, G>(a, row, keys, vals, slots, gl, gmask, &ovf);
-    avos_group_emit<T, G>(keys, vals, sk, sv, slots, gl, gmask, a.c_idx + cbeg,
-                          (T *)a.c_val + cbeg, a.c_cap - cbeg < cnt ? a.c_cap - cbeg : cnt);
+    avos_group_emit<T, G>(keys, vals, sk, sv, slots, gl, gmask, a.c_idx + cbeg, (T *)a.c_val + cbeg,
+                          a.c_cap - cbeg < cnt ? a.c_cap - cbeg : cnt);
     __syncwarp(gmask); /* the tables are reused by the group's next row */
   }
   ovf = __reduce_add_sync(gmask, ovf);
@@ -954,9 +953,9 @@ __device__ __forceinline__ void avos_block_accumulate(const struct avos_args &a,
  * and written in column order to idx[r] / val[r] for ranks r < limit. The whole block calls it. */
 template <typename T>
 __device__ __forceinline__ void avos_block_emit(const int *keys, const unsigned long long *vals,
-                                                int *skeys, unsigned long long *svals, unsigned slots,
-                                                int staged, int *s_n, int *idx, T *val,
-                                                long long limit)
+                                                int *skeys, unsigned long long *svals,
+                                                unsigned slots, int staged, int *s_n, int *idx,
+                                                T *val, long long limit)
 {
   for (unsigned s = threadIdx.x; s < slots; s += AVOS_BT)
     if (keys[s] != AVOS_EMPTY) {
@@ -986,11 +985,10 @@ __device__ __forceinline__ void avos_block_emit(const int *keys, const unsigned 
  * plus the smaller columns in its bucket. tmp: at least `staged` ints (the hash table's keys, no
  * longer needed). The whole block calls it. */
 template <typename T>
-__device__ __forceinline__ void avos_block_emit_buckets(const int *keys,
-                                                        const unsigned long long *vals, int *skeys,
-                                                        unsigned long long *svals, unsigned slots,
-                                                        int staged, int *s_n, int *idx, T *val,
-                                                        long long limit, int *tmp)
+__device__ __forceinline__ void
+avos_block_emit_buckets(const int *keys, const unsigned long long *vals, int *skeys,
+                        unsigned long long *svals, unsigned slots, int staged, int *s_n, int *idx,
+                        T *val, long long limit, int *tmp)
 {
   typedef cub::BlockScan<int, AVOS_BT> scan_t;
   __shared__ typename scan_t::TempStorage scan_tmp;
@@ -1396,8 +1394,7 @@ static inline void avos_launch_groups(avos_group_kernel_fn tiny, avos_group_kern
 
 /* Blocks of `kernel` (threads a block, dynamic shared memory smem) resident on one SM, for the
  * persistent grids of split rows (at least 1). */
-template <typename K>
-static inline int avos_resident_blocks(K kernel, int threads, size_t smem)
+template <typename K> static inline int avos_resident_blocks(K kernel, int threads, size_t smem)
 {
   int b = 0;
   GR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, smem));
@@ -1480,16 +1477,15 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
         avos_launch_fused<Ops, T>(a, sms, st, threads);
         return 0;
       }
-    static int warp_bps = split ? avos_resident_blocks(avos_symbolic_group_kernel<Ops, T, 32>,
-                                                       AVOS_GT, 0)
-                                : 8;
+    static int warp_bps =
+        split ? avos_resident_blocks(avos_symbolic_group_kernel<Ops, T, 32>, AVOS_GT, 0) : 8;
     avos_launch_groups(avos_symbolic_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_symbolic_group_kernel<Ops, T, 32>, a, a->sym_warp,
                        &a->stats->n_sym_warp, a->sym_block, &a->stats->n_sym_block, sms, st,
                        threads, warp_bps);
     if (Ops::fallback) {
-      static int bps = split ? avos_resident_blocks(avos_symbolic_block_kernel<Ops, T>, AVOS_BT, 0)
-                             : 4;
+      static int bps =
+          split ? avos_resident_blocks(avos_symbolic_block_kernel<Ops, T>, AVOS_BT, 0) : 4;
       avos_symbolic_block_kernel<Ops, T><<<sms * bps, AVOS_BT, 0, st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
     }
@@ -1509,9 +1505,8 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
       if (threads)
         avos_launch_threads<Ops, T, true>(a, st);
     constexpr bool split = avos_split<Ops>::value;
-    static int warp_bps = split ? avos_resident_blocks(avos_numeric_group_kernel<Ops, T, 32>,
-                                                       AVOS_GT, 0)
-                                : 8;
+    static int warp_bps =
+        split ? avos_resident_blocks(avos_numeric_group_kernel<Ops, T, 32>, AVOS_GT, 0) : 8;
     avos_launch_groups(avos_numeric_group_kernel<Ops, T, AVOS_TINY_G>,
                        avos_numeric_group_kernel<Ops, T, 32>, a, a->num_warp, &a->stats->n_num_warp,
                        a->num_block, &a->stats->n_num_block, sms, st, threads, warp_bps);
@@ -1525,8 +1520,8 @@ static int avos_launch_typed(int step, const struct avos_args *a, cudaStream_t s
                                            avos_block_numeric_smem<Ops>())
                     : 2;
       }
-      avos_numeric_block_kernel<Ops, T><<<sms * bps, AVOS_BT, avos_block_numeric_smem<Ops>(), st>>>(
-          *a);
+      avos_numeric_block_kernel<Ops, T>
+          <<<sms * bps, AVOS_BT, avos_block_numeric_smem<Ops>(), st>>>(*a);
       GR_CUDA_LAUNCH_CHECK();
     }
     return 0;

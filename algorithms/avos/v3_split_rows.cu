@@ -20,11 +20,12 @@
  *     many blocks as fit; a block places its terms a warp window at a time (one search for 32
  *     terms, avos_block_products_window) and folds values with atomicMin after a plain read:
  *     1.63 ms;
- *   - fused squarings (C = S (+) A (x) B with S): the symbolic step computes each row whole (values,
- *     overflows, cycles, column order) into a stash, and the numeric step only copies the stashed
- *     rows into C; rows that find no room in the stash (twice the entries of A and S) are computed
- *     by the numeric step as before: 1.05-1.07 ms (kernel sum under ncu 1.31 ms: the fused block
- *     tier 0.34 ms in each of the two heavy squarings, the 8-lane tier 35 us in each squaring);
+ *   - fused squarings (C = S (+) A (x) B with S): the symbolic step computes each row whole
+ *     (values, overflows, cycles, column order) into a stash, and the numeric step only copies
+ *     the stashed rows into C; rows that find no room in the stash (twice the entries of A and
+ *     S) are computed by the numeric step as before: 1.05-1.07 ms (kernel sum under ncu 1.31 ms:
+ *     the fused block tier 0.34 ms in each of the two heavy squarings, the 8-lane tier 35 us in
+ *     each squaring);
  *   - ranking a block's entries by buckets of their column range instead of all pairs, and the
  *     copies of long stashed rows by a warp: no change measured (1.07 ms).
  * What did not work: splitting a block-tier row's entries of A among its warps (warp w from 32 w

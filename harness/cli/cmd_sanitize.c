@@ -237,7 +237,7 @@ enum { N_VERDICTS = sizeof verdicts / sizeof *verdicts };
 /* The report's tallies. */
 struct san_tally {
   int count[N_VERDICTS];
-  int unverified; /* fixed and peer cells that timed out */
+  int unverified; /* fixed and peer cells that timed out or were skipped */
   int failed;     /* a finding, check or error on a fixed or peer variant */
 };
 
@@ -269,7 +269,7 @@ static void report_job(struct store *st, int64_t run, const struct san_plan *p, 
             strcmp(j->verdict, "error") == 0;
   int ours = j->v->kind == GR_VARIANT_FIXED || j->v->kind == GR_VARIANT_PEER;
   t->failed |= bad && ours;
-  t->unverified += ours && strcmp(j->verdict, "timeout") == 0;
+  t->unverified += ours && (strcmp(j->verdict, "timeout") == 0 || strcmp(j->verdict, "skip") == 0);
   for (int vk = 0; vk < N_VERDICTS; vk++)
     if (!strcmp(j->verdict, verdicts[vk]))
       t->count[vk]++;
@@ -315,9 +315,11 @@ static int report(struct store *st, int64_t run, const struct san_args *sa, cons
   printf("\nsanitize: %zu cells (%s); wall %.1f s\n", p->n_jobs, p->n_jobs ? tally : "none",
          now_seconds() - lane_t0);
   char what[128] = "ok (every fixed and peer variant clean or explained)";
-  if (t.unverified) /* a cell that timed out is neither clean nor a finding: not called clean */
-    gr_fmt(what, sizeof what, "incomplete (no finding; %d fixed or peer cells timed out: not "
-           "verified)", t.unverified);
+  if (t.unverified) /* a cell that timed out or was skipped is neither clean nor a finding */
+    gr_fmt(what, sizeof what,
+           "incomplete (no finding; %d fixed or peer cells timed out or were "
+           "skipped: not verified)",
+           t.unverified);
   printf("result: %s exit %d\n", rc == 0 ? what : rc == 1 ? "FAILED" : "interrupted", rc);
   cli_status_set("run", "%lld", (long long)run);
   cli_status_set("result", "%s",

@@ -96,6 +96,29 @@ static void failed_line(const char *path, const char *name, char *out, size_t le
     fclose(f);
 }
 
+int san_repro_counts(const char *path, const char *name, int *passed, int *skipped, char *why,
+                     size_t len)
+{
+  FILE *f = fopen(path, "r");
+  char line[1024], vn[64], kind[32], vd[32];
+  int at;
+  *passed = *skipped = 0;
+  why[0] = 0;
+  if (!f)
+    return -1;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = 0;
+    if (sscanf(line, "%63s %31s %31s %n", vn, kind, vd, &at) != 3 || strcmp(vn, name) != 0)
+      continue;
+    if (strcmp(vd, "pass") == 0)
+      (*passed)++;
+    else if (strcmp(vd, "skip") == 0 && !(*skipped)++)
+      gr_fmt(why, len, "%s", line + at);
+  }
+  fclose(f);
+  return 0;
+}
+
 int san_slow_tool(int tool)
 {
   return tool == 1 || tool == SAN_INITCHECK;
@@ -167,7 +190,15 @@ void san_job_finish(struct san_job *j, int timed_out)
   } else if (st == SAN_FINDING_EXIT) {
     judge_findings(j);
   } else if (st == 0) {
+    int passed, skipped;
     j->verdict = "clean";
+    if (san_repro_counts(j->log, j->v->name, &passed, &skipped, first, sizeof first) == 0 &&
+        skipped > 0) { /* the tool saw only the cases that ran */
+      if (!passed)
+        j->verdict = "skip";
+      gr_fmt(j->detail, sizeof j->detail, "%d of %d cases skipped: %s", skipped, passed + skipped,
+             first);
+    }
   } else if (st == GR_EXIT_FAIL) {
     j->verdict = "check";
     failed_line(j->log, j->v->name, first, sizeof first);

@@ -42,6 +42,11 @@ struct san_job {
   int findings; /* distinct findings (reports agreeing in what, kernel and place count once) */
 };
 
+/* The verdict lines of variant name in a repro log ("NAME KIND VERDICT WHY"): how many passed
+ * and how many were skipped, why with the first skip's reason ("" none). 0 ok, -1 the log cannot
+ * be read. A cell whose cases were all skipped is a skip, not clean: the tool saw no kernel. */
+int san_repro_counts(const char *path, const char *name, int *passed, int *skipped, char *why,
+                     size_t len);
 /* racecheck and initcheck: slow (hundreds to thousands of times the kernel's time), they run
  * the smallest case of each regime only */
 int san_slow_tool(int tool);
