@@ -58,20 +58,29 @@ static void check_variant(struct san_cand *cands, size_t n, const struct gr_vari
     if (!(app >> r & 1) || (big >> r & 1))
       continue;
     double bound = -1;
+    int worked = 0; /* the regime has an eligible candidate with work (items > 0) */
+    for (size_t i = 0; i < n; i++) {
+      uint32_t m = coverage_mask(&cands[i].c, v, NULL);
+      worked |= (m >> r & 1) && !(m & big) && cands[i].items > 0;
+    }
     for (size_t i = 0, seen = 0; i < n && seen < SAN_CONFIRM; i++) {
       uint32_t m = coverage_mask(&cands[i].c, v, NULL);
-      if ((m >> r & 1) && !(m & big)) {
+      if ((m >> r & 1) && !(m & big) && (!worked || cands[i].items > 0)) {
         bound = cands[i].items;
         seen++;
       }
     }
     if (bound < 0)
       continue;
-    int found = 0;
-    for (int q = 0; q < small; q++)
+    int found = 0, idle = 0;
+    for (int q = 0; q < small; q++) {
       found |= (mask[q] >> r & 1) && items[q] <= bound;
+      idle |= (mask[q] >> r & 1) && worked && items[q] <= 0;
+    }
     EXPECT(found, "%s/%s: regime '%s' has no small pick of at most %g items", a->name, v->name,
            a->regimes[r].name, bound);
+    EXPECT(!idle, "%s/%s: regime '%s' picked a case of no work (it launches nothing)", a->name,
+           v->name, a->regimes[r].name);
     int real_one = 0;
     for (size_t i = 0, tried = 0; i < n && tried < SAN_CONFIRM && !real_one; i++) {
       uint32_t m = coverage_mask(&cands[i].c, v, NULL);

@@ -84,10 +84,13 @@ int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v,
     for (int r = -1; r < GR_MAX_REGIMES && k < max; r++) {
       if (r < 0 ? app != 0 : !(app >> r & 1) || (big >> r & 1))
         continue;
+      /* a case of no work (n = 0) launches nothing for the tool to see: the regime's cases with
+       * work, where it has any */
       size_t m = 0;
-      for (size_t i = 0; i < n; i++)
-        if ((r < 0 || (mask[i] >> r & 1)) && !(mask[i] & big))
-          match[m++] = i;
+      for (int zero = 0; zero < 2 && !m; zero++)
+        for (size_t i = 0; i < n; i++)
+          if ((r < 0 || (mask[i] >> r & 1)) && !(mask[i] & big) && (zero || cands[i].items > 0))
+            match[m++] = i;
       if (!m)
         continue;
       size_t pick = j == 0 && r >= 0 ? confirmed(cands, match, m, r, big)

@@ -31,7 +31,8 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
  * variant as a whole) `per` picks at quantiles 0, 1/(2 per), ... of the work model of the
- * candidates that the parameters say take it; the smallest of every regime first (*n_small of
+ * candidates that the parameters say take it (those with work, items > 0, where the regime has
+ * any: a case of no work launches nothing); the smallest of every regime first (*n_small of
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
  * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
  * takes the regime, else the smallest (the guess). No case of a limit or large regime
