@@ -351,17 +351,18 @@ static void test_stash_steering(void)
     a->generate(&c, &r);
     if (a->fixup)
       a->fixup(&c);
-    if (c.v[0] != AVOS_OP_CLOSURE) {
-      EXPECT(c.v[9] == 100, "a %s case with stash=%lld", a->params[0].choices[c.v[0]],
-             (long long)c.v[9]);
+    const int64_t stash = case_get(&c, "stash");
+    if (case_get(&c, "op") != AVOS_OP_CLOSURE) {
+      EXPECT(stash == 100, "a %s case with stash=%lld", a->params[0].choices[c.v[0]],
+             (long long)stash);
       continue;
     }
     closures++;
-    squeezed += c.v[9] < 100;
+    squeezed += stash < 100;
     struct gr_case back;
     case_format(&c, text, sizeof text);
-    texts += (strstr(text, "stash=") != NULL) == (c.v[9] < 100) &&
-             gr_case_parse(text, &back, why, sizeof why) == 0 && back.v[9] == c.v[9];
+    texts += (strstr(text, "stash=") != NULL) == (stash < 100) &&
+             gr_case_parse(text, &back, why, sizeof why) == 0 && case_get(&back, "stash") == stash;
   }
   EXPECT(closures > 500 && squeezed * 6 > closures && squeezed * 3 < closures,
          "%d of %d closures with a squeezed stash (a quarter wanted)", squeezed, closures);
