@@ -7,9 +7,10 @@
  * assignment and the objective after each step (km_mpirun.h gives the layout).
  *
  * Check: the same medoids and assignment as the reference (then the objective trace within
- * KM_OBJ_TOL relative). Where float summation flips a near tie and the path differs, the output
- * passes only if every object sits at its nearest medoid (within tolerance), a converged run's
- * medoids minimise their clusters' scores (within tolerance), and either the objective,
+ * KM_OBJ_TOL relative, except after the reference path's first near tie: a path that flips it
+ * and comes back to the same end). Where float summation flips a near tie and the path differs, the
+ * output passes only if every object sits at its nearest medoid (within tolerance), a converged
+ * run's medoids minimise their clusters' scores (within tolerance), and either the objective,
  * recomputed in double, is within KM_OBJ_TOL of the reference's (plus the moved objects'
  * tolerance when the medoids agree), or, with other medoids, the reference's own path passed a
  * near tie (an assignment or a medoid update float distances may decide the other way:
@@ -510,12 +511,14 @@ static int replay_update(const struct km_data *d, const struct km_clusters *cl, 
 /* The reference's path replayed (its initial medoids, its steps): 1 when it passed a near tie, an
  * assignment or a medoid update that float distances may decide the other way, which takes the
  * run down another path (a fixed variant's different path is accepted only then); *slack0 gets
- * step 0's summed distance tolerance (its objective depends on the initial medoids alone);
- * -1 out of memory. */
-static int path_near_tie(const struct km_data *d, double *slack0)
+ * step 0's summed distance tolerance (its objective depends on the initial medoids alone) and
+ * *first the first step whose objective a near tie may change (a tie in assignment t: t; in the
+ * update after it: t + 1; the number of steps when there is none); -1 out of memory. */
+static int path_near_tie(const struct km_data *d, double *slack0, int *first)
 {
   int64_t n = d->ds.n;
   int k = d->cfg.k, tie = 0;
+  *first = d->res.steps;
   int32_t *med = malloc(sizeof(int32_t) * (size_t)k), *asg = malloc(sizeof(int32_t) * (size_t)n);
   if (!med || !asg || km_init_medoids(n, k, d->cfg.init_seed, med)) {
     free(med), free(asg);
@@ -523,7 +526,10 @@ static int path_near_tie(const struct km_data *d, double *slack0)
   }
   for (int t = 0; t < d->res.steps; t++) {
     double slack;
-    tie |= replay_assign(d, med, asg, &slack);
+    if (replay_assign(d, med, asg, &slack) && !tie) {
+      tie = 1;
+      *first = t;
+    }
     if (t == 0)
       *slack0 = slack;
     struct km_clusters cl;
@@ -533,8 +539,10 @@ static int path_near_tie(const struct km_data *d, double *slack0)
       int64_t a = cl.start[j], b = cl.start[j + 1];
       if (b - a >= 1 && b - a < 3)
         med[j] = cl.list[a];
-      else if (b - a >= 3)
-        tie |= replay_update(d, &cl, a, b, &med[j]);
+      else if (b - a >= 3 && replay_update(d, &cl, a, b, &med[j]) && !tie) {
+        tie = 1;
+        *first = t + 1;
+      }
     }
     km_clusters_release(&cl);
   }
@@ -627,12 +635,25 @@ static int km_check(const struct gr_instance *inst, const void *out, struct gr_c
   int same = steps == ref->steps && memcmp(med, ref->medoids, 4 * (size_t)k) == 0 &&
              memcmp(asg, ref->assign, 4 * (size_t)n) == 0;
   if (same) {
-    double worst = 0;
+    /* The same end, but the path to it may have flipped a near tie and come back (H200, stop 47:
+     * cluster 1 of 88 members at alpha 0.049, two members scoring 1.9e-5 apart; v2_gpu took the
+     * other, its objective[2] 0.33% above the reference's, then both reached the same medoids):
+     * an objective past the reference's first near tie may differ, the final one may not. */
+    double worst = 0, slack0 = 0;
+    int tie_at = -1;
     for (int t = 0; t < steps; t++) {
       double e = fabs(obj[t] - ref->objective[t]);
-      if (e > KM_OBJ_TOL * ref->objective[t] + slack)
-        return gr_check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g", t, obj[t],
-                             ref->objective[t]);
+      if (e > KM_OBJ_TOL * ref->objective[t] + slack) {
+        if (tie_at < 0 && t + 1 < steps && path_near_tie(d, &slack0, &tie_at) < 0)
+          return gr_check_fail(rep, "memory", "out of host memory for the reference's path");
+        if (t + 1 == steps || t < tie_at)
+          return gr_check_fail(rep, "parity", "objective[%d] = %.12g, reference %.12g%s", t, obj[t],
+                               ref->objective[t],
+                               t + 1 == steps ? ""
+                               : tie_at < steps
+                                   ? " (before the reference's first near tie)"
+                                   : " (the reference's path has no near tie to flip)");
+      }
       if (ref->objective[t] > 0 && e / ref->objective[t] > worst)
         worst = e / ref->objective[t];
     }
@@ -650,7 +671,7 @@ static int km_check(const struct gr_instance *inst, const void *out, struct gr_c
      * alpha 0.01 with two members 1.8e-6 apart), and step 0, which depends on the initial medoids
      * alone, must agree (2 x its distance tolerance) */
     double slack0 = 0;
-    int tie = path_near_tie(d, &slack0);
+    int first_tie, tie = path_near_tie(d, &slack0, &first_tie);
     if (tie < 0)
       return gr_check_fail(rep, "memory", "out of host memory for the reference's path");
     if (!tie || fabs(obj[0] - ref->objective[0]) > KM_OBJ_TOL * ref->objective[0] + 2 * slack0)
