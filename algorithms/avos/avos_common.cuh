@@ -81,11 +81,53 @@ template <> struct avos_traits<int64_t> {
   enum { bits = 64 };
 };
 
+/* Whether Ops asks for the split-row tiers (v3_split_rows: Ops::split_rows = true); false for an
+ * Ops without the flag. With it: the block tiers place a row's terms on the lanes a warp window
+ * at a time (avos_block_products_window) instead of a binary search a term; the numeric step
+ * routes rows by their terms as well as their count (a row of few columns but thousands of terms
+ * goes to a block, not one warp); persistent grids fill the SMs; and a slot's value is folded
+ * with atomicMin, the slot starting at LLONG_MAX (Ops::sum must then be the signed minimum of
+ * non-zero values, as avos_sum is). */
+template <class O, class = void> struct avos_split {
+  static constexpr bool value = false;
+};
+template <class O> struct avos_split<O, decltype((void)O::split_rows)> {
+  static constexpr bool value = O::split_rows;
+};
+
+/* avos_product (below) with the special cases decided by the right operand first, as selects (split
+ * rows, v3_split_rows: the design notes' chain of eight tests took about 40 instructions a term
+ * in the fused block kernel, ncu, H200, stop 47). Equal to avos_product for every pair:
+ * rhs = RED_ONE (-1): -1 for lhs = -1, else 0 for odd lhs (1 included), lhs for even;
+ * rhs = BLACK_ONE (1): 0 for lhs = -1, else lhs for odd lhs (1 included), 0 for even;
+ * any other rhs: lhs = -1 counts as 1, then the shift with its overflow test. */
+template <class Ops, typename T>
+__device__ __forceinline__ T avos_product_split(T lhs, T rhs, int *overflow)
+{
+  typedef typename avos_traits<T>::ut UT;
+  if (lhs == 0 || rhs == 0)
+    return 0;
+  if (rhs == (T)-1)
+    return lhs == (T)-1 ? (T)-1 : (lhs & 1) ? (T)0 : lhs;
+  if (rhs == (T)1)
+    return lhs != (T)-1 && (lhs & 1) ? lhs : (T)0;
+  const UT x = lhs == (T)-1 ? (UT)1 : (UT)lhs, y = (UT)rhs;
+  const int bit_position = Ops::template msb<T>(rhs);
+  if (Ops::template msb<T>((T)x) + bit_position >= (int)avos_traits<T>::bits - 1) {
+    *overflow = 1;
+    return 0;
+  }
+  const UT mask = (UT)(((UT)1 << bit_position) - 1);
+  return (T)((y & mask) | (UT)(x << bit_position));
+}
+
 /* avos_product (doc/algorithms.md), the shape of the original design notes, with overflow reported:
  * *overflow = 1 and 0 returned when MSB(x) + MSB(y) >= bits - 1. */
 template <class Ops, typename T>
 __device__ __forceinline__ T avos_product(T lhs, T rhs, int *overflow)
 {
+  if constexpr (avos_split<Ops>::value)
+    return avos_product_split<Ops, T>(lhs, rhs, overflow);
   typedef typename avos_traits<T>::ut UT;
   UT x = (UT)lhs;
   UT y = (UT)rhs;
@@ -165,20 +207,6 @@ __device__ __forceinline__ int avos_hash_insert(int *keys, unsigned mask, int ke
   *is_new = false;
   return -1;
 }
-
-/* Whether Ops asks for the split-row tiers (v3_split_rows: Ops::split_rows = true); false for an
- * Ops without the flag. With it: the block tiers place a row's terms on the lanes a warp window
- * at a time (avos_block_products_window) instead of a binary search a term; the numeric step
- * routes rows by their terms as well as their count (a row of few columns but thousands of terms
- * goes to a block, not one warp); persistent grids fill the SMs; and a slot's value is folded
- * with atomicMin, the slot starting at LLONG_MAX (Ops::sum must then be the signed minimum of
- * non-zero values, as avos_sum is). */
-template <class O, class = void> struct avos_split {
-  static constexpr bool value = false;
-};
-template <class O> struct avos_split<O, decltype((void)O::split_rows)> {
-  static constexpr bool value = O::split_rows;
-};
 
 /* Slots of a block tier's table: rows of more than half as many columns go to the global tier.
  * Split rows halve it, so that the numeric block tier's tables (36 KB a block) let 5 blocks share
@@ -1023,9 +1051,12 @@ avos_block_emit_buckets(const int *keys, const unsigned long long *vals, int *sk
     atomicMax(&s_hi, hi);
   }
   __syncthreads();
+  /* a bucket by a float scale: any bucket that never decreases with the column ranks right, and
+   * this is 4 instructions where (key - base) * AVOS_BT / span in 64 bits was a division routine
+   * (ncu, H200, stop 47) */
   const int n = *s_n < staged ? *s_n : staged, base = s_lo;
-  const long long span = (long long)s_hi - base + 1;
-  auto bucket = [&](int key) { return (int)((long long)(key - base) * AVOS_BT / span); };
+  const float scale = (float)AVOS_BT / ((float)s_hi - (float)base + 1.0f);
+  auto bucket = [&](int key) { return min((int)((float)(key - base) * scale), AVOS_BT - 1); };
   for (int i = threadIdx.x; i < n; i += AVOS_BT)
     atomicAdd(&s_fill[bucket(skeys[i])], 1);
   __syncthreads();
