@@ -349,6 +349,35 @@ __device__ __forceinline__ long long avos_group_upper_bound(const struct avos_ar
   return ub;
 }
 
+/* One chunk of AVOS_BT entries of A's row (from a0, the row ending at aend) for the block tiers:
+ * entry a0 + threadIdx.x's value, the start of its B row and that row's exclusive offset among
+ * the chunk's terms into s_av, s_bb and s_excl (0 terms for an entry past the row, a zero value or
+ * a column outside B). Returns the chunk's terms, in every thread; the caller synchronises before
+ * reading the arrays. Must be called by the whole block. */
+template <typename T>
+__device__ __forceinline__ int
+avos_block_chunk(const struct avos_args &a, int a0, int aend, int *s_excl, int *s_bb, T *s_av,
+                 typename cub::BlockScan<int, AVOS_BT>::TempStorage &scan_tmp)
+{
+  const T *aval = (const T *)a.a_val;
+  int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
+  T av = 0;
+  if (aj < aend) {
+    av = aval[aj];
+    int k = a.a_idx[aj];
+    if (av != 0 && (unsigned)k < (unsigned)a.inner) {
+      bb = a.b_ptr[k];
+      len = a.b_ptr[k + 1] - bb;
+    }
+  }
+  int excl, total;
+  cub::BlockScan<int, AVOS_BT>(scan_tmp).ExclusiveSum(len, excl, total);
+  s_excl[threadIdx.x] = excl;
+  s_bb[threadIdx.x] = bb;
+  s_av[threadIdx.x] = av;
+  return total;
+}
+
 /* The block version of avos_group_products (NT threads): A's row taken NT entries at a time,
  * offsets from a block scan. Stops early (between terms) once *stop is set. Returns the number
  * of terms, in every thread. Must be called by the whole block. */
@@ -360,25 +389,11 @@ __device__ __forceinline__ long long avos_block_products(const struct avos_args 
   __shared__ typename scan_t::TempStorage scan_tmp;
   __shared__ int s_excl[AVOS_BT], s_bb[AVOS_BT];
   __shared__ T s_av[AVOS_BT];
-  const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+  const T *bval = (const T *)a.b_val;
   int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
   long long all = 0;
   for (int a0 = abeg; a0 < aend; a0 += AVOS_BT) {
-    int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
-    T av = 0;
-    if (aj < aend) {
-      av = aval[aj];
-      int k = a.a_idx[aj];
-      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
-        bb = a.b_ptr[k];
-        len = a.b_ptr[k + 1] - bb;
-      }
-    }
-    int excl, total;
-    scan_t(scan_tmp).ExclusiveSum(len, excl, total);
-    s_excl[threadIdx.x] = excl;
-    s_bb[threadIdx.x] = bb;
-    s_av[threadIdx.x] = av;
+    const int total = avos_block_chunk<T>(a, a0, aend, s_excl, s_bb, s_av, scan_tmp);
     __syncthreads();
     all += total;
     for (int p = (int)threadIdx.x; p < total; p += AVOS_BT) {
@@ -421,26 +436,12 @@ __device__ __forceinline__ long long avos_block_products_window(const struct avo
   __shared__ int s_excl[AVOS_BT + 1], s_bb[AVOS_BT]; /* s_excl[AVOS_BT]: the chunk's total */
   __shared__ T s_av[AVOS_BT];
   __shared__ unsigned char s_own[AVOS_BT / 32][32]; /* a window's position -> its entry */
-  const T *aval = (const T *)a.a_val, *bval = (const T *)a.b_val;
+  const T *bval = (const T *)a.b_val;
   const int warp = (int)threadIdx.x / 32, lane = (int)threadIdx.x & 31;
   int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
   long long all = 0;
   for (int a0 = abeg; a0 < aend; a0 += AVOS_BT) {
-    int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
-    T av = 0;
-    if (aj < aend) {
-      av = aval[aj];
-      int k = a.a_idx[aj];
-      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
-        bb = a.b_ptr[k];
-        len = a.b_ptr[k + 1] - bb;
-      }
-    }
-    int excl, total;
-    scan_t(scan_tmp).ExclusiveSum(len, excl, total);
-    s_excl[threadIdx.x] = excl;
-    s_bb[threadIdx.x] = bb;
-    s_av[threadIdx.x] = av;
+    const int total = avos_block_chunk<T>(a, a0, aend, s_excl, s_bb, s_av, scan_tmp);
     if (threadIdx.x == 0)
       s_excl[AVOS_BT] = total;
     __syncthreads();
