@@ -36,12 +36,25 @@
  * The stash's limit is fuzzed: the case parameter stash= (percent of its room, default 100)
  * squeezes it in a quarter of the generated closures, and the driver reports the regime 'stash
  * full' when a squaring's rows outgrew it (42 of 280 closures in a 55 s fuzz, all passing).
- * Final (H200, 1980 MHz, one process each; v2 alongside): 21k closure 1.079 ms (bench --quick of
- * gpu-check) and 1.092 ms (test_avos_bench) against v2's 2.390 and 2.410 (0.45x); the 1e6-vertex
- * closure 13.47 against 16.49 ms (0.82x); the 1e6 spgemm 0.155 / 0.159 ms against 0.153 / 0.159;
- * elementwise ops the same kernels. Not yet at the 1.0 ms of issue 40: the fused block tier
- * (0.34 ms under ncu in each of the two heavy squarings, 60% SM throughput, 57% warps active)
- * and the 8-lane tier over every row of each squaring (35 us) are what is left. */
+ * Stop 46's result (H200, 1980 MHz): 21k closure 1.079 ms (bench --quick of gpu-check) and
+ * 1.092 ms (test_avos_bench) against v2's 2.390 and 2.410. Then (stop 47), fewer instructions in
+ * the fused block tier (ncu: 156M warp instructions in a heavy squaring, IPC 2.52 of 4, 36% of
+ * cycles with no eligible warp; the binary search that found a window's first entry was 26% of
+ * the instructions, the product's chain of special cases about 40 a term):
+ *   - a warp finds its window's entry by ballots over 32 entries from its previous window's entry
+ *     (avos_block_products_window): 138M instructions, 0.981 ms;
+ *   - the product's special cases decided by the right operand, as selects (avos_product_split),
+ *     and the emit's buckets by a float scale instead of a 64-bit division: 0.970-0.977 ms.
+ * Tried and dropped (same runs): loading the next window's B entries before this window's terms
+ * go to the table (0.989 ms, no change: the compiler already overlapped them); staging only the
+ * columns in the emit and reading values from the table, 28 KB of dynamic shared memory so that 6
+ * blocks share an SM instead of 5 (1.22-1.38 ms: the passes over the sparse table run the
+ * bucket arithmetic with few lanes active, 248M instructions where 138M were).
+ * Final (H200, 1980 MHz; v2 in the same run): 21k closure 0.965 ms (bench --quick of gpu-check,
+ * cold L2) and 0.978 ms (test_avos_bench) against v2's 2.388 and 2.407 (0.40x); the 1e6-vertex
+ * closure 12.92-12.97 against 16.50-16.54 ms (0.78x); the 1e6 spgemm 0.150-0.153 ms against
+ * 0.157-0.159; elementwise ops the same kernels. What is left: the fused block tier is still 60%
+ * of the closure (0.30 ms under ncu in each heavy squaring) and issue-bound. */
 #include <cuda_runtime.h>
 
 #include "avos.h"
