@@ -33,6 +33,9 @@ struct fuzz_lanes {
   size_t active_left;          /* jobs of variants that run here, not yet handed out */
   double t0;
   double *job_end;             /* [jobs]: when a running job's share ends (t0-relative), else 0 */
+  double *job_share;           /* [jobs]: the share each job was handed */
+  double over;                 /* seconds the finished jobs ran past their shares, summed */
+  size_t done;                 /* finished jobs that ran here */
   double *busy;                /* [lanes]: scratch of fuzz_lane_param */
   struct outcome *part_out;    /* [n * parts] */
   struct store *lane_store;    /* in a lane: its own connection */
@@ -71,6 +74,21 @@ double fuzz_budget_share(double left, const double *busy, size_t n, size_t m)
   return best;
 }
 
+double fuzz_budget_reserve(double left, double over, size_t done, size_t m)
+{
+  if (!done || !(over > 0))
+    return left;
+  double r = left - over / (double)done * (double)m;
+  return r > 0 ? r : 0;
+}
+
+double fuzz_inproc_share(double left, double over, size_t done, size_t m)
+{
+  const double free_now = 0;
+  double avail = m ? fuzz_budget_reserve(left, over, done, m) : 0;
+  return avail > 0 ? fuzz_budget_share(avail, &free_now, 1, m) : 0;
+}
+
 static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
 {
   struct fuzz_lanes *f = ctx;
@@ -88,9 +106,11 @@ static double fuzz_lane_param(void *ctx, size_t job, size_t jobs_left)
       f->busy[n++] = f->job_end[k] > now ? f->job_end[k] - now : 0;
   while (n < f->lanes)
     f->busy[n++] = 0;
-  double share = left > 0 ? fuzz_budget_share(left, f->busy, n, m) : 0;
+  double avail = fuzz_budget_reserve(left, f->over, f->done, m);
+  double share = avail > 0 ? fuzz_budget_share(avail, f->busy, n, m) : 0;
   share = share > left ? left : share;
   f->job_end[job] = now + share > 0 ? now + share : 1e-9; /* running, even with no time */
+  f->job_share[job] = share;
   return share;
 }
 
@@ -133,6 +153,11 @@ static void fuzz_lane_done(void *ctx, size_t job, size_t lane, const void *res, 
   f->job_end[job] = 0;
   if (res && len == sizeof *out) {
     memcpy(out, res, sizeof *out);
+    if (f->runs_here[i]) {
+      double past = out->seconds - f->job_share[job];
+      f->over += past > 0 ? past : 0;
+      f->done++;
+    }
     char part[48] = "";
     if (f->parts > 1)
       gr_fmt(part, sizeof part, " (part %zu of %zu)", job % f->parts + 1, f->parts);
@@ -224,11 +249,13 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   f.order = calloc(n ? n : 1, sizeof *f.order);
   f.n_jobs = n * parts;
   f.job_end = calloc(f.n_jobs ? f.n_jobs : 1, sizeof *f.job_end);
+  f.job_share = calloc(f.n_jobs ? f.n_jobs : 1, sizeof *f.job_share);
   f.busy = calloc(lanes ? lanes : 1, sizeof *f.busy);
-  if (!f.part_out || !f.order || !f.job_end || !f.busy) {
+  if (!f.part_out || !f.order || !f.job_end || !f.job_share || !f.busy) {
     free(f.part_out);
     free(f.order);
     free(f.job_end);
+    free(f.job_share);
     free(f.busy);
     gr_fmt(why, len, "out of memory");
     return -1;
@@ -249,6 +276,7 @@ int runner_fuzz_lanes(const struct fuzz_lanes_job *fj, struct store *st,
   free(f.part_out);
   free(f.order);
   free(f.job_end);
+  free(f.job_share);
   free(f.busy);
   return rc;
 }

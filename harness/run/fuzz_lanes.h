@@ -36,6 +36,19 @@ struct fuzz_lanes_job {
  * floor((left - busy) / s) of them); 0 when none fits. One lane free now: left / m. */
 double fuzz_budget_share(double left, const double *busy, size_t n, size_t m);
 
+/* What the m jobs to come may share of `left`: left less, for each of them, the mean overrun of
+ * the `done` jobs finished so far (`over`: the seconds they ran past their shares, summed). A
+ * variant runs past its share by its last case and its shrinking, and those that do are the ones
+ * drawing cases at their limits (gpu-check, H200, stop 47: sgm's reference 4.5 s past on a case
+ * of 7.4 s, radix sort's CUB, v1 and v3 3-4 s past on cases of n > 2^24); without the reserve
+ * the overruns came out of the last variants' shares (sgm v4 and v5 fuzzed 1.2 and 0.4 s of a
+ * 150 s phase, v5's regimes unreached). Never below 0. */
+double fuzz_budget_reserve(double left, double over, size_t done, size_t m);
+
+/* The share of the next variant of an in-process phase (one lane, free when it starts): left,
+ * less the reserve, over the m variants to come (this one included); 0 when nothing is left. */
+double fuzz_inproc_share(double left, double over, size_t done, size_t m);
+
 /* Fuzz the n variants vs[i] (of algs[i]) over the lanes into out[0..n); st (the parent's connection) is closed meanwhile
  * and opened again (an SQLite connection must not cross a fork). o is the template of each
  * lane's runner options. 0 ok; -1 with why (no lane started, the store could not be opened

@@ -102,15 +102,20 @@ static long in_process(const struct fuzz_phase *fp, struct outcome *out, int *st
   runner_order(fp->vs, fp->n, order);
   struct runner_opts o = *fp->o;
   double t0 = now_seconds();
-  const double free_now = 0; /* the one lane's wait before this variant can start */
+  double over = 0; /* seconds the variants so far ran past their shares */
+  size_t done = 0;
   for (size_t k = 0; k < fp->n && !runner_interrupted && !*store_failed; k++) {
     size_t i = order[k];
     int here = runs_here(fp, i);
     double left = fp->budget - (now_seconds() - t0);
-    double share = here && active && left > 0 ? fuzz_budget_share(left, &free_now, 1, active) : 0;
+    double share = here ? fuzz_inproc_share(left, over, done, active) : 0;
     active -= here != 0;
     o.limits = limits_of(fp, i);
     runner_fuzz_variant(&o, fp->algs[i], fp->vs[i], share, &out[i]);
+    if (here) {
+      over += out[i].seconds > share ? out[i].seconds - share : 0;
+      done++;
+    }
     progress_variant(fp->progress, &out[i], "");
     *store_failed = out[i].store_failed || store_outcomes(fp->st, fp->run, &out[i], 1);
   }

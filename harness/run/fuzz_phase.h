@@ -3,9 +3,12 @@
  * visible GPU. Both share the budget by one rule (fuzz_budget_share): a variant handed out with m
  * variants (itself included) still to come gets the largest share with which those m fit in
  * what is left on the lanes; in this process there is one lane, free when the variant starts, so
- * the share is what is left over m. A variant that skips at once (a GPU variant without a GPU)
- * takes no share. The historical variants go first (runner_order); the outcomes stay in
- * selection order and are stored as they finish (in this process) or after the phase (lanes). */
+ * the share is what is left over m. What is left is first cut, for each of the m, by the mean
+ * overrun of the variants finished (fuzz_budget_reserve), so that variants drawing slow limit
+ * cases late in their shares do not eat the last variants' shares. A variant that skips at once (a
+ * GPU variant without a GPU) takes no share. The historical variants go first (runner_order); the
+ * outcomes stay in selection order and are stored as they finish (in this process) or after the
+ * phase (lanes). */
 #ifndef GR_FUZZ_PHASE_H
 #define GR_FUZZ_PHASE_H
 
