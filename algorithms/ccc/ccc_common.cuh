@@ -112,7 +112,9 @@ __device__ static inline void ccc_pair_count(const struct ccc_pair_params &pp, u
 
 /* The warp's best part pair from each lane's up to 3 candidates (fast ARI, pair-confusion counts,
  * part pair or CCC_NO_INDEX): the largest fast value locates the near-maximal ones, their exact
- * rounding decides, the first part pair wins ties; lane 0 writes ccc[t] and idx[t]. */
+ * rounding decides, the first part pair wins ties; lane 0 writes ccc[t] and idx[t]. EST: the exact
+ * rounding's quotient by ccc_div_x87_est (the same bits, no 128-bit division). */
+template <bool EST = false>
 __device__ static inline void ccc_pick(const double (&fast)[3],
                                        const unsigned long long (&cnt)[3][4], const int (&pq)[3],
                                        long long t, double *ccc, uint8_t *idx)
@@ -131,7 +133,8 @@ __device__ static inline void ccc_pick(const double (&fast)[3],
   for (int r = 0; r < 3; r++) {
     if (pq[r] == CCC_NO_INDEX || fast[r] < best_fast - 1e-9)
       continue;
-    double v = ccc_ari_exact(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
+    double v = EST ? ccc_ari_exact_est(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3])
+                   : ccc_ari_exact(cnt[r][0], cnt[r][1], cnt[r][2], cnt[r][3]);
     if (v > best || (v == best && pq[r] < best_pq)) {
       best = v;
       best_pq = pq[r];

@@ -1,6 +1,7 @@
 /* Arithmetic shared by the CCC reference, the launchers and the kernels (C and CUDA, host and
  * device): the partition layout of a feature, the fine-label table of the quantile partitions,
- * and the ARI finish that rounds exactly as ari's reference (algorithms/ari/ari_ref.c, ari_from_counts).
+ * and the ARI finish that rounds exactly as ari's reference (algorithms/ari/ari_ref.c,
+ * ari_from_counts).
  *
  * Quantile partitions (our exact form of ccc's run_quantile_clustering): among the m present
  * values of a numeric feature an object with tie group [lo, lo + eq) in sorted order has the
@@ -114,24 +115,10 @@ static inline void ccc_layout_init(struct ccc_layout *lay, int n)
   X(8, 0, 1) X(8, 1, 6) X(8, 6, 10) X(8, 10, 13) X(8, 13, 16) X(8, 16, 19) X(8, 19, 22) X(8, 22, 26) X(8, 26, 31) X(8, 31, 32)
 /* clang-format on */
 
-/* (double)((long double)num / (long double)den) as x86-64 computes it (64-bit significand,
- * round to nearest even, then to double), for |num|, den < 2^63, den > 0: the rounding of
- * ari_from_counts, reproduced in integers so the GPU gets the same bits. */
-static inline CCC_HD double ccc_div_x87(int64_t num, uint64_t den)
+/* The rounding of ccc_div_x87 from the normalized quotient: value = q * 2^(e - 64) with q the
+ * 64- or 65-bit floor of n1 2^64 / d1 (n1, d1 in [2^63, 2^64)) and r its remainder. */
+static inline CCC_HD double ccc_x87_round(unsigned __int128 q, uint64_t r, uint64_t d1, int e)
 {
-  if (num == 0)
-    return 0.0;
-  uint64_t N = num < 0 ? (uint64_t)0 - (uint64_t)num : (uint64_t)num;
-#ifdef __CUDA_ARCH__
-  int a = __clzll((long long)N), b = __clzll((long long)den);
-#else
-  int a = __builtin_clzll(N), b = __builtin_clzll(den);
-#endif
-  uint64_t n1 = N << a, d1 = den << b; /* both in [2^63, 2^64) */
-  unsigned __int128 x = (unsigned __int128)n1 << 64;
-  unsigned __int128 q = x / d1;
-  uint64_t r = (uint64_t)(x - q * d1);
-  int e = b - a; /* value = q * 2^(e - 64) */
   if (q >> 64) { /* 65 bits: drop one */
     int round = (int)(q & 1);
     q >>= 1;
@@ -152,7 +139,93 @@ static inline CCC_HD double ccc_div_x87(int64_t num, uint64_t den)
   if (low > 0x400 || (low == 0x400 && (m & 1)))
     m++;
   /* value = m * 2^(e - 53), m <= 2^53: exact in double */
-  double v = ldexp((double)m, e - 53);
+  return ldexp((double)m, e - 53);
+}
+
+/* (double)((long double)num / (long double)den) as x86-64 computes it (64-bit significand,
+ * round to nearest even, then to double), for |num|, den < 2^63, den > 0: the rounding of
+ * ari_from_counts, reproduced in integers so the GPU gets the same bits. */
+static inline CCC_HD double ccc_div_x87(int64_t num, uint64_t den)
+{
+  if (num == 0)
+    return 0.0;
+  uint64_t N = num < 0 ? (uint64_t)0 - (uint64_t)num : (uint64_t)num;
+#ifdef __CUDA_ARCH__
+  int a = __clzll((long long)N), b = __clzll((long long)den);
+#else
+  int a = __builtin_clzll(N), b = __builtin_clzll(den);
+#endif
+  uint64_t n1 = N << a, d1 = den << b; /* both in [2^63, 2^64) */
+  unsigned __int128 x = (unsigned __int128)n1 << 64;
+  unsigned __int128 q = x / d1;
+  uint64_t r = (uint64_t)(x - q * d1);
+  double v = ccc_x87_round(q, r, d1, b - a); /* value = q * 2^(b - a - 64) */
+  return num < 0 ? -v : v;
+}
+
+/* The high 64 bits of a * b. */
+static inline CCC_HD uint64_t ccc_mulhi64(uint64_t a, uint64_t b)
+{
+#ifdef __CUDA_ARCH__
+  return __umul64hi(a, b);
+#else
+  return (uint64_t)(((unsigned __int128)a * b) >> 64);
+#endif
+}
+
+/* floor(h 2^64 / d) and its remainder (*rem), for 2^63 <= d < 2^64 and h < d, without a 128-bit
+ * division (a loop of 32-bit steps on the GPU): a double estimate of the quotient, within 2^13 of
+ * it; the remainder R = h 2^64 - q d of the estimate, exact in a signed 128-bit pair (|R| < 2^78);
+ * a double estimate of R / d, within one of its floor; then at most two steps either way. */
+static inline CCC_HD uint64_t ccc_udiv_hi(uint64_t h, uint64_t d, uint64_t *rem)
+{
+  const double two64 = 18446744073709551616.0;
+  double x = (double)h / (double)d * two64;
+  uint64_t q = x >= two64 ? ~(uint64_t)0 : (uint64_t)x;
+  uint64_t lo = q * d, mh = ccc_mulhi64(q, d);
+  int64_t hi = (int64_t)(h - mh - (lo != 0)); /* R = hi 2^64 + lo, lo = 0 - q d mod 2^64 */
+  lo = (uint64_t)0 - lo;
+  double c = floor(((double)hi * two64 + (double)lo) / (double)d);
+  uint64_t m = c < 0 ? (uint64_t)(-c) : (uint64_t)c, ml = m * d, mhi = ccc_mulhi64(m, d);
+  if (c < 0) { /* R += m d, q -= m */
+    q -= m;
+    lo += ml;
+    hi += (int64_t)(mhi + (lo < ml));
+  } else { /* R -= m d, q += m */
+    q += m;
+    hi -= (int64_t)(mhi + (lo < ml));
+    lo -= ml;
+  }
+  while (hi < 0) {
+    q--;
+    lo += d;
+    hi += lo < d;
+  }
+  while (hi > 0 || lo >= d) {
+    q++;
+    hi -= lo < d;
+    lo -= d;
+  }
+  *rem = lo;
+  return q;
+}
+
+/* ccc_div_x87 with the quotient from ccc_udiv_hi: the same bits, fewer instructions on the GPU
+ * (ccc v4_lean_rows; test_ccc compares the two). */
+static inline CCC_HD double ccc_div_x87_est(int64_t num, uint64_t den)
+{
+  if (num == 0)
+    return 0.0;
+  uint64_t N = num < 0 ? (uint64_t)0 - (uint64_t)num : (uint64_t)num;
+#ifdef __CUDA_ARCH__
+  int a = __clzll((long long)N), b = __clzll((long long)den);
+#else
+  int a = __builtin_clzll(N), b = __builtin_clzll(den);
+#endif
+  uint64_t n1 = N << a, d1 = den << b, r;
+  uint64_t over = n1 >= d1; /* the quotient's 65th bit */
+  uint64_t ql = ccc_udiv_hi(over ? n1 - d1 : n1, d1, &r);
+  double v = ccc_x87_round((unsigned __int128)over << 64 | ql, r, d1, b - a);
   return num < 0 ? -v : v;
 }
 
@@ -165,6 +238,16 @@ static inline CCC_HD double ccc_ari_exact(uint64_t tp, uint64_t fp, uint64_t fn,
   int64_t num = 2 * ((int64_t)(tp * tn) - (int64_t)(fn * fp));
   uint64_t den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn);
   return ccc_div_x87(num, den);
+}
+
+/* ccc_ari_exact through ccc_div_x87_est: the same bits. */
+static inline CCC_HD double ccc_ari_exact_est(uint64_t tp, uint64_t fp, uint64_t fn, uint64_t tn)
+{
+  if (fn == 0 && fp == 0)
+    return 1.0;
+  int64_t num = 2 * ((int64_t)(tp * tn) - (int64_t)(fn * fp));
+  uint64_t den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn);
+  return ccc_div_x87_est(num, den);
 }
 
 /* Pair t of the upper triangle (row-major: (0,1), (0,2), ..., (1,2), ...) of F features. */

@@ -26,6 +26,11 @@ static void test_exact_rounding(void)
     if (t % 7 == 0)
       c.fp = c.fn; /* symmetric ones */
     double want = ari_from_counts(&c), got = ccc_ari_exact(c.tp, c.fp, c.fn, c.tn);
+    double est = ccc_ari_exact_est(c.tp, c.fp, c.fn, c.tn);
+    if (memcmp(&est, &got, sizeof est) != 0 && bad++ < 5)
+      fprintf(stderr, "counts %llu %llu %llu %llu: est %.17g, exact %.17g\n",
+              (unsigned long long)c.tp, (unsigned long long)c.fp, (unsigned long long)c.fn,
+              (unsigned long long)c.tn, est, got);
     if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 5)
       fprintf(stderr, "counts %llu %llu %llu %llu: exact %.17g, reference %.17g\n",
               (unsigned long long)c.tp, (unsigned long long)c.fp, (unsigned long long)c.fn,
@@ -46,6 +51,70 @@ static void test_exact_rounding(void)
     if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 10)
       fprintf(stderr, "n %d: exact %.17g, reference %.17g\n", n, got, want);
   }
+  EXPECT(bad == 0);
+}
+
+/* ccc_udiv_hi, the quotient of v4_lean_rows' exact division (no 128-bit divide), against the
+ * 128-bit division: the quotient and the remainder bit for bit (the rounding after them only
+ * looks at a few of their bits, so the division itself is what is compared), on random operands
+ * and at the edges of its estimate (h 0 or d - 1, d at 2^63 and 2^64 - 1, quotients near powers
+ * of two); then ccc_div_x87_est against ccc_div_x87 on signed operands of every length. */
+static void test_div_est(void)
+{
+  struct gr_rng r;
+  gr_rng_seed(&r, 11);
+  long bad = 0, n = 0;
+  for (long t = 0; t < 3000000; t++) {
+    uint64_t d = gr_rng_u64(&r) | (uint64_t)1 << 63, h;
+    switch (t % 8) {
+    case 0:
+      d = ((uint64_t)1 << 63) + (uint64_t)gr_rng_range(&r, 0, 3);
+      h = d - 1 - (uint64_t)gr_rng_range(&r, 0, 3);
+      break;
+    case 1:
+      d = ~(uint64_t)0 - (uint64_t)gr_rng_range(&r, 0, 3);
+      h = gr_rng_chance(&r, 0.5) ? d - 1 : (uint64_t)gr_rng_range(&r, 0, 3);
+      break;
+    case 2: { /* h 2^64 = q d + rem with rem within 3 of 0 or of d: where the estimate of R / d
+               * can fall either side of an integer. d odd: q = -rem / d mod 2^64 */
+      d |= 1;
+      uint64_t inv = d, rem = (uint64_t)gr_rng_range(&r, 0, 3);
+      for (int k = 0; k < 6; k++)
+        inv *= 2 - d * inv;
+      if (gr_rng_chance(&r, 0.5))
+        rem = d - 1 - rem;
+      uint64_t q = (0 - rem) * inv;
+      h = (uint64_t)(((unsigned __int128)q * d + rem) >> 64);
+      break;
+    }
+    case 3: h = gr_rng_u64(&r) >> gr_rng_range(&r, 1, 63); break;
+    default: h = gr_rng_u64(&r); break;
+    }
+    if (h >= d)
+      h = d - 1;
+    unsigned __int128 x = (unsigned __int128)h << 64;
+    uint64_t want_q = (uint64_t)(x / d), want_r = (uint64_t)(x % d), got_r = 0;
+    uint64_t got_q = ccc_udiv_hi(h, d, &got_r);
+    n++;
+    if ((got_q != want_q || got_r != want_r) && bad++ < 5)
+      fprintf(stderr, "udiv_hi %llu / %llu: q %llu r %llu, want %llu %llu\n", (unsigned long long)h,
+              (unsigned long long)d, (unsigned long long)got_q, (unsigned long long)got_r,
+              (unsigned long long)want_q, (unsigned long long)want_r);
+  }
+  for (long t = 0; t < 300000; t++) {
+    uint64_t den = gr_rng_u64(&r) >> gr_rng_range(&r, 1, 63);
+    int64_t num = (int64_t)(gr_rng_u64(&r) >> gr_rng_range(&r, 1, 63));
+    if (t % 3 == 0)
+      num = (int64_t)(den << gr_rng_range(&r, 0, __builtin_clzll(den | 1) - 1));
+    if (den == 0 || num <= 0)
+      continue;
+    num = gr_rng_chance(&r, 0.5) ? -num : num;
+    double want = ccc_div_x87(num, den), got = ccc_div_x87_est(num, den);
+    if (memcmp(&want, &got, sizeof want) != 0 && bad++ < 10)
+      fprintf(stderr, "div %lld / %llu: est %.17g, exact %.17g\n", (long long)num,
+              (unsigned long long)den, got, want);
+  }
+  EXPECT(n == 3000000);
   EXPECT(bad == 0);
 }
 
@@ -209,6 +278,7 @@ int main(void)
 {
   test_instance_reference();
   test_exact_rounding();
+  test_div_est();
   test_layout();
   test_known();
   test_titanic();

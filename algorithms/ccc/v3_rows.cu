@@ -12,54 +12,8 @@
 
 #include "ccc.h"
 #include "ccc_common.cuh"
+#include "ccc_rows.cuh"
 #include <gpuregress/gpu.h>
-
-#define CCC_ROW_CLUSTERS 55 /* feature i's 54 part clusters, then all its rows */
-#define CCC_PART_STRIDE 10  /* per row cluster: 9 sums of squared cells, then its object count */
-
-/* device helpers */
-
-/* Fine rows [r0, r1) of row cluster rc (part p's clusters start at (p+1)(p+2)/2 - 1). */
-__device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r0, int *r1)
-{
-  *r0 = 0;
-  *r1 = 32;
-  if (rc >= CCC_ROW_CLUSTERS - 1)
-    return;
-  int p = 0;
-  while ((p + 2) * (p + 3) / 2 - 1 <= rc)
-    p++;
-  const uint8_t *b = tab + CCC_TAB_BND + tab[CCC_TAB_OFF + p];
-  int a = rc - ((p + 1) * (p + 2) / 2 - 1);
-  *r0 = b[a];
-  *r1 = b[a + 1];
-}
-
-/* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
- * feature j into out[0..9), its object count into out[9]. */
-__device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
-{
-  const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
-  unsigned Y[33], s[CCC_MAX_PARTS];
-  Y[0] = 0;
-#pragma unroll
-  for (int c = 1; c <= 32; c++)
-    Y[c] = Y[c - 1] + (hi[c] - lo[c]);
-#pragma unroll
-  for (int q = 0; q < CCC_MAX_PARTS; q++)
-    s[q] = 0;
-#define CCC_V3_CELL(q, lo, hi)                                                                     \
-  {                                                                                                \
-    unsigned d = Y[hi] - Y[lo];                                                                    \
-    s[q] += d * d;                                                                                 \
-  }
-  CCC_F10_CELLS(CCC_V3_CELL)
-#undef CCC_V3_CELL
-#pragma unroll
-  for (int q = 0; q < CCC_MAX_PARTS; q++)
-    out[q] = s[q];
-  out[CCC_MAX_PARTS] = Y[32];
-}
 
 /* A numeric x numeric pair of the kmax = 10 layout; the table is clear. */
 __device__ static inline void ccc_rows_pair(const struct ccc_pair_params &pp, unsigned *T,
@@ -70,19 +24,7 @@ __device__ static inline void ccc_rows_pair(const struct ccc_pair_params &pp, un
   const int lane = threadIdx.x & 31, sw = pp.sw;
   const unsigned Vi = CCC_META_VALID(mi), Vj = CCC_META_VALID(mj);
   ccc_pair_count(pp, T, labels, i, j);
-  { /* column prefix: T[r][c] = objects in fine rows < r and fine column c - 1 */
-    int c = lane + 1;
-    unsigned run = 0;
-    for (int r = 1; r <= 32; r++) {
-      run += T[r * sw + c];
-      T[r * sw + c] = run;
-    }
-  }
-  __syncwarp();
-  ccc_row_band(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
-  if (lane + 32 < CCC_ROW_CLUSTERS)
-    ccc_row_band(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
-  __syncwarp();
+  ccc_rows_bands(T, sw, part, r0a, r1a, r0b, r1b);
   const unsigned *all = part + (CCC_ROW_CLUSTERS - 1) * CCC_PART_STRIDE;
   const unsigned long long nn = all[CCC_MAX_PARTS];
   double fast[3];

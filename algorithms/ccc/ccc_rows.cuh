@@ -1,0 +1,76 @@
+/* The row-cluster pass of the kmax = 10 layout's numeric pairs, shared by ccc v3_rows and
+ * v4_lean_rows (their files carry the design): each lane takes row clusters of feature i (its 9
+ * parts' 54 clusters, then one of all rows), forms the row band's 32 fine-column counts in
+ * registers from the column-prefixed table and sums the squared cells of feature j's 9 parts. */
+#pragma once
+
+#include "ccc_common.cuh"
+
+#define CCC_ROW_CLUSTERS 55 /* feature i's 54 part clusters, then all its rows */
+#define CCC_PART_STRIDE 10  /* per row cluster: 9 sums of squared cells, then its object count */
+
+/* device helpers */
+
+/* Fine rows [r0, r1) of row cluster rc (part p's clusters start at (p+1)(p+2)/2 - 1). */
+__device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r0, int *r1)
+{
+  *r0 = 0;
+  *r1 = 32;
+  if (rc >= CCC_ROW_CLUSTERS - 1)
+    return;
+  int p = 0;
+  while ((p + 2) * (p + 3) / 2 - 1 <= rc)
+    p++;
+  const uint8_t *b = tab + CCC_TAB_BND + tab[CCC_TAB_OFF + p];
+  int a = rc - ((p + 1) * (p + 2) / 2 - 1);
+  *r0 = b[a];
+  *r1 = b[a + 1];
+}
+
+/* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
+ * feature j into out[0..9), its object count into out[9]. */
+__device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
+{
+  const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
+  unsigned Y[33], s[CCC_MAX_PARTS];
+  Y[0] = 0;
+#pragma unroll
+  for (int c = 1; c <= 32; c++)
+    Y[c] = Y[c - 1] + (hi[c] - lo[c]);
+#pragma unroll
+  for (int q = 0; q < CCC_MAX_PARTS; q++)
+    s[q] = 0;
+#define CCC_V3_CELL(q, lo, hi)                                                                     \
+  {                                                                                                \
+    unsigned d = Y[hi] - Y[lo];                                                                    \
+    s[q] += d * d;                                                                                 \
+  }
+  CCC_F10_CELLS(CCC_V3_CELL)
+#undef CCC_V3_CELL
+#pragma unroll
+  for (int q = 0; q < CCC_MAX_PARTS; q++)
+    out[q] = s[q];
+  out[CCC_MAX_PARTS] = Y[32];
+}
+
+/* The counted table T (row stride sw) column-prefixed in place (T[r][c] = objects in fine rows
+ * < r and fine column c - 1), then this lane's row clusters (r0a, r1a) and, for lanes below 23,
+ * (r0b, r1b) summed into part; ends with a warp barrier. */
+__device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
+                                             int r0b, int r1b)
+{
+  const int lane = threadIdx.x & 31;
+  { /* column prefix */
+    int c = lane + 1;
+    unsigned run = 0;
+    for (int r = 1; r <= 32; r++) {
+      run += T[r * sw + c];
+      T[r * sw + c] = run;
+    }
+  }
+  __syncwarp();
+  ccc_row_band(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
+  if (lane + 32 < CCC_ROW_CLUSTERS)
+    ccc_row_band(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
+  __syncwarp();
+}
