@@ -42,6 +42,8 @@ int ccc_v1_warp_uninit_launch(const struct ccc_gpu *g, void *stream);
 int ccc_v2_warp_launch(const struct ccc_gpu *g, void *stream);
 /* fixed: numeric pairs of the kmax = 10 layout by row clusters (conflict-free table reads) */
 int ccc_v3_rows_launch(const struct ccc_gpu *g, void *stream);
+/* fixed: v3_rows in fewer instructions (16-byte clears, part-major sums, no 128-bit divide) */
+int ccc_v4_lean_rows_launch(const struct ccc_gpu *g, void *stream);
 
 #ifdef __cplusplus
 }

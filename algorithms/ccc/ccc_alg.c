@@ -71,6 +71,9 @@ static const struct gr_variant ccc_variants[] = {
     {"v3_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ccc_v3_rows_launch),
      "numeric pairs (n >= 91) by row clusters: conflict-free table reads, cells in registers"},
+    {"v4_lean_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ccc_v4_lean_rows_launch),
+     "v3_rows in fewer instructions: 16-byte clears, part-major part-pair sums, no 128-bit divide"},
 };
 
 /* ---- cases ----------------------------------------------------------------------------- */
