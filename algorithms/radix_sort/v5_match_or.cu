@@ -54,7 +54,25 @@
  *   2^26  1.019 (ballots 448x24 1.040, 384x28 1.038, 512x20 1.050, 448x22 1.024)
  *   2^28  1.012 (448x24 1.030, 384x28 1.037, 512x20 1.091, 512x24 1.401; 384x24 or 1.040 above)
  * So pairs take 256 x 16 (atomicOr) up to 2^19, 384 x 24 with the atomicOr up to 2^24, and v4's
- * kernel beyond, where nothing measured beat it. */
+ * kernel beyond, where nothing measured beat it.
+ * Pairs at 2^28 again (issue 40, stop 48; the same scratch bench, H200, CUB 7.41-7.45 ms, v4's
+ * kernel 1.012-1.013x in every run), each value path in the pass kernel:
+ *   the output positions packed as digits (g recomputed) instead of 24 registers: 1.027x (384x24),
+ *     1.046x (atomicOr), 1.060x (448x24);
+ *   values loaded into registers after the keys' scatter (one tile buffer): 1.14-1.38x;
+ *   values loaded with the keys, one 64-bit exchange of (key, value): 1.11-1.50x at 2^28, though
+ *     0.79x at 2^20 (256x32, atomicOr): fewer instructions, worse DRAM behaviour;
+ *   (key, value) interleaved in the scratch between passes (two 8n-byte buffers): 2^28 1.003-1.006x
+ *     (384x20, atomicOr), 2^26 0.989-0.995x, 2^24 0.956-0.961x, 2^22 0.811-0.823x (256x32), where
+ *     v5 is 1.012, 1.019, 0.990, 0.882; alternating interleaved and split (one 8n buffer) loses
+ *     most of it (2^28 1.033x, 2^24 0.988x). Not taken: 1% at 2^28 for twice the scratch.
+ * ncu at 2^28 (locked clocks), one pass: v4's 2.23 ms, DRAM 8.01 B read and 8.0-8.1 B written
+ * a pair (the minimum), 40% of DRAM throughput, 68% SM; CUB's 2.12 ms, 42% and 42%; interleaved
+ * 1.99-2.15 ms, 44-48% and 36%. Neither unit is saturated: each block loads, ranks, waits in the
+ * look-back and scatters in turn, two blocks an SM. The up-front histogram is 0.47 ms of the sort
+ * (6% of pairs, 9% of keys) at any of 4-8 blocks an SM and 2-16 loads in flight a thread: four
+ * shared atomics a key bound it. What is left to try: the next pass's digit counted in each pass
+ * (one atomic a key in the histogram), a persistent pass kernel that prefetches its next tile. */
 #include "onesweep.cuh"
 
 /* the shapes by n (radix_sort.h: radix_sort_v5_tile): few tiles want small ones, many tiles the
