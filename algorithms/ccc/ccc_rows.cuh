@@ -74,3 +74,32 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     ccc_row_band(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
   __syncwarp();
 }
+
+/* The pair loop of a row-cluster variant's persistent kernel: each pair's table cleared by
+ * V::clear(T, sw, sw * sw), then a numeric x numeric pair of the kmax = 10 layout by V::rows_pair,
+ * any other by v2_warp's ccc_pair_run. */
+template <class V>
+__device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params &pp,
+                                                   const uint8_t *labels, const uint32_t *meta,
+                                                   double *ccc, uint8_t *idx)
+{
+  unsigned *T;
+  unsigned long long *marg;
+  const uint8_t *tab = ccc_block_init(pp, &T, &marg);
+  unsigned *part = (unsigned *)(marg + 2 * CCC_MAX_PARTS);
+  const int lane = threadIdx.x & 31, cells = pp.sw * pp.sw, rows10 = pp.parts == CCC_MAX_PARTS;
+  int r0a, r1a, r0b, r1b; /* this lane's two row clusters */
+  ccc_row_cluster(tab, lane, &r0a, &r1a);
+  ccc_row_cluster(tab, lane + 32, &r0b, &r1b);
+  for (long long t = ccc_first_pair(); t < pp.pairs; t += ccc_pair_step()) {
+    int i, j;
+    uint32_t mi, mj;
+    if (!ccc_pair_begin(pp, meta, t, &i, &j, &mi, &mj, ccc, idx))
+      continue;
+    V::clear(T, pp.sw, cells);
+    if (rows10 && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
+      V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+    else
+      ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
+  }
+}

@@ -111,29 +111,22 @@ __device__ static inline void ccc_v4_rows_pair(const struct ccc_pair_params &pp,
  * 80; 640 at ptxas' free choice of 95) */
 #define CCC_V4_BLOCKS_PER_SM 8
 
+struct ccc_v4_ops {
+  __device__ static void clear(unsigned *T, int sw, int cells) { ccc_v4_clear(T, sw); }
+  __device__ static void rows_pair(const struct ccc_pair_params &pp, unsigned *T, unsigned *part,
+                                   const uint8_t *labels, uint32_t mi, uint32_t mj, int i, int j,
+                                   long long t, int r0a, int r1a, int r0b, int r1b, double *ccc,
+                                   uint8_t *idx)
+  {
+    ccc_v4_rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+  }
+};
+
 static __global__ void __launch_bounds__(CCC_WARPS * 32, CCC_V4_BLOCKS_PER_SM)
     ccc_v4_pair_kernel(const struct ccc_pair_params pp, const uint8_t *labels, const uint32_t *meta,
                        double *ccc, uint8_t *idx)
 {
-  unsigned *T;
-  unsigned long long *marg;
-  const uint8_t *tab = ccc_block_init(pp, &T, &marg);
-  unsigned *part = (unsigned *)(marg + 2 * CCC_MAX_PARTS);
-  const int lane = threadIdx.x & 31, rows10 = pp.parts == CCC_MAX_PARTS;
-  int r0a, r1a, r0b, r1b; /* this lane's two row clusters */
-  ccc_row_cluster(tab, lane, &r0a, &r1a);
-  ccc_row_cluster(tab, lane + 32, &r0b, &r1b);
-  for (long long t = ccc_first_pair(); t < pp.pairs; t += ccc_pair_step()) {
-    int i, j;
-    uint32_t mi, mj;
-    if (!ccc_pair_begin(pp, meta, t, &i, &j, &mi, &mj, ccc, idx))
-      continue;
-    ccc_v4_clear(T, pp.sw);
-    if (rows10 && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
-      ccc_v4_rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
-    else
-      ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
-  }
+  ccc_rows_kernel_body<ccc_v4_ops>(pp, labels, meta, ccc, idx);
 }
 
 /* launcher */
