@@ -298,7 +298,9 @@ const struct cli_command cli_import_cmd = {
 };
 
 /* SIGINT, SIGTERM, SIGHUP during an import: the import under way stops (its transaction rolls
- * back: nothing of that file), and the command exits 130 as every command does */
+ * back: nothing of that file), the files after it are not read, and the command exits 130 as every
+ * command does. A signal that lands after the last file's import has committed stops nothing: that
+ * import is reported and the command exits as it would have (0), never 130 beside "runs added". */
 static struct store *import_store;
 static volatile sig_atomic_t import_interrupted;
 
@@ -334,13 +336,20 @@ int cmd_import(int argc, char **argv)
     fprintf(stderr, "gpuregress import: %s\n", why);
     return import_interrupted ? 130 : GR_EXIT_USAGE;
   }
-  int rc = GR_EXIT_OK;
+  int rc = GR_EXIT_OK, stopped = 0;
   import_store = st;
-  for (int i = optind; i < argc && !import_interrupted; i++) {
+  for (int i = optind; i < argc; i++) {
+    if (import_interrupted) { /* between two files: the ones before it are in */
+      fprintf(stderr, "gpuregress import: interrupted: '%s'%s not imported\n", argv[i],
+              i + 1 < argc ? " and the files after it" : "");
+      stopped = 1;
+      break;
+    }
     struct store_import_report r;
     int failed = store_import(st, argv[i], &r, why, sizeof why);
     if (failed && import_interrupted) {
       fprintf(stderr, "gpuregress import: interrupted: nothing of '%s' imported\n", argv[i]);
+      stopped = 1;
       break;
     }
     if (failed) {
@@ -366,7 +375,7 @@ int cmd_import(int argc, char **argv)
   signal(SIGHUP, SIG_DFL);
   import_store = NULL;
   store_close(st);
-  return import_interrupted ? 130 : rc;
+  return stopped ? 130 : rc;
 }
 
 /* ---- prune -------------------------------------------------------------------------------- */
