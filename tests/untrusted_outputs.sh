@@ -126,7 +126,13 @@ big="$tmp/big.db"
 "$synth" "$big" --cases 40000 >/dev/null
 "$bin" import --db "$tmp/into.db" "$big" >"$tmp/imp" 2>&1 &
 pid=$!
-sleep 0.3
+# the signal goes once the handlers are in: they are set before the database is opened (a TERM
+# before them would be the shell's default death, 143, on a slow start)
+for _ in $(seq 1 200); do
+  [ -e "$tmp/into.db" ] && break
+  sleep 0.05
+done
+sleep 0.2
 kill -TERM $pid
 wait $pid
 rc=$?
