@@ -42,6 +42,37 @@ static unsigned char *ref_output(const struct gr_instance *inst, struct km_out_l
   return o;
 }
 
+/* A case's instance and the reference's answer packed as a variant's output, for the tests that
+ * edit that output and check it. */
+struct ref_fixture {
+  struct gr_case c;
+  struct gr_instance *inst;
+  const struct km_data *d;
+  struct km_out_layout l;
+  unsigned char *o;
+};
+
+/* Loads case text into *f; 0, or -1 with the reason reported (nothing to free). */
+static int fixture_load(struct ref_fixture *f, const char *text)
+{
+  f->inst = load_case(&f->c, text);
+  if (!f->inst)
+    return -1;
+  f->d = f->inst->priv;
+  f->o = ref_output(f->inst, &f->l);
+  if (!f->o) {
+    kmedoids_algorithm.instance_free(f->inst);
+    return -1;
+  }
+  return 0;
+}
+
+static void fixture_free(struct ref_fixture *f)
+{
+  free(f->o);
+  kmedoids_algorithm.instance_free(f->inst);
+}
+
 static void make_ds(struct kmsig *ds, int n, const int *sizes, const float *rec)
 {
   ds->n = n;
@@ -634,17 +665,14 @@ static void test_parallel_terms(void)
  * (2 dist_slack) of its nearest, and still fails one moved beyond it. */
 static void test_check_near_tie(void)
 {
-  struct gr_case c;
-  struct gr_instance *inst =
-      load_case(&c, "kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 iters=0 "
-                    "ranks=1 dist=duplicates seed=245441520283404");
-  if (!inst)
+  struct ref_fixture f;
+  if (fixture_load(&f, "kmedoids n=14 k=4 sig_min=256 sig_max=256 classes=2 alpha_milli=1 "
+                       "iters=0 ranks=1 dist=duplicates seed=245441520283404"))
     return;
-  const struct km_data *d = inst->priv;
-  struct km_out_layout l;
-  unsigned char *o = ref_output(inst, &l);
-  if (!o)
-    return;
+  const struct km_data *d = f.d;
+  const struct gr_instance *inst = f.inst;
+  const struct km_out_layout l = f.l;
+  unsigned char *o = f.o;
   int32_t *asg = (int32_t *)(o + l.assign);
   double *obj = (double *)(o + l.objective);
   struct gr_check_report rep;
@@ -666,8 +694,7 @@ static void test_check_near_tie(void)
   memset(&rep, 0, sizeof rep);
   EXPECT(kmedoids_algorithm.check(inst, o, &rep) == 1 && strstr(rep.why, "object 2 is assigned"),
          "a flip beyond the tolerance passes (%s)", rep.why);
-  free(o);
-  kmedoids_algorithm.instance_free(inst);
+  fixture_free(&f);
 }
 
 /* A medoid update that float scores decide the other way (gpu-check on an H200, this stop:
@@ -750,27 +777,20 @@ static void test_check_medoid_flip(void)
  * without a near tie that differs as much fails. */
 static void expect_objective(const char *text, int t, double value, int want, const char *why)
 {
-  struct gr_case c;
-  struct gr_instance *inst = load_case(&c, text);
-  if (!inst)
+  struct ref_fixture f;
+  if (fixture_load(&f, text))
     return;
-  const struct km_data *d = inst->priv;
-  struct km_out_layout l;
-  unsigned char *o = ref_output(inst, &l);
-  if (!o)
-    return;
-  double *obj = (double *)(o + l.objective);
-  EXPECT(d->res.steps == 4, "%s: the reference took %d steps, not 4", text, d->res.steps);
+  double *obj = (double *)(f.o + f.l.objective);
+  EXPECT(f.d->res.steps == 4, "%s: the reference took %d steps, not 4", text, f.d->res.steps);
   obj[t] = value > 0 ? value : obj[t] * 1.01; /* value 0: 1% above the reference's */
   struct gr_check_report rep;
   memset(&rep, 0, sizeof rep);
-  int got = kmedoids_algorithm.check(inst, o, &rep);
+  int got = kmedoids_algorithm.check(f.inst, f.o, &rep);
   EXPECT(got == want && (!want || strstr(rep.why, why)),
          "%s, objective[%d] = %.12g: check %d "
          "('%s'), expected %d%s%s",
          text, t, obj[t], got, rep.why, want, want ? " with " : "", want ? why : "");
-  free(o);
-  kmedoids_algorithm.instance_free(inst);
+  fixture_free(&f);
 }
 
 static void test_check_flip_and_back(void)
