@@ -74,6 +74,9 @@ static const struct gr_variant ccc_variants[] = {
     {"v4_lean_rows", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ccc_v4_lean_rows_launch),
      "v3_rows in fewer instructions: 16-byte clears, part-major part-pair sums, no 128-bit divide"},
+    {"v5_quick_pick", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ccc_v5_quick_pick_launch),
+     "v4 with one IEEE division per ARI (x87 bits unless near a midpoint), branchless counting"},
 };
 
 /* ---- cases ----------------------------------------------------------------------------- */

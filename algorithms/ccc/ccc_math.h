@@ -250,6 +250,78 @@ static inline CCC_HD double ccc_ari_exact_est(uint64_t tp, uint64_t fp, uint64_t
   return ccc_div_x87_est(num, den);
 }
 
+/* The bits of a double, and back. */
+static inline CCC_HD uint64_t ccc_dbits(double x)
+{
+#ifdef __CUDA_ARCH__
+  return (uint64_t)__double_as_longlong(x);
+#else
+  union {
+    double d;
+    uint64_t u;
+  } v;
+  v.d = x;
+  return v.u;
+#endif
+}
+
+static inline CCC_HD double ccc_bitsd(uint64_t u)
+{
+#ifdef __CUDA_ARCH__
+  return __longlong_as_double((long long)u);
+#else
+  union {
+    double d;
+    uint64_t u;
+  } v;
+  v.u = u;
+  return v.d;
+#endif
+}
+
+/* ccc_div_x87 by one IEEE double division, where that is sure to give the same bits (den > 0).
+ * With num and den below 2^53 (exact in double), q = num / den is the correctly rounded quotient
+ * and r = num - q den (one fma) is exact. The x87 way rounds num / den to 64 bits first; that can
+ * only end on another double than q when its 64-bit value is a midpoint of q and a neighbour, so
+ * when the exact quotient is within 2^-12 ulp(q) of q +- ulp(q) / 2: |r| within den ulp(q) 2^-12
+ * of den ulp(q) / 2. *sure = 0 within 2^-10 ulp of there (about one quotient in 500), where an
+ * operand is 2^53 or more, and where q is a power of two with r != 0 (the spacing below it halves;
+ * not reachable with operands below 2^53, whose quotients keep at least 1 / den from a power of
+ * two: kept as a guard). The caller then takes ccc_div_x87 (or _est). test_ccc compares the sure
+ * ones bit for bit. */
+static inline CCC_HD double ccc_div_x87_dbl(int64_t num, uint64_t den, int *sure)
+{
+  const double big = 9007199254740992.0; /* 2^53 */
+  double a = (double)num, b = (double)den, q = a / b, r = fma(-q, b, a);
+  uint64_t bits = ccc_dbits(q);
+  double u = ccc_bitsd(bits & 0x7ff0000000000000ull) * 0x1p-52; /* ulp(q), q normal */
+  double e = fabs(fabs(r) - 0.5 * b * u);
+  *sure = fabs(a) < big && b < big &&
+          (r == 0 || ((bits & 0xfffffffffffffull) != 0 && e > b * u * 0x1p-10));
+  return q;
+}
+
+/* ari_from_counts' numerator and denominator (n <= CCC_MAX_N: every product fits). */
+static inline CCC_HD void ccc_ari_terms(uint64_t tp, uint64_t fp, uint64_t fn, uint64_t tn,
+                                        int64_t *num, uint64_t *den)
+{
+  *num = 2 * ((int64_t)(tp * tn) - (int64_t)(fn * fp));
+  *den = (tp + fn) * (fn + tn) + (tp + fp) * (fp + tn);
+}
+
+/* ccc_ari_exact through ccc_div_x87_dbl where it is sure, else ccc_div_x87_est: the same bits. */
+static inline CCC_HD double ccc_ari_exact_dbl(uint64_t tp, uint64_t fp, uint64_t fn, uint64_t tn)
+{
+  if (fn == 0 && fp == 0)
+    return 1.0;
+  int64_t num;
+  uint64_t den;
+  int sure;
+  ccc_ari_terms(tp, fp, fn, tn, &num, &den);
+  double v = ccc_div_x87_dbl(num, den, &sure);
+  return sure ? v : ccc_div_x87_est(num, den);
+}
+
 /* Pair t of the upper triangle (row-major: (0,1), (0,2), ..., (1,2), ...) of F features. */
 static inline CCC_HD int64_t ccc_pair_index(int64_t i, int64_t j, int64_t F)
 {

@@ -28,7 +28,9 @@ __device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r
 }
 
 /* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
- * feature j into out[0..9), its object count into out[9]. */
+ * feature j into out[0..9), its object count into out[9]. Z: the fine columns are 0..31 (else
+ * 1..32). */
+template <bool Z = false>
 __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
 {
   const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
@@ -36,7 +38,7 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
   Y[0] = 0;
 #pragma unroll
   for (int c = 1; c <= 32; c++)
-    Y[c] = Y[c - 1] + (hi[c] - lo[c]);
+    Y[c] = Y[c - 1] + (hi[c - Z] - lo[c - Z]);
 #pragma unroll
   for (int q = 0; q < CCC_MAX_PARTS; q++)
     s[q] = 0;
@@ -55,12 +57,24 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
 
 /* The counted table T (row stride sw) column-prefixed in place (T[r][c] = objects in fine rows
  * < r and fine column c - 1), then this lane's row clusters (r0a, r1a) and, for lanes below 23,
- * (r0b, r1b) summed into part; ends with a warp barrier. */
+ * (r0b, r1b) summed into part; ends with a warp barrier. Z: fine row x counted in row x and fine
+ * column y in column y (rows and columns 0..31; what row 32 counted is dropped), the prefix
+ * exclusive: T[r][c] = objects in fine rows < r and fine column c. */
+template <bool Z = false>
 __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
                                              int r0b, int r1b)
 {
   const int lane = threadIdx.x & 31;
-  { /* column prefix */
+  if (Z) { /* exclusive column prefix */
+    unsigned run = 0;
+#pragma unroll 4
+    for (int r = 0; r < 32; r++) {
+      unsigned v = T[r * sw + lane];
+      T[r * sw + lane] = run;
+      run += v;
+    }
+    T[32 * sw + lane] = run;
+  } else { /* column prefix */
     int c = lane + 1;
     unsigned run = 0;
     for (int r = 1; r <= 32; r++) {
@@ -69,10 +83,41 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     }
   }
   __syncwarp();
-  ccc_row_band(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
+  ccc_row_band<Z>(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
   if (lane + 32 < CCC_ROW_CLUSTERS)
-    ccc_row_band(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
+    ccc_row_band<Z>(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
   __syncwarp();
+}
+
+/* The warp's whole table to zero: ccc_table_bytes(sw) is a multiple of 16 and every warp's table
+ * starts 16-byte aligned (ccc_block_init); ends with a warp barrier. */
+__device__ static inline void ccc_rows_clear16(unsigned *T, int sw)
+{
+  uint4 *t4 = (uint4 *)T;
+  const int n4 = (int)(ccc_table_bytes(sw) / 16);
+  for (int c = threadIdx.x & 31; c < n4; c += 32)
+    t4[c] = make_uint4(0u, 0u, 0u, 0u);
+  __syncwarp();
+}
+
+/* Part-major part-pair sums over the row bands in part (ccc_rows_bands): lane 3p + g (< 27) sums
+ * part p's clusters' squared cells for parts 3g..3g+2 of feature j into s[0..3) and their squared
+ * row sums into sa (each at most nn^2 <= CCC_MAX_N^2 < 2^31); other lanes get zeros. */
+__device__ static inline void ccc_rows_part_sums(const unsigned *part, int lane, unsigned (&s)[3],
+                                                 unsigned &sa)
+{
+  const int p = lane / 3, q0 = lane % 3 * 3;
+  s[0] = s[1] = s[2] = sa = 0u;
+  if (lane < CCC_MAX_PARTS * 3) {
+    const unsigned *band = part + ((p + 1) * (p + 2) / 2 - 1) * CCC_PART_STRIDE;
+    for (int a = 0; a < p + 2; a++, band += CCC_PART_STRIDE) {
+      unsigned rows = band[CCC_MAX_PARTS];
+      sa += rows * rows;
+      s[0] += band[q0];
+      s[1] += band[q0 + 1];
+      s[2] += band[q0 + 2];
+    }
+  }
 }
 
 /* The pair loop of a row-cluster variant's persistent kernel: each pair's table cleared by
@@ -103,3 +148,4 @@ __device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params 
       ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
   }
 }
+

@@ -29,17 +29,6 @@
 
 /* device helpers */
 
-/* The warp's whole table to zero: ccc_table_bytes(sw) is a multiple of 16 and every warp's table
- * starts 16-byte aligned (ccc_block_init); ends with a warp barrier. */
-__device__ static inline void ccc_v4_clear(unsigned *T, int sw)
-{
-  uint4 *t4 = (uint4 *)T;
-  const int n4 = (int)(ccc_table_bytes(sw) / 16);
-  for (int c = threadIdx.x & 31; c < n4; c += 32)
-    t4[c] = make_uint4(0u, 0u, 0u, 0u);
-  __syncwarp();
-}
-
 /* Count the objects of two numeric features present in both into the clear table (cell
  * (x + 1, y + 1) of stride sw): their fine labels are 0..31, a missing one CCC_MISSING, so
  * (x | y) < 32 says both are present; ends with a warp barrier. */
@@ -79,19 +68,8 @@ __device__ static inline void ccc_v4_rows_pair(const struct ccc_pair_params &pp,
   const unsigned *all = part + (CCC_ROW_CLUSTERS - 1) * CCC_PART_STRIDE;
   const unsigned long long nn = all[CCC_MAX_PARTS];
   const int p = lane / 3, q0 = lane % 3 * 3;
-  /* the part pairs' sums of squared cells s, and part p's sum of squared row sums sa: each at most
-   * nn^2 <= CCC_MAX_N^2 < 2^31 */
-  unsigned s[3] = {0u, 0u, 0u}, sa = 0u;
-  if (lane < CCC_MAX_PARTS * 3) {
-    const unsigned *band = part + ((p + 1) * (p + 2) / 2 - 1) * CCC_PART_STRIDE;
-    for (int a = 0; a < p + 2; a++, band += CCC_PART_STRIDE) {
-      unsigned rows = band[CCC_MAX_PARTS];
-      sa += rows * rows;
-      s[0] += band[q0];
-      s[1] += band[q0 + 1];
-      s[2] += band[q0 + 2];
-    }
-  }
+  unsigned s[3], sa;
+  ccc_rows_part_sums(part, lane, s, sa);
   double fast[3];
   unsigned long long cnt[3][4];
   int pq[3];
@@ -117,7 +95,7 @@ __device__ static inline void ccc_v4_rows_pair(const struct ccc_pair_params &pp,
 #define CCC_V4_BLOCKS_PER_SM 8
 
 struct ccc_v4_ops {
-  __device__ static void clear(unsigned *T, int sw, int cells) { ccc_v4_clear(T, sw); }
+  __device__ static void clear(unsigned *T, int sw, int cells) { ccc_rows_clear16(T, sw); }
   __device__ static void rows_pair(const struct ccc_pair_params &pp, unsigned *T, unsigned *part,
                                    const uint8_t *labels, uint32_t mi, uint32_t mj, int i, int j,
                                    long long t, int r0a, int r1a, int r0b, int r1b, double *ccc,
