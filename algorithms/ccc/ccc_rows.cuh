@@ -148,4 +148,3 @@ __device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params 
       ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
   }
 }
-

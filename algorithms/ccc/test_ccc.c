@@ -165,8 +165,8 @@ static void test_div_dbl(void)
   EXPECT(n > 3000000);
   EXPECT(bad == 0);
   EXPECT(sure_big == 0);
-  EXPECT(differ > 100);          /* the midpoint cases were met */
-  EXPECT(unsure < n / 100);      /* and the slow path stays rare */
+  EXPECT(differ > 100);     /* the midpoint cases were met */
+  EXPECT(unsure < n / 100); /* and the slow path stays rare */
   EXPECT(unsure >= differ);
 }
 
