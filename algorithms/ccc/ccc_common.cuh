@@ -283,16 +283,14 @@ __device__ static inline long long ccc_pair_step(void)
   return (long long)gridDim.x * CCC_WARPS;
 }
 
-/* Pair t's features and metadata. A pair where a feature has no valid part gets NaN and
+/* Pair t = (i, j)'s metadata. A pair where a feature has no valid part gets NaN and
  * CCC_NO_INDEX here and returns 0 (its table is never touched); else 1, after a warp barrier
  * (the previous pair's lanes are done with the table). */
-__device__ static inline int ccc_pair_begin(const struct ccc_pair_params &pp, const uint32_t *meta,
-                                            long long t, int *i, int *j, uint32_t *mi, uint32_t *mj,
-                                            double *ccc, uint8_t *idx)
+__device__ static inline int ccc_pair_meta(const uint32_t *meta, long long t, int i, int j,
+                                           uint32_t *mi, uint32_t *mj, double *ccc, uint8_t *idx)
 {
-  ccc_pair_of(t, pp.features, i, j);
-  *mi = meta[*i];
-  *mj = meta[*j];
+  *mi = meta[i];
+  *mj = meta[j];
   if (!CCC_META_VALID(*mi) || !CCC_META_VALID(*mj)) {
     if ((threadIdx.x & 31) == 0) {
       ccc[t] = __longlong_as_double(0x7ff8000000000000ll);
@@ -302,4 +300,13 @@ __device__ static inline int ccc_pair_begin(const struct ccc_pair_params &pp, co
   }
   __syncwarp();
   return 1;
+}
+
+/* Pair t's features (ccc_pair_of) and metadata (ccc_pair_meta). */
+__device__ static inline int ccc_pair_begin(const struct ccc_pair_params &pp, const uint32_t *meta,
+                                            long long t, int *i, int *j, uint32_t *mi, uint32_t *mj,
+                                            double *ccc, uint8_t *idx)
+{
+  ccc_pair_of(t, pp.features, i, j);
+  return ccc_pair_meta(meta, t, *i, *j, mi, mj, ccc, idx);
 }

@@ -322,6 +322,25 @@ static inline CCC_HD double ccc_ari_exact_dbl(uint64_t tp, uint64_t fp, uint64_t
   return sure ? v : ccc_div_x87_est(num, den);
 }
 
+/* A float estimate of ari_from_counts for counts below 2^32: each conversion, product, sum and the
+ * quotient (__fdividef on the GPU, 2 ulp) rounds by at most a few 2^-24 relative, and since
+ * tp tn and fn fp are each at most den / 2 the estimate is within about 15 * 2^-24 (< 1e-6) of
+ * the ARI; test_ccc asserts 2e-6 on random and real counts. Two part pairs whose estimates differ
+ * by more than CCC_ARI_APPROX_WINDOW are ordered as their ARIs. */
+#define CCC_ARI_APPROX_WINDOW 1e-5f
+static inline CCC_HD float ccc_ari_approx(uint32_t tp, uint32_t fp, uint32_t fn, uint32_t tn)
+{
+  if (fn == 0 && fp == 0)
+    return 1.0f;
+  const float a = (float)tp, b = (float)fp, c = (float)fn, d = (float)tn;
+  const float num = 2.0f * fmaf(a, d, -(c * b)), den = fmaf(a + c, c + d, (a + b) * (b + d));
+#ifdef __CUDA_ARCH__
+  return __fdividef(num, den);
+#else
+  return num / den;
+#endif
+}
+
 /* Pair t of the upper triangle (row-major: (0,1), (0,2), ..., (1,2), ...) of F features. */
 static inline CCC_HD int64_t ccc_pair_index(int64_t i, int64_t j, int64_t F)
 {
@@ -340,6 +359,25 @@ static inline CCC_HD void ccc_pair_of(int64_t t, int64_t F, int *i_out, int *j_o
     i++;
   *i_out = (int)i;
   *j_out = (int)(t - ccc_pair_index(i, i + 1, F) + i + 1);
+}
+
+/* (i, j) of pair t from those of pair t - s (0 < s): along row i, then into the next rows (row
+ * i + 1 starts at j = i + 2); past CCC_ADVANCE_ROWS rows (few features, the last short rows) by
+ * ccc_pair_of. ccc v5_quick_pick's warps step their pairs so, not by a square root each. */
+#define CCC_ADVANCE_ROWS 4
+static inline CCC_HD void ccc_pair_advance(int64_t t, int s, int F, int *i, int *j)
+{
+  int ii = *i, jj = *j + s; /* F + s < 2^31: F(F - 1) / 2 pairs would not fit any GPU first */
+  for (int w = 0; jj >= F; w++) {
+    if (w == CCC_ADVANCE_ROWS) {
+      ccc_pair_of(t, F, i, j);
+      return;
+    }
+    jj += ii + 2 - F;
+    ii++;
+  }
+  *i = ii;
+  *j = jj;
 }
 
 #ifdef __cplusplus

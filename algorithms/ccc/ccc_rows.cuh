@@ -8,6 +8,10 @@
 
 #define CCC_ROW_CLUSTERS 55 /* feature i's 54 part clusters, then all its rows */
 #define CCC_PART_STRIDE 10  /* per row cluster: 9 sums of squared cells, then its object count */
+/* The row clusters' sums transposed (ccc v5_quick_pick): sum q of every cluster, then sum q + 1;
+ * 58 words apart (not 55), so that the part-pair sums' reads of lane 3p + g (clusters of part p,
+ * sums 3g..3g+2) fall on distinct banks */
+#define CCC_PART_QSTRIDE 58
 
 /* device helpers */
 
@@ -28,9 +32,9 @@ __device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r
 }
 
 /* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
- * feature j into out[0..9), its object count into out[9]. Z: the fine columns are 0..31 (else
- * 1..32). */
-template <bool Z = false>
+ * feature j into out[0..9), its object count into out[9] (QS words apart). Z: the fine columns
+ * are 0..31 (else 1..32). */
+template <bool Z = false, int QS = 1>
 __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
 {
   const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
@@ -51,16 +55,17 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
 #undef CCC_V3_CELL
 #pragma unroll
   for (int q = 0; q < CCC_MAX_PARTS; q++)
-    out[q] = s[q];
-  out[CCC_MAX_PARTS] = Y[32];
+    out[q * QS] = s[q];
+  out[CCC_MAX_PARTS * QS] = Y[32];
 }
 
 /* The counted table T (row stride sw) column-prefixed in place (T[r][c] = objects in fine rows
  * < r and fine column c - 1), then this lane's row clusters (r0a, r1a) and, for lanes below 23,
  * (r0b, r1b) summed into part; ends with a warp barrier. Z: fine row x counted in row x and fine
  * column y in column y (rows and columns 0..31; what row 32 counted is dropped), the prefix
- * exclusive: T[r][c] = objects in fine rows < r and fine column c. */
-template <bool Z = false>
+ * exclusive: T[r][c] = objects in fine rows < r and fine column c. Cluster c's sum q at part[c * CS
+ * + q * QS]. */
+template <bool Z = false, int CS = CCC_PART_STRIDE, int QS = 1>
 __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
                                              int r0b, int r1b)
 {
@@ -83,9 +88,9 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     }
   }
   __syncwarp();
-  ccc_row_band<Z>(T, sw, r0a, r1a, part + lane * CCC_PART_STRIDE);
+  ccc_row_band<Z, QS>(T, sw, r0a, r1a, part + lane * CS);
   if (lane + 32 < CCC_ROW_CLUSTERS)
-    ccc_row_band<Z>(T, sw, r0b, r1b, part + (lane + 32) * CCC_PART_STRIDE);
+    ccc_row_band<Z, QS>(T, sw, r0b, r1b, part + (lane + 32) * CS);
   __syncwarp();
 }
 
@@ -100,22 +105,24 @@ __device__ static inline void ccc_rows_clear16(unsigned *T, int sw)
   __syncwarp();
 }
 
-/* Part-major part-pair sums over the row bands in part (ccc_rows_bands): lane 3p + g (< 27) sums
- * part p's clusters' squared cells for parts 3g..3g+2 of feature j into s[0..3) and their squared
- * row sums into sa (each at most nn^2 <= CCC_MAX_N^2 < 2^31); other lanes get zeros. */
+/* Part-major part-pair sums over the row bands in part (ccc_rows_bands, the same CS and QS): lane
+ * 3p + g (< 27) sums part p's clusters' squared cells for parts 3g..3g+2 of feature j into s[0..3)
+ * and their squared row sums into sa (each at most nn^2 <= CCC_MAX_N^2 < 2^31); other lanes get
+ * zeros. */
+template <int CS = CCC_PART_STRIDE, int QS = 1>
 __device__ static inline void ccc_rows_part_sums(const unsigned *part, int lane, unsigned (&s)[3],
                                                  unsigned &sa)
 {
   const int p = lane / 3, q0 = lane % 3 * 3;
   s[0] = s[1] = s[2] = sa = 0u;
   if (lane < CCC_MAX_PARTS * 3) {
-    const unsigned *band = part + ((p + 1) * (p + 2) / 2 - 1) * CCC_PART_STRIDE;
-    for (int a = 0; a < p + 2; a++, band += CCC_PART_STRIDE) {
-      unsigned rows = band[CCC_MAX_PARTS];
+    const unsigned *band = part + ((p + 1) * (p + 2) / 2 - 1) * CS;
+    for (int a = 0; a < p + 2; a++, band += CS) {
+      unsigned rows = band[CCC_MAX_PARTS * QS];
       sa += rows * rows;
-      s[0] += band[q0];
-      s[1] += band[q0 + 1];
-      s[2] += band[q0 + 2];
+      s[0] += band[q0 * QS];
+      s[1] += band[(q0 + 1) * QS];
+      s[2] += band[(q0 + 2) * QS];
     }
   }
 }
@@ -146,5 +153,39 @@ __device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params 
       V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
     else
       ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
+  }
+}
+
+/* ccc_rows_kernel_body with each pair's (i, j) stepped from the warp's previous pair
+ * (ccc_pair_advance) instead of ccc_pair_of's square root. */
+template <class V>
+__device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_params &pp,
+                                                        const uint8_t *labels, const uint32_t *meta,
+                                                        double *ccc, uint8_t *idx)
+{
+  unsigned *T;
+  unsigned long long *marg;
+  const uint8_t *tab = ccc_block_init(pp, &T, &marg);
+  unsigned *part = (unsigned *)(marg + 2 * CCC_MAX_PARTS);
+  const int lane = threadIdx.x & 31, step = (int)ccc_pair_step();
+  int r0a, r1a, r0b, r1b; /* this lane's two row clusters */
+  ccc_row_cluster(tab, lane, &r0a, &r1a);
+  ccc_row_cluster(tab, lane + 32, &r0b, &r1b);
+  long long t = ccc_first_pair();
+  int i = 0, j = 0;
+  if (t < pp.pairs)
+    ccc_pair_of(t, pp.features, &i, &j);
+  while (t < pp.pairs) {
+    uint32_t mi, mj;
+    if (ccc_pair_meta(meta, t, i, j, &mi, &mj, ccc, idx)) {
+      V::clear(T, pp.sw, pp.sw * pp.sw);
+      if (pp.parts == CCC_MAX_PARTS && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
+        V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+      else
+        ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
+    }
+    t += step;
+    if (t < pp.pairs)
+      ccc_pair_advance(t, step, pp.features, &i, &j);
   }
 }

@@ -170,6 +170,97 @@ static void test_div_dbl(void)
   EXPECT(unsure >= differ);
 }
 
+/* ccc_ari_approx, v5_quick_pick's float pre-selection, within 2e-6 of the exact ARI (at most a
+ * quarter of CCC_ARI_APPROX_WINDOW) on random counts summing below 2^31 (n <= CCC_MAX_N) and on
+ * the counts of real partitions up to n = CCC_MAX_N (near-zero ARIs, where the numerator
+ * cancels). */
+static void test_ari_approx(void)
+{
+  struct gr_rng r;
+  gr_rng_seed(&r, 19);
+  double worst = 0;
+  long n = 0;
+  for (long t = 0; t < 2000000; t++) {
+    int bits = (int)gr_rng_range(&r, 1, 29);
+    uint64_t mask = ((uint64_t)1 << bits) - 1;
+    uint32_t c[4];
+    for (int k = 0; k < 4; k++)
+      c[k] = (uint32_t)(gr_rng_u64(&r) & mask);
+    if (t % 5 == 0) /* a near-independent table: tp tn close to fn fp */
+      c[3] = (uint32_t)((uint64_t)c[1] * c[2] / (c[0] | 1) & mask);
+    double e = ccc_ari_exact(c[0], c[1], c[2], c[3]), a = ccc_ari_approx(c[0], c[1], c[2], c[3]);
+    worst = fmax(worst, fabs(a - e));
+    n++;
+  }
+  static int16_t pa[CCC_MAX_N], pb[CCC_MAX_N];
+  for (int t = 0; t < 300; t++) {
+    int m = (int)gr_rng_log_range(&r, 2, CCC_MAX_N), ka = (int)gr_rng_range(&r, 1, 12),
+        kb = (int)gr_rng_range(&r, 1, 12);
+    double keep = gr_rng_chance(&r, 0.5) ? 0.0 : 0.05;
+    for (int i = 0; i < m; i++) {
+      pa[i] = (int16_t)gr_rng_range(&r, 0, ka - 1);
+      pb[i] = (int16_t)(gr_rng_chance(&r, keep) ? pa[i] % kb : gr_rng_range(&r, 0, kb - 1));
+    }
+    struct ari_counts c;
+    EXPECT(ari_reference_counts(pa, pb, (size_t)m, ka, kb, &c) == 0);
+    if (c.tp + c.fp + c.fn + c.tn > UINT32_MAX)
+      continue;
+    double e = ari_from_counts(&c);
+    double a = ccc_ari_approx((uint32_t)c.tp, (uint32_t)c.fp, (uint32_t)c.fn, (uint32_t)c.tn);
+    worst = fmax(worst, fabs(a - e));
+    n++;
+  }
+  fprintf(stderr, "ari_approx: %ld count sets, worst error %.3g\n", n, worst);
+  EXPECT(n > 2000000);
+  EXPECT(worst <= 2e-6);
+  EXPECT(4 * 2e-6 <= (double)CCC_ARI_APPROX_WINDOW);
+}
+
+/* ccc_pair_advance against ccc_pair_of: every walk of a persistent grid (start w, step s) over all
+ * pairs of small F (many rows a step: the fallback), and long walks of large F (one row or none a
+ * step, as the anchor's) from random starts. */
+static void test_pair_advance(void)
+{
+  long bad = 0, steps = 0;
+  for (int F = 2; F <= 160; F++)
+    for (int s = 1; s <= 300; s += (s < 8 ? 1 : 37)) {
+      int64_t pairs = (int64_t)F * (F - 1) / 2;
+      for (int w = 0; w < s && w < pairs; w += (w < 4 ? 1 : 11)) {
+        int i, j, ei, ej;
+        ccc_pair_of(w, F, &i, &j);
+        for (int64_t t = w + s; t < pairs; t += s) {
+          ccc_pair_advance(t, s, F, &i, &j);
+          ccc_pair_of(t, F, &ei, &ej);
+          steps++;
+          if ((i != ei || j != ej) && bad++ < 5)
+            fprintf(stderr, "F %d step %d pair %lld: (%d, %d), want (%d, %d)\n", F, s, (long long)t,
+                    i, j, ei, ej);
+        }
+      }
+    }
+  struct gr_rng r;
+  gr_rng_seed(&r, 17);
+  for (int k = 0; k < 300; k++) {
+    int F = (int)gr_rng_log_range(&r, 1000, 200000), s = (int)gr_rng_range(&r, 1, 20000);
+    int64_t pairs = (int64_t)F * (F - 1) / 2, t = (int64_t)(gr_rng_u64(&r) % (uint64_t)pairs);
+    if (k % 3 == 0) /* the last rows */
+      t = pairs - 1 - (int64_t)(gr_rng_u64(&r) % (uint64_t)(pairs < 4000000 ? pairs : 4000000));
+    int i, j, ei, ej;
+    ccc_pair_of(t, F, &i, &j);
+    for (int m = 0; m < 2000 && t + s < pairs; m++) {
+      t += s;
+      ccc_pair_advance(t, s, F, &i, &j);
+      ccc_pair_of(t, F, &ei, &ej);
+      steps++;
+      if ((i != ei || j != ej) && bad++ < 10)
+        fprintf(stderr, "F %d step %d pair %lld: (%d, %d), want (%d, %d)\n", F, s, (long long)t, i,
+                j, ei, ej);
+    }
+  }
+  EXPECT(steps > 1000000);
+  EXPECT(bad == 0);
+}
+
 static void test_layout(void)
 {
   EXPECT(ccc_kmax(1) == 2 && ccc_kmax(6) == 2 && ccc_kmax(7) == 3 && ccc_kmax(90) == 9);
@@ -332,6 +423,8 @@ int main(void)
   test_exact_rounding();
   test_div_est();
   test_div_dbl();
+  test_ari_approx();
+  test_pair_advance();
   test_layout();
   test_known();
   test_titanic();
