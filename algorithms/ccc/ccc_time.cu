@@ -1,7 +1,7 @@
 /* ccc_time: one CCC case timed stage by stage on the GPU, end to end, and checked.
  *
  *   ccc_time 'ccc n=1000 features=20000 cat=0 max_cat=1 missing=0 values=continuous seed=1' [reps]
- *            [variant]   (default v3_rows)
+ *            [variant]   (default v5_quick_pick, the fastest fixed one)
  *
  * Builds the case's instance (features + the reference on every pair or a sample), then per
  * repetition: upload the features, partition (ccc_partition_launch alone), the whole variant
@@ -31,13 +31,14 @@ static double ccc_time_median(double *v, int n)
 int main(int argc, char **argv)
 {
   if (argc < 2) {
-    fprintf(stderr, "usage: ccc_time CASE [reps]\n");
+    fprintf(stderr, "usage: ccc_time CASE [reps] [variant]\n");
     return 2;
   }
   int reps = argc > 2 ? atoi(argv[2]) : 3;
-  const struct gr_variant *v = gr_alg_variant(&ccc_algorithm, argc > 3 ? argv[3] : "v3_rows");
+  const char *name = argc > 3 ? argv[3] : "v5_quick_pick";
+  const struct gr_variant *v = gr_alg_variant(&ccc_algorithm, name);
   if (!v || !v->impl) {
-    fprintf(stderr, "ccc_time: no GPU variant '%s'\n", argc > 3 ? argv[3] : "v3_rows");
+    fprintf(stderr, "ccc_time: no GPU variant '%s'\n", name);
     return 2;
   }
   ccc_launch_fn launch = (ccc_launch_fn)v->impl;
