@@ -284,6 +284,27 @@ template <int G> __device__ __forceinline__ long long avos_group_sum_ll(unsigned
   return v;
 }
 
+/* A's entry aj of a row ending at aend (aval: A's values): its value, the start of its B row and
+ * that row's length (0 terms for an entry past the row, a zero value or a column outside B). */
+template <typename T>
+__device__ __forceinline__ void avos_a_entry(const struct avos_args &a, const T *aval, int aj,
+                                             int aend, T *av, int *bb, int *len)
+{
+  int n = 0, b = 0;
+  T v = 0;
+  if (aj < aend) {
+    v = aval[aj];
+    int k = a.a_idx[aj];
+    if (v != 0 && (unsigned)k < (unsigned)a.inner) {
+      b = a.b_ptr[k];
+      n = a.b_ptr[k + 1] - b;
+    }
+  }
+  *av = v;
+  *bb = b;
+  *len = n;
+}
+
 /* Calls f(col, a, b) for every stored product term A_row,k (x) B_k,col with a, b != 0, a group of
  * G lanes cooperating: the row of A is taken G entries at a time, their B rows laid end to end
  * and split evenly over the lanes (each lane finds its A entry by binary search over the lanes'
@@ -297,16 +318,9 @@ __device__ __forceinline__ long long avos_group_products(const struct avos_args 
   int abeg = a.a_ptr[row], aend = a.a_ptr[row + 1];
   long long all = 0;
   for (int a0 = abeg; a0 < aend; a0 += G) {
-    int aj = a0 + gl, len = 0, bb = 0;
-    T av = 0;
-    if (aj < aend) {
-      av = aval[aj];
-      int k = a.a_idx[aj];
-      if (av != 0 && (unsigned)k < (unsigned)a.inner) {
-        bb = a.b_ptr[k];
-        len = a.b_ptr[k + 1] - bb;
-      }
-    }
+    int len, bb;
+    T av;
+    avos_a_entry(a, aval, a0 + gl, aend, &av, &bb, &len);
     int incl = len;
     for (int d = 1; d < G; d <<= 1) {
       int t = __shfl_up_sync(gmask, incl, d, G);
@@ -372,16 +386,9 @@ avos_block_chunk(const struct avos_args &a, int a0, int aend, int *s_excl, int *
                  typename cub::BlockScan<int, AVOS_BT>::TempStorage &scan_tmp)
 {
   const T *aval = (const T *)a.a_val;
-  int aj = a0 + (int)threadIdx.x, len = 0, bb = 0;
-  T av = 0;
-  if (aj < aend) {
-    av = aval[aj];
-    int k = a.a_idx[aj];
-    if (av != 0 && (unsigned)k < (unsigned)a.inner) {
-      bb = a.b_ptr[k];
-      len = a.b_ptr[k + 1] - bb;
-    }
-  }
+  int len, bb;
+  T av;
+  avos_a_entry(a, aval, a0 + (int)threadIdx.x, aend, &av, &bb, &len);
   int excl, total;
   cub::BlockScan<int, AVOS_BT>(scan_tmp).ExclusiveSum(len, excl, total);
   s_excl[threadIdx.x] = excl;
