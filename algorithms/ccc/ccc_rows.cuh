@@ -12,6 +12,11 @@
  * 58 words apart (not 55), so that the part-pair sums' reads of lane 3p + g (clusters of part p,
  * sums 3g..3g+2) fall on distinct banks */
 #define CCC_PART_QSTRIDE 58
+/* The packed table (ccc v5_quick_pick): 33 rows of CCC_P16_ROW words, fine columns c and c + 16
+ * (c < 16) in the low and high halves of word c (counts below 2^16: n <= CCC_MAX_N); word 16 of a
+ * row is never used (an odd stride keeps the bands' row loads on distinct banks). */
+#define CCC_P16_ROW 17
+#define CCC_P16_BYTES ((33 * CCC_P16_ROW * 4 + 15) / 16 * 16)
 
 /* device helpers */
 
@@ -34,15 +39,32 @@ __device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r
 /* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
  * feature j into out[0..9), its object count into out[9] (QS words apart). Z: the fine columns
  * are 0..31 (else 1..32). */
-template <bool Z = false, int QS = 1>
+template <bool Z = false, int QS = 1, bool P16 = false>
 __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
 {
-  const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
   unsigned Y[33], s[CCC_MAX_PARTS];
   Y[0] = 0;
+  if (P16) { /* packed rows: both halves' running sums at once (each row's halves are prefix
+              * counts, so hi - lo borrows nothing and no sum reaches 2^16), then unpacked */
+    const unsigned *lo = T + r0 * CCC_P16_ROW, *hi = T + r1 * CCC_P16_ROW;
+    unsigned pp[16], run = 0;
 #pragma unroll
-  for (int c = 1; c <= 32; c++)
-    Y[c] = Y[c - 1] + (hi[c - Z] - lo[c - Z]);
+    for (int m = 0; m < 16; m++) {
+      run += hi[m] - lo[m];
+      pp[m] = run;
+    }
+#pragma unroll
+    for (int m = 0; m < 16; m++)
+      Y[m + 1] = pp[m] & 0xffffu;
+#pragma unroll
+    for (int m = 0; m < 16; m++)
+      Y[m + 17] = Y[16] + (pp[m] >> 16);
+  } else {
+    const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
+#pragma unroll
+    for (int c = 1; c <= 32; c++)
+      Y[c] = Y[c - 1] + (hi[c - Z] - lo[c - Z]);
+  }
 #pragma unroll
   for (int q = 0; q < CCC_MAX_PARTS; q++)
     s[q] = 0;
@@ -65,12 +87,28 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
  * column y in column y (rows and columns 0..31; what row 32 counted is dropped), the prefix
  * exclusive: T[r][c] = objects in fine rows < r and fine column c. Cluster c's sum q at part[c * CS
  * + q * QS]. */
-template <bool Z = false, int CS = CCC_PART_STRIDE, int QS = 1>
+template <bool Z = false, int CS = CCC_PART_STRIDE, int QS = 1, bool P16 = false>
 __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
                                              int r0b, int r1b)
 {
   const int lane = threadIdx.x & 31;
-  if (Z) { /* exclusive column prefix */
+  if (P16) { /* exclusive prefix of the packed table: lane 16h + m takes word m of rows 16h..16h+15,
+              * the upper half adds the lower half's totals (a shuffle) and writes row 32 */
+    const int m = lane & 15, h = lane >> 4;
+    unsigned *col = T + 16 * h * CCC_P16_ROW + m, v[16], run = 0;
+#pragma unroll
+    for (int k = 0; k < 16; k++) {
+      unsigned t = col[k * CCC_P16_ROW];
+      v[k] = run;
+      run += t;
+    }
+    const unsigned below = __shfl_sync(0xffffffffu, run, m), add = h ? below : 0u;
+#pragma unroll
+    for (int k = 0; k < 16; k++)
+      col[k * CCC_P16_ROW] = v[k] + add;
+    if (h)
+      T[32 * CCC_P16_ROW + m] = run + below;
+  } else if (Z) { /* exclusive column prefix */
     unsigned run = 0;
 #pragma unroll 4
     for (int r = 0; r < 32; r++) {
@@ -88,9 +126,9 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     }
   }
   __syncwarp();
-  ccc_row_band<Z, QS>(T, sw, r0a, r1a, part + lane * CS);
+  ccc_row_band<Z, QS, P16>(T, sw, r0a, r1a, part + lane * CS);
   if (lane + 32 < CCC_ROW_CLUSTERS)
-    ccc_row_band<Z, QS>(T, sw, r0b, r1b, part + (lane + 32) * CS);
+    ccc_row_band<Z, QS, P16>(T, sw, r0b, r1b, part + (lane + 32) * CS);
   __syncwarp();
 }
 
@@ -157,7 +195,8 @@ __device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params 
 }
 
 /* ccc_rows_kernel_body with each pair's (i, j) stepped from the warp's previous pair
- * (ccc_pair_advance) instead of ccc_pair_of's square root. */
+ * (ccc_pair_advance) instead of ccc_pair_of's square root; V::rows_pair clears its own table (the
+ * other path's is V::clear's). */
 template <class V>
 __device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_params &pp,
                                                         const uint8_t *labels, const uint32_t *meta,
@@ -178,11 +217,12 @@ __device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_pa
   while (t < pp.pairs) {
     uint32_t mi, mj;
     if (ccc_pair_meta(meta, t, i, j, &mi, &mj, ccc, idx)) {
-      V::clear(T, pp.sw, pp.sw * pp.sw);
       if (pp.parts == CCC_MAX_PARTS && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
         V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
-      else
+      else {
+        V::clear(T, pp.sw, pp.sw * pp.sw);
         ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);
+      }
     }
     t += step;
     if (t < pp.pairs)

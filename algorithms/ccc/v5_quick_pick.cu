@@ -46,12 +46,25 @@
 
 /* device helpers */
 
-/* Count the objects of two numeric features into the clear table, fine labels (x, y) at cell
- * (x, y) of stride sw; a missing label (CCC_MISSING) is clamped to 32, so those objects count in
- * row or column 32 (ccc_rows_bands<true>: never read). Each word of 4 labels splits into its even
- * and odd bytes as 16-bit pairs; x * sw + y of two objects is then one multiply-add (at most
- * 32 * 65 + 32 a half: no carry). Ends with a warp barrier. */
-__device__ static inline void ccc_v5_count(const struct ccc_pair_params &pp, int sw, unsigned *T,
+static_assert(CCC_P16_BYTES <= (33 * 33 * 4 + 15) / 16 * 16,
+              "the packed table fits in the warp's table wherever the rows path runs (sw >= 33)");
+
+/* The packed table (CCC_P16_BYTES, within the warp's table) to zero; ends with a warp barrier. */
+__device__ static inline void ccc_v5_clear_packed(unsigned *T)
+{
+  uint4 *t4 = (uint4 *)T;
+  for (int c = threadIdx.x & 31; c < CCC_P16_BYTES / 16; c += 32)
+    t4[c] = make_uint4(0u, 0u, 0u, 0u);
+  __syncwarp();
+}
+
+/* Count the objects of two numeric features into the clear packed table: fine labels (x, y) add
+ * 1 to half y / 16 of word y % 16 of row x. A missing label (CCC_MISSING) is clamped to 32 by a
+ * 16x2 min, and an object missing in either feature goes to row 32, which the exclusive prefix
+ * overwrites with the totals. Each word of 4 labels splits into its even and odd bytes as 16-bit
+ * pairs, so two objects' words come from one multiply-add (x * 17 + y % 16 < 2^16 a half). Ends
+ * with a warp barrier. */
+__device__ static inline void ccc_v5_count(const struct ccc_pair_params &pp, unsigned *T,
                                            const uint8_t *labels, int i, int j)
 {
   const int lane = threadIdx.x & 31;
@@ -62,17 +75,16 @@ __device__ static inline void ccc_v5_count(const struct ccc_pair_params &pp, int
     uint4 A = __ldg(la + v), B = __ldg(lb + v);
     const unsigned a[4] = {A.x, A.y, A.z, A.w}, b[4] = {B.x, B.y, B.z, B.w};
 #pragma unroll
-    for (int w = 0; w < 4; w++) {
-      const unsigned xe = __vminu2(__byte_perm(a[w], 0u, 0x4240), cap);
-      const unsigned xo = __vminu2(__byte_perm(a[w], 0u, 0x4341), cap);
-      const unsigned ye = __vminu2(__byte_perm(b[w], 0u, 0x4240), cap);
-      const unsigned yo = __vminu2(__byte_perm(b[w], 0u, 0x4341), cap);
-      const unsigned ce = xe * (unsigned)sw + ye, co = xo * (unsigned)sw + yo;
-      atomicAdd(&T[ce & 0xffffu], 1u);
-      atomicAdd(&T[ce >> 16], 1u);
-      atomicAdd(&T[co & 0xffffu], 1u);
-      atomicAdd(&T[co >> 16], 1u);
-    }
+    for (int w = 0; w < 4; w++)
+#pragma unroll
+      for (int odd = 0; odd < 2; odd++) {
+        const unsigned sel = odd ? 0x4341 : 0x4240;
+        const unsigned y = __vminu2(__byte_perm(b[w], 0u, sel), cap);
+        const unsigned x = __vmaxu2(__vminu2(__byte_perm(a[w], 0u, sel), cap), y & cap);
+        const unsigned word = x * CCC_P16_ROW + (y & 0x000f000fu), half = y & 0x00100010u;
+        atomicAdd(&T[word & 0xffffu], 1u << (half & 31u));
+        atomicAdd(&T[word >> 16], 1u << (half >> 16));
+      }
   }
   __syncwarp();
 }
@@ -105,16 +117,16 @@ __device__ static inline void ccc_v5_reduce(double &best, int &best_pq)
 
 /* A numeric x numeric pair of the kmax = 10 layout; the table is clear. Lane 3p + g (< 27)
  * finishes part p of feature i against parts 3g, 3g + 1, 3g + 2 of feature j; one lane writes. */
-__device__ static inline void ccc_v5_rows_pair(const struct ccc_pair_params &pp, int sw,
-                                               unsigned *T, unsigned *part, const uint8_t *labels,
-                                               uint32_t mi, uint32_t mj, int i, int j, long long t,
-                                               int r0a, int r1a, int r0b, int r1b, double *ccc,
-                                               uint8_t *idx)
+__device__ static inline void ccc_v5_rows_pair(const struct ccc_pair_params &pp, unsigned *T,
+                                               unsigned *part, const uint8_t *labels, uint32_t mi,
+                                               uint32_t mj, int i, int j, long long t, int r0a,
+                                               int r1a, int r0b, int r1b, double *ccc, uint8_t *idx)
 {
   const int lane = threadIdx.x & 31;
   const unsigned Vi = CCC_META_VALID(mi), Vj = CCC_META_VALID(mj);
-  ccc_v5_count(pp, sw, T, labels, i, j);
-  ccc_rows_bands<true, 1, CCC_PART_QSTRIDE>(T, sw, part, r0a, r1a, r0b, r1b);
+  ccc_v5_clear_packed(T);
+  ccc_v5_count(pp, T, labels, i, j);
+  ccc_rows_bands<true, 1, CCC_PART_QSTRIDE, true>(T, CCC_P16_ROW, part, r0a, r1a, r0b, r1b);
   const unsigned *all = part + (CCC_ROW_CLUSTERS - 1); /* the all-rows cluster: its sum q at q QS */
   const unsigned nn = all[CCC_MAX_PARTS * CCC_PART_QSTRIDE];
   const int p = lane / 3, q0 = lane % 3 * 3;
@@ -180,11 +192,8 @@ struct ccc_v5_ops {
                                    const uint8_t *labels, uint32_t mi, uint32_t mj, int i, int j,
                                    long long t, int r0a, int r1a, int r0b, int r1b, double *ccc,
                                    uint8_t *idx)
-  { /* the usual stride (no categorical feature with more than 32 categories) as a constant */
-    if (pp.sw == 33)
-      ccc_v5_rows_pair(pp, 33, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
-    else
-      ccc_v5_rows_pair(pp, pp.sw, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+  {
+    ccc_v5_rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
   }
 };
 
