@@ -45,7 +45,7 @@ int ccc_v3_rows_launch(const struct ccc_gpu *g, void *stream);
 /* fixed: v3_rows in fewer instructions (16-byte clears, part-major sums, no 128-bit divide) */
 int ccc_v4_lean_rows_launch(const struct ccc_gpu *g, void *stream);
 /* fixed: v4 with a float pre-selection of the part pairs, one IEEE double division where it gives
- * the x87 bits, counting in 16-bit label pairs, conflict-free part sums, stepped pairs */
+ * the x87 bits, a packed table of 16-bit counts, conflict-free part sums, stepped pairs */
 int ccc_v5_quick_pick_launch(const struct ccc_gpu *g, void *stream);
 
 #ifdef __cplusplus

@@ -76,7 +76,7 @@ static const struct gr_variant ccc_variants[] = {
      "v3_rows in fewer instructions: 16-byte clears, part-major part-pair sums, no 128-bit divide"},
     {"v5_quick_pick", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ccc_v5_quick_pick_launch),
-     "v4 with a float pre-selection, one IEEE division for the near-maximal ARIs, 16-bit counting"},
+     "v4 with a float pre-selection, one IEEE division for the near-maximal ARIs, a 16-bit table"},
 };
 
 /* ---- cases ----------------------------------------------------------------------------- */

@@ -6,37 +6,42 @@
  *      of it, about one a pair: one IEEE double division of ari_from_counts' exact integer
  *      numerator and denominator (below 2^53 for n up to 11,585), which is the x87 rounding's bits
  *      unless the quotient lies within 2^-10 ulp of a midpoint between two doubles
- *      (ccc_div_x87_dbl: one fma gives the exact remainder; about one in 500 is "unsure" and takes
+ *      (ccc_div_x87_dbl: one fma gives the exact remainder; about one in 650 is "unsure" and takes
  *      the integer rounding, ccc_div_x87_est). When one lane holds every candidate (a ballot) it
  *      writes the answer; else one warp reduction of (value, part pair). v4 computes a double ARI
  *      from 64-bit counts for all 81, reduces, rounds every near-maximal one exactly and reduces
  *      again. The counts are 32-bit (each at most n^2 < 2^31).
- *   2. the counting in 16-bit pairs and without a branch: fine row x at row x and column y at
- *      column y of the table (v4: x + 1, y + 1), a missing label (255) clamped to 32 by a 16x2
- *      min, so an object missing in feature i lands in row 32 (which the exclusive column prefix
- *      then overwrites with the totals) and one missing in j in column 32 (never read); two
- *      objects' cells come from one multiply-add of their label pairs (x * sw + y < 2^16 a half).
- *      v4 extracts each label in two instructions and wraps each atomic in a divergent `if`.
+ *   2. a packed table: 33 rows of 17 words, fine columns c and c + 16 in the two halves of word
+ *      c (counts stay below 2^16: n <= CCC_MAX_N), so the clear, the column prefix and the bands'
+ *      row loads move half the bytes of v4's 33 x 33 words. The counting splits 4 labels into
+ *      two 16-bit pairs, clamps a missing label (255) to 32 by a 16x2 min and sends an object
+ *      missing in either feature to row 32 (which the exclusive prefix overwrites with the
+ *      totals), with no branch; the prefix runs in two halves of 16 rows (a shuffle carries the
+ *      first half's totals); a band unpacks its 33 running sums from 16 packed ones.
  *   3. the row clusters' sums stored transposed (sum q of every cluster, then q + 1, 58 words
  *      apart: CCC_PART_QSTRIDE), so that neither the bands' stores nor the part-pair sums' loads
  *      conflict on banks (v4: 10 words a cluster; 2-way conflicts on both).
  *   4. each pair's (i, j) stepped from the warp's previous pair (ccc_pair_advance) instead of
- *      ccc_pair_of's square root, and the table stride a constant where it is 33 (no categorical
- *      feature of more than 32 categories).
- * The row bands and the part-pair sums are v4's code (ccc_rows.cuh). Other pairs (categorical,
- * n < 91) take v2_warp's path, as in v3 and v4.
+ *      ccc_pair_of's square root.
+ * The row bands' cells and the part-pair sums are v4's code (ccc_rows.cuh). Other pairs
+ * (categorical, n < 91) take v2_warp's path, as in v3 and v4.
  * Why (issue 40; ncu SourceCounters, H200, 4,000 features x 1,000 objects; NOTES.md): of v4's
  * 2,101 warp instructions a pair, the pick with its exact rounding and two reductions took 440, the
- * three fast ARIs 241, the counting 496. v5 runs 1,456 a pair. That made the shared memory the
- * limit (L1 88% busy under ncu): 438 shared wavefronts a pair, of which the counting's atomics 107
- * (3.4 a warp-wide atomic: random cells collide on banks), the bands' row loads 128, the column
- * prefix 64, the clear 35.
- * Measured (ccc_time, H200, the anchor's pairs, medians of 3): v4 606 ms; the pick and counting
- * 459 ms; the float pre-selection and the constant stride 441; the transposed sums 412; stepping
- * 406. Tried and dropped: the bands' rows loaded 8 bytes at a time from a table of stride 34
- * (545 ms where the same code at stride 33 ran 481: rows r and r + 16 share banks, the shared
- * loads' wavefronts went from 224 to 399 a pair); 8 blocks an SM (64 registers) against 7 (72):
- * 462 / 459 ms. */
+ * three fast ARIs 241, the counting 496. With cuts 1, 3 and 4 on v4's table the kernel ran 1,384 a
+ * pair and the shared memory became the limit (L1 89% busy under ncu, 438 shared wavefronts a
+ * pair: the counting's atomics 107 (3.4 a warp-wide atomic, random cells colliding on banks), the
+ * bands' row loads 128, the part sums about 70, the column prefix 65, the clear 35); cut 2 halves
+ * the last three.
+ * Measured (ccc_time, H200, the anchor's pairs, medians of 3): v4 606 ms; the pick and a
+ * branchless counting on v4's table 459; the float pre-selection 441; the transposed sums 412;
+ * stepping 406; the packed table 365 (end to end 0.370 s). The packed counting adds about 2.5
+ * instructions an object and its atomics add 1 or 2^16 (no aggregation of equal cells, where a
+ * constant 1 lets the compiler use ATOMS.POPC.INC): the mixed-value anchor (ties, 5% missing) went
+ * 275 -> 281 ms with it and the 1,000 x 20,000 sweep size 98.3 -> 100.2 ms (v4: 99.3; 0.9%, "same"
+ * by the compare rule), where the 20,000 objects a pair make the counting dominate. Tried and
+ * dropped: the bands' rows loaded 8 bytes at a time from a table of stride 34 (545 ms where the
+ * same code at stride 33 ran 481: rows r and r + 16 share banks); 8 blocks an SM (64 registers)
+ * against 7 (72): 462 / 459 ms. */
 #include <cuda_runtime.h>
 
 #include "ccc.h"
