@@ -120,8 +120,9 @@ __device__ static inline void ccc_v5_reduce(double &best, int &best_pq)
   }
 }
 
-/* A numeric x numeric pair of the kmax = 10 layout; the table is clear. Lane 3p + g (< 27)
- * finishes part p of feature i against parts 3g, 3g + 1, 3g + 2 of feature j; one lane writes. */
+/* A numeric x numeric pair of the kmax = 10 layout: the packed table cleared, counted, prefixed
+ * and banded; lane 3p + g (< 27) finishes part p of feature i against parts 3g, 3g + 1, 3g + 2 of
+ * feature j; one lane writes. */
 __device__ static inline void ccc_v5_rows_pair(const struct ccc_pair_params &pp, unsigned *T,
                                                unsigned *part, const uint8_t *labels, uint32_t mi,
                                                uint32_t mj, int i, int j, long long t, int r0a,
