@@ -37,9 +37,9 @@ __device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r
 }
 
 /* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
- * feature j into out[0..9), its object count into out[9] (QS words apart). Z: the fine columns
- * are 0..31 (else 1..32). */
-template <bool Z = false, int QS = 1, bool P16 = false>
+ * feature j into out[0..9), its object count into out[9] (QS words apart). P16: the packed table
+ * (ccc_rows_bands<..., true>), else fine columns 1..32 of stride sw. */
+template <int QS = 1, bool P16 = false>
 __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
 {
   unsigned Y[33], s[CCC_MAX_PARTS];
@@ -63,7 +63,7 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
     const unsigned *lo = T + r0 * sw, *hi = T + r1 * sw;
 #pragma unroll
     for (int c = 1; c <= 32; c++)
-      Y[c] = Y[c - 1] + (hi[c - Z] - lo[c - Z]);
+      Y[c] = Y[c - 1] + (hi[c] - lo[c]);
   }
 #pragma unroll
   for (int q = 0; q < CCC_MAX_PARTS; q++)
@@ -83,11 +83,10 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
 
 /* The counted table T (row stride sw) column-prefixed in place (T[r][c] = objects in fine rows
  * < r and fine column c - 1), then this lane's row clusters (r0a, r1a) and, for lanes below 23,
- * (r0b, r1b) summed into part; ends with a warp barrier. Z: fine row x counted in row x and fine
- * column y in column y (rows and columns 0..31; what row 32 counted is dropped), the prefix
- * exclusive: T[r][c] = objects in fine rows < r and fine column c. Cluster c's sum q at part[c * CS
- * + q * QS]. */
-template <bool Z = false, int CS = CCC_PART_STRIDE, int QS = 1, bool P16 = false>
+ * (r0b, r1b) summed into part; ends with a warp barrier. Cluster c's sum q at part[c * CS + q *
+ * QS]. P16: the packed table (CCC_P16_ROW), fine row x counted in row x (what row 32 counted is
+ * dropped), the prefix exclusive: row r holds the objects in fine rows < r. */
+template <int CS = CCC_PART_STRIDE, int QS = 1, bool P16 = false>
 __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
                                              int r0b, int r1b)
 {
@@ -108,15 +107,6 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
       col[k * CCC_P16_ROW] = v[k] + add;
     if (h)
       T[32 * CCC_P16_ROW + m] = run + below;
-  } else if (Z) { /* exclusive column prefix */
-    unsigned run = 0;
-#pragma unroll 4
-    for (int r = 0; r < 32; r++) {
-      unsigned v = T[r * sw + lane];
-      T[r * sw + lane] = run;
-      run += v;
-    }
-    T[32 * sw + lane] = run;
   } else { /* column prefix */
     int c = lane + 1;
     unsigned run = 0;
@@ -126,9 +116,9 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     }
   }
   __syncwarp();
-  ccc_row_band<Z, QS, P16>(T, sw, r0a, r1a, part + lane * CS);
+  ccc_row_band<QS, P16>(T, sw, r0a, r1a, part + lane * CS);
   if (lane + 32 < CCC_ROW_CLUSTERS)
-    ccc_row_band<Z, QS, P16>(T, sw, r0b, r1b, part + (lane + 32) * CS);
+    ccc_row_band<QS, P16>(T, sw, r0b, r1b, part + (lane + 32) * CS);
   __syncwarp();
 }
 

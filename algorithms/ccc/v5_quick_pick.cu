@@ -132,7 +132,7 @@ __device__ static inline void ccc_v5_rows_pair(const struct ccc_pair_params &pp,
   const unsigned Vi = CCC_META_VALID(mi), Vj = CCC_META_VALID(mj);
   ccc_v5_clear_packed(T);
   ccc_v5_count(pp, T, labels, i, j);
-  ccc_rows_bands<true, 1, CCC_PART_QSTRIDE, true>(T, CCC_P16_ROW, part, r0a, r1a, r0b, r1b);
+  ccc_rows_bands<1, CCC_PART_QSTRIDE, true>(T, CCC_P16_ROW, part, r0a, r1a, r0b, r1b);
   const unsigned *all = part + (CCC_ROW_CLUSTERS - 1); /* the all-rows cluster: its sum q at q QS */
   const unsigned nn = all[CCC_MAX_PARTS * CCC_PART_QSTRIDE];
   const int p = lane / 3, q0 = lane % 3 * 3;
