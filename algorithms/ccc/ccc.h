@@ -47,6 +47,9 @@ int ccc_v4_lean_rows_launch(const struct ccc_gpu *g, void *stream);
 /* fixed: v4 with a float pre-selection of the part pairs, one IEEE double division where it gives
  * the x87 bits, a packed table of 16-bit counts, conflict-free part sums, stepped pairs */
 int ccc_v5_quick_pick_launch(const struct ccc_gpu *g, void *stream);
+/* fixed: v5 with two row clusters a lane (half the part-pair sums' reads), a leaner count and
+ * branchless estimates */
+int ccc_v6_paired_bands_launch(const struct ccc_gpu *g, void *stream);
 
 #ifdef __cplusplus
 }

@@ -77,6 +77,9 @@ static const struct gr_variant ccc_variants[] = {
     {"v5_quick_pick", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(ccc_v5_quick_pick_launch),
      "v4 with a float pre-selection, one IEEE division for the near-maximal ARIs, a 16-bit table"},
+    {"v6_paired_bands", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(ccc_v6_paired_bands_launch),
+     "v5 with two row clusters a lane (half the part sums' reads), a leaner count, flat estimates"},
 };
 
 /* ---- cases ----------------------------------------------------------------------------- */

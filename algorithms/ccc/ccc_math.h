@@ -380,6 +380,33 @@ static inline CCC_HD void ccc_pair_advance(int64_t t, int s, int F, int *i, int 
   *j = jj;
 }
 
+/* ccc v6_paired_bands' paired row clusters of the kmax = 10 layout. Entry e < CCC_PAIRED_ENTRIES
+ * holds row clusters 2a and 2a + 1 of part p (one cluster where 2a + 1 = p + 2, the part's count);
+ * the entries lie a-major: entry a of every part that has it (p >= ccc_paired_first(a)), then
+ * a + 1. Entry CCC_PAIRED_ENTRIES holds all rows. A lane sums part p's entries a = 0..4 at
+ * word q CCC_PAIRED_QS of each, and lanes 3p + g (sums q = 3g..3g+2) read distinct banks. */
+#define CCC_PAIRED_ENTRIES 29
+#define CCC_PAIRED_QS 35
+static inline CCC_HD int ccc_paired_first(int a)
+{
+  return a ? 2 * a - 1 : 0;
+}
+static inline CCC_HD int ccc_paired_start(int a)
+{
+  return a == 0 ? 0 : a == 1 ? 9 : a == 2 ? 17 : a == 3 ? 23 : 27;
+}
+static inline CCC_HD int ccc_paired_entry(int p, int a)
+{
+  return ccc_paired_start(a) + p - ccc_paired_first(a);
+}
+/* The part of entry e < CCC_PAIRED_ENTRIES; *a gets its index within the part. */
+static inline CCC_HD int ccc_paired_part(int e, int *a)
+{
+  const int aa = (e >= 9) + (e >= 17) + (e >= 23) + (e >= 27);
+  *a = aa;
+  return ccc_paired_first(aa) + e - ccc_paired_start(aa);
+}
+
 #ifdef __cplusplus
 }
 #endif

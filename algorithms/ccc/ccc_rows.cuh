@@ -37,9 +37,9 @@ __device__ static inline void ccc_row_cluster(const uint8_t *tab, int rc, int *r
 }
 
 /* The row band [r0, r1) of a column-prefixed table: its cells' squared counts summed per part of
- * feature j into out[0..9), its object count into out[9] (QS words apart). P16: the packed table
- * (ccc_rows_bands<..., true>), else fine columns 1..32 of stride sw. */
-template <int QS = 1, bool P16 = false>
+ * feature j into out[0..9) (ACC: added to them), its object count into out[9] (QS words apart).
+ * P16: the packed table (ccc_rows_bands<..., true>), else fine columns 1..32 of stride sw. */
+template <int QS = 1, bool P16 = false, bool ACC = false>
 __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, int r1, unsigned *out)
 {
   unsigned Y[33], s[CCC_MAX_PARTS];
@@ -67,7 +67,7 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
   }
 #pragma unroll
   for (int q = 0; q < CCC_MAX_PARTS; q++)
-    s[q] = 0;
+    s[q] = ACC ? out[q * QS] : 0u;
 #define CCC_V3_CELL(q, lo, hi)                                                                     \
   {                                                                                                \
     unsigned d = Y[hi] - Y[lo];                                                                    \
@@ -85,8 +85,9 @@ __device__ static inline void ccc_row_band(const unsigned *T, int sw, int r0, in
  * < r and fine column c - 1), then this lane's row clusters (r0a, r1a) and, for lanes below 23,
  * (r0b, r1b) summed into part; ends with a warp barrier. Cluster c's sum q at part[c * CS + q *
  * QS]. P16: the packed table (CCC_P16_ROW), fine row x counted in row x (what row 32 counted is
- * dropped), the prefix exclusive: row r holds the objects in fine rows < r. */
-template <int CS = CCC_PART_STRIDE, int QS = 1, bool P16 = false>
+ * dropped), the prefix exclusive: row r holds the objects in fine rows < r. !BANDS: the prefix
+ * alone (then a warp barrier). */
+template <int CS = CCC_PART_STRIDE, int QS = 1, bool P16 = false, bool BANDS = true>
 __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part, int r0a, int r1a,
                                              int r0b, int r1b)
 {
@@ -116,6 +117,8 @@ __device__ static inline void ccc_rows_bands(unsigned *T, int sw, unsigned *part
     }
   }
   __syncwarp();
+  if (!BANDS)
+    return;
   ccc_row_band<QS, P16>(T, sw, r0a, r1a, part + lane * CS);
   if (lane + 32 < CCC_ROW_CLUSTERS)
     ccc_row_band<QS, P16>(T, sw, r0b, r1b, part + (lane + 32) * CS);
@@ -184,10 +187,19 @@ __device__ static inline void ccc_rows_kernel_body(const struct ccc_pair_params 
   }
 }
 
+/* A lane's row clusters in the pair loops: clusters lane and lane + 32, as r[0..1] and r[2..3]. */
+struct ccc_cluster_rows {
+  __device__ static void rows(const uint8_t *tab, int lane, int (&r)[4])
+  {
+    ccc_row_cluster(tab, lane, &r[0], &r[1]);
+    ccc_row_cluster(tab, lane + 32, &r[2], &r[3]);
+  }
+};
+
 /* ccc_rows_kernel_body with each pair's (i, j) stepped from the warp's previous pair
- * (ccc_pair_advance) instead of ccc_pair_of's square root; V::rows_pair clears its own table (the
- * other path's is V::clear's). */
-template <class V>
+ * (ccc_pair_advance) instead of ccc_pair_of's square root, and the lane's rows r[0..4) from
+ * R::rows (once); V::rows_pair clears its own table (the other path's is V::clear's). */
+template <class V, class R = ccc_cluster_rows>
 __device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_params &pp,
                                                         const uint8_t *labels, const uint32_t *meta,
                                                         double *ccc, uint8_t *idx)
@@ -197,9 +209,8 @@ __device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_pa
   const uint8_t *tab = ccc_block_init(pp, &T, &marg);
   unsigned *part = (unsigned *)(marg + 2 * CCC_MAX_PARTS);
   const int lane = threadIdx.x & 31, step = (int)ccc_pair_step();
-  int r0a, r1a, r0b, r1b; /* this lane's two row clusters */
-  ccc_row_cluster(tab, lane, &r0a, &r1a);
-  ccc_row_cluster(tab, lane + 32, &r0b, &r1b);
+  int r[4]; /* this lane's rows */
+  R::rows(tab, lane, r);
   long long t = ccc_first_pair();
   int i = 0, j = 0;
   if (t < pp.pairs)
@@ -208,7 +219,7 @@ __device__ static inline void ccc_rows_kernel_body_step(const struct ccc_pair_pa
     uint32_t mi, mj;
     if (ccc_pair_meta(meta, t, i, j, &mi, &mj, ccc, idx)) {
       if (pp.parts == CCC_MAX_PARTS && !CCC_META_CAT(mi) && !CCC_META_CAT(mj))
-        V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r0a, r1a, r0b, r1b, ccc, idx);
+        V::rows_pair(pp, T, part, labels, mi, mj, i, j, t, r[0], r[1], r[2], r[3], ccc, idx);
       else {
         V::clear(T, pp.sw, pp.sw * pp.sw);
         ccc_pair_run(pp, tab, T, marg, labels, mi, mj, i, j, t, ccc, idx);

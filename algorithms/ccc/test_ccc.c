@@ -261,6 +261,56 @@ static void test_pair_advance(void)
   EXPECT(bad == 0);
 }
 
+/* ccc v6_paired_bands' paired row clusters: entry e and (p, a) map both ways, every row cluster
+ * of every part lies in exactly one entry, and the part-pair sums' reads (lane 3p + g at step a:
+ * word ccc_paired_entry(p, a) + q CCC_PAIRED_QS for q = 3g..3g+2 and the row count's q = 9) fall
+ * on 27 distinct banks at every step where the lanes hold distinct words. */
+static void test_paired_layout(void)
+{
+  int covered[CCC_MAX_PARTS][CCC_MAX_K] = {{0}}, seen[CCC_PAIRED_ENTRIES] = {0};
+  for (int e = 0; e < CCC_PAIRED_ENTRIES; e++) {
+    int a, p = ccc_paired_part(e, &a);
+    EXPECT(p >= 0 && p < CCC_MAX_PARTS && a >= 0 && 2 * a < p + 2);
+    if (p < 0 || p >= CCC_MAX_PARTS || a < 0 || 2 * a >= p + 2)
+      continue;
+    EXPECT(p >= ccc_paired_first(a) && ccc_paired_entry(p, a) == e);
+    covered[p][2 * a]++;
+    if (2 * a + 1 < p + 2)
+      covered[p][2 * a + 1]++;
+  }
+  for (int p = 0; p < CCC_MAX_PARTS; p++) {
+    for (int c = 0; c < p + 2; c++)
+      EXPECT(covered[p][c] == 1);
+    for (int a = 0; 2 * a < p + 2; a++) { /* the part sums' loop finds every entry of part p */
+      EXPECT(a < 5 && p >= ccc_paired_first(a));
+      const int e = ccc_paired_entry(p, a);
+      EXPECT(e >= 0 && e < CCC_PAIRED_ENTRIES);
+      if (e >= 0 && e < CCC_PAIRED_ENTRIES)
+        seen[e]++;
+    }
+    EXPECT(p < ccc_paired_first((p + 2 + 1) / 2)); /* and no entry past them */
+  }
+  for (int e = 0; e < CCC_PAIRED_ENTRIES; e++)
+    EXPECT(seen[e] == 1);
+  int conflicts = 0;
+  for (int a = 0; a < 5; a++)
+    for (int k = 0; k < 4; k++) {
+      int bank_word[32];
+      for (int b = 0; b < 32; b++)
+        bank_word[b] = -1;
+      for (int lane = 0; lane < CCC_MAX_PARTS * 3; lane++) {
+        const int p = lane / 3, q = k < 3 ? lane % 3 * 3 + k : CCC_MAX_PARTS;
+        if (p < ccc_paired_first(a))
+          continue;
+        const int w = ccc_paired_entry(p, a) + q * CCC_PAIRED_QS;
+        if (bank_word[w % 32] >= 0 && bank_word[w % 32] != w)
+          conflicts++;
+        bank_word[w % 32] = w;
+      }
+    }
+  EXPECT(conflicts == 0);
+}
+
 static void test_layout(void)
 {
   EXPECT(ccc_kmax(1) == 2 && ccc_kmax(6) == 2 && ccc_kmax(7) == 3 && ccc_kmax(90) == 9);
@@ -425,6 +475,7 @@ int main(void)
   test_div_dbl();
   test_ari_approx();
   test_pair_advance();
+  test_paired_layout();
   test_layout();
   test_known();
   test_titanic();
