@@ -1016,6 +1016,29 @@ static const struct gr_variant avos_variants[] = {
      "checked, on cases with no zero avos terms"},
 };
 
+int avos_peer_takes(const struct gr_instance *inst, char *why, size_t len)
+{
+  const struct avos_data *d = (const struct avos_data *)inst->priv;
+  if (d->op != AVOS_OP_SPGEMM) {
+    gr_fmt(why, len, "the cuSPARSE peer computes one product (op=spgemm) only");
+    return -1;
+  }
+  if (!d->peer_comparable) {
+    gr_fmt(why, len,
+           "the avos product has zero terms here (parity filters, overflow or explicit "
+           "zeros): its pattern is not the structural one cuSPARSE computes");
+    return -1;
+  }
+  return 0;
+}
+
+/* the variants' host-side answer to "would your run skip this case" (the sanitizer lane's picks) */
+static int avos_takes(const struct gr_variant *v, const struct gr_instance *inst, char *why,
+                      size_t len)
+{
+  return v->kind == GR_VARIANT_PEER ? avos_peer_takes(inst, why, len) : 0;
+}
+
 /* compute-sanitizer findings examined (gpuregress sanitize; README, who catches what) */
 static const char *const avos_sanitizer_explained[] = {
     "v2_warp_hash racecheck avos_symbolic_block_kernel: s_stop is a give-up flag that only ever "
@@ -1058,6 +1081,7 @@ const struct gr_algorithm avos_algorithm = {
     .check = avos_check,
     .work = avos_work,
     .regimes = avos_regimes,
+    .takes = avos_takes,
     .sanitizer_explained = avos_sanitizer_explained,
     .n_regimes = sizeof avos_regimes / sizeof *avos_regimes,
     .bench_cases = avos_bench_cases,

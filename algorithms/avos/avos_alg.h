@@ -89,6 +89,10 @@ void avos_out_matrix(const struct gr_instance *inst, void *out, const int64_t *s
 /* The GPU lifecycle of every GPU variant, the cuSPARSE peer's included (avos_driver.cu). */
 extern const struct gr_gpu_lifecycle avos_lifecycle;
 
+/* 0 when the cuSPARSE peer takes the case of inst (one product, op=spgemm, whose avos pattern is
+ * the structural one); -1 with why. Host only: the peer's setup and the algorithm's takes hook. */
+int avos_peer_takes(const struct gr_instance *inst, char *why, size_t len);
+
 /* The cuSPARSE peer (peer_cusparse.cu): setup sizes and computes the product once (NULL with why
  * when the peer cannot take the case or cuSPARSE is not there); launch repeats it on stream (a
  * cudaStream_t; NULL: the default stream); fetch reads the pattern back. */

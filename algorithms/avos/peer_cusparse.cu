@@ -183,15 +183,8 @@ extern "C" void *avos_cusparse_setup(const struct gr_instance *inst, char *why, 
   const float alpha = 1.0f, beta = 0.0f;
   const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
   int64_t r64, c64, nnz64;
-  if (d->op != AVOS_OP_SPGEMM) {
-    gr_fmt(why, len, "the cuSPARSE peer computes one product (op=spgemm) only");
+  if (avos_peer_takes(inst, why, len))
     return NULL;
-  }
-  if (!d->peer_comparable) {
-    gr_fmt(why, len, "the avos product has zero terms here (parity filters, overflow or explicit "
-                     "zeros): its pattern is not the structural one cuSPARSE computes");
-    return NULL;
-  }
   if (cusp_load(why, len))
     return NULL;
   struct cusp_state *s = (struct cusp_state *)calloc(1, sizeof *s);

@@ -1,7 +1,7 @@
 /* ccc_time: one CCC case timed stage by stage on the GPU, end to end, and checked.
  *
  *   ccc_time 'ccc n=1000 features=20000 cat=0 max_cat=1 missing=0 values=continuous seed=1' [reps]
- *            [variant]   (default v5_quick_pick, the fastest fixed one)
+ *            [variant]   (default v6_paired_bands, the fastest fixed one)
  *
  * Builds the case's instance (features + the reference on every pair or a sample), then per
  * repetition: upload the features, partition (ccc_partition_launch alone), the whole variant
@@ -35,7 +35,7 @@ int main(int argc, char **argv)
     return 2;
   }
   int reps = argc > 2 ? atoi(argv[2]) : 3;
-  const char *name = argc > 3 ? argv[3] : "v5_quick_pick";
+  const char *name = argc > 3 ? argv[3] : "v6_paired_bands";
   const struct gr_variant *v = gr_alg_variant(&ccc_algorithm, name);
   if (!v || !v->impl) {
     fprintf(stderr, "ccc_time: no GPU variant '%s'\n", name);

@@ -44,16 +44,41 @@ uint32_t san_real_regimes(struct san_cand *cand)
   return cand->real;
 }
 
-/* The first of the SAN_CONFIRM first of match[0..m) that takes regime r (and no big one) on its
- * input; match[0] if none does. */
-static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, int r, uint32_t big)
+int san_takes(const struct san_cand *cand, const struct gr_variant *v)
 {
-  for (size_t q = 0; q < m && q < SAN_CONFIRM; q++) {
-    uint32_t real = san_real_regimes(&cands[match[q]]);
-    if ((real >> r & 1) && !(real & big))
-      return match[q];
+  const struct gr_algorithm *a = cand->c.alg;
+  if (!a->takes)
+    return 1;
+  struct gr_instance *inst = NULL;
+  char why[GR_WHY_LEN];
+  int ok = 0;
+  if (a->instance_new(&cand->c, &inst, why, sizeof why) == 0 && inst) {
+    ok = a->takes(v, inst, why, sizeof why) == 0;
+    a->instance_free(inst);
   }
-  return match[0];
+  return ok;
+}
+
+/* Among the SAN_CONFIRM first of match[from..m): the first that v takes and, for r >= 0, that
+ * takes regime r (and no big one) on its input; else the first that v takes; else match[from]. */
+static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, size_t from, int r,
+                        uint32_t big, const struct gr_variant *v)
+{
+  size_t any = m; /* the first that v takes, in the regime or not */
+  for (size_t q = from; q < m && q < from + SAN_CONFIRM; q++) {
+    struct san_cand *c = &cands[match[q]];
+    int in_regime = 1;
+    if (r >= 0) {
+      uint32_t real = san_real_regimes(c);
+      in_regime = (real >> r & 1) && !(real & big);
+    }
+    if ((!in_regime && any < m) || !san_takes(c, v))
+      continue;
+    if (in_regime)
+      return match[q];
+    any = q;
+  }
+  return match[any < m ? any : from];
 }
 
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
@@ -93,8 +118,9 @@ int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v,
             match[m++] = i;
       if (!m)
         continue;
-      size_t pick = j == 0 && r >= 0 ? confirmed(cands, match, m, r, big)
-                                     : match[(size_t)((double)m * (double)j / (2.0 * (double)per))];
+      const size_t at = (size_t)((double)m * (double)j / (2.0 * (double)per));
+      size_t pick = j == 0 && r >= 0 ? confirmed(cands, match, m, 0, r, big, v)
+                                     : confirmed(cands, match, m, at, -1, big, v);
       char text[GR_CASE_TEXT_LEN];
       case_format(&cands[pick].c, text, sizeof text);
       int dup = 0;

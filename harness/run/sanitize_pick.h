@@ -35,12 +35,17 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
  * any: a case of no work launches nothing); the smallest of every regime first (*n_small of
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
  * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
- * takes the regime, else the smallest (the guess). No case of a limit or large regime
- * (GR_REGIME_LIMIT, GR_REGIME_LARGE) is picked, for any regime: under the tools they would run for
- * minutes (the fuzz covers them). Returns how many texts were written to out (malloc'ed), at
- * most max. */
+ * takes the regime, else the smallest (the guess). Every pick is one that v takes (the
+ * algorithm's takes hook, on the input) where one of the SAN_CONFIRM candidates from it is. No case
+ * of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is picked, for any regime: under
+ * the tools they would run for minutes (the fuzz covers them). Returns how many texts were written
+ * to out (malloc'ed), at most max. */
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
+
+/* 1 when v takes cand (its algorithm's takes hook on the host instance; no hook: 1), 0 when v
+ * would skip it or the instance cannot be made. */
+int san_takes(const struct san_cand *cand, const struct gr_variant *v);
 
 /* The regimes cand takes on its input (all of its algorithm's, with the instance), cached in
  * cand; 0 when the instance cannot be made. */

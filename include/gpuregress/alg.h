@@ -277,6 +277,12 @@ struct gr_algorithm {
    * When set, the harness builds the checked run (gr_gpu_lifecycle_run as a variant's run) and
    * the timing (instead of the bench_* hooks above) from it. NULL: not provided. */
   const struct gr_gpu_lifecycle *gpu;
+
+  /* Optional: 0 when variant v computes the case of inst; -1 with why when its run would skip it
+   * (GR_RUN_UNSUPPORTED: a peer that takes part of the cases, such as cuSPARSE on an avos product
+   * with zero terms). Host work, no GPU: the sanitizer lane picks the cases a variant takes, so
+   * that its cell is not a skip by the draw. NULL: every variant takes every case it is given. */
+  int (*takes)(const struct gr_variant *v, const struct gr_instance *inst, char *why, size_t len);
 };
 
 /* ---- the GPU lifecycle ----------------------------------------------------------------------
