@@ -2,7 +2,9 @@
  * fixed or historical, and each of its regimes with a predicate, coverage steering (what the
  * runner does while a regime is short of cases) finds a case the predicate holds for, at
  * several points of the stream of several seeds, within COVERAGE_STEER_DRAWS draws; and the
- * plain stream (no steering) reaches every limit regime too, in a small share of its cases.
+ * plain stream (no steering) reaches every limit regime too, in a small share of its cases; and
+ * the runner's steering, replayed on the guesses, reaches every regime of a variant within a few
+ * cases.
  *
  *   test_regimes [ALG]       (all algorithms when none is named; GR_ALG_HIDDEN ones are skipped)
  *
@@ -17,6 +19,36 @@
 
 #define PLAIN_CASES 4000 /* the plain stream drawn per seed */
 #define MAX_LIMIT_SHARE 0.12 /* at most this share of the plain stream in limit regimes */
+
+#define COVER_SEEDS 40    /* streams in which the runner's steering is replayed */
+#define COVER_CASES 12    /* every variant's regimes all reached (by the guesses) within these */
+#define COVER_V5_CASES 6  /* radix_sort/v5_match_or's, whose cases are large (5 to 10 of them in
+                           * the nightly 150 s): 7 at worst before the steering looked for cases
+                           * that take several unreached regimes (its "first or last n of a
+                           * shape" went unreached at 5 cases at seed 1795951353) */
+
+/* The runner's steering replayed on the guesses (no run): cases until every regime of v has
+ * one, at worst over COVER_SEEDS streams. */
+static int cases_to_cover(const struct gr_algorithm *a, const struct gr_variant *v)
+{
+  int worst = 0;
+  for (uint64_t s = 1; s <= COVER_SEEDS; s++) {
+    struct coverage cv;
+    coverage_init(&cv, a, v);
+    int k = 0;
+    char unreached[256];
+    for (; k < 100 && coverage_unreached(&cv, unreached, sizeof unreached)[0]; k++) {
+      struct gr_case c;
+      case_generate(a, s * 7919, (uint64_t)k, NULL, &c);
+      int want = coverage_want(&cv);
+      if (want >= 0 && !coverage_steer(&cv, v, s * 7919, (uint64_t)k, NULL, want, &c))
+        want = -1;
+      coverage_add(&cv, coverage_mask(&c, v, NULL), want);
+    }
+    worst = k > worst ? k : worst;
+  }
+  return worst;
+}
 
 static int applies_to(const struct gr_variant *v)
 {
@@ -98,6 +130,19 @@ int main(int argc, char **argv)
       if (!applies_to(v))
         continue;
       uint32_t app = coverage_applies(a, v);
+      if (app) {
+        const int bound = strcmp(a->name, "radix_sort") == 0 && strcmp(v->name, "v5_match_or") == 0
+                              ? COVER_V5_CASES
+                              : COVER_CASES;
+        const int k = cases_to_cover(a, v);
+        printf("%s/%s: every regime reached within %d cases (at worst of %d streams)\n", a->name,
+               v->name, k, COVER_SEEDS);
+        if (k > bound) {
+          printf("FAIL %s/%s: steering took %d cases to reach every regime (at most %d)\n",
+                 a->name, v->name, k, bound);
+          bad++;
+        }
+      }
       for (size_t i = 0; i < a->n_regimes && i < GR_MAX_REGIMES; i++) {
         if (!(app >> i & 1) || !a->regimes[i].holds)
           continue;
