@@ -198,7 +198,11 @@ extern "C" void *avos_cusparse_setup(const struct gr_instance *inst, char *why, 
   s->cols = b->cols;
   upload_pattern(&d->a, &s->a_ptr, &s->a_idx, &s->a_val);
   upload_pattern(b, &s->b_ptr, &s->b_idx, &s->b_val);
+  /* C's row offsets and the two work buffers zeroed: the scan cuSPARSE runs inside its SpGEMM
+   * (CUB's DeviceScanKernel) reads 4-byte words of them before it writes them (initcheck, H200,
+   * CUDA 13.0, op=spgemm n=1) */
   GR_CUDA_CHECK(cudaMalloc((void **)&s->c_ptr, ((size_t)s->rows + 1) * sizeof(int)));
+  GR_CUDA_CHECK(cudaMemset(s->c_ptr, 0, ((size_t)s->rows + 1) * sizeof(int)));
   CUSP_TRY(cusp.create(&s->handle), "create");
   CUSP_TRY(cusp.set_stream(s->handle, 0), "set stream");
   CUSP_TRY(cusp.create_csr(&s->mat_a, d->a.rows, d->a.cols, avos_csr_nnz(&d->a), s->a_ptr, s->a_idx,
@@ -216,6 +220,7 @@ extern "C" void *avos_cusparse_setup(const struct gr_instance *inst, char *why, 
                                 CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, s->descr, &s->size1, NULL),
            "work estimation (size)");
   GR_CUDA_CHECK(cudaMalloc(&s->buf1, s->size1 ? s->size1 : 1));
+  GR_CUDA_CHECK(cudaMemset(s->buf1, 0, s->size1 ? s->size1 : 1));
   CUSP_TRY(cusp.work_estimation(s->handle, op, op, &alpha, s->mat_a, s->mat_b, &beta, s->mat_c,
                                 CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, s->descr, &s->size1, s->buf1),
            "work estimation");
@@ -223,6 +228,7 @@ extern "C" void *avos_cusparse_setup(const struct gr_instance *inst, char *why, 
                         CUSPARSE_SPGEMM_DEFAULT, s->descr, &s->size2, NULL),
            "compute (size)");
   GR_CUDA_CHECK(cudaMalloc(&s->buf2, s->size2 ? s->size2 : 1));
+  GR_CUDA_CHECK(cudaMemset(s->buf2, 0, s->size2 ? s->size2 : 1));
   CUSP_TRY(cusp.compute(s->handle, op, op, &alpha, s->mat_a, s->mat_b, &beta, s->mat_c, CUDA_R_32F,
                         CUSPARSE_SPGEMM_DEFAULT, s->descr, &s->size2, s->buf2),
            "compute");
