@@ -138,11 +138,12 @@ __device__ static inline void ccc_v6_rows_pair(const struct ccc_pair_params &pp,
 
 /* kernels */
 
-/* 8 blocks an SM (64 registers, 52 bytes of spills), where 7 (72 registers, 8 bytes) measured
- * 0.9% slower on the anchor's pairs (311.1 / 308.4 ms, alternated, H200) and 1.1% on the mixed
- * anchor (244.2 / 241.6): the part area's 1,400 bytes a warp (v5: 2,320) let the shared memory
- * hold 8 */
-#define CCC_V6_BLOCKS_PER_SM 8
+/* 7 blocks an SM (72 registers, 8 bytes of spills). 8 (64 registers, 52 bytes of spills; the part
+ * area's 1,400 bytes a warp let the shared memory hold 8) measured 0.8% faster on the anchor's
+ * pairs (308.7 ms against 311.1, H200) and 1.1% on the mixed anchor, but 1.5% slower on the sweep's
+ * 500 x 891 mixed size (1.3397 ms against 1.3203; v5 1.3324): the categorical pairs' path spills
+ * more, and v6 would be slower than v5 there */
+#define CCC_V6_BLOCKS_PER_SM 7
 
 struct ccc_v6_ops {
   __device__ static void clear(unsigned *T, int sw, int cells) { ccc_rows_clear16(T, sw); }
