@@ -78,48 +78,18 @@ int coverage_want(const struct coverage *cv)
   return best;
 }
 
-/* How many of the regimes mask takes have no case yet. */
-static int unreached_in(const struct coverage *cv, uint32_t mask)
-{
-  int n = 0;
-  for (int i = 0; i < GR_MAX_REGIMES; i++)
-    n += (mask & cv->applies) >> i & 1 && cv->cases[i] == 0;
-  return n;
-}
-
-static double work_bytes(const struct gr_case *c)
-{
-  double bytes = 0, items = 0;
-  c->alg->work(c, &bytes, &items);
-  return bytes;
-}
-
 int coverage_steer(const struct coverage *cv, const struct gr_variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c)
 {
   struct gr_case alt;
-  int best = -1;
-  double cap = 0; /* at most twice the first hit's work: the first cases stay as small as the
-                   * stream draws them, where most known bugs are caught */
-  uint64_t last = COVERAGE_STEER_DRAWS;
-  for (uint64_t k = 1; k <= last; k++) {
+  for (uint64_t k = 1; k <= COVERAGE_STEER_DRAWS; k++) {
     case_generate(cv->a, seed ^ (0xc2b2ae3d27d4eb4full * k), index, lim, &alt);
-    uint32_t m = coverage_mask(&alt, v, NULL);
-    if (!(m >> want & 1))
-      continue;
-    if (best < 0) {
-      cap = 2 * work_bytes(&alt);
-      last = k + COVERAGE_STEER_MORE;
-    } else if (work_bytes(&alt) > cap) {
-      continue;
-    }
-    int score = unreached_in(cv, m);
-    if (score > best) {
-      best = score;
+    if (coverage_mask(&alt, v, NULL) >> want & 1) {
       *c = alt;
+      return 1;
     }
   }
-  return best >= 0;
+  return 0;
 }
 
 char *coverage_text(const struct coverage *cv, char *buf, size_t len)

@@ -24,10 +24,6 @@ extern "C" {
 /* Alternatives drawn per steered case: the large cases of limit regimes are a few percent of a
  * generator's stream, split over several targets, so one of them must be found among these. */
 #define COVERAGE_STEER_DRAWS 8192
-/* after the first case that takes the wanted regime, alternatives drawn for one no more than
- * twice its work that also takes more regimes with no case yet (radix_sort v5_match_or's
- * n = 2^24 + 1 pairs is "first or last n of a shape", "pairs > 2^24" and "n > 2^24") */
-#define COVERAGE_STEER_MORE 256
 
 /* The regimes of a that belong to v (bit i: a->regimes[i]). */
 uint32_t coverage_applies(const struct gr_algorithm *a, const struct gr_variant *v);
@@ -49,10 +45,8 @@ void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
  * for a limit regime) and not given up, or -1; ties: ordinary regimes first, then table order. */
 int coverage_want(const struct coverage *cv);
 /* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed
- * (deterministic) and keep in c, of the first whose guessed regimes include `want` and those of
- * the COVERAGE_STEER_MORE drawn after it that do too with at most twice its work (the work
- * model's bytes), the first that takes the most regimes with no case yet. 1 found; 0 none (c
- * unchanged). */
+ * (deterministic) and keep in c the first whose guessed regimes include `want`. 1 found; 0 none
+ * (c unchanged). */
 int coverage_steer(const struct coverage *cv, const struct gr_variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c);
 /* "one chunk 120, several chunks 14" ("" when v has no regimes); returns buf. */
