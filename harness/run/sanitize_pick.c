@@ -19,44 +19,49 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
     double bytes;
     case_generate(a, seed, d, NULL, &cands[d].c);
     a->work(&cands[d].c, &bytes, &cands[d].items);
-    cands[d].real = 0;
+    cands[d].real = cands[d].takes = 0;
     cands[d].real_known = 0;
   }
   qsort(cands, n, sizeof *cands, by_items);
 }
 
-uint32_t san_real_regimes(struct san_cand *cand)
+/* Build cand's input once (on the host) and note the regimes it takes and the variants that take
+ * it (bit i: a->variants[i]); both 0 when the instance cannot be made. */
+static void inspect(struct san_cand *cand)
 {
   if (cand->real_known)
-    return cand->real;
+    return;
   const struct gr_algorithm *a = cand->c.alg;
   struct gr_instance *inst = NULL;
   char why[GR_WHY_LEN];
-  cand->real = 0;
+  cand->real = cand->takes = 0;
   cand->real_known = -1;
   if (a->instance_new(&cand->c, &inst, why, sizeof why) == 0 && inst) {
     for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
       if (a->regimes[r].holds && a->regimes[r].holds(&cand->c, inst))
         cand->real |= 1u << r;
+    for (size_t i = 0; i < a->n_variants && i < 32; i++)
+      if (!a->takes || a->takes(&a->variants[i], inst, why, sizeof why) == 0)
+        cand->takes |= 1u << i;
     a->instance_free(inst);
     cand->real_known = 1;
   }
+}
+
+uint32_t san_real_regimes(struct san_cand *cand)
+{
+  inspect(cand);
   return cand->real;
 }
 
-int san_takes(const struct san_cand *cand, const struct gr_variant *v)
+int san_takes(struct san_cand *cand, const struct gr_variant *v)
 {
   const struct gr_algorithm *a = cand->c.alg;
-  if (!a->takes)
+  const size_t i = (size_t)(v - a->variants);
+  if (!a->takes || i >= 32)
     return 1;
-  struct gr_instance *inst = NULL;
-  char why[GR_WHY_LEN];
-  int ok = 0;
-  if (a->instance_new(&cand->c, &inst, why, sizeof why) == 0 && inst) {
-    ok = a->takes(v, inst, why, sizeof why) == 0;
-    a->instance_free(inst);
-  }
-  return ok;
+  inspect(cand);
+  return cand->takes >> i & 1;
 }
 
 /* Among the SAN_CONFIRM first of match[from..m): the first that v takes and, for r >= 0, that

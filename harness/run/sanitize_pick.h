@@ -23,6 +23,7 @@ struct san_cand {
   /* the regimes it takes on its input (every regime of the algorithm, from the predicates
    * with the instance), once known: san_pick_cases fills it in */
   uint32_t real;
+  uint32_t takes; /* the variants that take it on its input (bit i: variants[i]), known with real */
   int real_known; /* 1 known, -1 no instance (refused) */
 };
 
@@ -43,9 +44,10 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
 
-/* 1 when v takes cand (its algorithm's takes hook on the host instance; no hook: 1), 0 when v
- * would skip it or the instance cannot be made. */
-int san_takes(const struct san_cand *cand, const struct gr_variant *v);
+/* 1 when v (one of its algorithm's variants) takes cand: the takes hook on the host instance, built
+ * once per candidate and cached with its regimes; no hook: 1; 0 when v would skip it or the
+ * instance cannot be made. */
+int san_takes(struct san_cand *cand, const struct gr_variant *v);
 
 /* The regimes cand takes on its input (all of its algorithm's, with the instance), cached in
  * cand; 0 when the instance cannot be made. */
