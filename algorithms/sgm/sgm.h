@@ -41,6 +41,39 @@ int sgm_v3_warp_fused_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes
 int sgm_v4_packed_dpx_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
 /* fixed: v4 with the last kernel reading the other paths' costs up to 8 pixels ahead */
 int sgm_v5_prefetch_wta_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+/* fixed: v5 with the line kernels' staging and window offsets cheaper a step, and the last
+ * kernel's other paths in a deeper ring in shared memory */
+int sgm_v6_staged_ring_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream);
+
+/* Disparities a lane holds for D in the warp layouts (v3 .. v6): the smallest instantiated K
+ * with 32K >= D. */
+static inline int sgm_warp_pick_k(int D)
+{
+  static const int ks[] = {1, 2, 4, 8, 9, 12, 16};
+  for (int i = 0; i < 7; i++)
+    if (32 * ks[i] >= D)
+      return ks[i];
+  return 16;
+}
+
+/* v6's last kernel: each warp's ring of NB chunks of CH pixels of the other paths' costs
+ * (px bytes a pixel: 32K elements of 1 or 2 bytes, times paths - 1) within
+ * SGM_V6_RING_WARP_BYTES, so that two blocks of 8 warps share an SM: (4, 4), (2, 4), (1, 4), or
+ * (1, 2) for the largest pixels (D > 256 in 16 bits, 8 paths: 7 KiB). */
+#define SGM_V6_RING_WARP_BYTES 14336
+static inline void sgm_v6_ring(int px, int *ch, int *nb)
+{
+  *nb = 4;
+  if (16 * px <= SGM_V6_RING_WARP_BYTES)
+    *ch = 4;
+  else if (8 * px <= SGM_V6_RING_WARP_BYTES)
+    *ch = 2;
+  else {
+    *ch = 1;
+    if (4 * px > SGM_V6_RING_WARP_BYTES)
+      *nb = 2;
+  }
+}
 
 #ifdef __cplusplus
 }

@@ -127,6 +127,28 @@ GR_REGIME_PREDICATE(wide_paths, 31 + c->v[P_P2] > 255)
 GR_REGIME_PREDICATE(short_rows, c->v[P_W] <= 8)
 /* v5 puts the left-right blocks first in the multi-path grid on wide images */
 GR_REGIME_PREDICATE(wide_image, 5 * c->v[P_W] >= 8 * c->v[P_H])
+/* v6's last-kernel ring (sgm_v6_ring): chunks of 2 pixels, of 1, and 2 slots of 1 */
+static int v6_ring_of(const struct gr_case *c, const struct gr_instance *inst, int want)
+{
+  (void)inst;
+  int ch = 0, nb = 0;
+  const int px = 32 * sgm_warp_pick_k((int)c->v[P_D]) * (31 + c->v[P_P2] > 255 ? 2 : 1) *
+                 (c->v[P_PATHS] == 1 ? 7 : 3);
+  sgm_v6_ring(px, &ch, &nb);
+  return want == 2 ? ch == 2 : want == 1 ? ch == 1 && nb == 4 : nb == 2;
+}
+static int v6_ring_2(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return v6_ring_of(c, inst, 2);
+}
+static int v6_ring_1(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return v6_ring_of(c, inst, 1);
+}
+static int v6_ring_1x2(const struct gr_case *c, const struct gr_instance *inst)
+{
+  return v6_ring_of(c, inst, 0);
+}
 /* the cost volume past 2^24 cells (a float or 24-bit index loses cells) */
 GR_REGIME_PREDICATE(cells_2_24, c->v[P_W] * c->v[P_H] * c->v[P_D] > (int64_t)1 << 24)
 
@@ -137,9 +159,13 @@ static const struct gr_regime sgm_regimes[] = {
     {"D % 32 != 0", NULL, d_partial_warp, 0},
     {"D > 256", NULL, d_large, 0},
     {"8 paths", NULL, eight_paths, 0},
-    {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta", wide_paths, 0},
-    {"W <= 8", "v5_prefetch_wta", short_rows, 0},
-    {"W >= 1.6 H", "v5_prefetch_wta", wide_image, 0},
+    {"16-bit path costs", "v3_warp_fused v4_packed_dpx v5_prefetch_wta v6_staged_ring", wide_paths,
+     0},
+    {"W <= 8", "v5_prefetch_wta v6_staged_ring", short_rows, 0},
+    {"W >= 1.6 H", "v5_prefetch_wta v6_staged_ring", wide_image, 0},
+    {"ring of 2-pixel chunks", "v6_staged_ring", v6_ring_2, 0},
+    {"ring of 1-pixel chunks", "v6_staged_ring", v6_ring_1, 0},
+    {"ring of 2 slots", "v6_staged_ring", v6_ring_1x2, 0},
     {"W*H*D > 2^24", NULL, cells_2_24, GR_REGIME_LIMIT},
 };
 
@@ -162,6 +188,10 @@ static const struct gr_variant sgm_variants[] = {
      GR_GPU(sgm_v5_prefetch_wta_launch),
      "v4 with the last kernel reading the other paths up to 8 pixels ahead (it waited on DRAM),"
      " rows first where W >= 1.6 H"},
+    {"v6_staged_ring", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
+     GR_GPU(sgm_v6_staged_ring_launch),
+     "v5 with line kernels of fewer instructions a step (staged a row a warp, window offsets"
+     " fixed) and the last kernel's other paths in a shared-memory ring 8-12 pixels ahead"},
 };
 
 static void sgm_fixup(struct gr_case *c)

@@ -28,7 +28,7 @@ extern "C" size_t sgm_gpu_bytes(const struct sgm_params *p, int per_path)
 {
   static const sgm_launch_fn launchers[] = {sgm_v1_fullmask_launch, sgm_v2_padded_launch,
                                             sgm_v3_warp_fused_launch, sgm_v4_packed_dpx_launch,
-                                            sgm_v5_prefetch_wta_launch};
+                                            sgm_v5_prefetch_wta_launch, sgm_v6_staged_ring_launch};
   struct sgm_gpu_args a;
   sgm_args_init(&a, p);
   size_t n = (size_t)p->width * p->height, most = 0;

@@ -377,16 +377,6 @@ static void sgm_warp_enqueue_k(int K, const sgm_warp_params &p, int paths, int b
   }
 }
 
-/* Disparities per lane for D: the smallest instantiated K with 32K >= D. */
-static inline int sgm_warp_pick_k(int D)
-{
-  static const int ks[] = {1, 2, 4, 8, 9, 12, 16};
-  for (int i = 0; i < 7; i++)
-    if (32 * ks[i] >= D)
-      return ks[i];
-  return 16;
-}
-
 /* The layout's scratch and parameters for args a: the census images then PATHS-1 slots of path
  * buffers, and the multi-path grid's segments: diagonals (the most blocks) first, then vertical,
  * then left-right; or left-right first (rows_first: a row is W steps, a vertical or diagonal line
