@@ -19,6 +19,8 @@
  * cp.async copies NB-1 chunks ahead, read back a pixel a step. (CH, NB) by the bytes a pixel of
  * the other paths takes, within 14 KiB a warp (two blocks of 8 warps an SM): sgm_v6_ring in
  * sgm.h. */
+#include <type_traits>
+
 #include "sgm_dpx.cuh"
 
 #define V6_RING_WARP_BYTES SGM_V6_RING_WARP_BYTES
@@ -184,16 +186,15 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
   const uint32_t p1p1 = (uint32_t)p.p1 * 0x10001u, p2 = (uint32_t)p.p2;
   sgm_warp_census<K, -1> cen(clr, crr, x0, W, lane);
 
-  for (int c = 0; c < nchunks; c++) {
-    __syncwarp(); /* every lane is done with chunk c-1, whose slot the next issue fills */
-    issue(c + NB - 1);
-    __pipeline_wait_prior(NB - 1);
-    __syncwarp(); /* the other lanes' copies of chunk c are in */
-    const unsigned char *slot = ring + (c % NB) * CHUNK;
+  /* The steps of chunk c from its slot. FAST: a whole chunk past the left border (every d has a
+   * pixel to match), no per-path output: straight-line code, so that the independent sum and
+   * winner-takes-all of one pixel overlap the recurrence's chain of the next. */
+  auto chunk = [&](const int c, const unsigned char *slot, auto fast) {
+    constexpr bool FAST = decltype(fast)::value;
 #pragma unroll
     for (int j = 0; j < CH; j++) {
       const int s = c * CH + j, x = x0 - s;
-      if (s >= W)
+      if (!FAST && s >= W)
         break;
       uint32_t osum[NP];
 #pragma unroll
@@ -205,12 +206,13 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
         sgm_warp_load<T, K>((const T *)(slot + q * CH * PB + (CH - 1 - j) * PB), lane, raw);
         v4_add_raw<T, K>(raw, osum);
       }
-      cen.advance(s);
+      if (j == 0 || 32 % CH != 0) /* a new census batch starts only at a chunk's first step */
+        cen.advance(s);
       const uint32_t clv = cen.left(s), crv = cen.right(s);
-      if (s)
+      if (j > 0 || s > 0)
         sgm_warp_window_slide<K, -1>(win, crv, lane);
       int cst[K];
-      if (x >= D - 1) {
+      if (FAST || x >= D - 1) {
 #pragma unroll
         for (int k = 0; k < K; k++)
           cst[k] = __popc(clv ^ win[k]);
@@ -223,7 +225,7 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
       v4_pair_costs<K>(cst, C);
       v4_update<K>(P, C, mp, p1p1, p2, pm, lane);
       const size_t pix = (size_t)y * W + x;
-      if (nat)
+      if (!FAST && nat)
         v4_put_natural<K>(nat + pix * D, lane, P, D);
       uint32_t Ssum[NP]; /* halves below 2^16: (31 + P2) * paths <= 65535, padding 0x7fff + 0 */
 #pragma unroll
@@ -241,6 +243,17 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
           p.smin_out[pix] = (uint16_t)(best >> 9);
       }
     }
+  };
+  for (int c = 0; c < nchunks; c++) {
+    __syncwarp(); /* every lane is done with chunk c-1, whose slot the next issue fills */
+    issue(c + NB - 1);
+    __pipeline_wait_prior(NB - 1);
+    __syncwarp(); /* the other lanes' copies of chunk c are in */
+    const unsigned char *slot = ring + (c % NB) * CHUNK;
+    if (!nat && W - (c + 1) * CH >= D - 1) /* whole (W - (c+1)*CH >= 0) and past the border */
+      chunk(c, slot, std::true_type());
+    else
+      chunk(c, slot, std::false_type());
   }
 }
 
