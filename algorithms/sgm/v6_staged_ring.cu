@@ -19,6 +19,8 @@
  * cp.async copies NB-1 chunks ahead, read back a pixel a step. (CH, NB) by the bytes a pixel of
  * the other paths takes, within 14 KiB a warp (two blocks of 8 warps an SM): sgm_v6_ring in
  * sgm.h. */
+#include <stdlib.h>
+
 #include <type_traits>
 
 #include "sgm_dpx.cuh"
@@ -87,44 +89,60 @@ __device__ __forceinline__ void v6_lines(const sgm_warp_params &p, int blk, uint
   const long long pstep = (long long)DY * (W + S) * DP;
   long long poff = ((long long)g.y(0) * W + g.cb + warp + (long long)S * g.y(0)) * DP;
 
-  stage(0, tile);
-  for (int t0 = 0, tb = 0; t0 < g.nsteps; t0 += SGM_WARP_TR, tb ^= 1) {
-    const uint32_t *cur = tile + tb * TILE;
-    stage(t0 + SGM_WARP_TR, tile + (tb ^ 1) * TILE);
-    __pipeline_wait_prior(1);
-    __syncthreads();
+  /* The tile's steps. FAST: all 8 rows in the line's run, every pixel in the image and past the
+   * left border (every d has a pixel to match), no per-path output: straight-line code, the
+   * window words at constant offsets from the K addresses of the tile. */
+  auto tile_steps = [&](const int t0, const uint32_t *cur, auto fast) {
+    constexpr bool FAST = decltype(fast)::value;
+    const uint32_t *wk[K];
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      wk[k] = cur + off[k];
 #pragma unroll
     for (int row = 0; row < SGM_WARP_TR; row++) {
       const int t = t0 + row;
-      if (t >= g.nsteps)
+      if (!FAST && t >= g.nsteps)
         break;
       const int y = g.y(t), x = g.cb + warp + S * y;
       const long long po = poff;
       poff += pstep;
-      if ((unsigned)x >= (unsigned)W) { /* this line is not in the image at this row */
+      if (!FAST && (unsigned)x >= (unsigned)W) { /* this line is not in the image at this row */
         v4_reset<K>(P, mp, pm);
         continue;
       }
-      const uint32_t *rowp = cur + row * RS;
-      const uint32_t clv = rowp[WWP + warp];
+      const uint32_t clv = cur[row * RS + WWP + warp];
       int c[K];
-      if (x >= D - 1) {
+      if (FAST || x >= D - 1) {
 #pragma unroll
         for (int k = 0; k < K; k++)
-          c[k] = __popc(clv ^ rowp[off[k]]);
+          c[k] = __popc(clv ^ wk[k][row * RS]);
       } else {
 #pragma unroll
         for (int k = 0; k < K; k++)
-          c[k] = lane * K + k <= x ? __popc(clv ^ rowp[off[k]]) : SGM_COST_OUTSIDE;
+          c[k] = lane * K + k <= x ? __popc(clv ^ wk[k][row * RS]) : SGM_COST_OUTSIDE;
       }
       uint32_t C[NP], w[NW];
       v4_pair_costs<K>(c, C);
       v4_update<K>(P, C, mp, p1p1, p2, pm, lane);
       v4_pack<T, K>(P, pm, w);
       sgm_warp_store<T, K>(mybuf + po, lane, w);
-      if (nat)
+      if (!FAST && nat)
         v4_put_natural<K>(nat + ((size_t)y * W + x) * D, lane, P, D);
     }
+  };
+
+  stage(0, tile);
+  for (int t0 = 0, tb = 0; t0 < g.nsteps; t0 += SGM_WARP_TR, tb ^= 1) {
+    const uint32_t *cur = tile + tb * TILE;
+    stage(t0 + SGM_WARP_TR, tile + (tb ^ 1) * TILE);
+    __pipeline_wait_prior(1);
+    __syncthreads();
+    /* x moves by at most 1 a step, one way: the tile's ends bound it */
+    const int xa = g.cb + warp + S * g.y(t0), xz = g.cb + warp + S * g.y(t0 + SGM_WARP_TR - 1);
+    if (!nat && t0 + SGM_WARP_TR <= g.nsteps && min(xa, xz) >= D - 1 && max(xa, xz) < W)
+      tile_steps(t0, cur, std::true_type());
+    else
+      tile_steps(t0, cur, std::false_type());
     __syncthreads(); /* everyone is done with cur before it is staged again */
   }
 }
@@ -259,12 +277,10 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
 
 SGM_WARP_OPS(v6_ops, v4_row, v6_lines);
 
-#ifndef V6_PATHS_MIN_BLOCKS
-#define V6_PATHS_MIN_BLOCKS 4
-#endif
-/* sgm_warp_paths_kernel's dispatch with a register cap: 4 blocks of 8 warps an SM */
-template <int K, typename T>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS, V6_PATHS_MIN_BLOCKS)
+/* sgm_warp_paths_kernel's dispatch with a register cap: 4 blocks of 8 warps an SM up to 4
+ * disparities a lane, 3 beyond */
+template <int K, typename T, int MB = (K <= 4 ? 4 : K == 8 ? 3 : 2)>
+static __global__ void __launch_bounds__(SGM_WARP_THREADS, MB)
     v6_paths_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint32_t v6_tile[];
@@ -322,7 +338,10 @@ static void v6_enqueue_last(const sgm_warp_params &p, cudaStream_t st)
 template <int K, typename T> static void v6_enqueue(const sgm_warp_plan &pl, int paths, cudaStream_t st)
 {
   size_t smem = 2 * SGM_WARP_TR * sgm_warp_row_stride(K) * sizeof(uint32_t);
-  v6_paths_kernel<K, T><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
+  if (K == 4 && getenv("V6_K4_MB3")) /* scratch experiment */
+    v6_paths_kernel<K, T, 3><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
+  else
+    v6_paths_kernel<K, T><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
   GR_CUDA_LAUNCH_CHECK();
   if (paths == 8)
     v6_enqueue_last<K, T, 8>(pl.p, st);
