@@ -19,8 +19,6 @@
  * cp.async copies NB-1 chunks ahead, read back a pixel a step. (CH, NB) by the bytes a pixel of
  * the other paths takes, within 14 KiB a warp (two blocks of 8 warps an SM): sgm_v6_ring in
  * sgm.h. */
-#include <stdlib.h>
-
 #include <type_traits>
 
 #include "sgm_dpx.cuh"
@@ -277,10 +275,11 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
 
 SGM_WARP_OPS(v6_ops, v4_row, v6_lines);
 
-/* sgm_warp_paths_kernel's dispatch with a register cap: 4 blocks of 8 warps an SM up to 4
- * disparities a lane, 3 beyond */
-template <int K, typename T, int MB = (K <= 4 ? 4 : K == 8 ? 3 : 2)>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS, MB)
+/* sgm_warp_paths_kernel's dispatch with a register cap by K (blocks of 8 warps an SM): 4 below
+ * 4 disparities a lane, 3 at 4 and 8 (K = 4 at 4 blocks, 64 registers, spilled 28 bytes and ran
+ * 1080p 4 paths 2.7% slower), 2 beyond (3 spilled ~330 bytes at K = 12 and 16) */
+template <int K, typename T>
+static __global__ void __launch_bounds__(SGM_WARP_THREADS, K < 4 ? 4 : K <= 8 ? 3 : 2)
     v6_paths_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint32_t v6_tile[];
@@ -338,10 +337,7 @@ static void v6_enqueue_last(const sgm_warp_params &p, cudaStream_t st)
 template <int K, typename T> static void v6_enqueue(const sgm_warp_plan &pl, int paths, cudaStream_t st)
 {
   size_t smem = 2 * SGM_WARP_TR * sgm_warp_row_stride(K) * sizeof(uint32_t);
-  if (K == 4 && getenv("V6_K4_MB3")) /* scratch experiment */
-    v6_paths_kernel<K, T, 3><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
-  else
-    v6_paths_kernel<K, T><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
+  v6_paths_kernel<K, T><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
   GR_CUDA_LAUNCH_CHECK();
   if (paths == 8)
     v6_enqueue_last<K, T, 8>(pl.p, st);
