@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algorithms/sgm/sgm.h"
 #include "algorithms/sgm/sgm_alg.h"
 #include "case.h"
 #include "datasets/pgm.h"
@@ -431,6 +432,47 @@ static void test_checker(void)
   a->instance_free(inst);
 }
 
+/* v6's last-kernel ring (sgm.h: sgm_v6_ring, sgm_warp_pick_k): for every D, paths and element
+ * size, the ring fits the warp's share, is the largest shape of the list that does, and the
+ * shapes the issue's sizes take are the documented ones. */
+static void test_v6_ring(void)
+{
+  static const int shapes[][2] = {{4, 4}, {2, 4}, {1, 4}, {1, 2}}; /* (CH, NB), largest first */
+  int seen[4] = {0};
+  for (int D = 1; D <= SGM_MAX_DISP; D++)
+    for (int paths = 4; paths <= 8; paths += 4)
+      for (int es = 1; es <= 2; es++) {
+        const int K = sgm_warp_pick_k(D), px = 32 * K * es * (paths - 1);
+        int ch = 0, nb = 0, i;
+        sgm_v6_ring(px, &ch, &nb);
+        for (i = 0; i < 4 && (shapes[i][0] != ch || shapes[i][1] != nb); i++)
+          ;
+        if (i == 4 || 32 * K < D || ch * nb * px > SGM_V6_RING_WARP_BYTES ||
+            (i > 0 && shapes[i - 1][0] * shapes[i - 1][1] * px <= SGM_V6_RING_WARP_BYTES)) {
+          printf("FAIL v6 ring: D %d paths %d element %d: K %d, (CH %d, NB %d) for %d bytes a "
+                 "pixel\n",
+                 D, paths, es, K, ch, nb, px);
+          test_failures++;
+          return;
+        }
+        seen[i]++;
+      }
+  for (int i = 0; i < 4; i++)
+    EXPECT(seen[i] > 0, "v6 ring: shape %d (CH %d, NB %d) taken by some D", i, shapes[i][0],
+           shapes[i][1]);
+  /* two blocks of 8 warps and their line tiles fit an H100/H200 SM (227 KiB a block at most) */
+  EXPECT(2 * 8 * SGM_V6_RING_WARP_BYTES <= 227 * 1024, "v6 ring: two blocks an SM");
+  int ch, nb;
+  sgm_v6_ring(32 * 4 * 7, &ch, &nb); /* 1920x1080 D=128 8 paths, 8-bit */
+  EXPECT(ch == 4 && nb == 4, "v6 ring: D 128 8 paths 8-bit is (4, 4), got (%d, %d)", ch, nb);
+  sgm_v6_ring(32 * 8 * 7, &ch, &nb); /* 2964x2000 D=256 */
+  EXPECT(ch == 2 && nb == 4, "v6 ring: D 256 8 paths 8-bit is (2, 4), got (%d, %d)", ch, nb);
+  sgm_v6_ring(32 * 9 * 7, &ch, &nb); /* D=270 */
+  EXPECT(ch == 1 && nb == 4, "v6 ring: D 270 8 paths 8-bit is (1, 4), got (%d, %d)", ch, nb);
+  sgm_v6_ring(32 * 16 * 2 * 7, &ch, &nb); /* D=512 16-bit */
+  EXPECT(ch == 1 && nb == 2, "v6 ring: D 512 8 paths 16-bit is (1, 2), got (%d, %d)", ch, nb);
+}
+
 int main(void)
 {
   setvbuf(stdout, NULL, _IOLBF, 0);
@@ -444,6 +486,7 @@ int main(void)
   test_pgm();
   test_cases_generated();
   test_checker();
+  test_v6_ring();
   if (test_failures) {
     printf("%d failures\n", test_failures);
     return 1;

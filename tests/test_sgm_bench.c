@@ -5,7 +5,7 @@
  *    must pass them all, v1_fullmask must be caught.
  * 2. The timing hooks on one small and one larger case per variant: setup, launch 3 times,
  *    fetch, check (fixed pass, historical caught when D % 32 != 0).
- * 3. The issue's size sweep (the algorithm's bench_cases) for v5, v4, v3 and v2_padded:
+ * 3. The issue's size sweep (the algorithm's bench_cases) for v6, v5, v4, v3 and v2_padded:
  *    CUDA events around each launch of the production pipeline, warm-up discarded, median of
  *    --reps; outputs cross-checked between the variants (and against the CPU reference for the
  *    640x480 cases). Printed with throughput (Mpixel*D/s), the ratio to v4 in the same run and
@@ -211,8 +211,8 @@ struct row {
 static void sweep(const struct gr_algorithm *a, int reps, int with_v2, int only_case,
                   struct row *rows, int *nrows)
 {
-  static const char *const names[] = {"v5_prefetch_wta", "v4_packed_dpx", "v3_warp_fused",
-                                      "v2_padded"};
+  static const char *const names[] = {"v6_staged_ring", "v5_prefetch_wta", "v4_packed_dpx",
+                                      "v3_warp_fused", "v2_padded"};
   enum { NV = sizeof names / sizeof *names };
   const int nvar = with_v2 ? NV : NV - 1;
   printf("== sweep (reps %d)\n", reps);
@@ -283,9 +283,9 @@ static void sweep(const struct gr_algorithm *a, int reps, int with_v2, int only_
       } else if (!strcmp(rows[first_row + vi].check, "-"))
         rows[first_row + vi].check = nvar == NV ? "== v2" : "== v3";
     }
-    double v4 = 0; /* v4's median on this case (names[1]), when it ran */
+    double v4 = 0; /* v4's median on this case, when it ran */
     for (int i = first_row; i < *nrows; i++)
-      if (!strcmp(rows[i].variant, names[1]))
+      if (!strcmp(rows[i].variant, "v4_packed_dpx"))
         v4 = rows[i].median;
     for (int i = first_row; i < *nrows; i++)
       rows[i].v4 = v4;

@@ -152,7 +152,8 @@ template <int K, typename T, int PATHS, int CH, int NB>
 static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint4 v6_ring[];
-  constexpr int NS = PATHS - 1, DP = 32 * K, PB = DP * (int)sizeof(T), NW = sgm_warp_chunk<T, K>::NW;
+  constexpr int NS = PATHS - 1, DP = 32 * K, PB = DP * (int)sizeof(T),
+                NW = sgm_warp_chunk<T, K>::NW;
   constexpr int PIECES = CH * PB / 16; /* 16-byte pieces of one path in a chunk */
   constexpr int CHUNK = NS * CH * PB;  /* bytes of a chunk */
   static_assert(PB % 16 == 0, "a pixel of a path is whole 16-byte pieces");
@@ -278,8 +279,12 @@ SGM_WARP_OPS(v6_ops, v4_row, v6_lines);
 /* sgm_warp_paths_kernel's dispatch with a register cap by K (blocks of 8 warps an SM): 4 below
  * 4 disparities a lane, 3 at 4 and 8 (K = 4 at 4 blocks, 64 registers, spilled 28 bytes and ran
  * 1080p 4 paths 2.7% slower), 2 beyond (3 spilled ~330 bytes at K = 12 and 16) */
+__host__ __device__ constexpr int v6_paths_min_blocks(int K)
+{
+  return K < 4 ? 4 : K <= 8 ? 3 : 2;
+}
 template <int K, typename T>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS, K < 4 ? 4 : K <= 8 ? 3 : 2)
+static __global__ void __launch_bounds__(SGM_WARP_THREADS, v6_paths_min_blocks(K))
     v6_paths_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint32_t v6_tile[];
@@ -334,7 +339,8 @@ static void v6_enqueue_last(const sgm_warp_params &p, cudaStream_t st)
   v6_launch_last<K, T, PATHS, 1, 2>(p, st);
 }
 
-template <int K, typename T> static void v6_enqueue(const sgm_warp_plan &pl, int paths, cudaStream_t st)
+template <int K, typename T>
+static void v6_enqueue(const sgm_warp_plan &pl, int paths, cudaStream_t st)
 {
   size_t smem = 2 * SGM_WARP_TR * sgm_warp_row_stride(K) * sizeof(uint32_t);
   v6_paths_kernel<K, T><<<pl.blocks, SGM_WARP_THREADS, smem, st>>>(pl.p);
