@@ -444,7 +444,12 @@ static void test_v6_ring(void)
       for (int es = 1; es <= 2; es++) {
         const int K = sgm_warp_pick_k(D), px = 32 * K * es * (paths - 1);
         int ch = 0, nb = 0, i;
-        sgm_v6_ring(px, &ch, &nb);
+        if (sgm_v6_ring(px, SGM_V6_RING_WARP_BYTES, &ch, &nb)) {
+          printf("FAIL v6 ring: D %d paths %d element %d: no shape for %d bytes\n", D, paths, es,
+                 px);
+          test_failures++;
+          return;
+        }
         for (i = 0; i < 4 && (shapes[i][0] != ch || shapes[i][1] != nb); i++)
           ;
         if (i == 4 || 32 * K < D || ch * nb * px > SGM_V6_RING_WARP_BYTES ||
@@ -463,14 +468,20 @@ static void test_v6_ring(void)
   /* two blocks of 8 warps and their line tiles fit an H100/H200 SM (227 KiB a block at most) */
   EXPECT(2 * 8 * SGM_V6_RING_WARP_BYTES <= 227 * 1024, "v6 ring: two blocks an SM");
   int ch, nb;
-  sgm_v6_ring(32 * 4 * 7, &ch, &nb); /* 1920x1080 D=128 8 paths, 8-bit */
+  sgm_v6_ring(32 * 4 * 7, SGM_V6_RING_WARP_BYTES, &ch, &nb); /* 1920x1080 D=128 8 paths, 8-bit */
   EXPECT(ch == 4 && nb == 4, "v6 ring: D 128 8 paths 8-bit is (4, 4), got (%d, %d)", ch, nb);
-  sgm_v6_ring(32 * 8 * 7, &ch, &nb); /* 2964x2000 D=256 */
+  sgm_v6_ring(32 * 8 * 7, SGM_V6_RING_WARP_BYTES, &ch, &nb); /* 2964x2000 D=256 */
   EXPECT(ch == 2 && nb == 4, "v6 ring: D 256 8 paths 8-bit is (2, 4), got (%d, %d)", ch, nb);
-  sgm_v6_ring(32 * 9 * 7, &ch, &nb); /* D=270 */
+  sgm_v6_ring(32 * 9 * 7, SGM_V6_RING_WARP_BYTES, &ch, &nb); /* D=270 */
   EXPECT(ch == 1 && nb == 4, "v6 ring: D 270 8 paths 8-bit is (1, 4), got (%d, %d)", ch, nb);
-  sgm_v6_ring(32 * 16 * 2 * 7, &ch, &nb); /* D=512 16-bit */
+  sgm_v6_ring(32 * 16 * 2 * 7, SGM_V6_RING_WARP_BYTES, &ch, &nb); /* D=512 16-bit */
   EXPECT(ch == 1 && nb == 2, "v6 ring: D 512 8 paths 16-bit is (1, 2), got (%d, %d)", ch, nb);
+  /* a GPU of 99 KiB a block (RTX 30xx/40xx, L4): smaller rings, and none for the largest pixels */
+  const int small = 99 * 1024 / 8;
+  EXPECT(sgm_v6_ring(32 * 4 * 7, small, &ch, &nb) == 0 && ch == 2 && nb == 4,
+         "v6 ring: D 128 8 paths within %d bytes is (2, 4), got (%d, %d)", small, ch, nb);
+  EXPECT(sgm_v6_ring(32 * 16 * 2 * 7, small, &ch, &nb) == -1 && ch == 0 && nb == 0,
+         "v6 ring: D 512 16-bit 8 paths within %d bytes: none, got (%d, %d)", small, ch, nb);
 }
 
 int main(void)

@@ -57,22 +57,23 @@ static inline int sgm_warp_pick_k(int D)
 }
 
 /* v6's last kernel: each warp's ring of NB chunks of CH pixels of the other paths' costs
- * (px bytes a pixel: 32K elements of 1 or 2 bytes, times paths - 1) within
- * SGM_V6_RING_WARP_BYTES, so that two blocks of 8 warps share an SM: (4, 4), (2, 4), (1, 4), or
- * (1, 2) for the largest pixels (D > 256 in 16 bits, 8 paths: 7 KiB). */
+ * (px bytes a pixel: 32K elements of 1 or 2 bytes, times paths - 1) within budget bytes a warp:
+ * the first of (4, 4), (2, 4), (1, 4), (1, 2) that fits. The budget is SGM_V6_RING_WARP_BYTES
+ * (two blocks of 8 warps share an H100/H200 SM; (1, 2) for the largest pixels, D > 256 in 16
+ * bits with 8 paths: 7 KiB), less on a GPU whose block cannot take 8 of it (RTX 30xx/40xx, L4:
+ * 99 KiB). Returns 0, or -1 when none fits (then v6 runs v4's last kernel). */
 #define SGM_V6_RING_WARP_BYTES 14336
-static inline void sgm_v6_ring(int px, int *ch, int *nb)
+static inline int sgm_v6_ring(int px, int budget, int *ch, int *nb)
 {
-  *nb = 4;
-  if (16 * px <= SGM_V6_RING_WARP_BYTES)
-    *ch = 4;
-  else if (8 * px <= SGM_V6_RING_WARP_BYTES)
-    *ch = 2;
-  else {
-    *ch = 1;
-    if (4 * px > SGM_V6_RING_WARP_BYTES)
-      *nb = 2;
-  }
+  static const int shapes[][2] = {{4, 4}, {2, 4}, {1, 4}, {1, 2}};
+  for (int i = 0; i < 4; i++)
+    if (shapes[i][0] * shapes[i][1] * px <= budget) {
+      *ch = shapes[i][0];
+      *nb = shapes[i][1];
+      return 0;
+    }
+  *ch = *nb = 0;
+  return -1;
 }
 
 #ifdef __cplusplus

@@ -127,14 +127,15 @@ GR_REGIME_PREDICATE(wide_paths, 31 + c->v[P_P2] > 255)
 GR_REGIME_PREDICATE(short_rows, c->v[P_W] <= 8)
 /* v5 puts the left-right blocks first in the multi-path grid on wide images */
 GR_REGIME_PREDICATE(wide_image, 5 * c->v[P_W] >= 8 * c->v[P_H])
-/* v6's last-kernel ring (sgm_v6_ring): chunks of 2 pixels, of 1, and 2 slots of 1 */
+/* v6's last-kernel ring on an H100/H200 (sgm_v6_ring): chunks of 2 pixels, of 1, and 2 slots
+ * of 1 */
 static int v6_ring_of(const struct gr_case *c, const struct gr_instance *inst, int want)
 {
   (void)inst;
   int ch = 0, nb = 0;
   const int px = 32 * sgm_warp_pick_k((int)c->v[P_D]) * (31 + c->v[P_P2] > 255 ? 2 : 1) *
                  (c->v[P_PATHS] == 1 ? 7 : 3);
-  sgm_v6_ring(px, &ch, &nb);
+  sgm_v6_ring(px, SGM_V6_RING_WARP_BYTES, &ch, &nb);
   return want == 2 ? ch == 2 : want == 1 ? ch == 1 && nb == 4 : nb == 2;
 }
 static int v6_ring_2(const struct gr_case *c, const struct gr_instance *inst)

@@ -149,6 +149,56 @@ __device__ __forceinline__ void v4_pair_costs(const int (&c)[K], uint32_t (&C)[(
     C[i] = (uint32_t)c[2 * i] | (2 * i + 1 < K ? (uint32_t)c[2 * i + 1] << 16 : 0u);
 }
 
+/* Two pieces of a horizontal line's step for v6's last kernel. v4_row_pf below keeps its own
+ * copies: calling these from it changed v5's machine code (ptxas: a different cubin), and v4's
+ * and v5's code stays as their history measured it. */
+
+/* The costs of a horizontal line's step as pairs: the lane's K disparities at column x against
+ * the window win (win[k] = right census at x - (lane*K + k)); past_border: x >= D-1 (every d
+ * has a pixel to match), else d > x costs SGM_COST_OUTSIDE. */
+template <int K>
+__device__ __forceinline__ void v4_window_costs(uint32_t clv, const uint32_t (&win)[K], int lane,
+                                                int x, bool past_border, uint32_t (&C)[(K + 1) / 2])
+{
+  int c[K];
+  if (past_border) {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      c[k] = __popc(clv ^ win[k]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < K; k++)
+      c[k] = lane * K + k <= x ? __popc(clv ^ win[k]) : SGM_COST_OUTSIDE;
+  }
+  v4_pair_costs<K>(c, C);
+}
+
+/* The sum over all paths and the winner-takes-all at pixel pix: this path's L (P) plus the other
+ * paths' sum (osum, packed alike; halves stay below 2^16: (31 + P2) * paths <= 65535, padding
+ * 0x7fff + 0); the lowest d of the least sum, its sum, written by lane 0. */
+template <int K>
+__device__ __forceinline__ void v4_wta(const sgm_warp_params &p, size_t pix,
+                                       const uint32_t (&P)[(K + 1) / 2],
+                                       const uint32_t (&osum)[(K + 1) / 2], int lane, int D)
+{
+  constexpr int NP = (K + 1) / 2;
+  uint32_t Ssum[NP];
+#pragma unroll
+  for (int i = 0; i < NP; i++)
+    Ssum[i] = P[i] + osum[i];
+  unsigned best = 0xffffffffu;
+#pragma unroll
+  for (int k = 0; k < K; k++)
+    if (lane * K + k < D)
+      best = min(best, ((unsigned)v4_half<K>(Ssum, k) << 9) | (unsigned)(lane * K + k));
+  best = __reduce_min_sync(V4_FULL, best);
+  if (lane == 0) {
+    p.disp_out[pix] = (uint16_t)(best & 511u);
+    if (p.smin_out)
+      p.smin_out[pix] = (uint16_t)(best >> 9);
+  }
+}
+
 /* A horizontal scan line (path 0 left-right or 1 right-left) of row y, one warp. LAST: the
  * right-left path fused with the sum over the PATHS-1 other paths and the winner-takes-all, the
  * other paths' costs loaded PF pixels ahead into a ring of registers (slot s % PF holds pixel s

@@ -14,6 +14,8 @@
 #include <cuda_runtime.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "sgm.h"
 #include "sgm_common.cuh"
 
@@ -309,12 +311,11 @@ template <int K, int R> struct sgm_warp_lines {
 
 /* kernels */
 
-/* Every path but right-left, each block on one segment (one path) of the grid. */
+/* Every path but right-left, each block on one segment (one path) of the grid: the body of a
+ * multi-path kernel, tile its dynamic shared memory. */
 template <class Ops, int K, typename T>
-static __global__ void __launch_bounds__(SGM_WARP_THREADS)
-    sgm_warp_paths_kernel(const sgm_warp_params p)
+__device__ __forceinline__ void sgm_warp_paths_body(const sgm_warp_params &p, uint32_t *tile)
 {
-  extern __shared__ uint32_t sgm_warp_tile[];
   int seg = 0;
   while (seg + 1 < p.nseg && (int)blockIdx.x >= p.seg_end[seg])
     seg++;
@@ -326,14 +327,22 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS)
       Ops::template row<K, T, 0, false, 0>(p, y);
     break;
   }
-  case 2: Ops::template lines<K, T, 2>(p, blk, sgm_warp_tile); break;
-  case 3: Ops::template lines<K, T, 3>(p, blk, sgm_warp_tile); break;
-  case 4: Ops::template lines<K, T, 4>(p, blk, sgm_warp_tile); break;
-  case 5: Ops::template lines<K, T, 5>(p, blk, sgm_warp_tile); break;
-  case 6: Ops::template lines<K, T, 6>(p, blk, sgm_warp_tile); break;
-  case 7: Ops::template lines<K, T, 7>(p, blk, sgm_warp_tile); break;
+  case 2: Ops::template lines<K, T, 2>(p, blk, tile); break;
+  case 3: Ops::template lines<K, T, 3>(p, blk, tile); break;
+  case 4: Ops::template lines<K, T, 4>(p, blk, tile); break;
+  case 5: Ops::template lines<K, T, 5>(p, blk, tile); break;
+  case 6: Ops::template lines<K, T, 6>(p, blk, tile); break;
+  case 7: Ops::template lines<K, T, 7>(p, blk, tile); break;
   default: break;
   }
+}
+
+template <class Ops, int K, typename T>
+static __global__ void __launch_bounds__(SGM_WARP_THREADS)
+    sgm_warp_paths_kernel(const sgm_warp_params p)
+{
+  extern __shared__ uint32_t sgm_warp_tile[];
+  sgm_warp_paths_body<Ops, K, T>(p, sgm_warp_tile);
 }
 
 /* The right-left path, the sum over all paths and the winner-takes-all. */
@@ -362,18 +371,17 @@ static void sgm_warp_enqueue(const sgm_warp_params &p, int paths, int blocks, cu
   GR_CUDA_LAUNCH_CHECK();
 }
 
-template <class Ops, typename T>
-static void sgm_warp_enqueue_k(int K, const sgm_warp_params &p, int paths, int blocks,
-                               cudaStream_t stream)
+/* f(std::integral_constant<int, K>()) for K, one of sgm_warp_pick_k's (16 for any other) */
+template <class F> static void sgm_warp_with_k(int K, F &&f)
 {
   switch (K) {
-  case 1: sgm_warp_enqueue<Ops, 1, T>(p, paths, blocks, stream); break;
-  case 2: sgm_warp_enqueue<Ops, 2, T>(p, paths, blocks, stream); break;
-  case 4: sgm_warp_enqueue<Ops, 4, T>(p, paths, blocks, stream); break;
-  case 8: sgm_warp_enqueue<Ops, 8, T>(p, paths, blocks, stream); break;
-  case 9: sgm_warp_enqueue<Ops, 9, T>(p, paths, blocks, stream); break;
-  case 12: sgm_warp_enqueue<Ops, 12, T>(p, paths, blocks, stream); break;
-  default: sgm_warp_enqueue<Ops, 16, T>(p, paths, blocks, stream); break;
+  case 1: f(std::integral_constant<int, 1>()); break;
+  case 2: f(std::integral_constant<int, 2>()); break;
+  case 4: f(std::integral_constant<int, 4>()); break;
+  case 8: f(std::integral_constant<int, 8>()); break;
+  case 9: f(std::integral_constant<int, 9>()); break;
+  case 12: f(std::integral_constant<int, 12>()); break;
+  default: f(std::integral_constant<int, 16>()); break;
   }
 }
 
@@ -439,18 +447,44 @@ static int sgm_warp_prepare(const struct sgm_gpu_args *a, size_t *scratch_bytes,
   return 0;
 }
 
+/* A type as a value, for generic lambdas. */
+template <typename T> struct sgm_warp_type {
+  typedef T type;
+};
+
+/* An sgm_launch_fn on this layout: the plan (rows_first: the left-right blocks first in the
+ * multi-path grid), then enq(pl, paths, stream, std::integral_constant<int, K>(),
+ * sgm_warp_type<T>()) with the plan's K and element type T (uint16_t for 16-bit path costs). */
+template <class Enq>
+static int sgm_warp_launch_with(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream,
+                                bool rows_first, Enq &&enq)
+{
+  sgm_warp_plan pl;
+  cudaStream_t st = (cudaStream_t)stream;
+  const int rc = sgm_warp_prepare(a, scratch_bytes, rows_first, st, &pl);
+  if (rc || !pl.ready)
+    return rc;
+  if (pl.wide)
+    sgm_warp_with_k(pl.K, [&](auto k) { enq(pl, a->paths, st, k, sgm_warp_type<uint16_t>()); });
+  else
+    sgm_warp_with_k(pl.K, [&](auto k) { enq(pl, a->paths, st, k, sgm_warp_type<uint8_t>()); });
+  return 0;
+}
+
+/* Rows first where W >= 1.6 H (v5_prefetch_wta.cu says why). */
+static inline bool sgm_warp_rows_first(const struct sgm_gpu_args *a)
+{
+  return 5 * (long long)a->width >= 8 * (long long)a->height;
+}
+
 /* The sgm_launch_fn of a variant built on this layout (v3, v4). */
 template <class Ops>
 static int sgm_warp_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes, void *stream)
 {
-  sgm_warp_plan pl;
-  cudaStream_t st = (cudaStream_t)stream;
-  const int rc = sgm_warp_prepare(a, scratch_bytes, false, st, &pl);
-  if (rc || !pl.ready)
-    return rc;
-  if (pl.wide)
-    sgm_warp_enqueue_k<Ops, uint16_t>(pl.K, pl.p, a->paths, pl.blocks, st);
-  else
-    sgm_warp_enqueue_k<Ops, uint8_t>(pl.K, pl.p, a->paths, pl.blocks, st);
-  return 0;
+  return sgm_warp_launch_with(
+      a, scratch_bytes, stream, false,
+      [](const sgm_warp_plan &pl, int paths, cudaStream_t st, auto k, auto t) {
+        sgm_warp_enqueue<Ops, decltype(k)::value, typename decltype(t)::type>(pl.p, paths,
+                                                                              pl.blocks, st);
+      });
 }

@@ -105,31 +105,12 @@ template <int K, typename T> static void v5_enqueue(const sgm_warp_plan &pl, int
   GR_CUDA_LAUNCH_CHECK();
 }
 
-template <typename T> static void v5_enqueue_k(const sgm_warp_plan &pl, int paths, cudaStream_t st)
-{
-  switch (pl.K) {
-  case 1: v5_enqueue<1, T>(pl, paths, st); break;
-  case 2: v5_enqueue<2, T>(pl, paths, st); break;
-  case 4: v5_enqueue<4, T>(pl, paths, st); break;
-  case 8: v5_enqueue<8, T>(pl, paths, st); break;
-  case 9: v5_enqueue<9, T>(pl, paths, st); break;
-  case 12: v5_enqueue<12, T>(pl, paths, st); break;
-  default: v5_enqueue<16, T>(pl, paths, st); break;
-  }
-}
-
 extern "C" int sgm_v5_prefetch_wta_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes,
                                           void *stream)
 {
-  sgm_warp_plan pl;
-  cudaStream_t st = (cudaStream_t)stream;
-  const bool rows_first = 5 * (long long)a->width >= 8 * (long long)a->height; /* W >= 1.6 H */
-  const int rc = sgm_warp_prepare(a, scratch_bytes, rows_first, st, &pl);
-  if (rc || !pl.ready)
-    return rc;
-  if (pl.wide)
-    v5_enqueue_k<uint16_t>(pl, a->paths, st);
-  else
-    v5_enqueue_k<uint8_t>(pl, a->paths, st);
-  return 0;
+  return sgm_warp_launch_with(
+      a, scratch_bytes, stream, sgm_warp_rows_first(a),
+      [](const sgm_warp_plan &pl, int paths, cudaStream_t st, auto k, auto t) {
+        v5_enqueue<decltype(k)::value, typename decltype(t)::type>(pl, paths, st);
+      });
 }

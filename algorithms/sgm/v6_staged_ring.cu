@@ -1,29 +1,53 @@
 /* sgm v6_staged_ring (fixed). v5_prefetch_wta with fewer instructions a step in the line kernels
- * and the last kernel's loads of the other paths moved from registers to a ring in shared
- * memory, deeper. The recurrence (sgm_dpx.cuh: v4_update), the path-buffer layout and every
- * value as v4's and v5's.
- * Why (issue 40; ncu on the H200 at 1920x1080 D=128 8 paths, v5, real clocks): census 0.05 ms,
- * the 7-path kernel 2.26 ms (1.77G warp instructions, 122 a warp step, 82% issue-busy: bound by
- * its instructions), the last kernel 1.07 ms (12.7% occupancy, 37% of DRAM bandwidth, 39%
- * issue-busy: its 4-pixel register ring keeps too few bytes in flight). By SASS line, a line
- * kernel's step was ~18 instructions of staging (the tile's cp.async loop: a division, two
- * bounds tests and ~25 instructions a word, over the whole block), ~25 of costs (the padded
- * window index recomputed for every disparity), ~40 of recurrence and ~40 of loop, bounds,
- * store address and register moves.
- * The line kernels (paths 2..7): warp w stages the tile's row w, lane l copying the window words
- * l, l+32, ... (no division; the padding index is l + i); each lane's K window offsets are fixed
- * for the whole line and computed once; the tile's 8 rows are unrolled, so a row's offsets are
- * immediates; the path buffer's address runs by a constant stride a step.
+ * and the last kernel's loads of the other paths moved from a register ring to a deeper ring in
+ * shared memory. The recurrence (sgm_dpx.cuh: v4_update), the path-buffer layout and every value
+ * as v4's and v5's.
+ * Why (issue 40; ncu on the H200 at 1920x1080 D=128 8 paths, v5, real clocks, 1980 MHz): census
+ * 0.05 ms; the 7-path kernel 2.26 ms, 1.77G warp instructions (122 a warp step), 82% issue-busy:
+ * bound by its instructions; the last kernel 1.07 ms, 12.7% occupancy (one warp a row), 37% of
+ * DRAM bandwidth, 39% issue-busy. By SASS line (SourceCounters), a line kernel's step spent ~18
+ * instructions staging (the block-wide cp.async loop: a division, two bounds tests and ~25
+ * instructions a word), ~25 on costs (the padded window index recomputed for every disparity),
+ * ~35 on the recurrence and ~40 on the in-image and border tests, the store address, the
+ * per-path output test and register moves at the loop's merge points.
+ * The line kernels (paths 2..7):
+ *   - warp w stages row w of the 8-row tile, lane l copying window words l, l+32, ... (the
+ *     padding index is l + 33i: no division);
+ *   - a lane's K window offsets are the same for every row of a line: computed once, so that a
+ *     row's loads are one LDS each at a constant offset from K tile addresses;
+ *   - a tile whose 8 rows are all in the image, past the left border, with no per-path output,
+ *     runs as straight-line code (no test a step); the path buffer's address runs by a constant
+ *     stride;
+ *   - registers capped by K (v6_paths_min_blocks): 3 blocks of 8 warps an SM at K = 4 and 8.
  * The last kernel (right-left, the sum over all paths, winner-takes-all): each warp keeps a ring
  * of NB chunks of CH pixels of the other paths' costs in shared memory, filled by 16-byte
- * cp.async copies NB-1 chunks ahead, read back a pixel a step. (CH, NB) by the bytes a pixel of
- * the other paths takes, within 14 KiB a warp (two blocks of 8 warps an SM): sgm_v6_ring in
- * sgm.h. */
+ * cp.async copies NB-1 chunks ahead (1080p D=128: 12 pixels, 10.5 KiB a warp in flight), read
+ * back one pixel a step; (CH, NB) by the bytes a pixel of the other paths takes, within 14 KiB a
+ * warp so that two blocks share an SM (sgm_v6_ring, sgm.h). Whole chunks past the left border
+ * run as straight-line code, so that a pixel's sum and winner-takes-all overlap the next
+ * pixel's recurrence.
+ * Measured (H200, driver 580.159.04, 1980 MHz; bench, cold L2, median of 15, noise <= 0.13%;
+ * v5 in the same run; libSGM 3.1.0 on the same H200 per issue 40, outside the suite):
+ *   640x480 D=64:       4 paths 0.253 ms (v5 0.314), 8 paths 0.390 (0.604)
+ *   1920x1080 D=128:    4 paths 1.247 ms (v5 1.673), 8 paths 2.161 (3.344; libSGM 3.41: 0.63x)
+ *   2964x2000 D=256:    4 paths 4.733 ms (v5 5.854), 8 paths 9.178 (12.247; libSGM 13.13: 0.70x)
+ *   2964x2000 D=270:    4 paths 5.639 ms (v5 6.805), 8 paths 10.941 (14.187)
+ * ncu, 1080p D=128 8 paths: the 7-path kernel 1.38 ms, 1.03G warp instructions (71 a step),
+ * 77% issue-busy, 35% warps active (80 registers); the last kernel 0.74 ms, 53% of DRAM
+ * bandwidth, 49% issue-busy. 2964x2000 D=256 8 paths: 6.44 ms (v5 9.38) and 2.65 ms (v5 2.76,
+ * 84% of DRAM bandwidth: bound by its reads there).
+ * Steps at 1080p 8 paths (bench, same sweep): the row staging and fixed offsets plus the ring
+ * 2.78 ms; the last kernel's straight-line chunks 2.64; the line kernels' straight-line tiles
+ * 2.16 (K = 4 at 4 blocks an SM, 64 registers, 28 bytes spilled: the same at 8 paths, 2.7%
+ * slower at 1080p 4 paths).
+ * What is left: the last kernel is latency-bound (one warp a row, 8 warps an SM at 1080p): each
+ * step's ~125 instructions form one chain; splitting a row between a recurrence warp and a
+ * sum + winner-takes-all warp (a shared-memory hand-off) would double its warps. */
 #include <type_traits>
 
 #include "sgm_dpx.cuh"
 
-#define V6_RING_WARP_BYTES SGM_V6_RING_WARP_BYTES
+#define V6_RING_WARP_BYTES SGM_V6_RING_WARP_BYTES /* sgm.h */
 
 /* The line kernels: paths 2..7, block blk running 8 adjacent lines row by row (sgm_warp_lines). */
 template <int K, typename T, int R>
@@ -228,37 +252,13 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS) v6_last_kernel(const 
       const uint32_t clv = cen.left(s), crv = cen.right(s);
       if (j > 0 || s > 0)
         sgm_warp_window_slide<K, -1>(win, crv, lane);
-      int cst[K];
-      if (FAST || x >= D - 1) {
-#pragma unroll
-        for (int k = 0; k < K; k++)
-          cst[k] = __popc(clv ^ win[k]);
-      } else {
-#pragma unroll
-        for (int k = 0; k < K; k++)
-          cst[k] = lane * K + k <= x ? __popc(clv ^ win[k]) : SGM_COST_OUTSIDE;
-      }
       uint32_t C[NP];
-      v4_pair_costs<K>(cst, C);
+      v4_window_costs<K>(clv, win, lane, x, FAST || x >= D - 1, C);
       v4_update<K>(P, C, mp, p1p1, p2, pm, lane);
       const size_t pix = (size_t)y * W + x;
       if (!FAST && nat)
         v4_put_natural<K>(nat + pix * D, lane, P, D);
-      uint32_t Ssum[NP]; /* halves below 2^16: (31 + P2) * paths <= 65535, padding 0x7fff + 0 */
-#pragma unroll
-      for (int i = 0; i < NP; i++)
-        Ssum[i] = P[i] + osum[i];
-      unsigned best = 0xffffffffu;
-#pragma unroll
-      for (int k = 0; k < K; k++)
-        if (lane * K + k < D)
-          best = min(best, ((unsigned)v4_half<K>(Ssum, k) << 9) | (unsigned)(lane * K + k));
-      best = __reduce_min_sync(V4_FULL, best);
-      if (lane == 0) {
-        p.disp_out[pix] = (uint16_t)(best & 511u);
-        if (p.smin_out)
-          p.smin_out[pix] = (uint16_t)(best >> 9);
-      }
+      v4_wta<K>(p, pix, P, osum, lane, D);
     }
   };
   for (int c = 0; c < nchunks; c++) {
@@ -288,25 +288,7 @@ static __global__ void __launch_bounds__(SGM_WARP_THREADS, v6_paths_min_blocks(K
     v6_paths_kernel(const sgm_warp_params p)
 {
   extern __shared__ uint32_t v6_tile[];
-  int seg = 0;
-  while (seg + 1 < p.nseg && (int)blockIdx.x >= p.seg_end[seg])
-    seg++;
-  const int blk = (int)blockIdx.x - (seg ? p.seg_end[seg - 1] : 0);
-  switch (p.seg_path[seg]) {
-  case 0: {
-    int y = blk * SGM_WARP_WARPS + (int)(threadIdx.x >> 5);
-    if (y < p.h)
-      v4_row<K, T, 0, false, 0>(p, y);
-    break;
-  }
-  case 2: v6_lines<K, T, 2>(p, blk, v6_tile); break;
-  case 3: v6_lines<K, T, 3>(p, blk, v6_tile); break;
-  case 4: v6_lines<K, T, 4>(p, blk, v6_tile); break;
-  case 5: v6_lines<K, T, 5>(p, blk, v6_tile); break;
-  case 6: v6_lines<K, T, 6>(p, blk, v6_tile); break;
-  case 7: v6_lines<K, T, 7>(p, blk, v6_tile); break;
-  default: break;
-  }
+  sgm_warp_paths_body<v6_ops, K, T>(p, v6_tile);
 }
 
 template <int K, typename T, int PATHS, int CH, int NB>
@@ -320,13 +302,29 @@ static void v6_launch_last(const sgm_warp_params &p, cudaStream_t st)
   v6_last_kernel<K, T, PATHS, CH, NB><<<rows, SGM_WARP_THREADS, bytes, st>>>(p);
 }
 
-/* the ring's shape by sgm_v6_ring (sgm.h); the shapes that cannot fit are not instantiated */
+/* The ring's budget a warp on this GPU: SGM_V6_RING_WARP_BYTES, or an eighth of what a block
+ * may opt in to where that is less. */
+static int v6_ring_budget()
+{
+  int dev = 0, optin = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess ||
+      cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+    optin = 48 * 1024;
+  return optin / SGM_WARP_WARPS < V6_RING_WARP_BYTES ? optin / SGM_WARP_WARPS : V6_RING_WARP_BYTES;
+}
+
+/* the ring's shape by sgm_v6_ring (sgm.h); the shapes that cannot fit are not instantiated; with
+ * none that fits this GPU, v4's last kernel (the other paths read one pixel ahead) */
 template <int K, typename T, int PATHS>
 static void v6_enqueue_last(const sgm_warp_params &p, cudaStream_t st)
 {
   constexpr int PX = 32 * K * (int)sizeof(T) * (PATHS - 1);
   int ch = 0, nb = 0;
-  sgm_v6_ring(PX, &ch, &nb);
+  if (sgm_v6_ring(PX, v6_ring_budget(), &ch, &nb)) {
+    const int rows = (p.h + SGM_WARP_WARPS - 1) / SGM_WARP_WARPS;
+    sgm_warp_last_kernel<v6_ops, K, T, PATHS><<<rows, SGM_WARP_THREADS, 0, st>>>(p);
+    return;
+  }
   if constexpr (16 * PX <= V6_RING_WARP_BYTES)
     if (ch == 4)
       return v6_launch_last<K, T, PATHS, 4, 4>(p, st);
@@ -352,31 +350,12 @@ static void v6_enqueue(const sgm_warp_plan &pl, int paths, cudaStream_t st)
   GR_CUDA_LAUNCH_CHECK();
 }
 
-template <typename T> static void v6_enqueue_k(const sgm_warp_plan &pl, int paths, cudaStream_t st)
-{
-  switch (pl.K) {
-  case 1: v6_enqueue<1, T>(pl, paths, st); break;
-  case 2: v6_enqueue<2, T>(pl, paths, st); break;
-  case 4: v6_enqueue<4, T>(pl, paths, st); break;
-  case 8: v6_enqueue<8, T>(pl, paths, st); break;
-  case 9: v6_enqueue<9, T>(pl, paths, st); break;
-  case 12: v6_enqueue<12, T>(pl, paths, st); break;
-  default: v6_enqueue<16, T>(pl, paths, st); break;
-  }
-}
-
 extern "C" int sgm_v6_staged_ring_launch(const struct sgm_gpu_args *a, size_t *scratch_bytes,
                                          void *stream)
 {
-  sgm_warp_plan pl;
-  cudaStream_t st = (cudaStream_t)stream;
-  const bool rows_first = 5 * (long long)a->width >= 8 * (long long)a->height; /* W >= 1.6 H */
-  const int rc = sgm_warp_prepare(a, scratch_bytes, rows_first, st, &pl);
-  if (rc || !pl.ready)
-    return rc;
-  if (pl.wide)
-    v6_enqueue_k<uint16_t>(pl, a->paths, st);
-  else
-    v6_enqueue_k<uint8_t>(pl, a->paths, st);
-  return 0;
+  return sgm_warp_launch_with(
+      a, scratch_bytes, stream, sgm_warp_rows_first(a),
+      [](const sgm_warp_plan &pl, int paths, cudaStream_t st, auto k, auto t) {
+        v6_enqueue<decltype(k)::value, typename decltype(t)::type>(pl, paths, st);
+      });
 }
