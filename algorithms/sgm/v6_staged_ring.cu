@@ -23,8 +23,11 @@
  * of NB chunks of CH pixels of the other paths' costs in shared memory, filled by 16-byte
  * cp.async copies NB-1 chunks ahead (1080p D=128: 12 pixels, 10.5 KiB a warp in flight), read
  * back one pixel a step; (CH, NB) by the bytes a pixel of the other paths takes, within 14 KiB a
- * warp so that two blocks share an SM (sgm_v6_ring, sgm.h). Whole chunks past the left border
- * run as straight-line code, so that a pixel's sum and winner-takes-all overlap the next
+ * warp so that two blocks share an SM (sgm_v6_ring, sgm.h); within an eighth of a block's opt-in
+ * shared memory where that is less (RTX 30xx/40xx, L4: 99 KiB), and v4's last kernel where no
+ * ring fits (there: D > 256 in 16 bits with 8 paths). Forced to 99 KiB on the H200 (a scratch
+ * build, stop 51): 1080p D=128 8 paths 2.31 ms with a (2, 4) ring. Whole chunks past the left
+ * border run as straight-line code, so that a pixel's sum and winner-takes-all overlap the next
  * pixel's recurrence.
  * Measured (H200, driver 580.159.04, 1980 MHz; bench, cold L2, median of 15, noise <= 0.13%;
  * v5 in the same run; libSGM 3.1.0 on the same H200 per issue 40, outside the suite):
