@@ -25,7 +25,7 @@
  * back one pixel a step; (CH, NB) by the bytes a pixel of the other paths takes, within 14 KiB a
  * warp so that two blocks share an SM (sgm_v6_ring, sgm.h); within an eighth of a block's opt-in
  * shared memory where that is less (RTX 30xx/40xx, L4: 99 KiB), and v4's last kernel where no
- * ring fits (there: D > 256 in 16 bits with 8 paths). Forced to 99 KiB on the H200 (a scratch
+ * ring fits (there: D > 384 in 16 bits with 8 paths). Forced to 99 KiB on the H200 (a scratch
  * build, stop 51): 1080p D=128 8 paths 2.31 ms with a (2, 4) ring. Whole chunks past the left
  * border run as straight-line code, so that a pixel's sum and winner-takes-all overlap the next
  * pixel's recurrence.
