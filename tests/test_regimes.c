@@ -24,8 +24,9 @@
 #define COVER_CASES 12    /* every variant's regimes all reached (by the guesses) within these */
 #define COVER_V5_CASES                                                                             \
   7 /* radix_sort/v5_match_or's, whose cases are large (5 to 10 of them in                         \
-     * gpu-check's 150 s: its "first or last n of a shape" went unreached                          \
-     * at 5 cases at seeds 1795951353 and 1795956687) */
+     * gpu-check's 150 s share: its "first or last n of a shape" went unreached                    \
+     * at 5 cases at seeds 1795951353, 1795956687 and 1795964274; the runner's                     \
+     * grace (runner.c) now goes on past the share until every regime has one) */
 
 /* The runner's steering replayed on the guesses (no run): cases until every regime of v has
  * one, at worst over COVER_SEEDS streams. */

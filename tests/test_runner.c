@@ -119,6 +119,26 @@ int main(void)
   EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'segfault' AND phase = 'fuzz'"
                    " AND verdict = 'crash' AND params LIKE 'n=%'") == 1);
   EXPECT(count(db, "SELECT count(*) FROM cases WHERE variant = 'hang' AND verdict = 'timeout'") >= 1);
+  /* past its budget a variant goes on while steering can still reach a regime of it that no
+   * case reached (the grace): its first case overruns a budget of a microsecond, and selftest/ok
+   * still reaches both sides of n = 37, in one more case; where parameter limits exclude a regime
+   * it stops as soon as steering finds no case for it */
+  {
+    struct runner_opts g = {.seed = 5, .watchdog = 5.0, .store = st, .run_id = run};
+    struct outcome out;
+    runner_fuzz_variant(&g, a, gr_alg_variant(a, "ok"), 1e-6, &out);
+    EXPECT(out.verdict == VERDICT_PASS && out.cases == 2 && out.uncovered[0] == 0,
+           "grace: %s, %ld cases, uncovered '%s'", verdict_name(out.verdict), out.cases,
+           out.uncovered);
+    struct case_limits lim;
+    memset(&lim, 0, sizeof lim);
+    EXPECT(case_limits_add(a, &lim, "n=0..36", why, sizeof why) == 0);
+    g.limits = &lim;
+    runner_fuzz_variant(&g, a, gr_alg_variant(a, "ok"), 1e-6, &out);
+    EXPECT(out.verdict == VERDICT_PASS && out.cases == 2 && strstr(out.uncovered, "n >= 37"),
+           "limits: %s, %ld cases, uncovered '%s'", verdict_name(out.verdict), out.cases,
+           out.uncovered);
+  }
   store_close(st);
   unlink(dbpath);
   TEST_DONE();

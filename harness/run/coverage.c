@@ -78,6 +78,15 @@ int coverage_want(const struct coverage *cv)
   return best;
 }
 
+int coverage_unreached_aim(const struct coverage *cv, uint32_t skip)
+{
+  for (int i = 0; i < GR_MAX_REGIMES; i++)
+    if ((cv->applies >> i & 1) && !(skip >> i & 1) && cv->a->regimes[i].holds &&
+        cv->cases[i] == 0 && cv->missed[i] < COVERAGE_GIVE_UP)
+      return i;
+  return -1;
+}
+
 int coverage_steer(const struct coverage *cv, const struct gr_variant *v, uint64_t seed,
                    uint64_t index, const struct case_limits *lim, int want, struct gr_case *c)
 {

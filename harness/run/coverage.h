@@ -44,6 +44,9 @@ void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
 /* The least reached regime still under its wanted cases (COVERAGE_WANT, or COVERAGE_WANT_LIMIT
  * for a limit regime) and not given up, or -1; ties: ordinary regimes first, then table order. */
 int coverage_want(const struct coverage *cv);
+/* A regime of the variant that no case reached yet and that steering still aims at (it has a
+ * predicate, was not given up, and is not in `skip`: bit i, regime i), or -1. */
+int coverage_unreached_aim(const struct coverage *cv, uint32_t skip);
 /* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed
  * (deterministic) and keep in c the first whose guessed regimes include `want`. 1 found; 0 none
  * (c unchanged). */

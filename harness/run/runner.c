@@ -305,6 +305,27 @@ void runner_order(const struct gr_variant *const *vs, size_t n, size_t *order)
         order[k++] = i;
 }
 
+/* Past its budget a variant goes on while a regime of it has no case and steering can still
+ * aim at one (coverage_unreached_aim), for up to FUZZ_GRACE_FACTOR times its budget and at least
+ * FUZZ_GRACE_MIN seconds more: a variant of costly cases (radix_sort/v5_match_or: 5 to 10 cases
+ * in gpu-check's share, 7 to reach its regimes) then reaches every regime every night. The fuzz
+ * phase takes the overrun from the variants after it (fuzz_budget_reserve). */
+#define FUZZ_GRACE_FACTOR 2.0
+#define FUZZ_GRACE_MIN 2.0
+
+/* Whether the case stream of a variant that has run `spent` seconds of its budget stops before
+ * its next case: past the budget, unless a regime is still unreached and the grace not over. */
+static int fuzz_budget_over(double spent, double budget, const struct coverage *cv,
+                            uint32_t unsteerable)
+{
+  if (spent < budget)
+    return 0;
+  double grace = budget * (FUZZ_GRACE_FACTOR - 1);
+  if (grace < FUZZ_GRACE_MIN)
+    grace = FUZZ_GRACE_MIN;
+  return spent >= budget + grace || coverage_unreached_aim(cv, unsteerable) < 0;
+}
+
 /* The case stream within the budget (or o->max_cases), steered toward the least reached regime,
  * each case in the worker w and recorded, until the first failure. 1 with *failing and *res
  * when a case failed, else 0. */
@@ -314,16 +335,21 @@ static int fuzz_cases(struct recorder *rec, struct wproc *w, double budget, doub
   const struct runner_opts *o = rec->o;
   const struct gr_algorithm *a = rec->a;
   struct gr_case c;
+  uint32_t unsteerable = 0; /* regimes steering found no case for (parameter limits) */
   for (long i = 0; !stopping(rec); i++) {
-    if (o->max_cases ? i >= o->max_cases : (i > 0 && now_seconds() - t0 >= budget))
+    if (o->max_cases
+            ? i >= o->max_cases
+            : (i > 0 && fuzz_budget_over(now_seconds() - t0, budget, &out->cov, unsteerable)))
       return 0;
     uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
     case_generate(a, o->seed, idx, o->limits, &c);
     /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
      * least reached one (coverage.h) */
     int want = coverage_want(&out->cov);
-    if (want >= 0 && !coverage_steer(&out->cov, rec->v, o->seed, idx, o->limits, want, &c))
+    if (want >= 0 && !coverage_steer(&out->cov, rec->v, o->seed, idx, o->limits, want, &c)) {
+      unsteerable |= 1u << want;
       want = -1;
+    }
     if (wproc_case(w, &c, o->watchdog, res) == WPROC_INTERRUPTED)
       return 0;
     record(rec, &c, "fuzz", (long)idx, res);
