@@ -71,8 +71,29 @@
  * 1.99-2.15 ms, 44-48% and 36%. Neither unit is saturated: each block loads, ranks, waits in the
  * look-back and scatters in turn, two blocks an SM. The up-front histogram is 0.47 ms of the sort
  * (6% of pairs, 9% of keys) at any of 4-8 blocks an SM and 2-16 loads in flight a thread: four
- * shared atomics a key bound it. What is left to try: the next pass's digit counted in each pass
- * (one atomic a key in the histogram), a persistent pass kernel that prefetches its next tile. */
+ * shared atomics a key bound it.
+ * A persistent pass kernel that copies its next tile into shared memory (cp.async) while it
+ * ranks and scatters the current one (issue 40, stop 52; the same scratch bench, H200, CUB 7.41
+ * ms, v4's kernel 1.013-1.014x): slower in every shape. Tiles from the counter, the next one
+ * taken before the current one is ranked: pairs 1.36-1.71x at 2^28, keys 0.91x (384x24 atomicOr)
+ * to 1.25x; tiles by block index (tile b + k * grid, every block resident: it waits on its
+ * neighbours only) 1.12-1.44x for pairs (512x24 one block an SM, atomicOr, 1.118x; 384x16 with a
+ * third buffer 1.12x), keys 0.93x at best (384x24 atomicOr, where the same shape not persistent
+ * is 0.928x): the loads were never what the pass waited on. Its registers grow by the loop's
+ * state (pairs 384x24: 184-192 bytes spilled where v4's kernel spills none).
+ * ncu of one pass at 2^26 pairs (real clocks, stop 52): v4's 456 us, CUB's 445 us; DRAM 49% and
+ * 50% of peak, L2 73% and 72% (the most used unit of both: Xbar2lts cycles 53% and 50%, stores
+ * 23.0 and 22.8 bytes a sector), L1 51% and 53%, issue slots 54% and 39%. The same memory
+ * behaviour, no unit saturated.
+ * 11-bit digits, 3 passes (11, 11, 10 bits: a quarter less traffic; stop 52, same bench): 16-bit
+ * counters of 2048 digits a warp, 2048 look-back words a tile, a thread speaking for 6 digits
+ * (their loads in flight together), the values' copy into the counters' space once they are
+ * dead: 1.90-2.14x at 2^28 pairs (384x24 the best of 384x20/24, 256x24/28/32, 320x24; ranked by
+ * __match_any_sync or 11 ballots, within 1%), 1.47x keys. ncu, one pass at 2^26 pairs: 1.27 ms
+ * where the 8-bit pass takes 0.46, DRAM 24%, 0.33 instructions a cycle a scheduler, stalls on the
+ * look-back's loads, shared memory and barriers: the per-tile work over 2048 digits is far more
+ * than the pass saved. What is left to try: the next pass's digit counted in each pass (one
+ * atomic a key in the histogram). */
 #include "onesweep.cuh"
 
 /* the shapes by n (radix_sort.h: radix_sort_v5_tile): few tiles want small ones, many tiles the
