@@ -62,11 +62,12 @@ static int is_limit(const struct coverage *cv, int i)
   return (cv->a->regimes[i].flags & GR_REGIME_LIMIT) != 0;
 }
 
-int coverage_want(const struct coverage *cv)
+int coverage_want(const struct coverage *cv, uint32_t skip)
 {
   int best = -1;
   for (int i = 0; i < GR_MAX_REGIMES; i++) {
-    if (!(cv->applies >> i & 1) || !cv->a->regimes[i].holds || cv->missed[i] >= COVERAGE_GIVE_UP ||
+    if (!(cv->applies >> i & 1) || (skip >> i & 1) || !cv->a->regimes[i].holds ||
+        cv->missed[i] >= COVERAGE_GIVE_UP ||
         cv->cases[i] >= (is_limit(cv, i) ? COVERAGE_WANT_LIMIT : COVERAGE_WANT))
       continue;
     /* fewest cases first; on a tie the cheap ordinary path before the large limit case (a

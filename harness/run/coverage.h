@@ -42,8 +42,9 @@ void coverage_init(struct coverage *cv, const struct gr_algorithm *a, const stru
 /* Count a case that reached mask (aimed: the regime it was steered to, or -1). */
 void coverage_add(struct coverage *cv, uint32_t mask, int aimed);
 /* The least reached regime still under its wanted cases (COVERAGE_WANT, or COVERAGE_WANT_LIMIT
- * for a limit regime) and not given up, or -1; ties: ordinary regimes first, then table order. */
-int coverage_want(const struct coverage *cv);
+ * for a limit regime), not given up and not in `skip` (bit i: regime i; the runner's regimes that
+ * steering found no case for), or -1; ties: ordinary regimes first, then table order. */
+int coverage_want(const struct coverage *cv, uint32_t skip);
 /* A regime of the variant that no case reached yet and that steering still aims at (it has a
  * predicate, was not given up, and is not in `skip`: bit i, regime i), or -1. */
 int coverage_unreached_aim(const struct coverage *cv, uint32_t skip);

@@ -344,8 +344,9 @@ static int fuzz_cases(struct recorder *rec, struct wproc *w, double budget, doub
     uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
     case_generate(a, o->seed, idx, o->limits, &c);
     /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
-     * least reached one (coverage.h) */
-    int want = coverage_want(&out->cov);
+     * least reached one (coverage.h), except those steering found no case for (a regime the
+     * parameter limits exclude would otherwise take the aim of every case) */
+    int want = coverage_want(&out->cov, unsteerable);
     if (want >= 0 && !coverage_steer(&out->cov, rec->v, o->seed, idx, o->limits, want, &c)) {
       unsteerable |= 1u << want;
       want = -1;
