@@ -9,11 +9,11 @@
  * the worker (two runs, poisoned output and shared memory), short enough for compute-sanitizer.
  * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
  * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp, v4_onesweep,
- * v5_match_or and cub (CUDA events around each launch, 3 warm-up launches, median of 15; L2 warm,
- * back to back), the per-kernel split of v4, v3 and v1 at the largest size (radix_sort_trace), and
- * the device's copy bandwidth (1 GiB device-to-device, read + write counted) for the % column;
- * goals: v3_warp within 2x cub at 2^28 keys, v4_onesweep within issue 15's ratios.
- * Exit 0 ok, 1 a check failed or a goal was missed, 77 no GPU. */
+ * v5_match_or, v6_values_in_place and cub (CUDA events around each launch, 3 warm-up launches,
+ * median of 15; L2 warm, back to back), the per-kernel split of v4, v3 and v1 at the largest size
+ * (radix_sort_trace), and the device's copy bandwidth (1 GiB device-to-device, read + write
+ * counted) for the % column; goals: v3_warp within 2x cub at 2^28 keys, v4_onesweep within issue
+ * 15's ratios. Exit 0 ok, 1 a check failed or a goal was missed, 77 no GPU. */
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,9 +264,10 @@ int main(int argc, char **argv)
                                            "radix_sort n=268435456 mode=pairs dist=uniform seed=1"};
   const char *const *cases = full ? full_cases : quick_cases;
   size_t ncases = full ? 4 : 2;
-  static const char *const timed[] = {"v1_basic", "v3_warp", "v4_onesweep", "v5_match_or", "cub"};
+  static const char *const timed[] = {"v1_basic",           "v3_warp", "v4_onesweep", "v5_match_or",
+                                      "v6_values_in_place", "cub"};
   const int ntimed = sizeof timed / sizeof *timed, peer = ntimed - 1;
-  char lines[16][200];
+  char lines[32][200];
   int nlines = 0;
   for (size_t ci = 0; ci < ncases; ci++) {
     struct gr_instance *inst = instance(a, cases[ci]);

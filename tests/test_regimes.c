@@ -23,7 +23,7 @@
 #define COVER_SEEDS 40    /* streams in which the runner's steering is replayed */
 #define COVER_CASES 12    /* every variant's regimes all reached (by the guesses) within these */
 #define COVER_V5_CASES                                                                             \
-  7 /* radix_sort/v5_match_or's, whose cases are large (5 to 10 of them in                         \
+  7 /* radix_sort/v5_match_or's and v6's, whose cases are large (5 to 10 in                        \
      * gpu-check's 150 s share: its "first or last n of a shape" went unreached                    \
      * at 5 cases at seeds 1795951353, 1795956687 and 1795964274; the runner's                     \
      * grace (runner.c) now goes on past the share until every regime has one) */
@@ -155,9 +155,11 @@ int main(int argc, char **argv)
         continue;
       uint32_t app = coverage_applies(a, v);
       if (app) {
-        const int bound = strcmp(a->name, "radix_sort") == 0 && strcmp(v->name, "v5_match_or") == 0
-                              ? COVER_V5_CASES
-                              : COVER_CASES;
+        const int bound =
+            strcmp(a->name, "radix_sort") == 0 && (strcmp(v->name, "v5_match_or") == 0 ||
+                                                   strcmp(v->name, "v6_values_in_place") == 0)
+                ? COVER_V5_CASES
+                : COVER_CASES;
         const int k = cases_to_cover(a, v);
         printf("%s/%s: every regime reached within %d cases (at worst of %d streams)\n", a->name,
                v->name, k, COVER_SEEDS);

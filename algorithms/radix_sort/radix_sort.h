@@ -14,9 +14,9 @@
  * pass a histogram kernel counts each chunk's digits, a scan kernel turns the counts into each
  * chunk's starting position per digit, and a scatter kernel walks its chunk tile by tile, ranks
  * each tile's keys stably by digit in shared memory, and writes them out digit run by digit run.
- * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep and v5_match_or
- * have their own pipeline (onesweep.cuh): one histogram kernel for all 4 digits, then one kernel
- * per pass (decoupled look-back between tiles, no chunks, no scan kernel). */
+ * The variants differ only in how the scatter kernel ranks a tile. v4_onesweep, v5_match_or and
+ * v6_values_in_place have their own pipeline (onesweep.cuh): one histogram kernel for all 4 digits,
+ * then one kernel per pass (decoupled look-back between tiles, no chunks, no scan kernel). */
 #ifndef GR_ALGORITHMS_RADIX_SORT_H
 #define GR_ALGORITHMS_RADIX_SORT_H
 
@@ -42,7 +42,7 @@ extern "C" {
 #define RADIX_SORT_V5_SMALL_TILE 4096
 #define RADIX_SORT_V5_MID_TILE 9216
 #define RADIX_SORT_V5_KEYS_TILE 10752
-/* v5_match_or's tile for a sort of n keys (pairs: with values) */
+/* v5_match_or's tile for a sort of n keys (pairs: with values); v6_values_in_place's too */
 static inline int64_t radix_sort_v5_tile(int64_t n, int pairs)
 {
   if (n <= RADIX_SORT_V5_SMALL_N)
@@ -78,6 +78,12 @@ int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32
 int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);
+/* fixed: v5_match_or past 2^19 keys with pairs' values put in digit order in place before the
+ * look-back and written with their keys (384 x 24 tiles), and the up-front histogram counted in
+ * one copy per lane; v5's sort up to 2^19, v5's tiles everywhere (radix_sort_v5_tile) */
+int radix_sort_v6_values_in_place_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
+                                         uint32_t *keys_out, const uint32_t *vals_in,
+                                         uint32_t *vals_out, int n, void *stream);
 /* peer: cub::DeviceRadixSort::SortKeys / SortPairs over all 32 bits */
 int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                           uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out, int n,
