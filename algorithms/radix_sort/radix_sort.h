@@ -78,9 +78,9 @@ int radix_sort_v4_onesweep_launch(void *d_temp, size_t *temp_bytes, const uint32
 int radix_sort_v5_match_or_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                   uint32_t *keys_out, const uint32_t *vals_in, uint32_t *vals_out,
                                   int n, void *stream);
-/* fixed: v5_match_or past 2^19 keys with pairs' values put in digit order in place before the
- * look-back and written with their keys (384 x 24 tiles), and the up-front histogram counted in
- * one copy per lane; v5's sort up to 2^19, v5's tiles everywhere (radix_sort_v5_tile) */
+/* fixed: v5_match_or with pairs past 2^24 whose values are put in digit order in place before
+ * the look-back and written with their keys, and past 2^19 the up-front histogram counted in a
+ * copy per lane; v5's tiles everywhere (radix_sort_v5_tile) */
 int radix_sort_v6_values_in_place_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys_in,
                                          uint32_t *keys_out, const uint32_t *vals_in,
                                          uint32_t *vals_out, int n, void *stream);

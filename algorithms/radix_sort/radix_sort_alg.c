@@ -84,7 +84,7 @@ GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
 /* The onesweep tiles (radix_sort.h): v4_onesweep's 9216 (384 threads x 24 keys) for keys and
  * pairs; v5_match_or's by n and mode (4096 up to 2^19; 9216 for keys up to 2^22 and pairs up to
  * 2^24; beyond, 10752 for keys and v4's 9216 for pairs), which are v6_values_in_place's too (its
- * pairs past 2^19 take one kernel, of 9216; its histogram changes past 2^19: the edge below). */
+ * pairs past 2^24 take its values-in-place kernel, and its histogram changes past 2^19). */
 static int64_t os5_tile(const struct gr_case *c)
 {
   return radix_sort_v5_tile(c->v[P_N], c->v[P_MODE] == MODE_PAIRS);
@@ -181,9 +181,9 @@ static const struct gr_variant radix_sort_variants[] = {
      "as v4"},
     {"v6_values_in_place", GR_VARIANT_FIXED, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_v6_values_in_place_launch),
-     "v5_match_or past 2^19 keys with the values of pairs put in digit order in place before the "
-     "look-back and written with their keys, and the up-front histogram counted in a copy per "
-     "lane (2^28 pairs 0.93x CUB where v5 is 1.01x, 2^28 keys 0.81x where v5 is 0.84x)"},
+     "v5_match_or with pairs past 2^24 whose values are put in digit order in place before the "
+     "look-back and written with their keys, and past 2^19 the up-front histogram counted in a "
+     "copy per lane (2^28 pairs 0.94x CUB where v5 is 1.01x, 2^28 keys 0.81x where v5 is 0.84x)"},
     {"cub", GR_VARIANT_PEER, GR_VARIANT_GPU, GR_IF_CUDA(gr_gpu_lifecycle_run),
      GR_GPU(radix_sort_cub_launch), "cub::DeviceRadixSort SortKeys / SortPairs, all 32 bits"},
 };
