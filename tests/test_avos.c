@@ -443,8 +443,38 @@ static void test_parallel_product(void)
          overflows, cycles);
 }
 
+/* The op regimes take cases with elements only: an n = 0 case launches nothing (steering once
+ * counted an n = 0 sum as v1_unsigned_sum's sum, and the bug escaped its share). */
+static void test_op_regimes(void)
+{
+  const struct gr_algorithm *a = registry_find("avos");
+  static const int regime[] = {AVOS_REGIME_SUM, AVOS_REGIME_PRODUCT, AVOS_REGIME_SPGEMM,
+                               AVOS_REGIME_CLOSURE};
+  size_t p_op = 0, p_n = 0;
+  for (size_t i = 0; i < a->n_params; i++) {
+    p_op = strcmp(a->params[i].name, "op") == 0 ? i : p_op;
+    p_n = strcmp(a->params[i].name, "n") == 0 ? i : p_n;
+  }
+  for (int op = AVOS_OP_SUM; op <= AVOS_OP_CLOSURE; op++) {
+    struct gr_rng r;
+    struct gr_case c;
+    gr_rng_seed(&r, 11 + (uint64_t)op);
+    memset(&c, 0, sizeof c);
+    c.alg = a;
+    a->generate(&c, &r);
+    c.v[p_op] = op;
+    c.v[p_n] = 0;
+    EXPECT(a->regimes[regime[op]].holds(&c, NULL) == 0, "'%s' holds for n = 0",
+           a->regimes[regime[op]].name);
+    c.v[p_n] = 64;
+    EXPECT(a->regimes[regime[op]].holds(&c, NULL) == 1, "'%s' does not hold for n = 64",
+           a->regimes[regime[op]].name);
+  }
+}
+
 int main(void)
 {
+  test_op_regimes();
   test_parallel_product();
   test_scalar();
   test_matrix();
