@@ -2,11 +2,14 @@
  * setup once, launch many times, fetch (bench_hooks.h), then the output is checked against the
  * reference (fixed and peer variants must pass, the historical one must be caught).
  *
- *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|profile]
+ *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|in-place [CASES]|profile]
  *
  * quick (ctest, label gpu): the hooks on small and odd sizes, timing at 2^20.
  * small: only CASES (16) generated cases of n <= 20000 per GPU variant (or VARIANT alone) through
  * the worker (two runs, poisoned output and shared memory), short enough for compute-sanitizer.
+ * in-place: small's cases on v6_values_in_place with its values-in-place kernel (and the lane
+ * histogram) for pairs of every n (radix_sort_v6_in_place_from = 0; by default only past 2^24,
+ * which the sanitizer lane never picks); quick runs 16 of them too.
  * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
  * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp, v4_onesweep,
  * v5_match_or, v6_values_in_place and cub (CUDA events around each launch, 3 warm-up launches,
@@ -115,6 +118,18 @@ static void test_hooks(const struct gr_algorithm *a)
     }
     instance_drop(a, inst);
   }
+}
+
+/* v6_values_in_place's values-in-place kernel on small cases: the hook lowered to 0 routes every
+ * pairs sort there (half of the generated cases are pairs). */
+static void test_small(const struct gr_algorithm *a, int cases, const char *only);
+static void test_in_place(const struct gr_algorithm *a, int cases)
+{
+  int was = radix_sort_v6_in_place_from;
+  radix_sort_v6_in_place_from = 0;
+  printf("     v6_values_in_place with its values-in-place kernel for pairs of every n:\n");
+  test_small(a, cases, "v6_values_in_place");
+  radix_sort_v6_in_place_from = was;
 }
 
 /* Generated small cases through the worker, as test_cases does. */
@@ -253,7 +268,13 @@ int main(int argc, char **argv)
     printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
   }
+  if (argc > 1 && strcmp(argv[1], "in-place") == 0) {
+    test_in_place(a, argc > 2 ? atoi(argv[2]) : 16);
+    printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
+    return failures ? 1 : 0;
+  }
   test_hooks(a);
+  test_in_place(a, 16);
 
   double bw = gpu_copy_bandwidth((size_t)1 << 30, 10);
   static const char *const quick_cases[] = {"radix_sort n=1048576 mode=keys dist=uniform seed=1",

@@ -209,8 +209,11 @@ __device__ static inline uint32_t os_publish(int tile, uint32_t count, const uin
   return prefix;
 }
 
-/* The pass kernels' steps (os_pass_kernel, os_pass_in_place_kernel). A tile is THREADS x ITEMS
- * keys; warp w ranks slice w of it (32 x ITEMS keys, lane l holding keys l, l + 32, ...). */
+/* The steps of a pass kernel, os_pass_in_place_kernel's. A tile is THREADS x ITEMS keys; warp w
+ * ranks slice w of it (32 x ITEMS keys, lane l holding keys l, l + 32, ...). os_pass_kernel (v4's
+ * and v5's) keeps its own copy of them on purpose: built from these, its code changed (the .text
+ * sections of v4_onesweep's and v5_match_or's cubins differ, nvcc 13.0 -arch=sm_90 -O3), and their
+ * history stays anchored to the code it measured. */
 
 /* A tile's start, every thread: the next tile from the counter (returned; *s_tile passes it
  * round), the warp's counts and match words zeroed, the tile's row of the next pass's look-back

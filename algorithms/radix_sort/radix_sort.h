@@ -97,6 +97,13 @@ int radix_sort_cub_launch(void *d_temp, size_t *temp_bytes, const uint32_t *keys
  * each scatter slot, and their other slots are recorded back to back (zero). */
 extern void *radix_sort_trace;
 
+/* Test hook: v6_values_in_place sorts pairs of more than this many keys with its values-in-place
+ * kernel (default RADIX_SORT_V5_PAIRS_MID_N; query the scratch and sort with the same value).
+ * tests/test_radix_sort_gpu lowers it to 0 to run that kernel on small cases, under
+ * compute-sanitizer among others: the sanitizer lane never picks a case past 2^24, which every
+ * case of the kernel is by default (each also takes the limit regime n > 2^24). */
+extern int radix_sort_v6_in_place_from;
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,7 @@
 #include "radix_sort_alg.h"
 
 void *radix_sort_trace = NULL;
+int radix_sort_v6_in_place_from = RADIX_SORT_V5_PAIRS_MID_N;
 
 struct rs_state {
   int n, pairs;

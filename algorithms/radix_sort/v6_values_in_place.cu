@@ -67,6 +67,9 @@ extern "C" int radix_sort_v6_values_in_place_launch(void *d_temp, size_t *temp_b
                                                     int n, void *stream)
 {
   const bool pairs = vals_in != NULL;
+  if (pairs && n > radix_sort_v6_in_place_from) /* past 2^24 (radix_sort.h: a test hook) */
+    return os_sort<os_v6_keys, os_v6_pairs, true>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
+                                                  vals_out, n, stream);
   if (n <= RADIX_SORT_V5_SMALL_N)
     return os_sort<os_v6_small, os_v6_small>(d_temp, temp_bytes, keys_in, keys_out, vals_in,
                                              vals_out, n, stream);
