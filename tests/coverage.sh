@@ -71,6 +71,14 @@ elif [ "$rc" = 0 ]; then
 else
   echo "FAIL: sanitize with a fake tool exit $rc: $out"; fails=$((fails + 1))
 fi
+# (with a GPU) the lane names the regimes no picked case stands for: radix_sort's pairs past 2^24
+if [ "$rc" = 0 ]; then
+  out=$("$bin" sanitize radix_sort/v6_values_in_place --tools memcheck \
+          --sanitizer "$tmp/fake-sanitizer" --db "$db" --status-file "$tmp/san.st" 2>&1)
+  grep -F "radix_sort/v6_values_in_place: left to the fuzz" <<<"$out" | grep -qF "'pairs > 2^24" &&
+    grep -qx "left_to_fuzz=1" "$tmp/san.st" ||
+    { echo "FAIL: sanitize does not name v6's regime left to the fuzz: $out"; fails=$((fails + 1)); }
+fi
 
 # variants by kind and a rotating slice (ci/nightly), kept logs: usage errors name the value
 expect 2 "unknown kind 'bogus' in --kinds" -- "$bin" sanitize --kinds fixed,bogus --db "$db"

@@ -127,6 +127,32 @@ int main(void)
       }
     }
   EXPECT(variants > 20, "only %zu variants checked", variants);
+  /* the regimes no case can stand for under the tools, said by the lane: radix_sort's
+   * "pairs > 2^24" (every such case is past the limit n > 2^24), where v6_values_in_place runs
+   * its values-in-place kernel and v5_match_or v4's; none of sgm's */
+  const struct gr_algorithm *rs = registry_find("radix_sort"), *sgm = registry_find("sgm");
+  if (rs && sgm) {
+    int pairs_long = -1;
+    for (size_t r = 0; r < rs->n_regimes; r++)
+      if (strcmp(rs->regimes[r].name, "pairs > 2^24: v4's tiles of 9216") == 0)
+        pairs_long = (int)r;
+    EXPECT(pairs_long >= 0, "radix_sort's regime 'pairs > 2^24: v4's tiles of 9216'");
+    for (size_t s = 0; s < sizeof seeds / sizeof *seeds && pairs_long >= 0; s++) {
+      san_draw(rs, seeds[s], cands, SAN_DRAWS);
+      const struct gr_variant *v6 = gr_alg_variant(rs, "v6_values_in_place");
+      uint32_t left = san_left_regimes(cands, SAN_DRAWS, v6);
+      EXPECT(left == 1u << pairs_long, "radix_sort/v6 at seed %llu: left 0x%x",
+             (unsigned long long)seeds[s], left);
+      EXPECT(san_left_regimes(cands, SAN_DRAWS, gr_alg_variant(rs, "v4_onesweep")) == 0,
+             "radix_sort/v4_onesweep has a regime left");
+      san_draw(sgm, seeds[s], cands, SAN_DRAWS);
+      for (size_t j = 0; j < sgm->n_variants; j++)
+        if (sgm->variants[j].flags & GR_VARIANT_GPU)
+          EXPECT(san_left_regimes(cands, SAN_DRAWS, &sgm->variants[j]) == 0,
+                 "sgm/%s has a regime left at seed %llu", sgm->variants[j].name,
+                 (unsigned long long)seeds[s]);
+    }
+  }
   /* the case that ran past 75 s: ccc at seed 20261135, now a case of n <= 12288 */
   const struct gr_algorithm *ccc = registry_find("ccc");
   if (ccc) {

@@ -299,6 +299,21 @@ static int report(struct store *st, int64_t run, const struct san_args *sa, cons
       printf("%s%s/%s %s %s: %s\n", details++ ? "" : "\n", j->a->name, j->v->name,
              san_tools[j->tool], j->verdict, j->detail);
   }
+  /* the regimes whose code no picked case runs (each drawn case of them also past a limit) */
+  int lefts = 0;
+  for (size_t i = 0; i < p->n_jobs; i++) {
+    const struct san_job *j = &p->jobs[i];
+    if (!j->left || (i > 0 && p->jobs[i - 1].v == j->v))
+      continue;
+    printf("%s%s/%s: left to the fuzz (every case drawn for it also takes a limit or large "
+           "regime):",
+           lefts++ ? "" : "\n", j->a->name, j->v->name);
+    for (size_t r = 0; r < j->a->n_regimes && r < GR_MAX_REGIMES; r++)
+      if (j->left >> r & 1)
+        printf(" '%s'", j->a->regimes[r].name);
+    printf("\n");
+  }
+  cli_status_set("left_to_fuzz", "%d", lefts);
   int rc = san_interrupted ? 130 : t.failed ? GR_EXIT_FAIL : GR_EXIT_OK;
   char tally[256] = "";
   size_t at = 0;

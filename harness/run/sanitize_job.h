@@ -29,6 +29,7 @@ struct san_job {
   const char *logs; /* folder the tool's log is kept in (--logs), or NULL: removed */
   char cvd[160];     /* "CUDA_VISIBLE_DEVICES=<GPU>" (sanitize --gpus), "" none */
   int gpu;           /* the --gpus slot it runs on, -1 none */
+  uint32_t left;     /* the variant's regimes no picked case stands for (san_left_regimes) */
   /* running */
   const char *env[3];
   struct child c;

@@ -48,12 +48,18 @@ int san_plan_make(const struct gr_algorithm *const *algs, const struct gr_varian
     }
     char **mine = p->texts + i * SAN_MAX_CASES;
     int small, nc = san_pick_cases(cands, SAN_DRAWS, v, s->per_regime, mine, SAN_MAX_CASES, &small);
+    uint32_t left = san_left_regimes(cands, SAN_DRAWS, v);
     for (int t = 0; t < SAN_N_TOOLS; t++) {
       if (!s->want[t])
         continue;
       struct san_job *j = &p->jobs[p->n_jobs++];
-      *j = (struct san_job){.a = a, .v = v, .tool = t, .cases = mine,
-                            .n_cases = san_slow_tool(t) ? small : nc, .logs = s->logs};
+      *j = (struct san_job){.a = a,
+                            .v = v,
+                            .tool = t,
+                            .cases = mine,
+                            .n_cases = san_slow_tool(t) ? small : nc,
+                            .logs = s->logs,
+                            .left = left};
       if (t == SAN_INITCHECK && v->kind == GR_VARIANT_HISTORICAL)
         skip_initcheck(j);
     }

@@ -86,6 +86,31 @@ static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, s
   return match[any < m ? any : from];
 }
 
+static uint32_t big_regimes(const struct gr_algorithm *a)
+{
+  uint32_t big = 0;
+  for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
+    big |= (uint32_t)((a->regimes[r].flags & (GR_REGIME_LIMIT | GR_REGIME_LARGE)) != 0) << r;
+  return big;
+}
+
+uint32_t san_left_regimes(const struct san_cand *cands, size_t n, const struct gr_variant *v)
+{
+  if (!n)
+    return 0;
+  const struct gr_algorithm *a = cands[0].c.alg;
+  uint32_t app = coverage_applies(a, v), big = big_regimes(a), want = 0, seen = 0;
+  for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
+    if ((app >> r & 1) && !(big >> r & 1) && a->regimes[r].holds)
+      want |= 1u << r;
+  for (size_t i = 0; want && i < n; i++) {
+    uint32_t m = coverage_mask(&cands[i].c, v, NULL);
+    if (!(m & big))
+      seen |= m & want;
+  }
+  return want & ~seen;
+}
+
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small)
 {
@@ -97,9 +122,7 @@ int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v,
   /* a limit regime's cases (2^31 labels, 2^25 keys, 2e7 cells) and a large one's run for
    * minutes under the tools, whichever regime they are picked for: ccc n = 19803 (past 48 KiB
    * of partition), the fewest pairs of "NaN pairs", took racecheck past 75 s */
-  uint32_t big = 0;
-  for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
-    big |= (uint32_t)((a->regimes[r].flags & (GR_REGIME_LIMIT | GR_REGIME_LARGE)) != 0) << r;
+  uint32_t big = big_regimes(a);
   int k = 0;
   size_t *match = malloc(n * sizeof *match);
   uint32_t *mask = malloc(n * sizeof *mask);

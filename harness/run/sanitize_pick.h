@@ -43,6 +43,12 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
  * to out (malloc'ed), at most max. */
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
+/* The ordinary regimes of v (not limit or large, with a predicate) that no case among cands can
+ * stand for under the tools: every candidate of the regime also takes a limit or large regime, or
+ * none was drawn (bit i: regime i). Their code runs under the tools nowhere in the lane: it is
+ * left to the fuzz, and the lane says so (radix_sort's "pairs > 2^24", every case of which is
+ * past the limit n > 2^24: v6_values_in_place's values-in-place kernel by default). */
+uint32_t san_left_regimes(const struct san_cand *cands, size_t n, const struct gr_variant *v);
 
 /* 1 when v (one of its algorithm's variants) takes cand: the takes hook on the host instance, built
  * once per candidate and cached with its regimes; no hook: 1; 0 when v would skip it or the
