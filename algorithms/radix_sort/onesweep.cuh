@@ -654,7 +654,8 @@ template <class S> static os_pass_fn os_pairs_kernel(void)
 
 /* Whether the current device lets a block have os_lane_histogram_kernel's shared memory (an H100
  * or H200: 227 KiB; an RTX 30xx/40xx or L4: 99 KiB, where the plain histogram runs); its limit
- * raised on the first call. One device per process, as os_sort's sm_count. */
+ * raised on the first call. One device per process, as os_sort's sm_count. A template only so
+ * that a file that never calls it (v4's, v5's) does not build the kernel it names. */
 template <int THREADS = OS_LANE_HIST_THREADS> static int os_lane_hist_ok(void)
 {
   static int ok = -1;
