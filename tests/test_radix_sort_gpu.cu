@@ -2,14 +2,15 @@
  * setup once, launch many times, fetch (bench_hooks.h), then the output is checked against the
  * reference (fixed and peer variants must pass, the historical one must be caught).
  *
- *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|in-place [CASES]|profile]
+ *   test_radix_sort_gpu [quick|full|small [CASES [VARIANT]]|in-place [CASES [NMAX]]|profile]
  *
  * quick (ctest, label gpu): the hooks on small and odd sizes, timing at 2^20.
  * small: only CASES (16) generated cases of n <= 20000 per GPU variant (or VARIANT alone) through
  * the worker (two runs, poisoned output and shared memory), short enough for compute-sanitizer.
- * in-place: small's cases on v6_values_in_place with its values-in-place kernel (and the lane
- * histogram) for pairs of every n (radix_sort_v6_in_place_from = 0; by default only past 2^24,
- * which the sanitizer lane never picks); quick runs 16 of them too.
+ * in-place: small's cases (of n <= NMAX, default 20000: two or three tiles) on v6_values_in_place
+ * with its values-in-place kernel (and the lane histogram) for pairs of every n
+ * (radix_sort_v6_in_place_from = 0; by default only past 2^24, which the sanitizer lane never
+ * picks); quick runs 16 of them too.
  * profile: one v3_warp sort of 2^24 keys and one of 2^24 pairs, nothing else (for ncu).
  * full: also the speed table at 2^24 and 2^28 keys and pairs for v1_basic, v3_warp, v4_onesweep,
  * v5_match_or, v6_values_in_place and cub (CUDA events around each launch, 3 warm-up launches,
@@ -122,23 +123,24 @@ static void test_hooks(const struct gr_algorithm *a)
 
 /* v6_values_in_place's values-in-place kernel on small cases: the hook lowered to 0 routes every
  * pairs sort there (half of the generated cases are pairs). */
-static void test_small(const struct gr_algorithm *a, int cases, const char *only);
-static void test_in_place(const struct gr_algorithm *a, int cases)
+static void test_small(const struct gr_algorithm *a, int cases, const char *only, long nmax);
+static void test_in_place(const struct gr_algorithm *a, int cases, long nmax)
 {
   int was = radix_sort_v6_in_place_from;
   radix_sort_v6_in_place_from = 0;
   printf("     v6_values_in_place with its values-in-place kernel for pairs of every n:\n");
-  test_small(a, cases, "v6_values_in_place");
+  test_small(a, cases, "v6_values_in_place", nmax);
   radix_sort_v6_in_place_from = was;
 }
 
 /* Generated small cases through the worker, as test_cases does. */
-static void test_small(const struct gr_algorithm *a, int cases, const char *only)
+static void test_small(const struct gr_algorithm *a, int cases, const char *only, long nmax)
 {
   struct case_limits lim;
   memset(&lim, 0, sizeof lim);
-  char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN];
-  if (case_limits_add(a, &lim, "n=0..20000", why, sizeof why)) {
+  char why[GR_WHY_LEN], text[GR_CASE_TEXT_LEN], limit[48];
+  snprintf(limit, sizeof limit, "n=0..%ld", nmax);
+  if (case_limits_add(a, &lim, limit, why, sizeof why)) {
     printf("FAIL %s\n", why);
     exit(1);
   }
@@ -264,17 +266,17 @@ int main(int argc, char **argv)
     return failures ? 1 : 0;
   }
   if (argc > 1 && strcmp(argv[1], "small") == 0) {
-    test_small(a, argc > 2 ? atoi(argv[2]) : 16, argc > 3 ? argv[3] : NULL);
+    test_small(a, argc > 2 ? atoi(argv[2]) : 16, argc > 3 ? argv[3] : NULL, 20000);
     printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
   }
   if (argc > 1 && strcmp(argv[1], "in-place") == 0) {
-    test_in_place(a, argc > 2 ? atoi(argv[2]) : 16);
+    test_in_place(a, argc > 2 ? atoi(argv[2]) : 16, argc > 3 ? atol(argv[3]) : 20000);
     printf("%s (%d failures)\n", failures ? "FAIL" : "ok", failures);
     return failures ? 1 : 0;
   }
   test_hooks(a);
-  test_in_place(a, 16);
+  test_in_place(a, 16, 20000);
 
   double bw = gpu_copy_bandwidth((size_t)1 << 30, 10);
   static const char *const quick_cases[] = {"radix_sort n=1048576 mode=keys dist=uniform seed=1",
