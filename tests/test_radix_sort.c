@@ -290,6 +290,8 @@ static void test_v5_shapes(const struct gr_algorithm *a)
              *keys_long = "keys > 2^22: partial last tile of 10752",
              *pairs_long = "pairs > 2^24: v4's tiles of 9216", *edge = "first or last n of a shape";
   EXPECT(holds(a, one, 4096, 0) == 1 && holds(a, one, 4097, 1) == 0, "one tile of 4096");
+  EXPECT(holds(a, one, 1, 1) == 1 && holds(a, one, 0, 0) == 0 && holds(a, one, 0, 1) == 0,
+         "one tile of 4096 takes n >= 1 (n = 0 launches nothing)");
   EXPECT(holds(a, small, 4097, 0) == 1 && holds(a, small, 8192, 1) == 0 &&
              holds(a, small, RADIX_SORT_V5_SMALL_N + 1, 0) == 0,
          "partial tiles of 4096");

@@ -4,7 +4,8 @@
  * several points of the stream of several seeds, within COVERAGE_STEER_DRAWS draws; and the
  * plain stream (no steering) reaches every limit regime too, in a small share of its cases; and
  * the runner's steering, replayed on the guesses, reaches every regime of a variant within a few
- * cases.
+ * cases; and no case of no work (the work model's items 0: n = 0, which launches nothing) takes
+ * a regime, so that it never stands for one (an n = 0 sum once escaped v1_unsigned_sum's bug).
  *
  *   test_regimes [ALG]       (all algorithms when none is named; GR_ALG_HIDDEN ones are skipped)
  *
@@ -118,6 +119,24 @@ int main(int argc, char **argv)
     const struct gr_algorithm *a = registry[ai];
     if (argc == 2 ? strcmp(argv[1], a->name) != 0 : (a->flags & GR_ALG_HIDDEN) != 0)
       continue;
+    /* a case of no work takes no regime of any variant: it would count for a path it never ran */
+    for (long k = 0; k < PLAIN_CASES; k++) {
+      struct gr_case c;
+      double bytes, items;
+      case_generate(a, 11, (uint64_t)k, NULL, &c);
+      a->work(&c, &bytes, &items);
+      for (size_t vi = 0; items <= 0 && vi < a->n_variants; vi++) {
+        uint32_t m = coverage_mask(&c, &a->variants[vi], NULL);
+        for (size_t i = 0; m && i < a->n_regimes && i < GR_MAX_REGIMES; i++)
+          if (m >> i & 1) {
+            char text[GR_CASE_TEXT_LEN];
+            printf("FAIL %s/%s: regime '%s' takes '%s', a case of no work\n", a->name,
+                   a->variants[vi].name, a->regimes[i].name, case_format(&c, text, sizeof text));
+            bad++;
+            m = 0;
+          }
+      }
+    }
     /* the plain stream: every limit regime of the algorithm reached, in a small share */
     uint32_t limits = 0, plain_hit = 0;
     for (size_t i = 0; i < a->n_regimes; i++)

@@ -139,6 +139,29 @@ int main(void)
            "limits: %s, %ld cases, uncovered '%s'", verdict_name(out.verdict), out.cases,
            out.uncovered);
   }
+  /* the decision itself (runner_fuzz_next), on selftest/ok's two regimes: past the grace (a
+   * budget of 1 s: 2 s more) a regime no case reached goes on only while none was aimed at it,
+   * up to the cap (8 s more); a regime steering cannot reach, or none left, stops it */
+  {
+    struct coverage cv;
+    coverage_init(&cv, a, gr_alg_variant(a, "ok"));
+    EXPECT(runner_fuzz_next(0.5, 1, &cv, 0, 0) == FUZZ_GO);
+    EXPECT(runner_fuzz_next(2.9, 1, &cv, 0, 3) == FUZZ_GO, "in the grace");
+    EXPECT(runner_fuzz_next(3.1, 1, &cv, 0, 0) == FUZZ_GO_UNAIMED, "past the grace, none aimed");
+    EXPECT(runner_fuzz_next(3.1, 1, &cv, 0, 1) == FUZZ_GO_UNAIMED, "past the grace, one aimed");
+    EXPECT(runner_fuzz_next(3.1, 1, &cv, 0, 3) == FUZZ_STOP, "past the grace, both aimed");
+    EXPECT(runner_fuzz_next(8.9, 1, &cv, 0, 0) == FUZZ_GO_UNAIMED, "before the cap");
+    EXPECT(runner_fuzz_next(9.1, 1, &cv, 0, 0) == FUZZ_STOP, "past the cap");
+    EXPECT(runner_fuzz_next(25, 10, &cv, 0, 0) == FUZZ_GO_UNAIMED, "a 10 s budget: grace 10 s");
+    EXPECT(runner_fuzz_next(41, 10, &cv, 0, 0) == FUZZ_STOP, "a 10 s budget: cap 30 s");
+    EXPECT(runner_fuzz_next(1.5, 1, &cv, 3, 0) == FUZZ_STOP, "both unsteerable");
+    coverage_add(&cv, 1u, -1);
+    EXPECT(runner_fuzz_next(3.1, 1, &cv, 0, 1) == FUZZ_GO_UNAIMED, "n >= 37 unreached, unaimed");
+    EXPECT(runner_fuzz_next(3.1, 1, &cv, 0, 2) == FUZZ_STOP, "n >= 37 unreached, aimed");
+    coverage_add(&cv, 2u, -1);
+    EXPECT(runner_fuzz_next(1.5, 1, &cv, 0, 0) == FUZZ_STOP, "every regime reached");
+    EXPECT(runner_fuzz_next(0.5, 1, &cv, 0, 0) == FUZZ_GO, "within the budget");
+  }
   store_close(st);
   unlink(dbpath);
   TEST_DONE();

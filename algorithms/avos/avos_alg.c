@@ -962,9 +962,8 @@ static int r_stash_full(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && op_is(c, AVOS_OP_CLOSURE) && c->v[P_STASH] <= 10 && c->v[P_N] >= 256;
 }
-GR_REGIME_PREDICATE(r_long_closure,
-                    op_is(c, AVOS_OP_CLOSURE) && c->v[P_SHAPE] == AVOS_SHAPE_FAMILY &&
-                        c->v[P_GENS] >= 32)
+GR_REGIME_PREDICATE(r_long_closure, op_runs(c, AVOS_OP_CLOSURE) &&
+                                        c->v[P_SHAPE] == AVOS_SHAPE_FAMILY && c->v[P_GENS] >= 32)
 
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */

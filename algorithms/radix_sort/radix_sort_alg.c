@@ -76,7 +76,9 @@ static enum gr_run_status radix_sort_run_reference(const struct gr_variant *v,
  * the device; an H200 has the same 132 SMs). */
 #define NOMINAL_ONE_WAVE_N ((int64_t)132 * 3 * RADIX_SORT_TILE)
 
-GR_REGIME_PREDICATE(one_tile, c->v[P_N] <= RADIX_SORT_TILE)
+/* The one-tile regimes take n >= 1: n = 0 launches nothing (counted, an n = 0 sort stood for
+ * v5_match_or's and v6_values_in_place's "one tile of 4096" at gpu-check seed 1795974058). */
+GR_REGIME_PREDICATE(one_tile, c->v[P_N] > 0 && c->v[P_N] <= RADIX_SORT_TILE)
 GR_REGIME_PREDICATE(several_tiles, c->v[P_N] > RADIX_SORT_TILE)
 GR_REGIME_PREDICATE(partial_tile, c->v[P_N] > RADIX_SORT_TILE && c->v[P_N] % RADIX_SORT_TILE != 0)
 GR_REGIME_PREDICATE(tiles_per_chunk, c->v[P_N] > NOMINAL_ONE_WAVE_N)
@@ -93,11 +95,11 @@ static int64_t os5_mid_n(const struct gr_case *c)
 {
   return c->v[P_MODE] == MODE_PAIRS ? RADIX_SORT_V5_PAIRS_MID_N : RADIX_SORT_V5_MID_N;
 }
-GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] <= RADIX_SORT_V4_TILE)
+GR_REGIME_PREDICATE(os_one_tile, c->v[P_N] > 0 && c->v[P_N] <= RADIX_SORT_V4_TILE)
 GR_REGIME_PREDICATE(os_several_tiles, c->v[P_N] > RADIX_SORT_V4_TILE)
 GR_REGIME_PREDICATE(os_partial_tile,
                     c->v[P_N] > RADIX_SORT_V4_TILE && c->v[P_N] % RADIX_SORT_V4_TILE != 0)
-GR_REGIME_PREDICATE(os5_one_tile, c->v[P_N] <= os5_tile(c))
+GR_REGIME_PREDICATE(os5_one_tile, c->v[P_N] > 0 && c->v[P_N] <= os5_tile(c))
 GR_REGIME_PREDICATE(os5_small_partial, c->v[P_N] > os5_tile(c) &&
                                            c->v[P_N] <= RADIX_SORT_V5_SMALL_N &&
                                            c->v[P_N] % os5_tile(c) != 0)

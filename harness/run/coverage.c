@@ -79,13 +79,20 @@ int coverage_want(const struct coverage *cv, uint32_t skip)
   return best;
 }
 
-int coverage_unreached_aim(const struct coverage *cv, uint32_t skip)
+uint32_t coverage_unreached_aims(const struct coverage *cv, uint32_t skip)
 {
+  uint32_t m = 0;
   for (int i = 0; i < GR_MAX_REGIMES; i++)
     if ((cv->applies >> i & 1) && !(skip >> i & 1) && cv->a->regimes[i].holds &&
         cv->cases[i] == 0 && cv->missed[i] < COVERAGE_GIVE_UP)
-      return i;
-  return -1;
+      m |= 1u << i;
+  return m;
+}
+
+int coverage_unreached_aim(const struct coverage *cv, uint32_t skip)
+{
+  uint32_t m = coverage_unreached_aims(cv, skip);
+  return m ? __builtin_ctz(m) : -1;
 }
 
 int coverage_steer(const struct coverage *cv, const struct gr_variant *v, uint64_t seed,

@@ -48,6 +48,8 @@ int coverage_want(const struct coverage *cv, uint32_t skip);
 /* A regime of the variant that no case reached yet and that steering still aims at (it has a
  * predicate, was not given up, and is not in `skip`: bit i, regime i), or -1. */
 int coverage_unreached_aim(const struct coverage *cv, uint32_t skip);
+/* All of them (bit i: regime i). */
+uint32_t coverage_unreached_aims(const struct coverage *cv, uint32_t skip);
 /* Draw up to COVERAGE_STEER_DRAWS alternatives to case `index` of the stream of seed
  * (deterministic) and keep in c the first whose guessed regimes include `want`. 1 found; 0 none
  * (c unchanged). */

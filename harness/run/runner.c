@@ -306,24 +306,35 @@ void runner_order(const struct gr_variant *const *vs, size_t n, size_t *order)
 }
 
 /* Past its budget a variant goes on while a regime of it has no case and steering can still
- * aim at one (coverage_unreached_aim), for up to FUZZ_GRACE_FACTOR times its budget and at least
- * FUZZ_GRACE_MIN seconds more: a variant of costly cases (radix_sort/v5_match_or: 5 to 10 cases
- * in gpu-check's share, 7 to reach its regimes) then reaches every regime every night. The fuzz
- * phase takes the overrun from the variants after it (fuzz_budget_reserve). */
+ * aim at one (coverage_unreached_aims): through the grace, FUZZ_GRACE_FACTOR times its budget
+ * and at least FUZZ_GRACE_MIN seconds more; and past the grace, up to FUZZ_CAP_FACTOR times its
+ * budget and at least FUZZ_CAP_MIN seconds more, while such a regime has had no case aimed at
+ * it: those cases aim at it alone. A variant of costly cases (radix_sort/v5_match_or: 5 to 10
+ * cases in gpu-check's share, 7 to reach its regimes) then reaches every regime every night.
+ * Without the second part, at gpu-check seed 1795974058 v5_match_or and v6_values_in_place ran 5
+ * cases of about 1 s each, their shares cut by the overruns of the radix_sort variants before
+ * them, and the grace ended before the 6th, the first aimed at "first or last n of a shape"
+ * (n = 2^24 + 1 pairs). The fuzz phase takes the overrun from the variants after it
+ * (fuzz_budget_reserve). */
 #define FUZZ_GRACE_FACTOR 2.0
 #define FUZZ_GRACE_MIN 2.0
+#define FUZZ_CAP_FACTOR 4.0
+#define FUZZ_CAP_MIN 8.0
 
-/* Whether the case stream of a variant that has run `spent` seconds of its budget stops before
- * its next case: past the budget, unless a regime is still unreached and the grace not over. */
-static int fuzz_budget_over(double spent, double budget, const struct coverage *cv,
-                            uint32_t unsteerable)
+enum fuzz_next runner_fuzz_next(double spent, double budget, const struct coverage *cv,
+                                uint32_t skip, uint32_t aimed)
 {
   if (spent < budget)
-    return 0;
-  double grace = budget * (FUZZ_GRACE_FACTOR - 1);
-  if (grace < FUZZ_GRACE_MIN)
-    grace = FUZZ_GRACE_MIN;
-  return spent >= budget + grace || coverage_unreached_aim(cv, unsteerable) < 0;
+    return FUZZ_GO;
+  uint32_t left = coverage_unreached_aims(cv, skip);
+  if (!left)
+    return FUZZ_STOP;
+  double grace = budget * (FUZZ_GRACE_FACTOR - 1), cap = budget * (FUZZ_CAP_FACTOR - 1);
+  grace = grace < FUZZ_GRACE_MIN ? FUZZ_GRACE_MIN : grace;
+  cap = cap < FUZZ_CAP_MIN ? FUZZ_CAP_MIN : cap;
+  if (spent < budget + grace)
+    return FUZZ_GO;
+  return spent < budget + cap && (left & ~aimed) ? FUZZ_GO_UNAIMED : FUZZ_STOP;
 }
 
 /* The case stream within the budget (or o->max_cases), steered toward the least reached regime,
@@ -336,21 +347,26 @@ static int fuzz_cases(struct recorder *rec, struct wproc *w, double budget, doub
   const struct gr_algorithm *a = rec->a;
   struct gr_case c;
   uint32_t unsteerable = 0; /* regimes steering found no case for (parameter limits) */
+  uint32_t aimed = 0;       /* regimes a case was aimed at */
   for (long i = 0; !stopping(rec); i++) {
-    if (o->max_cases
-            ? i >= o->max_cases
-            : (i > 0 && fuzz_budget_over(now_seconds() - t0, budget, &out->cov, unsteerable)))
+    enum fuzz_next next = FUZZ_GO;
+    if (o->max_cases ? i >= o->max_cases
+                     : i > 0 && (next = runner_fuzz_next(now_seconds() - t0, budget, &out->cov,
+                                                         unsteerable, aimed)) == FUZZ_STOP)
       return 0;
     uint64_t idx = o->case_stride ? (uint64_t)i * o->case_stride + o->case_offset : (uint64_t)i;
     case_generate(a, o->seed, idx, o->limits, &c);
     /* coverage guided: while a regime has fewer than COVERAGE_WANT cases, each case aims at the
      * least reached one (coverage.h), except those steering found no case for (a regime the
-     * parameter limits exclude would otherwise take the aim of every case) */
-    int want = coverage_want(&out->cov, unsteerable);
+     * parameter limits exclude would otherwise take the aim of every case), and past the grace
+     * those aimed at already */
+    int want = coverage_want(&out->cov, unsteerable | (next == FUZZ_GO_UNAIMED ? aimed : 0));
     if (want >= 0 && !coverage_steer(&out->cov, rec->v, o->seed, idx, o->limits, want, &c)) {
       unsteerable |= 1u << want;
       want = -1;
     }
+    if (want >= 0)
+      aimed |= 1u << want;
     if (wproc_case(w, &c, o->watchdog, res) == WPROC_INTERRUPTED)
       return 0;
     record(rec, &c, "fuzz", (long)idx, res);

@@ -73,6 +73,14 @@ struct outcome {
 void runner_fuzz_variant(const struct runner_opts *opts, const struct gr_algorithm *a,
                          const struct gr_variant *v, double budget, struct outcome *out);
 
+/* What the case stream of a variant does before its next case, `spent` seconds into its budget
+ * (runner.c says why): stop; go on; or go on past the grace, aiming at a regime that no case
+ * reached and none was aimed at yet (skip: the regimes steering found no case for; aimed: those a
+ * case was aimed at; bit i, regime i). */
+enum fuzz_next { FUZZ_STOP, FUZZ_GO, FUZZ_GO_UNAIMED };
+enum fuzz_next runner_fuzz_next(double spent, double budget, const struct coverage *cv,
+                                uint32_t skip, uint32_t aimed);
+
 /* The order in which a run fuzzes its n variants: order[k] is the k-th to run. Historical
  * variants first, then the others, each group in selection order. The budget is shared as it
  * goes (what is left over the variants still to run), and a variant overruns its share by its

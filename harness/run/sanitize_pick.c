@@ -7,22 +7,23 @@
 #include "gr.h"
 #include "sanitize_pick.h"
 
-static int by_items(const void *x, const void *y)
+static int by_work(const void *x, const void *y)
 {
-  double a = ((const struct san_cand *)x)->items, b = ((const struct san_cand *)y)->items;
-  return a < b ? -1 : a > b;
+  const struct san_cand *a = x, *b = y;
+  if (a->items != b->items)
+    return a->items < b->items ? -1 : 1;
+  return a->bytes < b->bytes ? -1 : a->bytes > b->bytes;
 }
 
 void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n)
 {
   for (size_t d = 0; d < n; d++) {
-    double bytes;
     case_generate(a, seed, d, NULL, &cands[d].c);
-    a->work(&cands[d].c, &bytes, &cands[d].items);
+    a->work(&cands[d].c, &cands[d].bytes, &cands[d].items);
     cands[d].real = cands[d].takes = 0;
     cands[d].real_known = 0;
   }
-  qsort(cands, n, sizeof *cands, by_items);
+  qsort(cands, n, sizeof *cands, by_work);
 }
 
 /* Build cand's input once (on the host) and note the regimes it takes and the variants that take
@@ -64,14 +65,19 @@ int san_takes(struct san_cand *cand, const struct gr_variant *v)
   return cand->takes >> i & 1;
 }
 
-/* Among the SAN_CONFIRM first of match[from..m): the first that v takes and, for r >= 0, that
- * takes regime r (and no big one) on its input; else the first that v takes; else match[from]. */
+/* Among the first of match[from..m) (SAN_CONFIRM of them, and up to SAN_CONFIRM_MAX while their
+ * inputs come to at most SAN_CONFIRM_BYTES): the first that v takes and, for r >= 0, that takes
+ * regime r (and no big one) on its input; else the first that v takes; else match[from]. */
 static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, size_t from, int r,
                         uint32_t big, const struct gr_variant *v)
 {
   size_t any = m; /* the first that v takes, in the regime or not */
-  for (size_t q = from; q < m && q < from + SAN_CONFIRM; q++) {
+  double built = 0;
+  for (size_t q = from; q < m && (q < from + SAN_CONFIRM ||
+                                  (q < from + SAN_CONFIRM_MAX && built <= SAN_CONFIRM_BYTES));
+       q++) {
     struct san_cand *c = &cands[match[q]];
+    built += c->bytes;
     int in_regime = 1;
     if (r >= 0) {
       uint32_t real = san_real_regimes(c);

@@ -16,10 +16,15 @@ extern "C" {
 #define SAN_DRAWS 4000 /* candidates drawn per algorithm */
 
 #define SAN_CONFIRM 16 /* candidates a regime's smallest pick may try on its input */
+/* ... and up to this many while their inputs come to at most SAN_CONFIRM_BYTES (the work model's
+ * bytes): of the smallest cases few take a regime that depends on the data (ccc's 1-object cases
+ * have no categorical pair), and building small inputs costs little */
+#define SAN_CONFIRM_MAX 1024
+#define SAN_CONFIRM_BYTES (64.0 * 1024 * 1024)
 
 struct san_cand {
   struct gr_case c;
-  double items;
+  double items, bytes; /* the work model's */
   /* the regimes it takes on its input (every regime of the algorithm, from the predicates
    * with the instance), once known: san_pick_cases fills it in */
   uint32_t real;
@@ -27,7 +32,10 @@ struct san_cand {
   int real_known; /* 1 known, -1 no instance (refused) */
 };
 
-/* Draw the first n cases of a's stream for seed into cands, smallest work-model items first. */
+/* Draw the first n cases of a's stream for seed into cands, smallest work-model items first, and
+ * of equal items the fewest bytes first (ccc's items are its pairs: of its many 2-feature cases
+ * the lane took n = 7636 at seed 1795974058, and racecheck ran past 75 s on it, where n = 4
+ * stood for the same regime). */
 void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n);
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
@@ -35,12 +43,12 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
  * candidates that the parameters say take it (those with work, items > 0, where the regime has
  * any: a case of no work launches nothing); the smallest of every regime first (*n_small of
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
- * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
- * takes the regime, else the smallest (the guess). Every pick is one that v takes (the
- * algorithm's takes hook, on the input) where one of the SAN_CONFIRM candidates from it is. No case
- * of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is picked, for any regime: under
- * the tools they would run for minutes (the fuzz covers them). Returns how many texts were written
- * to out (malloc'ed), at most max. */
+ * of the regime's smallest candidates (SAN_CONFIRM, or more while small: SAN_CONFIRM_MAX) whose
+ * instance (instance_new, on the host) takes the regime, else the smallest (the guess). Every pick
+ * is one that v takes (the algorithm's takes hook, on the input) where one of the SAN_CONFIRM
+ * candidates from it is. No case of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is
+ * picked, for any regime: under the tools they would run for minutes (the fuzz covers them).
+ * Returns how many texts were written to out (malloc'ed), at most max. */
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
 /* The ordinary regimes of v (not limit or large, with a predicate) that no case among cands can
