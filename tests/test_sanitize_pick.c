@@ -59,9 +59,8 @@ static void check_variant(struct san_cand *cands, size_t n, const struct gr_vari
   EXPECT(skipped == 0, "%s/%s: %d of its %d picks are cases it skips", a->name, v->name, skipped,
          k);
   /* every regime with an eligible candidate has among the smallest picks one that takes it (by
-   * the guesses) no bigger than the last eligible candidate the confirmation may reach
-   * (SAN_CONFIRM, more while small), and one that takes it on its input where one of its
-   * SAN_CONFIRM smallest eligible candidates does */
+   * the guesses) no bigger than its SAN_CONFIRM-th smallest eligible candidate, and one that
+   * takes it on its input where one of those candidates does */
   for (int r = 0; r < GR_MAX_REGIMES; r++) {
     if (!(app >> r & 1) || (big >> r & 1))
       continue;
@@ -71,14 +70,10 @@ static void check_variant(struct san_cand *cands, size_t n, const struct gr_vari
       uint32_t m = coverage_mask(&cands[i].c, v, NULL);
       worked |= (m >> r & 1) && !(m & big) && cands[i].items > 0;
     }
-    double built = 0; /* the confirmation's reach: SAN_CONFIRM, more while small */
-    for (size_t i = 0, seen = 0;
-         i < n && (seen < SAN_CONFIRM || (seen < SAN_CONFIRM_MAX && built <= SAN_CONFIRM_BYTES));
-         i++) {
+    for (size_t i = 0, seen = 0; i < n && seen < SAN_CONFIRM; i++) {
       uint32_t m = coverage_mask(&cands[i].c, v, NULL);
       if ((m >> r & 1) && !(m & big) && (!worked || cands[i].items > 0)) {
         bound = cands[i].items;
-        built += cands[i].bytes;
         seen++;
       }
     }

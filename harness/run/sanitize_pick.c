@@ -65,19 +65,14 @@ int san_takes(struct san_cand *cand, const struct gr_variant *v)
   return cand->takes >> i & 1;
 }
 
-/* Among the first of match[from..m) (SAN_CONFIRM of them, and up to SAN_CONFIRM_MAX while their
- * inputs come to at most SAN_CONFIRM_BYTES): the first that v takes and, for r >= 0, that takes
- * regime r (and no big one) on its input; else the first that v takes; else match[from]. */
+/* Among the SAN_CONFIRM first of match[from..m): the first that v takes and, for r >= 0, that
+ * takes regime r (and no big one) on its input; else the first that v takes; else match[from]. */
 static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, size_t from, int r,
                         uint32_t big, const struct gr_variant *v)
 {
   size_t any = m; /* the first that v takes, in the regime or not */
-  double built = 0;
-  for (size_t q = from; q < m && (q < from + SAN_CONFIRM ||
-                                  (q < from + SAN_CONFIRM_MAX && built <= SAN_CONFIRM_BYTES));
-       q++) {
+  for (size_t q = from; q < m && q < from + SAN_CONFIRM; q++) {
     struct san_cand *c = &cands[match[q]];
-    built += c->bytes;
     int in_regime = 1;
     if (r >= 0) {
       uint32_t real = san_real_regimes(c);

@@ -16,11 +16,6 @@ extern "C" {
 #define SAN_DRAWS 4000 /* candidates drawn per algorithm */
 
 #define SAN_CONFIRM 16 /* candidates a regime's smallest pick may try on its input */
-/* ... and up to this many while their inputs come to at most SAN_CONFIRM_BYTES (the work model's
- * bytes): of the smallest cases few take a regime that depends on the data (ccc's 1-object cases
- * have no categorical pair), and building small inputs costs little */
-#define SAN_CONFIRM_MAX 1024
-#define SAN_CONFIRM_BYTES (64.0 * 1024 * 1024)
 
 struct san_cand {
   struct gr_case c;
@@ -43,8 +38,8 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
  * candidates that the parameters say take it (those with work, items > 0, where the regime has
  * any: a case of no work launches nothing); the smallest of every regime first (*n_small of
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
- * of the regime's smallest candidates (SAN_CONFIRM, or more while small: SAN_CONFIRM_MAX) whose
- * instance (instance_new, on the host) takes the regime, else the smallest (the guess). Every pick
+ * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
+ * takes the regime, else the smallest (the guess). Every pick
  * is one that v takes (the algorithm's takes hook, on the input) where one of the SAN_CONFIRM
  * candidates from it is. No case of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is
  * picked, for any regime: under the tools they would run for minutes (the fuzz covers them).
