@@ -29,8 +29,8 @@ struct san_cand {
 
 /* Draw the first n cases of a's stream for seed into cands, smallest work-model items first, and
  * of equal items the fewest bytes first (ccc's items are its pairs: of its many 2-feature cases
- * the lane took n = 7636 at seed 1795974058, and racecheck ran past 75 s on it, where n = 4
- * stood for the same regime). */
+ * the lane took n = 7636 for "categorical pairs" at seed 1795974058, and racecheck ran past 75 s
+ * on it, where an n = 1 case stands for the same regime). */
 void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n);
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
@@ -39,11 +39,11 @@ void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cand
  * any: a case of no work launches nothing); the smallest of every regime first (*n_small of
  * them: what the slow tools run). A regime's smallest pick is confirmed on its input: the first
  * of the regime's SAN_CONFIRM smallest candidates whose instance (instance_new, on the host)
- * takes the regime, else the smallest (the guess). Every pick
- * is one that v takes (the algorithm's takes hook, on the input) where one of the SAN_CONFIRM
- * candidates from it is. No case of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is
- * picked, for any regime: under the tools they would run for minutes (the fuzz covers them).
- * Returns how many texts were written to out (malloc'ed), at most max. */
+ * takes the regime, else the smallest (the guess). Every pick is one that v takes (the
+ * algorithm's takes hook, on the input) where one of the SAN_CONFIRM candidates from it is. No
+ * case of a limit or large regime (GR_REGIME_LIMIT, GR_REGIME_LARGE) is picked, for any regime:
+ * under the tools they would run for minutes (the fuzz covers them). Returns how many texts were
+ * written to out (malloc'ed), at most max. */
 int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v, long per,
                    char **out, int max, int *n_small);
 /* The ordinary regimes of v (not limit or large, with a predicate) that no case among cands can
