@@ -45,10 +45,12 @@ cp "$src/tests/toy_alg/toy_alg.c" "$src/tests/toy_alg/toy_ref.c" "$src/tests/toy
 sed -i -e 's|#include "alg.h"|#include <gpuregress/gpuregress.h>|' -e '/#include "gr.h"/d' \
   -e 's|#include "check.h"|#include <gpuregress/check.h>|' "$r/toy_alg.c"
 # and a second fixed variant that bench times on the host's clock (GR_VARIANT_HOST_TIMED): the running
-# maximum, then a spin until TOY_REPS x 200 us have passed since its start, so that 5 -> 6 makes it
-# 20% slower. A deadline, not a count of loops: on a 2-core CI machine running other tests a
-# loop's time moves with the load, and the bisection (GOOD timed first and again at the end)
-# would judge the machine, not the commit.
+# maximum, then a spin until TOY_REPS x 200 us of the thread's CPU time have passed since its start
+# (the clock bench times host-timed variants on), so that 5 -> 6 makes it 20% slower. A deadline,
+# not a count of loops: on a 2-core CI machine running other tests a loop's time moves with the
+# load, and the bisection (GOOD timed first and again at the end) would judge the machine, not
+# the commit. On the CPU clock, not the monotonic one: a thread preempted during a monotonic
+# spin would time less than the deadline, by the load's share.
 cat >"$r/toy_bench.inc" <<'INC'
 #include <string.h>
 #include <time.h>
@@ -56,7 +58,7 @@ cat >"$r/toy_bench.inc" <<'INC'
 static double toy_now(void)
 {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
   return t.tv_sec + t.tv_nsec * 1e-9;
 }
 static enum gr_run_status toy_run_timed(const struct gr_variant *v, const struct gr_instance *inst,

@@ -219,13 +219,17 @@ static int selftest_check(const struct gr_instance *inst, const void *out,
 }
 
 /* Timing on the host (GR_VARIANT_HOST_TIMED: ok and bug_caught): the tests' stand-in benchmarks of
- * a night timed without a GPU (tests/fleet.sh, tests/fleet_nights.sh). A sweep of four sizes: a
- * launch is the variant's run, then a spin until SELFTEST_NS_PER_ELEM x n of the thread's CPU time
- * has passed since its start (65 to 197 us), as bench times host-timed variants on that clock. A
- * deadline, not a loop's time: on a 2-core CI machine running other tests a loop's time moves
- * with the load, and the tests' nights would judge the machine (as the toy of tests/bisect.sh
- * does). A planted slowdown (GR_TEST_SLOWDOWN) spins on top of it. */
-#define SELFTEST_NS_PER_ELEM 4.0
+ * a night timed without a GPU (tests/fleet.sh, tests/fleet_nights.sh, tests/reproducers.sh). A
+ * sweep of four sizes: a launch is the variant's run, then a spin until SELFTEST_NS_PER_ELEM x n
+ * of the thread's CPU time has passed since its start (1.05 to 3.15 ms), as bench times
+ * host-timed variants on that clock. A deadline, not a loop's time: on a 2-core CI machine
+ * running other tests a loop's time moves with the load, and the tests' nights would judge the
+ * machine (as the toy of tests/bisect.sh does). The deadline must stay above the run's own CPU
+ * time under any load: at 4 ns an element it did not (the ASan build's run took up to 8.8 ns
+ * an element on CI's loaded 2-core machine, so an unslowed variant timed 1.11x slower and a 2x
+ * planted slowdown went unseen); 64 leaves 7x headroom above the slowest seen. A planted
+ * slowdown (GR_TEST_SLOWDOWN) spins on top of it. */
+#define SELFTEST_NS_PER_ELEM 64.0
 static const char *const selftest_bench_cases[] = {
     "selftest n=16384 dist=random seed=1", "selftest n=24576 dist=random seed=1",
     "selftest n=32768 dist=random seed=1", "selftest n=49152 dist=random seed=1", NULL};
