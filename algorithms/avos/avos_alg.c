@@ -962,8 +962,68 @@ static int r_stash_full(const struct gr_case *c, const struct gr_instance *inst)
 {
   return !inst && op_is(c, AVOS_OP_CLOSURE) && c->v[P_STASH] <= 10 && c->v[P_N] >= 256;
 }
-GR_REGIME_PREDICATE(r_long_closure, op_runs(c, AVOS_OP_CLOSURE) &&
-                                        c->v[P_SHAPE] == AVOS_SHAPE_FAMILY && c->v[P_GENS] >= 32)
+/* A long closure: on the data, the reference's closure took 5+ products (the paths of 16+
+ * generations) or a path overflowed its type. Without the input, families of 32+ generations
+ * of 128+ people: a family of 32 generations of 1 (n = 1, once this regime's case in gpu-check,
+ * seed 1795982465) or 32 people is 1 to 9 generations deep, of 128 people 6 to 28, 4 to 6
+ * products. */
+static int r_long_closure(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (!op_runs(c, AVOS_OP_CLOSURE))
+    return 0;
+  if (inst) {
+    const struct avos_data *d = inst->priv;
+    return d->ref_status[AVOS_ST_ITER] >= 5 || d->ref_status[AVOS_ST_OVERFLOW] > 0;
+  }
+  return c->v[P_SHAPE] == AVOS_SHAPE_FAMILY && c->v[P_GENS] >= 32 && c->v[P_N] >= 128;
+}
+
+/* An int8/int16 product term whose right operand is 2 or more and whose left is none of -1, 0
+ * and 1: the one term of the product that takes the MSB of a small type and shifts by it (a term
+ * with an operand in {-1, 0, 1} is decided before; a left operand of -1 or 1 shifted by the
+ * right's MSB gives the right operand back, right MSB or wrong). Where v1_msb_small's bug shows,
+ * and the only way to it: without this regime its share went to the other regimes' int32 and
+ * int64 cases and a 3.5 s product past 2^24, and the bug escaped 6 cases (gpu-check, H200, seed
+ * 1795982465). On the data: such a pair of x and y (elementwise), or an entry of A of that kind
+ * in a column k whose row of B has a value of 2 or more (a closure: W's parent of a parent, three
+ * generations). Without it, the guess: a small type, and n >= 1 (product) or 3 (matrices). */
+static int small_left(int64_t v)
+{
+  return v != 0 && v != 1 && v != -1;
+}
+static int small_shift_terms(const struct avos_data *d)
+{
+  if (d->op == AVOS_OP_PRODUCT) {
+    for (int64_t i = 0; i < d->n; i++)
+      if (small_left(tval_get(d->x, i, d->type)) && tval_get(d->y, i, d->type) >= 2)
+        return 1;
+    return 0;
+  }
+  const struct avos_csr *a = &d->a, *b = d->b_is_a ? &d->a : &d->b;
+  if (!is_matrix(d->op) || !a->rows || !b->rows)
+    return 0;
+  uint8_t *col = calloc((size_t)b->rows, 1); /* column k of A has a left operand of that kind */
+  int hit = 0;
+  if (!col)
+    return 0;
+  for (int64_t e = 0; e < avos_csr_nnz(a); e++)
+    if (small_left(a->values[e]) && a->indices[e] >= 0 && a->indices[e] < b->rows)
+      col[a->indices[e]] = 1;
+  for (int32_t k = 0; k < b->rows && !hit; k++)
+    for (int64_t e = b->indptr[k]; col[k] && e < b->indptr[k + 1] && !hit; e++)
+      hit = b->values[e] >= 2;
+  free(col);
+  return hit;
+}
+static int r_small_shift(const struct gr_case *c, const struct gr_instance *inst)
+{
+  if (c->v[P_TYPE] > AVOS_INT16)
+    return 0;
+  if (inst)
+    return small_shift_terms(inst->priv);
+  return op_runs(c, AVOS_OP_PRODUCT) ||
+         (is_matrix((int)c->v[P_OP]) && (c->v[P_N] >= 3 || c->v[P_SHAPE] == AVOS_SHAPE_FILE));
+}
 
 /* The ops each variant has kernels for: the hash-table historical ones are products only, the
  * cuSPARSE peer one product. */
@@ -985,8 +1045,11 @@ static const struct gr_regime avos_regimes[] = {
     [AVOS_REGIME_EW_STRIDES] = {"grid-stride rounds", AVOS_ELEMENTWISE, r_ew_strides,
                                 GR_REGIME_LIMIT},
     [AVOS_REGIME_EW_2_24] = {"n > 2^24", AVOS_ELEMENTWISE, r_ew_2_24, GR_REGIME_LIMIT},
-    [AVOS_REGIME_FULL_TABLE] = {"rows past a warp table", "v1_hash_full_drop", r_full_table, 0},
+    [AVOS_REGIME_FULL_TABLE] = {"rows past a warp table", "v1_hash_full_drop", r_full_table,
+                                GR_REGIME_EARLY},
     [AVOS_REGIME_STASH_FULL] = {"stash full", "v3_split_rows", r_stash_full, 0},
+    [AVOS_REGIME_SMALL_SHIFT] = {"int8/int16 shifts", AVOS_ELEMENTWISE, r_small_shift,
+                                 GR_REGIME_EARLY},
 };
 
 /* table */

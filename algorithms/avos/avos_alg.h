@@ -78,8 +78,9 @@ enum {
   AVOS_REGIME_LONG_CLOSURE,
   AVOS_REGIME_EW_STRIDES,
   AVOS_REGIME_EW_2_24,
-  AVOS_REGIME_FULL_TABLE, /* a result row of more distinct columns than a warp's table holds */
-  AVOS_REGIME_STASH_FULL, /* a squaring's rows found no room in the stash (v3_split_rows) */
+  AVOS_REGIME_FULL_TABLE,  /* a result row of more distinct columns than a warp's table holds */
+  AVOS_REGIME_STASH_FULL,  /* a squaring's rows found no room in the stash (v3_split_rows) */
+  AVOS_REGIME_SMALL_SHIFT, /* an int8/int16 product term of two values past -1, 0 and 1 */
 };
 
 /* Status + arrays of a result into the flat output (nnz entries given, at most cap written). */

@@ -62,6 +62,12 @@ static int is_limit(const struct coverage *cv, int i)
   return (cv->a->regimes[i].flags & GR_REGIME_LIMIT) != 0;
 }
 
+/* The order of regimes with as many cases: a known bug's path, an ordinary one, a limit. */
+static int tie_rank(const struct coverage *cv, int i)
+{
+  return cv->a->regimes[i].flags & GR_REGIME_EARLY ? 0 : is_limit(cv, i) ? 2 : 1;
+}
+
 int coverage_want(const struct coverage *cv, uint32_t skip)
 {
   int best = -1;
@@ -70,10 +76,11 @@ int coverage_want(const struct coverage *cv, uint32_t skip)
         cv->missed[i] >= COVERAGE_GIVE_UP ||
         cv->cases[i] >= (is_limit(cv, i) ? COVERAGE_WANT_LIMIT : COVERAGE_WANT))
       continue;
-    /* fewest cases first; on a tie the cheap ordinary path before the large limit case (a
-     * limit case often reaches the ordinary regimes of its size too, never the other way) */
+    /* fewest cases first; on a tie a known bug's path (GR_REGIME_EARLY) first, then the cheap
+     * ordinary path before the large limit case (a limit case often reaches the ordinary
+     * regimes of its size too, never the other way) */
     if (best < 0 || cv->cases[i] < cv->cases[best] ||
-        (cv->cases[i] == cv->cases[best] && is_limit(cv, best) && !is_limit(cv, i)))
+        (cv->cases[i] == cv->cases[best] && tie_rank(cv, i) < tie_rank(cv, best)))
       best = i;
   }
   return best;
