@@ -20,19 +20,10 @@
 
 static const uint64_t seeds[] = {1, 7, 42, 20261135, 20261201, 977, 31337, 5, 1795951353};
 
-static uint32_t big_of(const struct gr_algorithm *a)
-{
-  uint32_t big = 0;
-  for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
-    if (a->regimes[r].flags & (GR_REGIME_LIMIT | GR_REGIME_LARGE))
-      big |= 1u << r;
-  return big;
-}
-
 static void check_variant(struct san_cand *cands, size_t n, const struct gr_variant *v)
 {
   const struct gr_algorithm *a = cands[0].c.alg;
-  uint32_t app = coverage_applies(a, v), big = big_of(a);
+  uint32_t app = coverage_applies(a, v), big = san_big_regimes(a);
   char *out[SAN_MAX_PICKS];
   int small = -1, k = san_pick_cases(cands, n, v, 2, out, SAN_MAX_PICKS, &small);
   EXPECT(k > 0 && small > 0 && small <= k, "%s/%s: %d picks, %d small", a->name, v->name, k, small);

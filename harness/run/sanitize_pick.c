@@ -87,7 +87,7 @@ static size_t confirmed(struct san_cand *cands, const size_t *match, size_t m, s
   return match[any < m ? any : from];
 }
 
-static uint32_t big_regimes(const struct gr_algorithm *a)
+uint32_t san_big_regimes(const struct gr_algorithm *a)
 {
   uint32_t big = 0;
   for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
@@ -100,7 +100,7 @@ uint32_t san_left_regimes(const struct san_cand *cands, size_t n, const struct g
   if (!n)
     return 0;
   const struct gr_algorithm *a = cands[0].c.alg;
-  uint32_t app = coverage_applies(a, v), big = big_regimes(a), want = 0, seen = 0;
+  uint32_t app = coverage_applies(a, v), big = san_big_regimes(a), want = 0, seen = 0;
   for (size_t r = 0; r < a->n_regimes && r < GR_MAX_REGIMES; r++)
     if ((app >> r & 1) && !(big >> r & 1) && a->regimes[r].holds)
       want |= 1u << r;
@@ -123,7 +123,7 @@ int san_pick_cases(struct san_cand *cands, size_t n, const struct gr_variant *v,
   /* a limit regime's cases (2^31 labels, 2^25 keys, 2e7 cells) and a large one's run for
    * minutes under the tools, whichever regime they are picked for: ccc n = 19803 (past 48 KiB
    * of partition), the fewest pairs of "NaN pairs", took racecheck past 75 s */
-  uint32_t big = big_regimes(a);
+  uint32_t big = san_big_regimes(a);
   int k = 0;
   size_t *match = malloc(n * sizeof *match);
   uint32_t *mask = malloc(n * sizeof *mask);

@@ -32,6 +32,9 @@ struct san_cand {
  * the lane took n = 7636 for "categorical pairs" at seed 1795974058, and racecheck ran past 75 s
  * on it, where an n = 1 case stands for the same regime). */
 void san_draw(const struct gr_algorithm *a, uint64_t seed, struct san_cand *cands, size_t n);
+/* The regimes of a the lane leaves to the fuzz, its limit and large ones (bit i: regime i): under
+ * the tools their cases run for minutes. */
+uint32_t san_big_regimes(const struct gr_algorithm *a);
 
 /* The cases of v among cands (san_draw's order): per regime (or, without regimes, for the
  * variant as a whole) `per` picks at quantiles 0, 1/(2 per), ... of the work model of the
